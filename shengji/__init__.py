@@ -1,0 +1,34 @@
+"""shengji: a fast, faithful simulator of Shengji (升级 / 80分 / Tractor).
+
+The rules live in a native core (`shengji._core`) checked against a plain Python reference
+(`shengji.reference`). See docs/engine.md for the card encoding and every rule decision.
+"""
+from shengji._core import (
+    Cards,
+    Trump,
+    batch_follow_codes,
+    batch_legal_follow_counts,
+    batch_trick_winners,
+    category,
+    check_throw,
+    decompose,
+    follow_error,
+    is_legal_follow,
+    legal_follows,
+    order,
+    parse_cards,
+    points,
+    to_masks,
+    trick_winner,
+)
+from shengji.errors import CardError, PlayError, ShengjiError, TrumpError
+from shengji.results import Settlement, ThrowCheck, Unit
+from shengji.rules import Rules
+
+__all__ = [
+    "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement",
+    "CardError", "PlayError", "ShengjiError", "TrumpError",
+    "parse_cards", "category", "order", "decompose", "points",
+    "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",
+    "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
+]

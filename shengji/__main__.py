@@ -1,0 +1,5 @@
+import sys
+
+from shengji.cli import main
+
+sys.exit(main())

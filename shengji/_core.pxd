@@ -1,0 +1,70 @@
+# The contract of the native rules core, for Cython code that calls it without the GIL
+# (the round engine, bots, batch loops). Every kernel here is `noexcept nogil`: it reports bad
+# input through a negative return code (the BAD_* values) instead of raising, and the `def`
+# layer in _core.pyx turns codes into exceptions after the loop. See docs/engine.md.
+from libc.stdint cimport uint64_t, int8_t, int64_t
+
+ctypedef struct CardSet:
+    uint64_t ones          # kinds held at least once (bit = kind index, docs/engine.md)
+    uint64_t twos          # kinds held twice; always a subset of ones
+
+ctypedef struct TrumpTable:
+    uint64_t cat_mask[5]   # kinds of each category: 0..3 the side suits D C H S, 4 trump
+    int8_t cat_of[54]      # category of each kind
+    int8_t pos_of[54]      # position of each kind on its category's line (engine.md)
+    int8_t by_order[54]    # kind indices sorted by (position, kind index), highest first
+    int8_t level           # level rank 2..14
+    int8_t suit            # trump suit 0..3 (D C H S), or -1 for no trump
+    int8_t code            # index of this table in the module's table array
+
+ctypedef struct LeadShape:
+    int8_t cat             # the lead's category
+    int8_t ncards          # N, the lead's size
+    int8_t npairs          # P_lead, pairs in the lead (tractor pairs included)
+    int8_t nbins           # number of tractors in the lead
+    int8_t nunits          # number of units in its decomposition
+    int8_t bins[8]         # tractor lengths, longest first
+
+ctypedef struct PlayBuffer:
+    CardSet* data          # malloc'd; grows by doubling
+    int64_t n              # plays stored
+    int64_t cap            # capacity of data
+
+cdef enum:
+    NUM_KINDS = 54         # 52 suited kinds, then the jokers
+    SMALL_JOKER = 52
+    BIG_JOKER = 53
+    TRUMP = 4              # category index of trumps
+    MAX_HAND = 25          # most cards a hand may hold while following or throwing
+    NUM_TRUMPS = 65        # 13 levels x (4 suits + no trump)
+
+# Follow verdicts: 0 legal, positive = the rule broken, negative = bad input.
+cdef enum:
+    FOLLOW_OK = 0
+    FOLLOW_COUNT = 1       # not as many cards as the lead
+    FOLLOW_NOT_IN_HAND = 2 # a card the hand does not hold
+    FOLLOW_SUIT = 3        # must follow the led category
+    FOLLOW_TRACTOR = 4     # must answer tractors with tractors
+    FOLLOW_PAIRS = 5       # must answer pairs with pairs
+    BAD_LEAD_EMPTY = -1
+    BAD_LEAD_MIXED = -2    # lead mixes categories
+    BAD_HAND_SIZE = -3     # a hand of more than 25 cards
+    BAD_COPIES = -4        # three or more copies of a kind among cards that coexist
+    BAD_MASK = -5          # bits outside the 54 kinds, or twos not within ones
+    BAD_SIZES = -6         # plays of a trick differ in size
+    BAD_NO_PLAYS = -7
+    BAD_MEMORY = -8
+
+cdef const TrumpTable* trump_table(int code) noexcept nogil
+cdef int card_count(CardSet c) noexcept nogil
+cdef int check_cardset(CardSet c) noexcept nogil
+cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
+cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil
+cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
+cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
+                       int8_t* unit_pairs) noexcept nogil
+cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                         CardSet* forced) noexcept nogil
+cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
+                               PlayBuffer* out) noexcept nogil
+cdef int points_raw(CardSet c) noexcept nogil

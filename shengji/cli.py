@@ -1,0 +1,114 @@
+"""The `shengji` command line."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+import shengji as sj
+from shengji._core import KIND_NAMES
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def pretty(cards) -> str:
+    """Card text with suit symbols: `A♠ 10♥ SJ`."""
+    return " ".join(c if c in ("SJ", "BJ") else c[:-1] + SUIT_SYMBOLS[c[-1]]
+                    for c in sj.Cards(cards)) or "-"
+
+
+def deal(rng: np.random.Generator) -> tuple[list[sj.Cards], sj.Cards]:
+    """Four hands of 25 and a bottom of 8 from a shuffled double deck."""
+    deck = [KIND_NAMES[k] for k in range(54)] * 2
+    order = rng.permutation(len(deck))
+    cards = [deck[i] for i in order]
+    return [sj.Cards(cards[seat:100:4]) for seat in range(4)], sj.Cards(cards[100:])
+
+
+def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
+    """Deal one hand and play it out with random legal units, trick by trick: a walk through the
+    rules core (decomposition, legal follows, trick winners, throw checks)."""
+    rng = np.random.default_rng(seed)
+    trump = sj.Trump(level, suit)
+    hands, bottom = deal(rng)
+    print(f"Demo deal, seed {seed}: level {trump.level}, trump "
+          f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}; seat 0 leads.", file=out)
+    for seat, hand in enumerate(hands):
+        print(f"  seat {seat}: {pretty(hand)}  [{unit_summary(hand, trump)}]", file=out)
+    print(f"  bottom: {pretty(bottom)} ({sj.points(bottom)} points)", file=out)
+    leader, taken = 0, [0, 0]
+    trick = 0
+    while len(hands[leader]):
+        trick += 1
+        lead = random_lead(hands, leader, trump, rng)
+        plays, seats = [lead], [leader]
+        for step in range(1, 4):
+            seat = (leader + step) % 4
+            options = sj.legal_follows(hands[seat], lead, trump)
+            plays.append(options[rng.integers(len(options))])
+            seats.append(seat)
+        winner = seats[sj.trick_winner(plays, trump)]
+        for seat, play in zip(seats, plays):
+            hands[seat] = hands[seat] - play
+        gained = sum(sj.points(p) for p in plays)
+        taken[winner % 2] += gained
+        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(seats, plays))
+        print(f"trick {trick:2d}  {shown}  -> seat {winner} (+{gained})", file=out)
+        leader = winner
+    print(f"points taken: seats 0+2 {taken[0]}, seats 1+3 {taken[1]}", file=out)
+
+
+def split_by_category(hand, trump) -> dict[str, sj.Cards]:
+    cards: dict[str, list[str]] = {}
+    for card in hand:
+        cards.setdefault(sj.category(card, trump), []).append(card)
+    return {cat: sj.Cards(c) for cat, c in sorted(cards.items())}
+
+
+def unit_summary(hand, trump) -> str:
+    """Tractors and pairs per category, e.g. `T: 1 tractor, 2 pairs`."""
+    parts = []
+    for cat, cards in split_by_category(hand, trump).items():
+        units = sj.decompose(cards, trump)
+        tractors = sum(u.kind == "tractor" for u in units)
+        pairs = sum(u.kind == "pair" for u in units)
+        counted = [f"{n} {name}{'s' if n > 1 else ''}"
+                   for n, name in ((tractors, "tractor"), (pairs, "pair")) if n]
+        if counted:
+            parts.append(f"{'trump' if cat == 'T' else SUIT_SYMBOLS[cat]} {' + '.join(counted)}")
+    return ", ".join(parts) or "no pairs"
+
+
+def random_lead(hands, leader, trump, rng) -> sj.Cards:
+    """A random unit of the leader's hand, or now and then a throw of a whole category that the
+    other hands cannot beat (checked with check_throw)."""
+    by_category = list(split_by_category(hands[leader], trump).values())
+    whole = by_category[rng.integers(len(by_category))]
+    others = [hands[s] for s in range(4) if s != leader]
+    units = sj.decompose(whole, trump)
+    if len(units) > 1 and sj.check_throw(whole, others, trump).ok:
+        return whole
+    return units[rng.integers(len(units))].cards
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="shengji", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_demo = sub.add_parser("demo", help="deal one hand and play it out with random legal plays")
+    p_demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p_demo.add_argument("--level", default="2", help="level rank, 2..10, J, Q, K or A (default 2)")
+    p_demo.add_argument("--suit", default="S",
+                        help="trump suit S, H, C or D, or NT for no trump (default S)")
+    args = parser.parse_args(argv)
+    try:
+        level = int(args.level) if args.level.isdigit() else args.level
+        suit = None if args.suit.upper() == "NT" else args.suit
+        demo(args.seed, level, suit)
+    except sj.ShengjiError as exc:
+        parser.exit(2, f"shengji: error: {exc}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

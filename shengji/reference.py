@@ -1,0 +1,605 @@
+"""The plain reference implementation of the trick-play rules (RULES.md §1-§6).
+
+This module is the slow, obviously-correct oracle that the native core (`shengji._core`) is
+tested against. It follows `docs/engine.md` to the letter and is written the way the rules
+read: it works out categories, positions, pairs, runs and tractors directly from the cards and
+searches explicitly ("for every way to cut pieces and give them to bins ...") wherever the rules
+say "the greatest" or "some".
+
+It shares nothing with the core except the two boundary helpers: `_cards_in` reads any input
+(card text, or a `shengji.Cards` through its canonical `str`) with this module's own parser, and
+`_to_cards` turns a result back into a `shengji.Cards` by parsing its canonical text.
+
+Representation used inside this module
+--------------------------------------
+- A card is a tuple ``(rank, suit)``: rank 2..14 (J = 11, Q = 12, K = 13, A = 14) and suit one
+  of ``"D" "C" "H" "S"``. The jokers are ``SMALL_JOKER = (15, "J")`` and
+  ``BIG_JOKER = (16, "J")``.
+- A set of cards (hand, lead, play) is a plain list of cards; a kind held twice appears twice.
+- A trump is read into `_TrumpInfo(level, suit)`, suit ``None`` for no trump.
+- A *position* is a card's place on its category's line (engine.md "Trump, categories and
+  order"): equal cards have equal positions, and two cards of one category are adjacent for
+  tractors when their positions differ by one. `order()` is the position, plus 16 for trumps.
+"""
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import NamedTuple
+
+from shengji.errors import CardError, PlayError, TrumpError
+from shengji.results import ThrowCheck, Unit
+
+SUITS = "DCHS"                 # kind-index order of the suits (engine.md): D=0, C=1, H=2, S=3
+SMALL_JOKER = (15, "J")
+BIG_JOKER = (16, "J")
+MAX_HAND = 25                  # §1: each seat gets 25 cards
+
+_RANK_OF_TEXT = {str(r): r for r in range(2, 11)}
+_RANK_OF_TEXT.update({"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14})
+_TEXT_OF_RANK = {r: str(r) for r in range(2, 11)}
+_TEXT_OF_RANK.update({11: "J", 12: "Q", 13: "K", 14: "A"})
+_SUIT_OF_TEXT = {"S": "S", "H": "H", "C": "C", "D": "D", "♠": "S", "♥": "H", "♣": "C", "♦": "D"}
+_CATEGORY_NAME = {"T": "trump", "S": "spade", "H": "heart", "C": "club", "D": "diamond"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards: text in and out (§1, engine.md "Cards and their text")
+# ---------------------------------------------------------------------------------------------
+
+def _kind_index(card):
+    """engine.md kind index: 13 * suit + (rank - 2), SJ = 52, BJ = 53."""
+    rank, suit = card
+    if suit == "J":
+        return 52 if card == SMALL_JOKER else 53
+    return 13 * SUITS.index(suit) + (rank - 2)
+
+
+def _token(card):
+    """The canonical text of one card: `10H`, `AS`, `SJ`, `BJ`."""
+    if card == SMALL_JOKER:
+        return "SJ"
+    if card == BIG_JOKER:
+        return "BJ"
+    rank, suit = card
+    return _TEXT_OF_RANK[rank] + suit
+
+
+def _canonical_text(cards):
+    """Cards from the highest kind index down, one space apart (engine.md)."""
+    return " ".join(_token(c) for c in sorted(cards, key=_kind_index, reverse=True))
+
+
+def _parse(text):
+    """Read card text (§1, engine.md "Cards and their text") into a list of cards.
+
+    Tokens are separated by spaces or commas, or written together (`8H8H9H9H`); any case;
+    `T` means 10; suits may be `S H C D` or `♠ ♥ ♣ ♦`. A bad token, or a third copy of a
+    kind, raises CardError naming it.
+    """
+    cards = []
+    for chunk in re.split(r"[\s,]+", text):
+        upper = chunk.upper()
+        i = 0
+        while i < len(upper):
+            # Jokers first: no rank starts with S or B, so SJ / BJ at a token start is a joker.
+            if upper.startswith("SJ", i):
+                cards.append(SMALL_JOKER)
+                i += 2
+                continue
+            if upper.startswith("BJ", i):
+                cards.append(BIG_JOKER)
+                i += 2
+                continue
+            rank_text = "10" if upper.startswith("10", i) else upper[i]
+            suit_at = i + len(rank_text)
+            rank = _RANK_OF_TEXT.get(rank_text)
+            suit = _SUIT_OF_TEXT.get(upper[suit_at]) if suit_at < len(upper) else None
+            if rank is None or suit is None:
+                bad = chunk[i:suit_at + 1]
+                raise CardError(f"cannot read card {bad!r} in {text!r}")
+            cards.append((rank, suit))
+            i = suit_at + 1
+    for card, copies in Counter(cards).items():
+        if copies > 2:
+            raise CardError(f"{copies} copies of {_token(card)} in {text!r}: "
+                            "there are only two of each kind")
+    return cards
+
+
+def _cards_in(x):
+    """Boundary in: a card string or a `shengji.Cards` (read through its canonical text)."""
+    return _parse(x if isinstance(x, str) else str(x))
+
+
+def _to_cards(cards):
+    """Boundary out: the `shengji.Cards` holding these cards."""
+    import shengji  # imported here so that this module loads without the native core
+    return shengji.parse_cards(_canonical_text(cards))
+
+
+def _one_card(x):
+    cards = _cards_in(x)
+    if len(cards) != 1:
+        raise CardError(f"expected exactly one card, got {len(cards)}: {_canonical_text(cards)!r}")
+    return cards[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Trump, categories and positions (§2, engine.md "Trump, categories and order")
+# ---------------------------------------------------------------------------------------------
+
+class _TrumpInfo(NamedTuple):
+    level: int          # level rank L, 2..14
+    suit: object        # trump suit "S" "H" "C" "D", or None for no trump
+
+
+def _trump_info(trump):
+    """Read any object with `.level` and `.suit` (e.g. `shengji.Trump`)."""
+    level, suit = trump.level, trump.suit
+    if not isinstance(level, int) or isinstance(level, bool) or not 2 <= level <= 14:
+        raise TrumpError(f"level must be a rank 2..14, got {level!r}")
+    if suit is not None and suit not in SUITS:
+        raise TrumpError(f"trump suit must be S, H, C, D or None, got {suit!r}")
+    return _TrumpInfo(level, suit)
+
+
+def _category(card, t):
+    """§2: "T" for jokers, every level card and every trump-suit card; else the card's suit."""
+    rank, suit = card
+    if suit == "J" or rank == t.level or suit == t.suit:
+        return "T"
+    return suit
+
+
+def _position(card, t):
+    """The card's place on its category's line (engine.md), 0 = lowest.
+
+    Trump line with a trump suit: trump-suit ranks without L at 0..11, the three off-suit level
+    cards together at 12, the trump-suit level card 13, small joker 14, big joker 15.
+    No trump: the four level cards together at 0, small joker 1, big joker 2.
+    A side suit: its 12 ranks without L at 0..11.
+    """
+    rank, suit = card
+    if card == BIG_JOKER:
+        return 2 if t.suit is None else 15
+    if card == SMALL_JOKER:
+        return 1 if t.suit is None else 14
+    if rank == t.level:
+        if t.suit is None:
+            return 0
+        return 13 if suit == t.suit else 12
+    # An ordinary card, of the trump suit or of a side suit: the level rank is left out (§2).
+    ranks_without_level = [r for r in range(2, 15) if r != t.level]
+    return ranks_without_level.index(rank)
+
+
+def _category_of_set(cards, t):
+    """The one category of a non-empty set, or None when it mixes categories."""
+    categories = {_category(c, t) for c in cards}
+    return categories.pop() if len(categories) == 1 else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Pairs, runs and decomposition (§3, engine.md "Units and decomposition")
+# ---------------------------------------------------------------------------------------------
+
+def _pairs_of(cards):
+    """The kinds held twice: each is one pair (§3: a pair is the two copies of one kind)."""
+    return [card for card, copies in Counter(cards).items() if copies == 2]
+
+
+def _pair_positions(cards, t):
+    """Position -> the kinds held twice at it, highest kind index first.
+
+    Several kinds can share a position (off-suit level cards); they are distinct pairs, but
+    they count as one position for tractors (§3).
+    """
+    at = {}
+    for card in _pairs_of(cards):
+        at.setdefault(_position(card, t), []).append(card)
+    for kinds in at.values():
+        kinds.sort(key=_kind_index, reverse=True)
+    return at
+
+
+def _maximal_runs(positions):
+    """Split a set of positions into maximal runs of consecutive ones, each ascending."""
+    runs = []
+    for p in sorted(positions):
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return runs
+
+
+def _run_lengths(cards, t):
+    """Lengths of the maximal runs of pair positions of a one-category set (engine.md §4)."""
+    return [len(run) for run in _maximal_runs(_pair_positions(cards, t))]
+
+
+def _has_window(pair_positions, length, above):
+    """Whether `length` consecutive pair positions exist whose top is strictly above `above`."""
+    for top in pair_positions:
+        if top > above and all(top - i in pair_positions for i in range(length)):
+            return True
+    return False
+
+
+class _Unit(NamedTuple):
+    kind: str           # "single", "pair" or "tractor"
+    pairs: int          # 0, 1 or the tractor's length
+    cards: list         # the unit's cards
+    top: int            # position of its highest card
+    top_kind: int       # kind index of its highest card (breaks ties between equal positions)
+
+
+def _decompose(cards, t):
+    """§3 decomposition of a one-category set, as engine.md fixes it.
+
+    Every maximal run of >= 2 pair positions is one tractor; where it passes through a position
+    holding several pairs (off-suit level cards) it takes the highest kind index. The other
+    pairs are pair units and every kind held once is a single. Largest first: tractors by
+    length then top; pairs by position; singles by position; equal positions by kind index.
+    """
+    pairs_at = _pair_positions(cards, t)
+    in_tractors = set()
+    tractors = []
+    for run in _maximal_runs(pairs_at):
+        if len(run) >= 2:
+            kinds = [pairs_at[p][0] for p in run]          # highest kind index at each position
+            in_tractors.update(kinds)
+            top_card = kinds[-1]
+            tractors.append(_Unit("tractor", len(run), [c for k in kinds for c in (k, k)],
+                                  run[-1], _kind_index(top_card)))
+    pairs = [_Unit("pair", 1, [k, k], _position(k, t), _kind_index(k))
+             for k in _pairs_of(cards) if k not in in_tractors]
+    singles = [_Unit("single", 0, [card], _position(card, t), _kind_index(card))
+               for card, copies in Counter(cards).items() if copies == 1]
+    by_size_then_height = lambda u: (u.pairs, u.top, u.top_kind)  # noqa: E731
+    return (sorted(tractors, key=by_size_then_height, reverse=True)
+            + sorted(pairs, key=by_size_then_height, reverse=True)
+            + sorted(singles, key=by_size_then_height, reverse=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# Shape: profiles S(X) and pair counts Q(X) (§4.2, engine.md "Following")
+# ---------------------------------------------------------------------------------------------
+
+def _canon(lengths):
+    """Runs or bins shorter than 2 can take or give no piece: drop them, sort the rest."""
+    return tuple(sorted((n for n in lengths if n >= 2), reverse=True))
+
+
+@lru_cache(maxsize=None)
+def _all_profiles(runs, bins):
+    """Every profile reachable from these runs and bins, each as piece lengths longest first.
+
+    For every run, every piece length 2..run that can still be cut from it, and every bin
+    with room for it: cut the piece, give it to the bin, and go on with what is left of both.
+    Taking nothing more is always a profile (the empty one). Pieces of one run are disjoint,
+    so a run is a budget of pairs; where they sit inside the run does not matter.
+    """
+    profiles = {()}
+    for r, run in enumerate(runs):
+        for piece in range(2, run + 1):
+            for b, room in enumerate(bins):
+                if piece > room:
+                    continue
+                runs_left = runs[:r] + (run - piece,) + runs[r + 1:]
+                bins_left = bins[:b] + (room - piece,) + bins[b + 1:]
+                for rest in _all_profiles(_canon(runs_left), _canon(bins_left)):
+                    profiles.add(tuple(sorted(rest + (piece,), reverse=True)))
+    return frozenset(profiles)
+
+
+def _greatest_profile(cards, bins, t):
+    """S(X): the greatest profile of a one-category set for the lead's tractor lengths `bins`.
+
+    Tuples compare as §4.2 asks: a longer first piece wins, and on an equal prefix the longer
+    list wins.
+    """
+    return max(_all_profiles(_canon(_run_lengths(cards, t)), _canon(bins)))
+
+
+def _lead_shape(lead_units):
+    """The lead's bins (tractor lengths, longest first) and P_lead (all its pairs)."""
+    bins = tuple(sorted((u.pairs for u in lead_units if u.kind == "tractor"), reverse=True))
+    p_lead = sum(u.pairs for u in lead_units)
+    return bins, p_lead
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation (engine.md "Validation")
+# ---------------------------------------------------------------------------------------------
+
+def _check_copies(groups, what):
+    together = Counter(c for cards in groups for c in cards)
+    for card, copies in together.items():
+        if copies > 2:
+            raise PlayError(f"{what} hold {copies} copies of {_token(card)}; "
+                            "there are only two of each kind")
+
+
+def _check_hand_size(hand, what="a hand"):
+    if len(hand) > MAX_HAND:
+        raise PlayError(f"{what} holds {len(hand)} cards; a hand holds at most {MAX_HAND}")
+
+
+def _check_lead(lead, t):
+    """A lead is non-empty and of one category; returns that category."""
+    if not lead:
+        raise PlayError("the lead is empty")
+    category = _category_of_set(lead, t)
+    if category is None:
+        raise PlayError(f"the lead {_canonical_text(lead)!r} mixes categories")
+    return category
+
+
+# ---------------------------------------------------------------------------------------------
+# Following (§4)
+# ---------------------------------------------------------------------------------------------
+
+def _follow_problem(hand, lead, play, t):
+    """The §4 rule a play breaks, or None when it is legal. Inputs are already validated."""
+    n = len(lead)
+    if len(play) != n:
+        return f"wrong number of cards: the lead has {n} and the play has {len(play)}"
+    in_hand = Counter(hand)
+    for card, copies in Counter(play).items():
+        if copies > in_hand[card]:
+            return f"card not in the hand: the play uses {_token(card)} more often than the hand holds it"
+    led = _category(lead[0], t)
+    name = _CATEGORY_NAME[led]
+    c_cards = [c for c in hand if _category(c, t) == led]
+    play_led = [c for c in play if _category(c, t) == led]
+    # §4.1: with |C| <= N all of C is played (the play holds only C-cards of the hand, so
+    # playing all of C means playing exactly as many led cards as C holds).
+    if len(c_cards) <= n:
+        if len(play_led) != len(c_cards):
+            return (f"must follow suit: the hand holds {len(c_cards)} {name} cards "
+                    "and the play must contain all of them")
+        return None
+    # §4.1: with |C| > N every card played comes from C.
+    if len(play_led) != n:
+        return (f"must follow suit: the hand holds {len(c_cards)} {name} cards, "
+                f"so all {n} cards played must be {name} cards")
+    # §4.2: S(play) = S(C) and Q(play) = Q(C).
+    bins, p_lead = _lead_shape(_decompose(lead, t))
+    s_hand = _greatest_profile(c_cards, bins, t)
+    s_play = _greatest_profile(play, bins, t)
+    if s_play != s_hand:
+        return (f"must play tractors: the hand can answer the lead's tractors with tractors of "
+                f"{list(s_hand)} pairs, the play answers with {list(s_play)}")
+    q_hand = min(p_lead, len(_pairs_of(c_cards)))
+    q_play = min(p_lead, len(_pairs_of(play)))
+    if q_play != q_hand:
+        return f"must play pairs: the play must hold {q_hand} {name} pairs and holds {q_play}"
+    return None
+
+
+def _read_follow_inputs(hand, lead, trump):
+    t = _trump_info(trump)
+    hand, lead = _cards_in(hand), _cards_in(lead)
+    _check_hand_size(hand)
+    _check_lead(lead, t)
+    _check_copies([hand, lead], "the hand and the lead together")
+    return hand, lead, t
+
+
+def _sub_multisets(cards, size):
+    """Every distinct multiset of `size` cards taken from `cards`, each as a list."""
+    kinds = sorted(Counter(cards).items(), key=lambda kc: _kind_index(kc[0]))
+    # cards_from[i]: how many cards the kinds i, i+1, ... hold together (to stop early)
+    cards_from = [sum(copies for _, copies in kinds[i:]) for i in range(len(kinds) + 1)]
+
+    def build(i, need):
+        if need == 0:
+            yield []
+            return
+        if cards_from[i] < need:
+            return
+        card, copies = kinds[i]
+        for take in range(min(copies, need), -1, -1):
+            for rest in build(i + 1, need - take):
+                yield [card] * take + rest
+
+    return list(build(0, size))
+
+
+# ---------------------------------------------------------------------------------------------
+# Trick winner (§5) and throws (§6)
+# ---------------------------------------------------------------------------------------------
+
+def _has_lead_shape(play, bins, p_lead, t):
+    """§5 shape: S(play) is exactly the lead's tractor lengths and it holds >= P_lead pairs."""
+    return _greatest_profile(play, bins, t) == bins and len(_pairs_of(play)) >= p_lead
+
+
+def _key(play, bins, p_lead, t):
+    """§5: the top position of the part of the play that answers the lead's largest unit,
+    chosen best for the play. The play has the lead's shape.
+
+    - tractors led: the highest top of a piece of length b1 whose removal leaves a rest that
+      still has the profile b2, b3, ...;
+    - pairs but no tractor led: the play's highest pair;
+    - singles only: the play's highest card.
+    """
+    if bins:
+        first, others = bins[0], bins[1:]
+        pairs_at = _pair_positions(play, t)
+        best = None
+        for top in pairs_at:
+            window = [top - i for i in range(first)]
+            if not all(p in pairs_at for p in window):
+                continue
+            rest = list(play)
+            for p in window:
+                kind = pairs_at[p][0]     # positions are what matters; any pair there will do
+                rest.remove(kind)
+                rest.remove(kind)
+            if _greatest_profile(rest, others, t) == others and (best is None or top > best):
+                best = top
+        return best
+    if p_lead > 0:
+        return max(_position(k, t) for k in _pairs_of(play))
+    return max(_position(c, t) for c in play)
+
+
+def _throw_unit_fails(unit, other_led_cards, t):
+    """§6: another hand holds a strictly higher unit of the same kind in the led category."""
+    if unit.kind == "single":
+        return any(_position(c, t) > unit.top for c in other_led_cards)
+    pair_positions = _pair_positions(other_led_cards, t)
+    if unit.kind == "pair":
+        return any(p > unit.top for p in pair_positions)
+    return _has_window(pair_positions, unit.pairs, unit.top)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
+def category(card, trump):
+    """Category of one card (§2): "T" for trumps, else its suit letter "S" "H" "C" "D"."""
+    return _category(_one_card(card), _trump_info(trump))
+
+
+def order(card, trump):
+    """Order number of one card (§2, engine.md): higher beats lower within a category.
+
+    Side cards 0..11 (position among their suit's ranks without the level); trumps 16 + their
+    position on the trump line, so every trump is above every side card.
+    """
+    t = _trump_info(trump)
+    c = _one_card(card)
+    position = _position(c, t)
+    return position + 16 if _category(c, t) == "T" else position
+
+
+def decompose(cards, trump):
+    """Units of a one-category set, largest first (§3, engine.md "Units and decomposition").
+
+    Mixed categories raise PlayError; no cards give [].
+    """
+    t = _trump_info(trump)
+    cards = _cards_in(cards)
+    if not cards:
+        return []
+    if _category_of_set(cards, t) is None:
+        raise PlayError(f"{_canonical_text(cards)!r} mixes categories; only one category decomposes")
+    return [Unit(u.kind, u.pairs, _to_cards(u.cards)) for u in _decompose(cards, t)]
+
+
+def follow_error(hand, lead, play, trump):
+    """Which §4 rule the play breaks, as one sentence, or None when it is a legal follow.
+
+    Checked in order: wrong number of cards, a card not in the hand, must follow suit (§4.1),
+    must play tractors, then must play pairs (§4.2). Bad input (engine.md "Validation": a hand
+    of more than 25 cards, an empty or mixed lead, 3+ copies of a kind in hand and lead
+    together) raises PlayError.
+    """
+    hand, lead, t = _read_follow_inputs(hand, lead, trump)
+    return _follow_problem(hand, lead, _cards_in(play), t)
+
+
+def is_legal_follow(hand, lead, play, trump):
+    """Whether the play is a legal follow of the lead from this hand (§4)."""
+    return follow_error(hand, lead, play, trump) is None
+
+
+def legal_follows(hand, lead, trump):
+    """Every distinct legal follow (§4) as a list of `shengji.Cards`, in no particular order.
+
+    |C| <= N: all of C plus every multiset of the remaining size from the rest of the hand.
+    |C| > N: every N-card sub-multiset of C that passes the shape rule.
+    """
+    hand, lead, t = _read_follow_inputs(hand, lead, trump)
+    n = len(lead)
+    if len(hand) < n:
+        return []                       # no play of N cards exists
+    led = _category(lead[0], t)
+    c_cards = [c for c in hand if _category(c, t) == led]
+    if len(c_cards) <= n:
+        rest = [c for c in hand if _category(c, t) != led]
+        plays = [c_cards + extra for extra in _sub_multisets(rest, n - len(c_cards))]
+    else:
+        plays = [p for p in _sub_multisets(c_cards, n) if _follow_problem(hand, lead, p, t) is None]
+    return [_to_cards(p) for p in plays]
+
+
+def trick_winner(plays, trump):
+    """Index of the play that wins the trick; plays[0] is the lead (§5, engine.md "Trick winner").
+
+    The lead is the best play to start with. A later play can win only if it lies in one
+    category and has the lead's shape; it then replaces the best play when
+    (a) it is in the led category, the lead is one unit, the best play is in the led category
+        too, and its key is strictly higher; or
+    (b) it is all trumps, the lead is not trump, and the best play is not trump or has a
+        strictly lower key.
+    Ties keep the earlier play.
+    """
+    t = _trump_info(trump)
+    plays = [_cards_in(p) for p in plays]
+    if not plays:
+        raise PlayError("a trick needs at least the lead")
+    if len({len(p) for p in plays}) != 1:
+        raise PlayError(f"the plays of a trick must have equal sizes, got {[len(p) for p in plays]}")
+    led = _check_lead(plays[0], t)
+    _check_copies(plays, "the plays of the trick together")
+
+    lead_units = _decompose(plays[0], t)
+    bins, p_lead = _lead_shape(lead_units)
+    one_unit_lead = len(lead_units) == 1
+
+    best = 0
+    best_category = led
+    best_key = _key(plays[0], bins, p_lead, t)
+    for i, play in enumerate(plays[1:], start=1):
+        play_category = _category_of_set(play, t)
+        if play_category is None or not _has_lead_shape(play, bins, p_lead, t):
+            continue
+        key = _key(play, bins, p_lead, t)
+        beats_in_suit = (play_category == led and one_unit_lead
+                         and best_category == led and key > best_key)
+        ruffs = (play_category == "T" and led != "T"
+                 and (best_category != "T" or best_key < key))
+        if beats_in_suit or ruffs:
+            best, best_category, best_key = i, play_category, key
+    return best
+
+
+def check_throw(lead, others, trump):
+    """Whether a lead succeeds, and what is actually led (§6, engine.md "Throws").
+
+    A one-unit lead always succeeds. Otherwise a unit of the lead's decomposition fails when
+    some other hand holds, in the lead's category, a strictly higher unit of the same kind
+    (single: a higher card; pair: a higher pair; tractor of k: k consecutive pair positions
+    with a higher top). If any fails, the forced lead is the failing unit of the lowest kind
+    (single < pair < shorter tractor < longer tractor), then lowest top position, then lowest
+    kind index. Returns ThrowCheck(ok, forced), forced being the whole lead when ok.
+    """
+    t = _trump_info(trump)
+    lead = _cards_in(lead)
+    others = [_cards_in(h) for h in others]
+    led = _check_lead(lead, t)
+    for hand in others:
+        _check_hand_size(hand, "another hand")
+    _check_copies([lead] + others, "the lead and the other hands together")
+
+    units = _decompose(lead, t)
+    if len(units) == 1:
+        return ThrowCheck(True, _to_cards(lead))
+    failing = [u for u in units
+               if any(_throw_unit_fails(u, [c for c in hand if _category(c, t) == led], t)
+                      for hand in others)]
+    if not failing:
+        return ThrowCheck(True, _to_cards(lead))
+    forced = min(failing, key=lambda u: (u.pairs, u.top, u.top_kind))
+    return ThrowCheck(False, _to_cards(forced.cards))
+
+
+def points(cards):
+    """Points in a set of cards (§1): each 5 counts 5, each 10 and each K counts 10."""
+    value = {5: 5, 10: 10, 13: 10}      # jokers have ranks 15 and 16: no points
+    return sum(value.get(rank, 0) for rank, _ in _cards_in(cards))

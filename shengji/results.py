@@ -1,0 +1,22 @@
+"""Small immutable result types shared by the core and the reference."""
+from typing import NamedTuple
+
+
+class Unit(NamedTuple):
+    """One unit of a decomposition (§3): a single, a pair or a tractor."""
+    kind: str      # "single", "pair" or "tractor"
+    pairs: int     # 0 for a single, 1 for a pair, k for a tractor of k pairs
+    cards: object  # the unit's cards, a shengji.Cards
+
+
+class ThrowCheck(NamedTuple):
+    """The verdict on a lead (§6): `forced` is what is actually led (the whole lead when ok)."""
+    ok: bool
+    forced: object  # shengji.Cards
+
+
+class Settlement(NamedTuple):
+    """How a round settles (§8), before must-play clamping: whether the dealer team holds, and by
+    how many levels the team that rises (dealer team if it holds, else the defenders) goes up."""
+    dealer_holds: bool
+    rise: int

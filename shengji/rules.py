@@ -1,0 +1,110 @@
+"""The rule settings of a round and the three presets that reproduce the rule texts.
+
+Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16 articles, seed 002 =
+80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = RULES.md). The declaration, dealing and
+match settings arrive with the round engine.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from shengji._core import decompose
+from shengji.results import Settlement
+
+PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A frozen set of named settings. `Rules.preset(name)` gives one of the three rule texts;
+    `rules.replace(**changes)` a variant (a bad value raises ValueError naming the setting)."""
+
+    name: str = "v3"
+    # Points per level step on both sides of the pass line (§8). seed 002 §3: 40 by default,
+    # "可调整为20分或10分"; seed 003 (一)3: 20; seed 000 art. 8: 20 for the defenders.
+    step: int = 40
+    # The dealer team's rise when it holds, as ((most points, levels), ...) read in order, or
+    # None for the step formula ⌊(75 − p)/step⌋ + 1 with 80/step + 1 at p = 0 (seed 002 §3).
+    # seed 000 art. 10: 大光 (p = 0) +5, 小光 (0 < p < 40) +3; 40..75 +1 is RULES.md's convention.
+    dealer_rises: tuple[tuple[int, int], ...] | None = None
+    # Most levels either side rises in one round, or None for no cap (seed 003 (一)4: 5, 封顶;
+    # seed 000 art. 8: 升级不封顶).
+    rise_cap: int | None = None
+    # Levels a rise may not jump past (必打, §8): seed 000 art. 1: 2 and A; seed 002 §3: A, with
+    # 10 and K as an option; seed 003 (一)3: none.
+    must_play: tuple[int, ...] = (14,)
+    # Largest bottom multiplier (§7): seed 003 (二)3 stops at ×8; the others do not cap it.
+    multiplier_cap: int | None = None
+    # Points per card of a failed throw (§6; seed 002 §6, seed 003 (四)4b, seed 000 art. 12).
+    throw_penalty: int = 10
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"Rules.name must be a non-empty string, got {self.name!r}")
+        if self.step not in (10, 20, 40):
+            raise ValueError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
+        if self.dealer_rises is not None:
+            rows = self.dealer_rises
+            if (not isinstance(rows, tuple) or not rows
+                    or any(not (isinstance(r, tuple) and len(r) == 2) for r in rows)
+                    or [r[0] for r in rows] != sorted(r[0] for r in rows)
+                    or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
+                raise ValueError("Rules.dealer_rises must be ((most points, levels), ...) with "
+                                 f"rising thresholds ending at 75 and levels >= 1, got {rows!r}")
+        if self.rise_cap is not None and (not isinstance(self.rise_cap, int) or self.rise_cap < 1):
+            raise ValueError(f"Rules.rise_cap must be None or a positive int, got {self.rise_cap!r}")
+        if (not isinstance(self.must_play, tuple)
+                or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
+            raise ValueError(f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}")
+        if self.multiplier_cap is not None and self.multiplier_cap not in (2, 4, 8, 16, 32, 64):
+            raise ValueError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
+                             f"got {self.multiplier_cap!r}")
+        if not isinstance(self.throw_penalty, int) or self.throw_penalty < 0:
+            raise ValueError(f"Rules.throw_penalty must be an int >= 0, got {self.throw_penalty!r}")
+
+    @staticmethod
+    def preset(name: str) -> "Rules":
+        """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        return PRESETS[name]
+
+    def replace(self, **changes) -> "Rules":
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def settle(self, points: int) -> Settlement:
+        """The level change for the defenders' final points (§8), before must-play clamping."""
+        if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
+            raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {points!r}")
+        if points >= PASS_LINE:
+            return Settlement(False, self._capped((points - PASS_LINE) // self.step))
+        if self.dealer_rises is not None:
+            return Settlement(True, self._capped(next(levels for most, levels in self.dealer_rises
+                                                      if points <= most)))
+        if points == 0:
+            return Settlement(True, self._capped(PASS_LINE // self.step + 1))
+        return Settlement(True, self._capped((PASS_LINE - 5 - points) // self.step + 1))
+
+    def _capped(self, rise: int) -> int:
+        return rise if self.rise_cap is None else min(rise, self.rise_cap)
+
+    def bottom_multiplier(self, last_lead, trump) -> int:
+        """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
+        largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
+        units = decompose(last_lead, trump)
+        if not units:
+            raise ValueError("the last lead is empty")
+        multiplier = 2 ** (units[0].pairs + 1)
+        return multiplier if self.multiplier_cap is None else min(multiplier, self.multiplier_cap)
+
+
+PRESETS = {
+    "v3": Rules(name="v3", step=40, must_play=(14,)),
+    "match16": Rules(name="match16", step=20, dealer_rises=((0, 5), (35, 3), (75, 1)),
+                     must_play=(2, 14)),
+    "bo3": Rules(name="bo3", step=20, rise_cap=5, must_play=(), multiplier_cap=8),
+}
