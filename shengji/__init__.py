@@ -14,6 +14,7 @@ from shengji._core import (
     decompose,
     follow_error,
     is_legal_follow,
+    kind_name,
     legal_follows,
     order,
     parse_cards,
@@ -30,5 +31,5 @@ __all__ = [
     "CardError", "PlayError", "ShengjiError", "TrumpError",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",
-    "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
+    "kind_name", "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
 ]

@@ -46,22 +46,26 @@ _CATEGORY_NAME = {"T": "trump", "S": "spade", "H": "heart", "C": "club", "D": "d
 # Cards: text in and out (§1, engine.md "Cards and their text")
 # ---------------------------------------------------------------------------------------------
 
+def _all_kinds():
+    """The 54 card kinds, in kind-index order (engine.md): 2D..AD, 2C..AC, 2H..AH, 2S..AS, SJ, BJ."""
+    return [(rank, suit) for suit in SUITS for rank in range(2, 15)] + [SMALL_JOKER, BIG_JOKER]
+
+
+# Looked up rather than recomputed: results are printed once per legal follow.
+_KIND_INDEX = {card: index for index, card in enumerate(_all_kinds())}
+_TOKEN = {card: ("SJ" if card == SMALL_JOKER else "BJ" if card == BIG_JOKER
+                 else _TEXT_OF_RANK[card[0]] + card[1])
+          for card in _all_kinds()}
+
+
 def _kind_index(card):
     """engine.md kind index: 13 * suit + (rank - 2), SJ = 52, BJ = 53."""
-    rank, suit = card
-    if suit == "J":
-        return 52 if card == SMALL_JOKER else 53
-    return 13 * SUITS.index(suit) + (rank - 2)
+    return _KIND_INDEX[card]
 
 
 def _token(card):
     """The canonical text of one card: `10H`, `AS`, `SJ`, `BJ`."""
-    if card == SMALL_JOKER:
-        return "SJ"
-    if card == BIG_JOKER:
-        return "BJ"
-    rank, suit = card
-    return _TEXT_OF_RANK[rank] + suit
+    return _TOKEN[card]
 
 
 def _canonical_text(cards):
@@ -118,6 +122,7 @@ def _to_cards(cards):
 
 
 def _one_card(x):
+    """The single card of a one-card input (for `category` and `order`)."""
     cards = _cards_in(x)
     if len(cards) != 1:
         raise CardError(f"expected exactly one card, got {len(cards)}: {_canonical_text(cards)!r}")
@@ -168,9 +173,9 @@ def _position(card, t):
         if t.suit is None:
             return 0
         return 13 if suit == t.suit else 12
-    # An ordinary card, of the trump suit or of a side suit: the level rank is left out (§2).
-    ranks_without_level = [r for r in range(2, 15) if r != t.level]
-    return ranks_without_level.index(rank)
+    # An ordinary card, of the trump suit or of a side suit: its place among the ranks 2..A
+    # with the level rank left out (§2), so ranks above the level move down by one.
+    return (rank - 2) - (1 if rank > t.level else 0)
 
 
 def _category_of_set(cards, t):
@@ -227,6 +232,7 @@ def _has_window(pair_positions, length, above):
 
 
 class _Unit(NamedTuple):
+    """A unit of §3, with what sorting and the §6 throw check need."""
     kind: str           # "single", "pair" or "tractor"
     pairs: int          # 0, 1 or the tractor's length
     cards: list         # the unit's cards
@@ -314,6 +320,7 @@ def _lead_shape(lead_units):
 # ---------------------------------------------------------------------------------------------
 
 def _check_copies(groups, what):
+    """§1: every kind exists twice, so cards that coexist hold at most two copies of a kind."""
     together = Counter(c for cards in groups for c in cards)
     for card, copies in together.items():
         if copies > 2:
@@ -322,6 +329,7 @@ def _check_copies(groups, what):
 
 
 def _check_hand_size(hand, what="a hand"):
+    """§1: a seat is dealt 25 cards and hands only shrink, so a hand holds at most 25."""
     if len(hand) > MAX_HAND:
         raise PlayError(f"{what} holds {len(hand)} cards; a hand holds at most {MAX_HAND}")
 
@@ -340,19 +348,51 @@ def _check_lead(lead, t):
 # Following (§4)
 # ---------------------------------------------------------------------------------------------
 
+class _Situation(NamedTuple):
+    """What a follower faces (§4): worked out once per hand and lead."""
+    n: int              # N, the lead's size
+    led: str            # the led category
+    c_cards: list       # C, the hand's cards of the led category
+    bins: tuple         # the lead's tractor lengths, longest first
+    p_lead: int         # P_lead, all pairs of the lead (tractor pairs included)
+    s_hand: tuple       # S(C)
+    q_hand: int         # Q(C)
+
+
+def _situation(hand, lead, t):
+    """The §4 situation of this hand facing this (validated) lead."""
+    led = _category(lead[0], t)
+    c_cards = [c for c in hand if _category(c, t) == led]
+    bins, p_lead = _lead_shape(_decompose(lead, t))
+    return _Situation(len(lead), led, c_cards, bins, p_lead,
+                      _greatest_profile(c_cards, bins, t),
+                      min(p_lead, len(_pairs_of(c_cards))))
+
+
+def _shape_problem(play, sit, t):
+    """§4.2 for a play of N cards from C (when |C| > N): S(play) = S(C) and Q(play) = Q(C)."""
+    s_play = _greatest_profile(play, sit.bins, t)
+    if s_play != sit.s_hand:
+        return (f"must play tractors: the hand can answer the lead's tractors with tractors of "
+                f"{list(sit.s_hand)} pairs, the play answers with {list(s_play)}")
+    q_play = min(sit.p_lead, len(_pairs_of(play)))
+    if q_play != sit.q_hand:
+        return (f"must play pairs: the play must hold {sit.q_hand} {_CATEGORY_NAME[sit.led]} "
+                f"pairs and holds {q_play}")
+    return None
+
+
 def _follow_problem(hand, lead, play, t):
     """The §4 rule a play breaks, or None when it is legal. Inputs are already validated."""
-    n = len(lead)
+    sit = _situation(hand, lead, t)
+    n, name, c_cards = sit.n, _CATEGORY_NAME[sit.led], sit.c_cards
     if len(play) != n:
         return f"wrong number of cards: the lead has {n} and the play has {len(play)}"
     in_hand = Counter(hand)
     for card, copies in Counter(play).items():
         if copies > in_hand[card]:
             return f"card not in the hand: the play uses {_token(card)} more often than the hand holds it"
-    led = _category(lead[0], t)
-    name = _CATEGORY_NAME[led]
-    c_cards = [c for c in hand if _category(c, t) == led]
-    play_led = [c for c in play if _category(c, t) == led]
+    play_led = [c for c in play if _category(c, t) == sit.led]
     # §4.1: with |C| <= N all of C is played (the play holds only C-cards of the hand, so
     # playing all of C means playing exactly as many led cards as C holds).
     if len(c_cards) <= n:
@@ -364,21 +404,11 @@ def _follow_problem(hand, lead, play, t):
     if len(play_led) != n:
         return (f"must follow suit: the hand holds {len(c_cards)} {name} cards, "
                 f"so all {n} cards played must be {name} cards")
-    # §4.2: S(play) = S(C) and Q(play) = Q(C).
-    bins, p_lead = _lead_shape(_decompose(lead, t))
-    s_hand = _greatest_profile(c_cards, bins, t)
-    s_play = _greatest_profile(play, bins, t)
-    if s_play != s_hand:
-        return (f"must play tractors: the hand can answer the lead's tractors with tractors of "
-                f"{list(s_hand)} pairs, the play answers with {list(s_play)}")
-    q_hand = min(p_lead, len(_pairs_of(c_cards)))
-    q_play = min(p_lead, len(_pairs_of(play)))
-    if q_play != q_hand:
-        return f"must play pairs: the play must hold {q_hand} {name} pairs and holds {q_play}"
-    return None
+    return _shape_problem(play, sit, t)
 
 
 def _read_follow_inputs(hand, lead, trump):
+    """Read and validate hand, lead and trump for the §4 functions (engine.md "Validation")."""
     t = _trump_info(trump)
     hand, lead = _cards_in(hand), _cards_in(lead)
     _check_hand_size(hand)
@@ -388,7 +418,11 @@ def _read_follow_inputs(hand, lead, trump):
 
 
 def _sub_multisets(cards, size):
-    """Every distinct multiset of `size` cards taken from `cards`, each as a list."""
+    """Every distinct multiset of `size` cards taken from `cards`, each as a list.
+
+    Kind by kind, take 2, 1 or 0 copies (as many as there are), until `size` cards are taken;
+    multisets, not card choices, so equal copies never give the same play twice.
+    """
     kinds = sorted(Counter(cards).items(), key=lambda kc: _kind_index(kc[0]))
     # cards_from[i]: how many cards the kinds i, i+1, ... hold together (to stop early)
     cards_from = [sum(copies for _, copies in kinds[i:]) for i in range(len(kinds) + 1)]
@@ -518,13 +552,15 @@ def legal_follows(hand, lead, trump):
     n = len(lead)
     if len(hand) < n:
         return []                       # no play of N cards exists
-    led = _category(lead[0], t)
-    c_cards = [c for c in hand if _category(c, t) == led]
+    sit = _situation(hand, lead, t)
+    c_cards = sit.c_cards
     if len(c_cards) <= n:
-        rest = [c for c in hand if _category(c, t) != led]
+        rest = [c for c in hand if _category(c, t) != sit.led]
         plays = [c_cards + extra for extra in _sub_multisets(rest, n - len(c_cards))]
     else:
-        plays = [p for p in _sub_multisets(c_cards, n) if _follow_problem(hand, lead, p, t) is None]
+        # N cards from C already have the right count, are in the hand and follow suit, so of
+        # the rules `_follow_problem` checks only the shape rule is left to test.
+        plays = [p for p in _sub_multisets(c_cards, n) if _shape_problem(p, sit, t) is None]
     return [_to_cards(p) for p in plays]
 
 

@@ -1,8 +1,12 @@
 import importlib
+import sys
+from pathlib import Path
 
 import pytest
 
 import shengji as sj
+
+sys.path.insert(0, str(Path(__file__).parent))  # shared strategies and golden positions
 
 
 @pytest.fixture(params=["core", "reference"])

@@ -1,0 +1,125 @@
+"""The native core against the plain reference on random positions (Hypothesis)."""
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import shengji as sj
+from shengji import reference as ref
+
+from strategies import deals, leads, sub_multiset, trumps
+
+SETTINGS = settings(max_examples=300, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def same_units(a, b):
+    return [(u.kind, u.pairs, u.cards) for u in a] == [(u.kind, u.pairs, u.cards) for u in b]
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_decompose(deal, data):
+    trump, hands = deal
+    hand = data.draw(st.sampled_from([h for h in hands if h]))
+    cat = sj.category(next(iter(hand)), trump)
+    cards = sj.Cards([c for c in hand if sj.category(c, trump) == cat])
+    assert same_units(sj.decompose(cards, trump), ref.decompose(cards, trump))
+    assert sum((u.cards for u in sj.decompose(cards, trump)), sj.Cards()) == cards
+
+
+@SETTINGS
+@given(trumps(), st.integers(0, 53))
+def test_category_and_order(trump, kind):
+    card = sj.kind_name(kind)
+    assert sj.category(card, trump) == ref.category(card, trump)
+    assert sj.order(card, trump) == ref.order(card, trump)
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_is_legal_follow(deal, data):
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    hand = hands[(leader + 1) % 4]
+    assume(len(hand) >= len(lead))
+    play = data.draw(sub_multiset(hand, len(lead)))
+    legal = sj.is_legal_follow(hand, lead, play, trump)
+    assert legal == ref.is_legal_follow(hand, lead, play, trump)
+    assert (sj.follow_error(hand, lead, play, trump) is None) == legal
+    assert (ref.follow_error(hand, lead, play, trump) is None) == legal
+
+
+@SETTINGS
+@given(deals(max_hand=12), st.data())
+def test_legal_follows_exhaustive(deal, data):
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    hand = hands[(leader + 2) % 4]
+    assume(len(hand) >= len(lead))
+    core = sj.legal_follows(hand, lead, trump)
+    assert len(set(core)) == len(core)
+    assert set(core) == set(ref.legal_follows(hand, lead, trump))
+    assert all(sj.is_legal_follow(hand, lead, p, trump) for p in core)
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_trick_winner_on_legal_tricks(deal, data):
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    plays = [lead]
+    for step in (1, 2, 3):
+        hand = hands[(leader + step) % 4]
+        assume(len(hand) >= len(lead))
+        options = sj.legal_follows(hand, lead, trump)
+        assume(len(options) < 5000)
+        plays.append(data.draw(st.sampled_from(sorted(options, key=str))))
+    assert sj.trick_winner(plays, trump) == ref.trick_winner(plays, trump)
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_trick_winner_on_any_plays(deal, data):
+    """Ruffs and mixed plays need not come from legal follows for the winner to be defined."""
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    plays = [lead]
+    for step in (1, 2, 3):
+        hand = hands[(leader + step) % 4]
+        assume(len(hand) >= len(lead))
+        plays.append(data.draw(sub_multiset(hand, len(lead))))
+    assert sj.trick_winner(plays, trump) == ref.trick_winner(plays, trump)
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_check_throw(deal, data):
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    others = [hands[(leader + i) % 4] for i in (1, 2, 3)]
+    core = sj.check_throw(lead, others, trump)
+    assert core == ref.check_throw(lead, others, trump)
+    assert core.forced in lead
+    assert (core.forced == lead) == core.ok
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_batch_matches_single_calls(deal, data):
+    trump, hands = deal
+    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    lead = data.draw(leads(hands[leader], trump))
+    rows = [hands[(leader + i) % 4] for i in (1, 2, 3) if len(hands[(leader + i) % 4]) >= len(lead)]
+    assume(rows)
+    plays = [data.draw(sub_multiset(h, len(lead))) for h in rows]
+    codes = sj.batch_follow_codes(sj.to_masks(rows), sj.to_masks([lead] * len(rows)),
+                                  sj.to_masks(plays), trump)
+    assert [c == 0 for c in codes] == [sj.is_legal_follow(h, lead, p, trump)
+                                       for h, p in zip(rows, plays)]
+    counts = sj.batch_legal_follow_counts(sj.to_masks(rows), sj.to_masks([lead] * len(rows)),
+                                          [trump.code] * len(rows))
+    assert list(counts) == [len(sj.legal_follows(h, lead, trump)) for h in rows]
