@@ -32,7 +32,8 @@ core = Extension(
     "shengji._core",
     ["shengji/_core.pyx"],
     include_dirs=[numpy.get_include()],
-    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                   ("SHENGJI_DEBUG", "1" if DEBUG else "0")],
     extra_compile_args=compile_args,
     extra_link_args=link_args,
 )

@@ -4,6 +4,16 @@
 # layer in _core.pyx turns codes into exceptions after the loop. See docs/engine.md.
 from libc.stdint cimport uint64_t, int8_t, int64_t
 
+cdef enum:
+    MAX_RUNS = 10          # room for runs and pieces of one category of a 25-card set (<= 7)
+    NUM_KINDS = 54         # 52 suited kinds, then the jokers
+    SMALL_JOKER = 52
+    BIG_JOKER = 53
+    TRUMP = 4              # category index of trumps
+    SHARED_POSITION = 12   # trump-line position of the off-suit level cards (with a trump suit)
+    MAX_HAND = 25          # most cards a hand may hold while following or throwing
+    NUM_TRUMPS = 65        # 13 levels x (4 suits + no trump)
+
 ctypedef struct CardSet:
     uint64_t ones          # kinds held at least once (bit = kind index, docs/engine.md)
     uint64_t twos          # kinds held twice; always a subset of ones
@@ -13,6 +23,7 @@ ctypedef struct TrumpTable:
     int8_t cat_of[54]      # category of each kind
     int8_t pos_of[54]      # position of each kind on its category's line (engine.md)
     int8_t by_order[54]    # kind indices sorted by (position, kind index), highest first
+    uint64_t shared_kinds  # off-suit level kinds, which share position 12 (0 with no trump)
     int8_t level           # level rank 2..14
     int8_t suit            # trump suit 0..3 (D C H S), or -1 for no trump
     int8_t code            # index of this table in the module's table array
@@ -23,20 +34,12 @@ ctypedef struct LeadShape:
     int8_t npairs          # P_lead, pairs in the lead (tractor pairs included)
     int8_t nbins           # number of tractors in the lead
     int8_t nunits          # number of units in its decomposition
-    int8_t bins[8]         # tractor lengths, longest first
+    int8_t bins[MAX_RUNS]  # tractor lengths, longest first
 
 ctypedef struct PlayBuffer:
     CardSet* data          # malloc'd; grows by doubling
     int64_t n              # plays stored
     int64_t cap            # capacity of data
-
-cdef enum:
-    NUM_KINDS = 54         # 52 suited kinds, then the jokers
-    SMALL_JOKER = 52
-    BIG_JOKER = 53
-    TRUMP = 4              # category index of trumps
-    MAX_HAND = 25          # most cards a hand may hold while following or throwing
-    NUM_TRUMPS = 65        # 13 levels x (4 suits + no trump)
 
 # Follow verdicts: 0 legal, positive = the rule broken, negative = bad input.
 cdef enum:
@@ -54,6 +57,7 @@ cdef enum:
     BAD_SIZES = -6         # plays of a trick differ in size
     BAD_NO_PLAYS = -7
     BAD_MEMORY = -8
+    BAD_LEAD_SIZE = -9     # a lead of more than 25 cards
 
 cdef const TrumpTable* trump_table(int code) noexcept nogil
 cdef int card_count(CardSet c) noexcept nogil

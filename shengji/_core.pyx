@@ -19,11 +19,19 @@ cdef extern from *:
     """
     static inline int sj_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int sj_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
     """
     int popcount "sj_popcount"(uint64_t x) noexcept nogil
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
-    int msb "sj_msb"(uint64_t x) noexcept nogil      # index of the highest set bit; x != 0
+
+cdef extern from *:
+    """
+    #ifndef SHENGJI_DEBUG
+    #define SHENGJI_DEBUG 0
+    #endif
+    """
+    int SHENGJI_DEBUG
+
+DEBUG_BUILD = bool(SHENGJI_DEBUG)   # built with SHENGJI_DEBUG=1 (checks and sanitizer on)
 
 # ---------------------------------------------------------------------------------------------
 # Card kinds and masks
@@ -124,6 +132,7 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
     t.code = code
     for i in range(5):
         t.cat_mask[i] = 0
+    t.shared_kinds = 0
     for k in range(NUM_KINDS):
         if k >= 52:
             cat = TRUMP
@@ -138,8 +147,11 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
                 cat = TRUMP
                 if suit < 0:
                     pos = 0
+                elif s == suit:
+                    pos = 13
                 else:
-                    pos = 13 if s == suit else 12
+                    pos = SHARED_POSITION
+                    t.shared_kinds |= <uint64_t>1 << k
             elif s == suit:
                 cat = TRUMP
                 pos = side_position(rank, level)
@@ -217,6 +229,25 @@ cdef int runs_of(uint64_t m, int8_t* lens, int8_t* tops) noexcept nogil:
     return n
 
 
+cdef int split_runs(const TrumpTable* t, uint64_t pair_kinds, int8_t* lens, int8_t* tops,
+                    int n) noexcept nogil:
+    """The second tractor material (engine.md "Units"): with two or more off-suit level pairs, a
+    run through position 12 that reaches 11 and 13 becomes [lo..12] and [12..hi]. Rewrites the n
+    runs in place and returns the new count, or -1 when the pairs offer no such split."""
+    cdef int i, lo
+    if popcount(pair_kinds & t.shared_kinds) < 2:
+        return -1
+    for i in range(n):
+        lo = tops[i] - lens[i] + 1
+        if lo < SHARED_POSITION < tops[i]:
+            lens[n] = tops[i] - SHARED_POSITION + 1
+            tops[n] = tops[i]
+            lens[i] = SHARED_POSITION - lo + 1
+            tops[i] = SHARED_POSITION
+            return n + 1
+    return -1
+
+
 cdef inline bint profile_better(const int8_t* a, int na, const int8_t* b, int nb) noexcept nogil:
     """Lexicographic comparison of piece lists; on an equal prefix the longer list wins."""
     cdef int i
@@ -234,7 +265,7 @@ cdef int profile_rec(int8_t* runs, int nruns, int8_t* bins, int nbins, int cap,
     the run in one piece, which is never worse than leaving two."""
     cdef int t = 0, i, j, k, n, best = 0
     cdef bint seen
-    cdef int8_t cand[8]
+    cdef int8_t cand[MAX_RUNS]
     for i in range(nruns):
         if runs[i] > t:
             t = runs[i]
@@ -280,19 +311,28 @@ cdef int profile_rec(int8_t* runs, int nruns, int8_t* bins, int nbins, int cap,
 
 cdef inline int greatest_profile(const int8_t* runs, int nruns, const int8_t* bins, int nbins,
                                  int8_t* out) noexcept nogil:
-    cdef int8_t r[8]
-    cdef int8_t b[8]
+    cdef int8_t r[MAX_RUNS]
+    cdef int8_t b[MAX_RUNS]
     memcpy(r, runs, nruns)
     memcpy(b, bins, nbins)
     return profile_rec(r, nruns, b, nbins, 127, out)
 
 
-cdef inline int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* shape,
-                           int8_t* out) noexcept nogil:
-    cdef int8_t lens[8]
-    cdef int8_t tops[8]
+cdef int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* shape,
+                    int8_t* out) noexcept nogil:
+    """S(X) for the pairs of X against the lead's tractors: the greater over both materials."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int8_t other[MAX_RUNS]
     cdef int n = runs_of(positions_of(t, pair_kinds), lens, tops)
-    return greatest_profile(lens, n, shape.bins, shape.nbins, out)
+    cdef int best = greatest_profile(lens, n, shape.bins, shape.nbins, out), nother
+    n = split_runs(t, pair_kinds, lens, tops, n)
+    if n > 0:
+        nother = greatest_profile(lens, n, shape.bins, shape.nbins, other)
+        if profile_better(other, nother, out, best):
+            memcpy(out, other, nother)
+            best = nother
+    return best
 
 
 cdef inline bint same_profile(const int8_t* a, int na, const int8_t* b, int nb) noexcept nogil:
@@ -307,7 +347,7 @@ cdef inline bint same_profile(const int8_t* a, int na, const int8_t* b, int nb) 
 
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil:
     """Category, size, pairs and tractor lengths of a lead; BAD_* for an empty or mixed lead."""
-    cdef int8_t tops[8]
+    cdef int8_t tops[MAX_RUNS]
     cdef int i, j, n, tmp
     if lead.ones == 0:
         return BAD_LEAD_EMPTY
@@ -315,8 +355,15 @@ cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcep
     if lead.ones & ~t.cat_mask[shape.cat]:
         return BAD_LEAD_MIXED
     shape.ncards = card_count(lead)
+    if shape.ncards > MAX_HAND:
+        return BAD_LEAD_SIZE
     shape.npairs = popcount(lead.twos)
-    n = runs_of(positions_of(t, lead.twos), shape.bins, tops) if shape.npairs >= 2 else 0
+    n = 0
+    if shape.npairs >= 2:
+        n = runs_of(positions_of(t, lead.twos), shape.bins, tops)
+        j = split_runs(t, lead.twos, shape.bins, tops, n)   # the decomposition takes the split
+        if j > 0:
+            n = j
     for i in range(1, n):          # longest first
         j = i
         while j > 0 and shape.bins[j] > shape.bins[j - 1]:
@@ -339,8 +386,8 @@ cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcep
 cdef inline int shape_code(const TrumpTable* t, const LeadShape* shape, CardSet suit_cards,
                            CardSet play) noexcept nogil:
     """§4.2 for a play drawn from suit_cards (the follower's led-category cards)."""
-    cdef int8_t need[8]
-    cdef int8_t got[8]
+    cdef int8_t need[MAX_RUNS]
+    cdef int8_t got[MAX_RUNS]
     cdef int nneed, ngot, qc, qp
     if shape.nbins:
         nneed = profile_of(t, suit_cards.twos, shape, need)
@@ -367,7 +414,7 @@ cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet pl
         return BAD_HAND_SIZE
     if overflows(hand, lead):
         return BAD_COPIES
-    if card_count(play) != shape.ncards:
+    if card_count(play) != shape.ncards or card_count(hand) < shape.ncards:
         return FOLLOW_COUNT
     if not is_subset(play, hand):
         return FOLLOW_NOT_IN_HAND
@@ -469,32 +516,43 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
 # ---------------------------------------------------------------------------------------------
 # Trick winner (§5)
 # ---------------------------------------------------------------------------------------------
-cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil:
-    """The play's key against the lead's shape (engine.md "Trick winner"), or -1 when the play
-    (all of one category) does not have the lead's shape."""
-    cdef int8_t lens[8]
-    cdef int8_t tops[8]
-    cdef int8_t prof[8]
-    cdef int8_t rest[8]
-    cdef int n, np_, i, nrest, best = -1
-    if popcount(play.twos) < shape.npairs:
-        return -1
-    if shape.nbins == 0:
-        return max_position(t, play.twos if shape.npairs else play.ones)
-    n = runs_of(positions_of(t, play.twos), lens, tops)
-    np_ = greatest_profile(lens, n, shape.bins, shape.nbins, prof)
-    if not same_profile(prof, np_, shape.bins, shape.nbins):
-        return -1
+cdef int key_in_material(int8_t* lens, const int8_t* tops, int n,
+                         const LeadShape* shape) noexcept nogil:
+    """Highest top of a piece answering the lead's largest tractor, cut from the top of a run,
+    such that the rest still answers the other tractors; -1 if none."""
+    cdef int8_t rest[MAX_RUNS]
+    cdef int i, nrest, best = -1
     for i in range(n):
         if lens[i] < shape.bins[0] or tops[i] <= best:
             continue
-        # The piece answering the largest tractor comes off the top of run i; the rest of the
-        # play must still answer the other tractors.
         lens[i] -= shape.bins[0]
         nrest = greatest_profile(lens, n, shape.bins + 1, shape.nbins - 1, rest)
         lens[i] += shape.bins[0]
         if same_profile(rest, nrest, shape.bins + 1, shape.nbins - 1):
             best = tops[i]
+    return best
+
+
+cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil:
+    """The play's key against the lead's shape (engine.md "Trick winner"), or -1 when the play
+    (all of one category) does not have the lead's shape."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int8_t prof[MAX_RUNS]
+    cdef int n, best
+    if popcount(play.twos) < shape.npairs:
+        return -1
+    if shape.nbins == 0:
+        return max_position(t, play.twos if shape.npairs else play.ones)
+    if not same_profile(prof, profile_of(t, play.twos, shape, prof), shape.bins, shape.nbins):
+        return -1
+    n = runs_of(positions_of(t, play.twos), lens, tops)
+    best = key_in_material(lens, tops, n, shape)
+    n = split_runs(t, play.twos, lens, tops, n)
+    if n > 0:
+        n = key_in_material(lens, tops, n, shape)
+        if n > best:
+            best = n
     return best
 
 
@@ -547,45 +605,61 @@ cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noex
 # ---------------------------------------------------------------------------------------------
 # Decomposition (§3) and throws (§6)
 # ---------------------------------------------------------------------------------------------
+cdef inline void sort_desc(int8_t* idx, int n, const int8_t* major,
+                           const int8_t* minor) noexcept nogil:
+    """Insertion sort of the indices idx[:n] by (major, minor) descending."""
+    cdef int i, j, tmp
+    for i in range(1, n):
+        j = i
+        while j > 0 and (major[idx[j]] * 32 + minor[idx[j]]
+                         > major[idx[j - 1]] * 32 + minor[idx[j - 1]]):
+            tmp = idx[j]
+            idx[j] = idx[j - 1]
+            idx[j - 1] = tmp
+            j -= 1
+
+
 cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil:
     """Units of x, largest first (engine.md), into arrays of at least 25 entries; returns their
     number or BAD_LEAD_MIXED. A unit's cards are its kinds, twice each when unit_pairs > 0."""
-    cdef int8_t lens[8]
-    cdef int8_t tops[8]
-    cdef int nruns, i, j, k, n = 0, tmp, lo
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int nruns, i, k, n = 0, lo
     cdef uint64_t in_tractors = 0, taken, bit, tk
-    cdef int8_t order_[8]
+    cdef uint64_t run_kinds[MAX_RUNS]
+    cdef int8_t order_[MAX_RUNS]
     if x.ones == 0:
         return 0
     if x.ones & ~t.cat_mask[t.cat_of[ctz(x.ones)]]:
         return BAD_LEAD_MIXED
     nruns = runs_of(positions_of(t, x.twos), lens, tops)
+    i = split_runs(t, x.twos, lens, tops, nruns)   # one more pair in tractors (§3)
+    if i > 0:
+        nruns = i
+    # Kinds go to the tractors from the highest top down: at the shared position the upper
+    # tractor takes the highest kind index, the lower one the next (engine.md).
     for i in range(nruns):
         order_[i] = i
-    for i in range(1, nruns):      # length, then top, descending
-        j = i
-        while j > 0 and (lens[order_[j]] * 32 + tops[order_[j]]
-                         > lens[order_[j - 1]] * 32 + tops[order_[j - 1]]):
-            tmp = order_[j]
-            order_[j] = order_[j - 1]
-            order_[j - 1] = tmp
-            j -= 1
+    sort_desc(order_, nruns, tops, tops)            # by top alone
     for i in range(nruns):
         lo = tops[order_[i]] - lens[order_[i]] + 1
         tk = 0
-        # by_order walks from the highest kind index down, so at a shared position the
-        # tractor takes the highest kind and the others stay pairs.
         taken = 0
-        for k in range(NUM_KINDS):
+        for k in range(NUM_KINDS):     # by_order: highest position, then kind index, first
             bit = <uint64_t>1 << t.by_order[k]
-            if (x.twos & bit) and lo <= t.pos_of[t.by_order[k]] <= tops[order_[i]]:
-                if not (taken >> t.pos_of[t.by_order[k]]) & 1:
-                    taken |= <uint64_t>1 << t.pos_of[t.by_order[k]]
-                    tk |= bit
-        unit_kinds[n] = tk
-        unit_pairs[n] = lens[order_[i]]
+            if ((x.twos & bit) and not (in_tractors & bit)
+                    and lo <= t.pos_of[t.by_order[k]] <= tops[order_[i]]
+                    and not (taken >> t.pos_of[t.by_order[k]]) & 1):
+                taken |= <uint64_t>1 << t.pos_of[t.by_order[k]]
+                tk |= bit
+        run_kinds[order_[i]] = tk
         in_tractors |= tk
+    # Units: longest tractor first, then the highest.
+    sort_desc(order_, nruns, lens, tops)
+    for i in range(nruns):
+        unit_kinds[n] = run_kinds[order_[i]]
+        unit_pairs[n] = lens[order_[i]]
         n += 1
     for k in range(NUM_KINDS):
         bit = <uint64_t>1 << t.by_order[k]
@@ -607,14 +681,14 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
     """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*."""
     cdef uint64_t unit_kinds[25]
     cdef int8_t unit_pairs[25]
-    cdef int8_t lens[8]
-    cdef int8_t tops[8]
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
     cdef int nunits, i, h, r, nr, top, max_single = -1, max_pair = -1, p
     cdef bint fails
     cdef uint64_t cat_mask
     cdef CardSet seen
     if card_count(lead) > MAX_HAND:
-        return BAD_HAND_SIZE
+        return BAD_LEAD_SIZE
     nunits = decompose_raw(t, lead, unit_kinds, unit_pairs)
     if nunits == 0:
         return BAD_LEAD_EMPTY
@@ -915,7 +989,8 @@ cdef class Trump:
         return hash(("Trump", self.table.code))
 
     def __repr__(self):
-        return f"Trump({RANK_NAMES[self.level]!r}, {self.suit!r})"
+        level = self.level if self.level <= 10 else RANK_NAMES[self.level]
+        return f"Trump({level!r}, {self.suit!r})"
 
     def __reduce__(self):
         return (Trump, (self.level, self.suit))
@@ -939,6 +1014,7 @@ _BAD_INPUT = {
     BAD_SIZES: "the plays of a trick differ in size",
     BAD_NO_PLAYS: "no plays",
     BAD_MEMORY: "out of memory",
+    BAD_LEAD_SIZE: "the lead holds more than 25 cards",
 }
 
 
@@ -1007,8 +1083,8 @@ def follow_error(hand, lead, play, trump):
     cdef const TrumpTable* t = table_of(trump)
     cdef CardSet h = as_set(hand), l = as_set(lead), p = as_set(play)
     cdef LeadShape shape
-    cdef int8_t need[8]
-    cdef int8_t got[8]
+    cdef int8_t need[MAX_RUNS]
+    cdef int8_t got[MAX_RUNS]
     cdef int rc = follow_code(t, h, l, p), nneed, ngot, nc
     if rc < 0:
         raise_bad(rc, "cannot check a follow")
@@ -1019,8 +1095,8 @@ def follow_error(hand, lead, play, trump):
     suit_cards = restrict(h, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     if rc == FOLLOW_COUNT:
-        return (f"wrong number of cards: the lead has {shape.ncards}, "
-                f"the play has {card_count(p)}")
+        return (f"wrong number of cards: the lead has {shape.ncards}, the play "
+                f"{card_count(p)} and the hand {card_count(h)}")
     if rc == FOLLOW_NOT_IN_HAND:
         return f"card not in hand: {missing_text(p, h)}"
     if rc == FOLLOW_SUIT:

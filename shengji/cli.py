@@ -35,7 +35,8 @@ def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
     print(f"Demo deal, seed {seed}: level {trump.level}, trump "
           f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}; seat 0 leads.", file=out)
     for seat, hand in enumerate(hands):
-        print(f"  seat {seat}: {pretty(hand)}  [{unit_summary(hand, trump)}]", file=out)
+        print(f"  seat {seat}: {pretty_hand(hand, trump)}  [{unit_summary(hand, trump)}]",
+              file=out)
     print(f"  bottom: {pretty(bottom)} ({sj.points(bottom)} points)", file=out)
     leader, taken = 0, [0, 0]
     trick = 0
@@ -59,18 +60,24 @@ def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
     print(f"points taken: seats 0+2 {taken[0]}, seats 1+3 {taken[1]}", file=out)
 
 
-def split_by_category(hand, trump) -> dict[str, sj.Cards]:
+def split_by_category(hand, trump) -> dict[str, list[str]]:
+    """The hand's cards by category, trumps first, each from the highest card down."""
     cards: dict[str, list[str]] = {}
-    for card in hand:
+    for card in sorted(hand, key=lambda c: sj.order(c, trump), reverse=True):
         cards.setdefault(sj.category(card, trump), []).append(card)
-    return {cat: sj.Cards(c) for cat, c in sorted(cards.items())}
+    return {cat: cards[cat] for cat in "TSHCD" if cat in cards}
+
+
+def pretty_hand(hand, trump) -> str:
+    return " | ".join(" ".join(pretty(c) for c in cards)
+                      for cards in split_by_category(hand, trump).values())
 
 
 def unit_summary(hand, trump) -> str:
-    """Tractors and pairs per category, e.g. `T: 1 tractor, 2 pairs`."""
+    """Tractors and pairs per category, e.g. `trump 1 tractor + 2 pairs, ♥ 1 pair`."""
     parts = []
     for cat, cards in split_by_category(hand, trump).items():
-        units = sj.decompose(cards, trump)
+        units = sj.decompose(sj.Cards(cards), trump)
         tractors = sum(u.kind == "tractor" for u in units)
         pairs = sum(u.kind == "pair" for u in units)
         counted = [f"{n} {name}{'s' if n > 1 else ''}"
@@ -84,7 +91,7 @@ def random_lead(hands, leader, trump, rng) -> sj.Cards:
     """A random unit of the leader's hand, or now and then a throw of a whole category that the
     other hands cannot beat (checked with check_throw)."""
     by_category = list(split_by_category(hands[leader], trump).values())
-    whole = by_category[rng.integers(len(by_category))]
+    whole = sj.Cards(by_category[rng.integers(len(by_category))])
     others = [hands[s] for s in range(4) if s != leader]
     units = sj.decompose(whole, trump)
     if len(units) > 1 and sj.check_throw(whole, others, trump).ok:

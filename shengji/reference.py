@@ -185,8 +185,15 @@ def _category_of_set(cards, t):
 
 
 # ---------------------------------------------------------------------------------------------
-# Pairs, runs and decomposition (§3, engine.md "Units and decomposition")
+# Pairs, tractors and decomposition (§3, engine.md "Units and decomposition")
 # ---------------------------------------------------------------------------------------------
+
+# The position of the three off-suit level cards on a trump line with a trump suit (engine.md).
+# Level cards are the only cards that share a position; with a trump suit they have neighbours
+# on both sides (11: the trump-suit ace, or king at level A; 13: the trump-suit level card),
+# with no trump (all four at position 0) only above.
+SHARED = 12
+
 
 def _pairs_of(cards):
     """The kinds held twice: each is one pair (§3: a pair is the two copies of one kind)."""
@@ -218,11 +225,6 @@ def _maximal_runs(positions):
     return runs
 
 
-def _run_lengths(cards, t):
-    """Lengths of the maximal runs of pair positions of a one-category set (engine.md §4)."""
-    return [len(run) for run in _maximal_runs(_pair_positions(cards, t))]
-
-
 def _has_window(pair_positions, length, above):
     """Whether `length` consecutive pair positions exist whose top is strictly above `above`."""
     for top in pair_positions:
@@ -240,24 +242,48 @@ class _Unit(NamedTuple):
     top_kind: int       # kind index of its highest card (breaks ties between equal positions)
 
 
+def _splits_at_shared(run, pairs_at, t):
+    """engine.md "Units": whether this run of pair positions splits into [lo..12] and [12..hi].
+
+    With a trump suit, when two or more off-suit level pairs stand at the shared position 12
+    and both neighbours 11 and 13 hold pairs, the run through 12 can be used as two tractors
+    overlapping at 12, each with its own off-suit level pair. (No trump: the level position 0
+    has only one neighbour, so this never arises.)
+    """
+    return (t.suit is not None and SHARED - 1 in run and SHARED + 1 in run
+            and len(pairs_at[SHARED]) >= 2)
+
+
 def _decompose(cards, t):
     """§3 decomposition of a one-category set, as engine.md fixes it.
 
-    Every maximal run of >= 2 pair positions is one tractor; where it passes through a position
-    holding several pairs (off-suit level cards) it takes the highest kind index. The other
-    pairs are pair units and every kind held once is a single. Largest first: tractors by
-    length then top; pairs by position; singles by position; equal positions by kind index.
+    Every maximal run of >= 2 pair positions is one tractor, except that a run the shared
+    position splits (`_splits_at_shared`) is two tractors, [lo..12] and [12..hi]: that puts one
+    more pair into tractors, which §3 prefers first. Each tractor takes one pair per position;
+    at the shared position the tractors take the highest kind indices, the upper tractor first.
+    The other pairs are pair units and every kind held once is a single. Largest first:
+    tractors by length then top; pairs by position; singles by position; equal positions by
+    kind index, highest first.
     """
     pairs_at = _pair_positions(cards, t)
+    tractor_runs = []
+    for run in _maximal_runs(pairs_at):
+        if len(run) < 2:
+            continue
+        if _splits_at_shared(run, pairs_at, t):
+            tractor_runs.append([p for p in run if p <= SHARED])
+            tractor_runs.append([p for p in run if p >= SHARED])
+        else:
+            tractor_runs.append(run)
     in_tractors = set()
     tractors = []
-    for run in _maximal_runs(pairs_at):
-        if len(run) >= 2:
-            kinds = [pairs_at[p][0] for p in run]          # highest kind index at each position
-            in_tractors.update(kinds)
-            top_card = kinds[-1]
-            tractors.append(_Unit("tractor", len(run), [c for k in kinds for c in (k, k)],
-                                  run[-1], _kind_index(top_card)))
+    for run in sorted(tractor_runs, key=lambda r: r[-1], reverse=True):   # upper tractor first
+        # at every position the highest kind index not yet in a tractor (pairs_at lists them
+        # highest first; only the shared position holds more than one)
+        kinds = [next(k for k in pairs_at[p] if k not in in_tractors) for p in run]
+        in_tractors.update(kinds)
+        tractors.append(_Unit("tractor", len(run), [c for k in kinds for c in (k, k)],
+                              run[-1], _kind_index(kinds[-1])))
     pairs = [_Unit("pair", 1, [k, k], _position(k, t), _kind_index(k))
              for k in _pairs_of(cards) if k not in in_tractors]
     singles = [_Unit("single", 0, [card], _position(card, t), _kind_index(card))
@@ -271,41 +297,76 @@ def _decompose(cards, t):
 # ---------------------------------------------------------------------------------------------
 # Shape: profiles S(X) and pair counts Q(X) (§4.2, engine.md "Following")
 # ---------------------------------------------------------------------------------------------
+#
+# The tractors of a set are searched for directly, as §3 defines them: a tractor takes one pair
+# at each of k >= 2 consecutive positions, and tractors taken together use every pair at most
+# once. Pairs at one position (only level pairs share one) are interchangeable for lengths and
+# tops, so a set's pairs are written as a *pair line*: ((position, number of pairs there), ...),
+# ascending. A family of disjoint tractors is then exactly what engine.md
+# calls the disjoint intervals of one of the two materials (the whole run, or the two runs
+# overlapping at 12): two tractors can share position 12 only with two pairs there, and then
+# one must reach down through 11 and the other up through 13.
+
+def _pair_line(cards, t):
+    """The set's pairs as a pair line: ((position, pairs there), ...), ascending."""
+    return tuple(sorted((p, len(kinds)) for p, kinds in _pair_positions(cards, t).items()))
+
+
+def _tractor_spans(line):
+    """Every tractor the pair line offers, as (lo, hi): lo < hi, and every position lo..hi
+    still holds a pair."""
+    held = {p for p, count in line if count > 0}
+    return [(lo, hi) for lo in sorted(held) for hi in sorted(held)
+            if hi > lo and all(p in held for p in range(lo, hi + 1))]
+
+
+def _without(line, lo, hi):
+    """The pair line after the tractor lo..hi has taken one pair at each of its positions."""
+    left = ((p, count - (1 if lo <= p <= hi else 0)) for p, count in line)
+    return tuple((p, count) for p, count in left if count > 0)
+
 
 def _canon(lengths):
-    """Runs or bins shorter than 2 can take or give no piece: drop them, sort the rest."""
+    """Bins shorter than 2 can take no piece: drop them, sort the rest, longest first."""
     return tuple(sorted((n for n in lengths if n >= 2), reverse=True))
 
 
-@lru_cache(maxsize=None)
-def _all_profiles(runs, bins):
-    """Every profile reachable from these runs and bins, each as piece lengths longest first.
+@lru_cache(maxsize=1 << 16)
+def _all_profiles(line, bins):
+    """Every profile of a pair line for these bins, each as piece lengths longest first.
 
-    For every run, every piece length 2..run that can still be cut from it, and every bin
-    with room for it: cut the piece, give it to the bin, and go on with what is left of both.
-    Taking nothing more is always a profile (the empty one). Pieces of one run are disjoint,
-    so a run is a budget of pairs; where they sit inside the run does not matter.
+    A profile is a family of disjoint tractors, each given to one bin so that the lengths
+    given to a bin add up to at most the bin (§4.2). Every family can be listed by rising
+    lowest position (two disjoint tractors never start at one position: that would need two
+    pairs at two neighbouring positions), so: take a first tractor lo..hi, give it to a bin
+    with room, and take the rest of the family from what is left above lo. Taking nothing
+    more is always a profile (the empty one).
     """
     profiles = {()}
-    for r, run in enumerate(runs):
-        for piece in range(2, run + 1):
-            for b, room in enumerate(bins):
-                if piece > room:
-                    continue
-                runs_left = runs[:r] + (run - piece,) + runs[r + 1:]
-                bins_left = bins[:b] + (room - piece,) + bins[b + 1:]
-                for rest in _all_profiles(_canon(runs_left), _canon(bins_left)):
-                    profiles.add(tuple(sorted(rest + (piece,), reverse=True)))
+    for lo, hi in _tractor_spans(line):
+        length = hi - lo + 1
+        above = tuple((p, count) for p, count in _without(line, lo, hi) if p > lo)
+        for room in set(bins):
+            if length > room:
+                continue
+            bins_left = list(bins)
+            bins_left.remove(room)
+            bins_left.append(room - length)
+            for rest in _all_profiles(above, _canon(bins_left)):
+                profiles.add(tuple(sorted(rest + (length,), reverse=True)))
     return frozenset(profiles)
 
 
-def _greatest_profile(cards, bins, t):
-    """S(X): the greatest profile of a one-category set for the lead's tractor lengths `bins`.
+def _greatest_profile_of_line(line, bins):
+    """S for a pair line: the greatest of its profiles. Tuples compare as §4.2 asks: a longer
+    first piece wins, and on an equal prefix the longer list wins."""
+    return max(_all_profiles(line, _canon(bins)))
 
-    Tuples compare as §4.2 asks: a longer first piece wins, and on an equal prefix the longer
-    list wins.
-    """
-    return max(_all_profiles(_canon(_run_lengths(cards, t)), _canon(bins)))
+
+def _greatest_profile(cards, bins, t):
+    """S(X): the greatest profile of a one-category set for the lead's tractor lengths `bins`
+    (over both materials where the shared position allows two, engine.md "Following")."""
+    return _greatest_profile_of_line(_pair_line(cards, t), bins)
 
 
 def _lead_shape(lead_units):
@@ -335,12 +396,15 @@ def _check_hand_size(hand, what="a hand"):
 
 
 def _check_lead(lead, t):
-    """A lead is non-empty and of one category; returns that category."""
+    """A lead is non-empty, of one category and of at most 25 cards (it comes from one hand);
+    returns its category."""
     if not lead:
         raise PlayError("the lead is empty")
     category = _category_of_set(lead, t)
     if category is None:
         raise PlayError(f"the lead {_canonical_text(lead)!r} mixes categories")
+    if len(lead) > MAX_HAND:
+        raise PlayError(f"the lead holds {len(lead)} cards; at most {MAX_HAND}")
     return category
 
 
@@ -388,6 +452,9 @@ def _follow_problem(hand, lead, play, t):
     n, name, c_cards = sit.n, _CATEGORY_NAME[sit.led], sit.c_cards
     if len(play) != n:
         return f"wrong number of cards: the lead has {n} and the play has {len(play)}"
+    if len(hand) < n:   # engine.md "Validation": no play of N cards comes from this hand
+        return (f"wrong number of cards: the lead has {n} and the hand holds only {len(hand)}, "
+                "so no play can follow it")
     in_hand = Counter(hand)
     for card, copies in Counter(play).items():
         if copies > in_hand[card]:
@@ -454,27 +521,19 @@ def _key(play, bins, p_lead, t):
     """§5: the top position of the part of the play that answers the lead's largest unit,
     chosen best for the play. The play has the lead's shape.
 
-    - tractors led: the highest top of a piece of length b1 whose removal leaves a rest that
+    - tractors led: the highest top of a tractor of length b1 in the play (from either
+      material: any b1 consecutive positions, one pair each) whose removal leaves a rest that
       still has the profile b2, b3, ...;
     - pairs but no tractor led: the play's highest pair;
     - singles only: the play's highest card.
     """
     if bins:
         first, others = bins[0], bins[1:]
-        pairs_at = _pair_positions(play, t)
-        best = None
-        for top in pairs_at:
-            window = [top - i for i in range(first)]
-            if not all(p in pairs_at for p in window):
-                continue
-            rest = list(play)
-            for p in window:
-                kind = pairs_at[p][0]     # positions are what matters; any pair there will do
-                rest.remove(kind)
-                rest.remove(kind)
-            if _greatest_profile(rest, others, t) == others and (best is None or top > best):
-                best = top
-        return best
+        line = _pair_line(play, t)
+        tops = [hi for lo, hi in _tractor_spans(line)
+                if hi - lo + 1 == first
+                and _greatest_profile_of_line(_without(line, lo, hi), others) == others]
+        return max(tops, default=None)
     if p_lead > 0:
         return max(_position(k, t) for k in _pairs_of(play))
     return max(_position(c, t) for c in play)
@@ -487,6 +546,9 @@ def _throw_unit_fails(unit, other_led_cards, t):
     pair_positions = _pair_positions(other_led_cards, t)
     if unit.kind == "pair":
         return any(p > unit.top for p in pair_positions)
+    # A tractor of k: any k consecutive pair positions, one pair each. Where the shared
+    # position splits a run, the two overlapping tractors are intervals of the whole run too,
+    # so looking at positions alone offers every tractor the other hand holds.
     return _has_window(pair_positions, unit.pairs, unit.top)
 
 
@@ -529,9 +591,10 @@ def follow_error(hand, lead, play, trump):
     """Which §4 rule the play breaks, as one sentence, or None when it is a legal follow.
 
     Checked in order: wrong number of cards, a card not in the hand, must follow suit (§4.1),
-    must play tractors, then must play pairs (§4.2). Bad input (engine.md "Validation": a hand
-    of more than 25 cards, an empty or mixed lead, 3+ copies of a kind in hand and lead
-    together) raises PlayError.
+    must play tractors, then must play pairs (§4.2). A hand smaller than the lead can play no
+    follow: that is reported as the wrong number of cards. Bad input (engine.md "Validation": a
+    hand of more than 25 cards, an empty or mixed lead or one of more than 25 cards, 3+ copies
+    of a kind in hand and lead together) raises PlayError.
     """
     hand, lead, t = _read_follow_inputs(hand, lead, trump)
     return _follow_problem(hand, lead, _cards_in(play), t)

@@ -5,10 +5,13 @@ from hypothesis import strategies as st
 import shengji as sj
 from shengji import reference as ref
 
-from strategies import deals, leads, sub_multiset, trumps
+from strategies import crowded_deals, deals, leads, split_positions, sub_multiset, trumps
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+ANY_DEAL = st.one_of(deals(), deals(trump_only=True), crowded_deals())
 
 
 def same_units(a, b):
@@ -16,7 +19,7 @@ def same_units(a, b):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_decompose(deal, data):
     trump, hands = deal
     hand = data.draw(st.sampled_from([h for h in hands if h]))
@@ -35,12 +38,12 @@ def test_category_and_order(trump, kind):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_is_legal_follow(deal, data):
     trump, hands = deal
     leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
     lead = data.draw(leads(hands[leader], trump))
-    hand = hands[(leader + 1) % 4]
+    hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
     assume(len(hand) >= len(lead))
     play = data.draw(sub_multiset(hand, len(lead)))
     legal = sj.is_legal_follow(hand, lead, play, trump)
@@ -50,12 +53,13 @@ def test_is_legal_follow(deal, data):
 
 
 @SETTINGS
-@given(deals(max_hand=12), st.data())
+@given(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals()),
+       st.data())
 def test_legal_follows_exhaustive(deal, data):
     trump, hands = deal
     leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
     lead = data.draw(leads(hands[leader], trump))
-    hand = hands[(leader + 2) % 4]
+    hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
     assume(len(hand) >= len(lead))
     core = sj.legal_follows(hand, lead, trump)
     assert len(set(core)) == len(core)
@@ -64,7 +68,7 @@ def test_legal_follows_exhaustive(deal, data):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_trick_winner_on_legal_tricks(deal, data):
     trump, hands = deal
     leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
@@ -80,7 +84,7 @@ def test_trick_winner_on_legal_tricks(deal, data):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_trick_winner_on_any_plays(deal, data):
     """Ruffs and mixed plays need not come from legal follows for the winner to be defined."""
     trump, hands = deal
@@ -95,7 +99,7 @@ def test_trick_winner_on_any_plays(deal, data):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_check_throw(deal, data):
     trump, hands = deal
     leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
@@ -108,7 +112,7 @@ def test_check_throw(deal, data):
 
 
 @SETTINGS
-@given(deals(), st.data())
+@given(ANY_DEAL, st.data())
 def test_batch_matches_single_calls(deal, data):
     trump, hands = deal
     leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
@@ -123,3 +127,19 @@ def test_batch_matches_single_calls(deal, data):
     counts = sj.batch_legal_follow_counts(sj.to_masks(rows), sj.to_masks([lead] * len(rows)),
                                           [trump.code] * len(rows))
     assert list(counts) == [len(sj.legal_follows(h, lead, trump)) for h in rows]
+
+
+@SETTINGS
+@given(split_positions(), st.data())
+def test_split_tractors(position, data):
+    """Follows and ruffs by a hand whose tractors exist only through the split at position 12."""
+    trump, lead, hand = position
+    assume(len(hand) >= len(lead))
+    assert same_units(sj.decompose(hand, trump), ref.decompose(hand, trump))
+    core = sj.legal_follows(hand, lead, trump)
+    assert set(core) == set(ref.legal_follows(hand, lead, trump))
+    play = data.draw(st.sampled_from(sorted(core, key=str)))
+    assert sj.trick_winner([lead, play], trump) == ref.trick_winner([lead, play], trump)
+    other = data.draw(sub_multiset(hand, len(lead)))
+    assert sj.is_legal_follow(hand, lead, other, trump) == ref.is_legal_follow(hand, lead, other, trump)
+    assert sj.trick_winner([lead, other], trump) == ref.trick_winner([lead, other], trump)

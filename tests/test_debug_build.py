@@ -1,0 +1,34 @@
+"""The property, decision and golden tests on a build of the core with SHENGJI_DEBUG=1: bounds
+and initialisation checks on every memoryview access, and the undefined-behaviour sanitizer
+(out-of-range indexing of the kernels' fixed-size arrays, bad shifts, overflow) aborting on the
+first fault."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_rules_tests_pass_on_the_checked_build(tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "shengji", src / "shengji",
+                    ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    shutil.copy(ROOT / "setup.py", src)
+    env = dict(os.environ, SHENGJI_DEBUG="1", PYTHONPATH=str(src))
+    build = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=src,
+                           env=env, capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-3000:]
+    probe = subprocess.run([sys.executable, "-c",
+                            "import shengji._core as c; print(c.__file__, c.DEBUG_BUILD)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert probe.stdout.split() == [str(next((src / "shengji").glob("_core*.so"))), "True"]
+    tests = [str(ROOT / "tests" / name) for name in
+             ("test_properties.py", "test_decisions.py", "test_worked_examples.py",
+              "test_golden.py", "test_bad_input.py")]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "--rootdir", str(ROOT), *tests],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
+    assert " passed" in run.stdout.splitlines()[-1] and "failed" not in run.stdout.splitlines()[-1]
