@@ -14,6 +14,20 @@ FOLLOWS = [(hand, row["lead"], play, row["trump"])
            for row in ROWS for hand, play in zip(row["others"], row["plays"][1:])]
 ENGINES = {"core": sj, "reference": reference}
 
+# operation -> (items per round, engine -> one round of work)
+WORKLOADS = {
+    "is_legal_follow (one call)": (len(FOLLOWS), lambda e: lambda: [
+        e.is_legal_follow(hand, lead, play, trump) for hand, lead, play, trump in FOLLOWS]),
+    "legal_follows (one position)": (len(FOLLOWS), lambda e: lambda: [
+        e.legal_follows(hand, lead, trump) for hand, lead, _, trump in FOLLOWS]),
+    "trick_winner (one trick)": (len(ROWS), lambda e: lambda: [
+        e.trick_winner(row["plays"], row["trump"]) for row in ROWS]),
+    "check_throw (one lead)": (len(ROWS), lambda e: lambda: [
+        e.check_throw(row["attempted"], row["others"], row["trump"]) for row in ROWS]),
+    "decompose (one lead)": (len(ROWS), lambda e: lambda: [
+        e.decompose(row["attempted"], row["trump"]) for row in ROWS]),
+}
+
 
 def run(benchmark, group, engine, items, fn):
     benchmark.group = group
@@ -25,53 +39,10 @@ def run(benchmark, group, engine, items, fn):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def bench_is_legal_follow(benchmark, engine):
-    check = ENGINES[engine].is_legal_follow
-
-    def work():
-        for hand, lead, play, trump in FOLLOWS:
-            check(hand, lead, play, trump)
-    run(benchmark, "is_legal_follow (one call)", engine, len(FOLLOWS), work)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def bench_legal_follows(benchmark, engine):
-    follows = ENGINES[engine].legal_follows
-
-    def work():
-        for hand, lead, _, trump in FOLLOWS:
-            follows(hand, lead, trump)
-    run(benchmark, "legal_follows (one position)", engine, len(FOLLOWS), work)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def bench_trick_winner(benchmark, engine):
-    winner = ENGINES[engine].trick_winner
-
-    def work():
-        for row in ROWS:
-            winner(row["plays"], row["trump"])
-    run(benchmark, "trick_winner (one trick)", engine, len(ROWS), work)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def bench_check_throw(benchmark, engine):
-    check = ENGINES[engine].check_throw
-
-    def work():
-        for row in ROWS:
-            check(row["attempted"], row["others"], row["trump"])
-    run(benchmark, "check_throw (one lead)", engine, len(ROWS), work)
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def bench_decompose(benchmark, engine):
-    decompose = ENGINES[engine].decompose
-
-    def work():
-        for row in ROWS:
-            decompose(row["attempted"], row["trump"])
-    run(benchmark, "decompose (one lead)", engine, len(ROWS), work)
+@pytest.mark.parametrize("operation", WORKLOADS)
+def bench_core_against_reference(benchmark, operation, engine):
+    items, work = WORKLOADS[operation]
+    run(benchmark, operation, engine, items, work(ENGINES[engine]))
 
 
 # The batch entry points: the golden follows repeated to a million rows, one call, no GIL.
@@ -97,8 +68,8 @@ def batch():
 
 def bench_batch_follow_codes(benchmark, batch):
     run(benchmark, "batch_follow_codes (one row, nogil)", "core", len(batch["hands"]),
-                lambda: sj.batch_follow_codes(batch["hands"], batch["leads"], batch["plays"],
-                                              batch["trumps"]))
+        lambda: sj.batch_follow_codes(batch["hands"], batch["leads"], batch["plays"],
+                                      batch["trumps"]))
 
 
 def bench_batch_trick_winners(benchmark, batch):

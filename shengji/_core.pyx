@@ -257,45 +257,38 @@ cdef inline bint profile_better(const int8_t* a, int na, const int8_t* b, int nb
     return na > nb
 
 
+cdef inline int max_of(const int8_t* a, int n) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(n):
+        if a[i] > m:
+            m = a[i]
+    return m
+
+
+cdef inline bint repeats_earlier(const int8_t* a, int i) noexcept nogil:
+    """Whether a[i] equals an earlier entry (placing a piece there again gives the same result)."""
+    cdef int k
+    for k in range(i):
+        if a[k] == a[i]:
+            return True
+    return False
+
+
 cdef int profile_rec(int8_t* runs, int nruns, int8_t* bins, int nbins, int cap,
                      int8_t* out) noexcept nogil:
     """Greatest profile (engine.md §4) of pieces no longer than cap, written to out.
     The next piece is always as long as anything still fits (a longer first piece wins whatever
     follows); only where it goes is searched. Cutting it from the end of a run keeps the rest of
     the run in one piece, which is never worse than leaving two."""
-    cdef int t = 0, i, j, k, n, best = 0
-    cdef bint seen
+    cdef int t = min(cap, min(max_of(runs, nruns), max_of(bins, nbins))), i, j, n, best = 0
     cdef int8_t cand[MAX_RUNS]
-    for i in range(nruns):
-        if runs[i] > t:
-            t = runs[i]
-    k = 0
-    for j in range(nbins):
-        if bins[j] > k:
-            k = bins[j]
-    if k < t:
-        t = k
-    if cap < t:
-        t = cap
     if t < 2:
         return 0
     for i in range(nruns):
-        if runs[i] < t:
-            continue
-        seen = False
-        for k in range(i):
-            if runs[k] == runs[i]:
-                seen = True
-        if seen:
+        if runs[i] < t or repeats_earlier(runs, i):
             continue
         for j in range(nbins):
-            if bins[j] < t:
-                continue
-            seen = False
-            for k in range(j):
-                if bins[k] == bins[j]:
-                    seen = True
-            if seen:
+            if bins[j] < t or repeats_earlier(bins, j):
                 continue
             runs[i] -= t
             bins[j] -= t

@@ -95,6 +95,14 @@ def leads(draw, hand: sj.Cards, trump):
 
 
 @st.composite
+def led_deals(draw, deal_strategy):
+    """(trump, hands, leader, lead): a deal and a lead from a seat that holds cards."""
+    trump, hands = draw(deal_strategy)
+    leader = draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    return trump, hands, leader, draw(leads(hands[leader], trump))
+
+
+@st.composite
 def sub_multiset(draw, cards: sj.Cards, size: int):
     """`size` cards of `cards` (size <= len(cards))."""
     items = list(cards)

@@ -5,13 +5,16 @@ from hypothesis import strategies as st
 import shengji as sj
 from shengji import reference as ref
 
-from strategies import crowded_deals, deals, leads, split_positions, sub_multiset, trumps
+from strategies import crowded_deals, deals, led_deals, split_positions, sub_multiset, trumps
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 ANY_DEAL = st.one_of(deals(), deals(trump_only=True), crowded_deals())
+LED = led_deals(ANY_DEAL)
+SMALL_LED = led_deals(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True),
+                                crowded_deals()))
 
 
 def same_units(a, b):
@@ -38,11 +41,9 @@ def test_category_and_order(trump, kind):
 
 
 @SETTINGS
-@given(ANY_DEAL, st.data())
-def test_is_legal_follow(deal, data):
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+@given(LED, st.data())
+def test_is_legal_follow(position, data):
+    trump, hands, leader, lead = position
     hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
     assume(len(hand) >= len(lead))
     play = data.draw(sub_multiset(hand, len(lead)))
@@ -53,12 +54,9 @@ def test_is_legal_follow(deal, data):
 
 
 @SETTINGS
-@given(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals()),
-       st.data())
-def test_legal_follows_exhaustive(deal, data):
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+@given(SMALL_LED, st.data())
+def test_legal_follows_exhaustive(position, data):
+    trump, hands, leader, lead = position
     hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
     assume(len(hand) >= len(lead))
     core = sj.legal_follows(hand, lead, trump)
@@ -68,11 +66,9 @@ def test_legal_follows_exhaustive(deal, data):
 
 
 @SETTINGS
-@given(ANY_DEAL, st.data())
-def test_trick_winner_on_legal_tricks(deal, data):
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+@given(LED, st.data())
+def test_trick_winner_on_legal_tricks(position, data):
+    trump, hands, leader, lead = position
     plays = [lead]
     for step in (1, 2, 3):
         hand = hands[(leader + step) % 4]
@@ -84,12 +80,10 @@ def test_trick_winner_on_legal_tricks(deal, data):
 
 
 @SETTINGS
-@given(ANY_DEAL, st.data())
-def test_trick_winner_on_any_plays(deal, data):
+@given(LED, st.data())
+def test_trick_winner_on_any_plays(position, data):
     """Ruffs and mixed plays need not come from legal follows for the winner to be defined."""
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+    trump, hands, leader, lead = position
     plays = [lead]
     for step in (1, 2, 3):
         hand = hands[(leader + step) % 4]
@@ -99,11 +93,9 @@ def test_trick_winner_on_any_plays(deal, data):
 
 
 @SETTINGS
-@given(ANY_DEAL, st.data())
-def test_check_throw(deal, data):
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+@given(LED)
+def test_check_throw(position):
+    trump, hands, leader, lead = position
     others = [hands[(leader + i) % 4] for i in (1, 2, 3)]
     core = sj.check_throw(lead, others, trump)
     assert core == ref.check_throw(lead, others, trump)
@@ -112,11 +104,9 @@ def test_check_throw(deal, data):
 
 
 @SETTINGS
-@given(ANY_DEAL, st.data())
-def test_batch_matches_single_calls(deal, data):
-    trump, hands = deal
-    leader = data.draw(st.sampled_from([s for s in range(4) if hands[s]]))
-    lead = data.draw(leads(hands[leader], trump))
+@given(LED, st.data())
+def test_batch_matches_single_calls(position, data):
+    trump, hands, leader, lead = position
     rows = [hands[(leader + i) % 4] for i in (1, 2, 3) if len(hands[(leader + i) % 4]) >= len(lead)]
     assume(rows)
     plays = [data.draw(sub_multiset(h, len(lead))) for h in rows]
