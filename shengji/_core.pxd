@@ -5,7 +5,8 @@
 from libc.stdint cimport uint64_t, int8_t, int64_t
 
 cdef enum:
-    MAX_RUNS = 10          # room for runs and pieces of one category of a 25-card set (<= 7)
+    MAX_RUNS = 10          # room for runs and pieces: a category line of <= 16 positions has at
+                           # most 5 runs of >= 2 (6 after a split) and 8 pieces
     NUM_KINDS = 54         # 52 suited kinds, then the jokers
     SMALL_JOKER = 52
     BIG_JOKER = 53

@@ -614,7 +614,8 @@ cdef inline void sort_desc(int8_t* idx, int n, const int8_t* major,
 
 cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil:
-    """Units of x, largest first (engine.md), into arrays of at least 25 entries; returns their
+    """Units of x, largest first (engine.md), into arrays of NUM_KINDS entries (a unit per kind
+    at most, so any set fits: a dealer's 33 cards, a whole category); returns their
     number or BAD_LEAD_MIXED. A unit's cards are its kinds, twice each when unit_pairs > 0."""
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
@@ -672,8 +673,8 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil:
     """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*."""
-    cdef uint64_t unit_kinds[25]
-    cdef int8_t unit_pairs[25]
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
     cdef int nunits, i, h, r, nr, top, max_single = -1, max_pair = -1, p
@@ -1044,12 +1045,10 @@ def points(cards):
 
 def decompose(cards, trump):
     """The units of a set of cards of one category, largest first (§3, engine.md)."""
-    cdef uint64_t unit_kinds[25]
-    cdef int8_t unit_pairs[25]
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
     cdef CardSet c = as_set(cards)
     cdef int n, i
-    if card_count(c) > MAX_HAND:
-        raise PlayError(f"cannot decompose {len(Cards(cards))} cards: at most 25")
     n = decompose_raw(table_of(trump), c, unit_kinds, unit_pairs)
     if n < 0:
         raise_bad(n, f"cannot decompose {make_cards(c.ones, c.twos)}")

@@ -112,3 +112,12 @@ def test_ruffs_are_keyed_by_a_cut_that_leaves_the_rest_of_the_shape(engine):
     ruff_b = "5S5S6S6S 9S9S10S10S QSQSKSKSASAS"
     assert engine.trick_winner([lead, ruff_a, ruff_b], S7) == 2
     assert engine.trick_winner([lead, ruff_b, ruff_a], S7) == 1
+
+
+def test_decompose_takes_any_one_category_set(engine):
+    every_trump = " ".join(c for c in Cards(" ".join(sj.kind_name(k) for k in range(54)))
+                           if sj.category(c, S7) == "T")
+    both = Cards(every_trump) + Cards(every_trump)
+    assert [(u.kind, u.pairs) for u in engine.decompose(both, S7)] == [
+        ("tractor", 13), ("tractor", 4), ("pair", 1)]
+    assert sum((u.cards for u in engine.decompose(both, S7)), Cards()) == both
