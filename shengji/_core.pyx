@@ -37,12 +37,18 @@ DEBUG_BUILD = bool(SHENGJI_DEBUG)   # built with SHENGJI_DEBUG=1 (checks and san
 # Card kinds and masks
 # ---------------------------------------------------------------------------------------------
 SUIT_LETTERS = "DCHS"                      # suit index order (the v3 overturn order)
+cdef uint64_t rank_mask(int rank) noexcept:
+    """The four kinds of one rank."""
+    cdef uint64_t m = 0
+    cdef int suit
+    for suit in range(4):
+        m |= <uint64_t>1 << (13 * suit + rank - 2)
+    return m
+
+
 cdef uint64_t BB_ALL = (<uint64_t>1 << 54) - 1
-cdef uint64_t BB_FIVES = 0
-cdef uint64_t BB_TENS_KINGS = 0
-for _s in range(4):
-    BB_FIVES |= <uint64_t>1 << (13 * _s + 3)
-    BB_TENS_KINGS |= (<uint64_t>1 << (13 * _s + 8)) | (<uint64_t>1 << (13 * _s + 11))
+cdef uint64_t BB_FIVES = rank_mask(5)
+cdef uint64_t BB_TENS_KINGS = rank_mask(10) | rank_mask(13)
 
 RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -885,6 +891,9 @@ cdef class Cards:
     def __radd__(self, other):
         return Cards(other) + self
 
+    def __rsub__(self, other):
+        return Cards(other) - self
+
     def __sub__(self, other):
         cdef CardSet a = as_set(self), b = as_set(other)
         if not is_subset(b, a):
@@ -910,7 +919,7 @@ cdef class Cards:
         return (Cards.from_masks, (self.ones, self.twos))
 
 
-def missing_text(CardSet wanted, CardSet have):
+cdef str missing_text(CardSet wanted, CardSet have):
     """Text of the cards of `wanted` that `have` lacks (as a multiset)."""
     cdef CardSet lack
     lack.twos = wanted.twos & ~have.ones

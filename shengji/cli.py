@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 import shengji as sj
-from shengji._core import KIND_NAMES
+from shengji._core import KIND_NAMES, RANK_NAMES
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -32,7 +32,7 @@ def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
     rng = np.random.default_rng(seed)
     trump = sj.Trump(level, suit)
     hands, bottom = deal(rng)
-    print(f"Demo deal, seed {seed}: level {trump.level}, trump "
+    print(f"Demo deal, seed {seed}: level {RANK_NAMES[trump.level]}, trump "
           f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}; seat 0 leads.", file=out)
     for seat, hand in enumerate(hands):
         print(f"  seat {seat}: {pretty_hand(hand, trump)}  [{unit_summary(hand, trump)}]",
