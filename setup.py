@@ -28,15 +28,18 @@ else:
     compile_args = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
     link_args = []
 
-core = Extension(
-    "shengji._core",
-    ["shengji/_core.pyx"],
-    include_dirs=[numpy.get_include()],
-    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
-                   ("SHENGJI_DEBUG", "1" if DEBUG else "0")],
-    extra_compile_args=compile_args,
-    extra_link_args=link_args,
-)
+def extension(name):
+    return Extension(
+        f"shengji.{name}",
+        [f"shengji/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
+                       ("SHENGJI_DEBUG", "1" if DEBUG else "0")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
 
-setup(ext_modules=cythonize([core], compiler_directives=directives,
+
+setup(ext_modules=cythonize([extension("_core"), extension("_deal")],
+                            compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None))

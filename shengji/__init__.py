@@ -22,6 +22,7 @@ from shengji._core import (
     to_masks,
     trick_winner,
 )
+from shengji._deal import deal, decks
 from shengji.errors import CardError, PlayError, ShengjiError, TrumpError
 from shengji.results import Settlement, ThrowCheck, Unit
 from shengji.rules import Rules
@@ -31,5 +32,6 @@ __all__ = [
     "CardError", "PlayError", "ShengjiError", "TrumpError",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",
-    "kind_name", "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
+    "kind_name", "deal", "decks",
+    "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
 ]

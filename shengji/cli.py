@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 import shengji as sj
-from shengji._core import KIND_NAMES, RANK_NAMES
+from shengji._core import RANK_NAMES
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -18,20 +18,12 @@ def pretty(cards) -> str:
                     for c in sj.Cards(cards)) or "-"
 
 
-def deal(rng: np.random.Generator) -> tuple[list[sj.Cards], sj.Cards]:
-    """Four hands of 25 and a bottom of 8 from a shuffled double deck."""
-    deck = [KIND_NAMES[k] for k in range(54)] * 2
-    order = rng.permutation(len(deck))
-    cards = [deck[i] for i in order]
-    return [sj.Cards(cards[seat:100:4]) for seat in range(4)], sj.Cards(cards[100:])
-
-
 def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
     """Deal one hand and play it out with random legal units, trick by trick: a walk through the
     rules core (decomposition, legal follows, trick winners, throw checks)."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)   # the random players' choices
     trump = sj.Trump(level, suit)
-    hands, bottom = deal(rng)
+    hands, bottom = sj.deal(seed)
     print(f"Demo deal, seed {seed}: level {RANK_NAMES[trump.level]}, trump "
           f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}; seat 0 leads.", file=out)
     for seat, hand in enumerate(hands):

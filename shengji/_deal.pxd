@@ -1,0 +1,16 @@
+# The deal's random source and shuffle, for Cython code that calls them without the GIL.
+# Deal i of seed s draws from a generator keyed by (s, i) alone, so a deal never depends on the
+# deals around it, the worker that runs it or the machine: only integer arithmetic is used.
+from libc.stdint cimport uint64_t, int8_t
+
+cdef enum:
+    DECK_SIZE = 108        # two decks of 54 kinds
+    BOTTOM_SIZE = 8        # the last 8 cards drawn stay down as the bottom
+
+ctypedef struct Rng:
+    uint64_t s[4]          # xoshiro256** state; never all zero
+
+cdef void rng_seed(Rng* r, uint64_t seed, uint64_t index) noexcept nogil
+cdef uint64_t rng_next(Rng* r) noexcept nogil
+cdef uint64_t rng_below(Rng* r, uint64_t bound) noexcept nogil
+cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil

@@ -1,0 +1,112 @@
+# Seeded decks: xoshiro256** keyed by (seed, index) through splitmix64, an unbiased bounded draw
+# (Lemire's multiply-and-reject) and a Fisher-Yates shuffle of the 108 cards.
+cimport cython
+from libc.stdint cimport uint64_t, int8_t, int64_t
+
+import numpy as np
+
+from shengji._core import Cards, kind_name
+
+cdef extern from *:
+    """
+    static inline unsigned long long sj_mulhi(unsigned long long a, unsigned long long b,
+                                              unsigned long long *lo) {
+        unsigned __int128 m = (unsigned __int128)a * b;
+        *lo = (unsigned long long)m;
+        return (unsigned long long)(m >> 64);
+    }
+    """
+    uint64_t mulhi "sj_mulhi"(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
+
+cdef uint64_t SEED_LIMIT = 0xFFFFFFFFFFFFFFFFULL
+
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef void rng_seed(Rng* r, uint64_t seed, uint64_t index) noexcept nogil:
+    """Key the generator by (seed, index): both pass through splitmix64 so that nearby seeds
+    and indices give unrelated streams; splitmix64 output is never four zeros in a row."""
+    cdef uint64_t a = seed, b = index ^ 0x632BE59BD9B4E019ULL, key, i
+    key = splitmix64(&a) ^ splitmix64(&b)
+    for i in range(4):
+        r.s[i] = splitmix64(&key)
+
+
+cdef uint64_t rng_next(Rng* r) noexcept nogil:
+    cdef uint64_t result = rotl(r.s[1] * 5, 7) * 9, t = r.s[1] << 17
+    r.s[2] ^= r.s[0]
+    r.s[3] ^= r.s[1]
+    r.s[1] ^= r.s[2]
+    r.s[0] ^= r.s[3]
+    r.s[2] ^= t
+    r.s[3] = rotl(r.s[3], 45)
+    return result
+
+
+cdef uint64_t rng_below(Rng* r, uint64_t bound) noexcept nogil:
+    """Uniform in [0, bound) for bound > 0, without modulo bias (Lemire 2019)."""
+    cdef uint64_t lo, hi, threshold
+    hi = mulhi(rng_next(r), bound, &lo)
+    if lo < bound:
+        threshold = (-bound) % bound
+        while lo < threshold:
+            hi = mulhi(rng_next(r), bound, &lo)
+    return hi
+
+
+cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
+    """A fresh two-deck pack (kind k at places 2k and 2k+1), shuffled by Fisher-Yates."""
+    cdef int i, j
+    cdef int8_t tmp
+    for i in range(DECK_SIZE):
+        deck[i] = i // 2
+    for i in range(DECK_SIZE - 1, 0, -1):
+        j = <int>rng_below(r, i + 1)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
+cdef inline uint64_t checked_seed(object seed, str name) except? 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
+            not 0 <= seed <= SEED_LIMIT:
+        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    return <uint64_t>int(seed)
+
+
+def decks(seed, start=0, count=1):
+    """The draw order of `count` deals, deal `start` onward: an int8 array (count, 108) of kind
+    indices. Deal i of a seed is the same whatever else is dealt (engine.md "Dealing")."""
+    cdef uint64_t s = checked_seed(seed, "seed"), first = checked_seed(start, "start")
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
+        raise ValueError(f"count must be a non-negative integer, got {count!r}")
+    out = np.empty((count, DECK_SIZE), dtype=np.int8)
+    cdef int8_t[:, ::1] view = out
+    cdef Rng r
+    cdef int64_t i, n = count
+    with nogil:
+        for i in range(n):
+            rng_seed(&r, s, first + <uint64_t>i)
+            shuffle_deck(&r, &view[i, 0])
+    return out
+
+
+def deal(seed, index=0, dealer=0):
+    """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
+    play order starting with the dealer (RULES.md §9); the last 8 are the bottom."""
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    order = [kind_name(int(k)) for k in decks(seed, index, 1)[0]]
+    drawn = DECK_SIZE - BOTTOM_SIZE
+    hands = [Cards(order[(seat - dealer) % 4:drawn:4]) for seat in range(4)]
+    return hands, Cards(order[drawn:])
