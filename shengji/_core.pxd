@@ -60,8 +60,53 @@ cdef enum:
     BAD_MEMORY = -8
     BAD_LEAD_SIZE = -9     # a lead of more than 25 cards
 
+# The bit toolkit and multiset algebra on CardSets, inline for every module that cimports them.
+cdef extern from *:
+    """
+    static inline int sj_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int popcount "sj_popcount"(uint64_t x) noexcept nogil
+    int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
+
+
+cdef inline int card_count(CardSet c) noexcept nogil:
+    return popcount(c.ones) + popcount(c.twos)
+
+
+cdef inline bint is_subset(CardSet a, CardSet b) noexcept nogil:
+    """Multiset inclusion: a holds no kind more often than b."""
+    return (a.ones & ~b.ones) == 0 and (a.twos & ~b.twos) == 0
+
+
+cdef inline bint overflows(CardSet a, CardSet b) noexcept nogil:
+    """True when a and b together hold some kind three or more times."""
+    return ((a.twos & b.ones) | (a.ones & b.twos)) != 0
+
+
+cdef inline CardSet union_of(CardSet a, CardSet b) noexcept nogil:
+    cdef CardSet r
+    r.ones = a.ones | b.ones
+    r.twos = a.twos | b.twos | (a.ones & b.ones)
+    return r
+
+
+cdef inline CardSet difference(CardSet a, CardSet b) noexcept nogil:
+    """a minus b, for b a subset of a."""
+    cdef CardSet r
+    r.twos = a.twos & ~b.ones
+    r.ones = (a.ones & ~b.ones) | (a.twos & ~b.twos)
+    return r
+
+
+cdef inline CardSet restrict(CardSet a, uint64_t mask) noexcept nogil:
+    cdef CardSet r
+    r.ones = a.ones & mask
+    r.twos = a.twos & mask
+    return r
+
+
 cdef const TrumpTable* trump_table(int code) noexcept nogil
-cdef int card_count(CardSet c) noexcept nogil
 cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil

@@ -17,14 +17,6 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    static inline int sj_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    """
-    int popcount "sj_popcount"(uint64_t x) noexcept nogil
-    int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
-
-cdef extern from *:
-    """
     #ifndef SHENGJI_DEBUG
     #define SHENGJI_DEBUG 0
     #endif
@@ -73,46 +65,10 @@ def kind_name(int kind):
 KIND_NAMES = tuple(kind_name(k) for k in range(NUM_KINDS))
 
 
-cdef inline int card_count(CardSet c) noexcept nogil:
-    return popcount(c.ones) + popcount(c.twos)
-
-
-cdef inline int check_cardset(CardSet c) noexcept nogil:
+cdef int check_cardset(CardSet c) noexcept nogil:
     if (c.ones & ~BB_ALL) or (c.twos & ~c.ones):
         return BAD_MASK
     return 0
-
-
-cdef inline bint is_subset(CardSet a, CardSet b) noexcept nogil:
-    """Multiset inclusion: a holds no kind more often than b."""
-    return (a.ones & ~b.ones) == 0 and (a.twos & ~b.twos) == 0
-
-
-cdef inline bint overflows(CardSet a, CardSet b) noexcept nogil:
-    """True when a and b together hold some kind three or more times."""
-    return ((a.twos & b.ones) | (a.ones & b.twos)) != 0
-
-
-cdef inline CardSet union_of(CardSet a, CardSet b) noexcept nogil:
-    cdef CardSet r
-    r.ones = a.ones | b.ones
-    r.twos = a.twos | b.twos | (a.ones & b.ones)
-    return r
-
-
-cdef inline CardSet difference(CardSet a, CardSet b) noexcept nogil:
-    """a minus b, for b a subset of a."""
-    cdef CardSet r
-    r.twos = a.twos & ~b.ones
-    r.ones = (a.ones & ~b.ones) | (a.twos & ~b.twos)
-    return r
-
-
-cdef inline CardSet restrict(CardSet a, uint64_t mask) noexcept nogil:
-    cdef CardSet r
-    r.ones = a.ones & mask
-    r.twos = a.twos & mask
-    return r
 
 
 cdef int points_raw(CardSet c) noexcept nogil:

@@ -1,0 +1,322 @@
+# The native round loop, built on the rules core (_core.pxd) and the seeded deal (_deal.pxd).
+# So far: the trick-play phase with the `random` player, which picks uniformly among all legal
+# actions (docs/engine.md "The random player"). Declarations, the bottom and settlement come next.
+cimport cython
+from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.stdlib cimport free
+
+import numpy as np
+
+from shengji._core cimport (
+    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, NUM_TRUMPS, MAX_HAND, TRUMP,
+    trump_table, check_throw_raw, legal_follows_raw, trick_winner_raw, points_raw, lead_shape,
+    LeadShape, card_count, union_of, difference, restrict, popcount, ctz, is_subset,
+)
+from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
+
+from shengji._core import Cards, Trump
+from shengji.errors import PlayError
+
+cdef enum:
+    MAX_TRICKS = 25        # hands of 25 shrink by at least one card a trick
+
+
+ctypedef struct Trick:
+    int8_t leader          # seat that led
+    CardSet attempted      # the lead as tried; differs from plays[0] when a throw failed
+    CardSet plays[4]       # in play order, from the leader
+    int8_t winner          # seat that won
+
+
+cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
+    m <= the pool's size): count them kind by kind, then walk the counts down."""
+    cdef int8_t kinds[NUM_KINDS]
+    cdef int8_t counts[NUM_KINDS]
+    cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
+    cdef int n = 0, i, j, take
+    cdef uint64_t m_ones = pool.ones, x, w
+    cdef CardSet out
+    out.ones = 0
+    out.twos = 0
+    while m_ones:
+        kinds[n] = ctz(m_ones)
+        counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
+        n += 1
+        m_ones &= m_ones - 1
+    for j in range(m + 1):
+        ways[n][j] = 1 if j == 0 else 0
+    for i in range(n - 1, -1, -1):
+        for j in range(m + 1):
+            w = ways[i + 1][j]
+            if j >= 1:
+                w += ways[i + 1][j - 1]
+            if j >= 2 and counts[i] == 2:
+                w += ways[i + 1][j - 2]
+            ways[i][j] = w
+    x = rng_below(r, ways[0][m])
+    j = m
+    for i in range(n):
+        take = 0
+        while True:
+            w = ways[i + 1][j - take]
+            if x < w:
+                break
+            x -= w
+            take += 1
+        if take >= 1:
+            out.ones |= <uint64_t>1 << kinds[i]
+        if take == 2:
+            out.twos |= <uint64_t>1 << kinds[i]
+        j -= take
+    return out
+
+
+cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
+    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
+    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
+    2^s * 3^p - 1 of them; pick the category by that weight, then each kind's count uniformly,
+    drawing again on the empty set."""
+    cdef uint64_t weight[5]
+    cdef uint64_t total = 0, x, mask
+    cdef int c, i, k
+    cdef CardSet part, out
+    for c in range(5):
+        part = restrict(hand, t.cat_mask[c])
+        weight[c] = 1
+        for i in range(popcount(part.ones & ~part.twos)):
+            weight[c] *= 2
+        for i in range(popcount(part.twos)):
+            weight[c] *= 3
+        weight[c] -= 1
+        total += weight[c]
+    x = rng_below(r, total)
+    c = 0
+    while x >= weight[c]:
+        x -= weight[c]
+        c += 1
+    part = restrict(hand, t.cat_mask[c])
+    out.ones = 0
+    while out.ones == 0:
+        out.twos = 0
+        mask = part.ones
+        while mask:
+            k = ctz(mask)
+            i = <int>rng_below(r, 3 if (part.twos >> k) & 1 else 2)
+            if i >= 1:
+                out.ones |= <uint64_t>1 << k
+            if i == 2:
+                out.twos |= <uint64_t>1 << k
+            mask &= mask - 1
+    return out
+
+
+cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
+                       PlayBuffer* buf, CardSet* out) noexcept nogil:
+    """A uniform choice among the legal follows (§4). With no shape to keep (the hand can't
+    fill the lead from the led category, or the lead holds no pair) every choice of the free
+    cards is legal and is drawn directly; otherwise the legal follows are listed and one is
+    picked. Returns 0, or a BAD_* code from the core."""
+    cdef LeadShape shape
+    cdef CardSet suit_cards
+    cdef int nc, rc = lead_shape(t, lead, &shape)
+    cdef int64_t n
+    if rc < 0:
+        return rc
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    if nc <= shape.ncards:
+        out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
+                                                         shape.ncards - nc))
+        return 0
+    if shape.npairs == 0:
+        out[0] = random_submultiset(r, suit_cards, shape.ncards)
+        return 0
+    buf.n = 0
+    n = legal_follows_raw(t, hand, lead, buf)
+    if n <= 0:
+        return <int>n if n < 0 else -1
+    out[0] = buf.data[rng_below(r, <uint64_t>n)]
+    return 0
+
+
+cdef int deal_hands(Rng* r, int dealer, CardSet* hands, CardSet* bottom) noexcept nogil:
+    """Shuffle and deal (§9 order: one card at a time from the dealer on; the last 8 stay)."""
+    cdef int8_t deck[DECK_SIZE]
+    cdef int i, seat
+    cdef uint64_t bit
+    shuffle_deck(r, deck)
+    for seat in range(4):
+        hands[seat].ones = 0
+        hands[seat].twos = 0
+    bottom.ones = 0
+    bottom.twos = 0
+    for i in range(DECK_SIZE):
+        bit = <uint64_t>1 << deck[i]
+        if i < DECK_SIZE - BOTTOM_SIZE:
+            seat = (dealer + i) % 4
+            hands[seat].twos |= hands[seat].ones & bit
+            hands[seat].ones |= bit
+        else:
+            bottom.twos |= bottom.ones & bit
+            bottom.ones |= bit
+    return 0
+
+
+cdef int play_random_tricks(Rng* r, const TrumpTable* t, CardSet* hands, int leader,
+                            Trick* tricks, PlayBuffer* buf) noexcept nogil:
+    """Plays the hands out with four random players, from `leader` on; returns the number of
+    tricks, or a BAD_* code."""
+    cdef int ntricks = 0, step, rc, seat, w
+    cdef CardSet others[3]
+    cdef CardSet forced
+    cdef Trick* tr
+    while hands[leader].ones and ntricks < MAX_TRICKS:
+        tr = &tricks[ntricks]
+        tr.leader = leader
+        tr.attempted = random_lead(r, t, hands[leader])
+        for step in range(3):
+            others[step] = hands[(leader + 1 + step) % 4]
+        rc = check_throw_raw(t, tr.attempted, others, 3, &forced)
+        if rc < 0:
+            return rc
+        tr.plays[0] = forced
+        for step in range(1, 4):
+            seat = (leader + step) % 4
+            rc = random_follow(r, t, hands[seat], forced, buf, &tr.plays[step])
+            if rc < 0:
+                return rc
+        w = trick_winner_raw(t, tr.plays, 4)
+        if w < 0:
+            return w
+        for step in range(4):
+            seat = (leader + step) % 4
+            hands[seat] = difference(hands[seat], tr.plays[step])
+        tr.winner = (leader + w) % 4
+        leader = tr.winner
+        ntricks += 1
+    return ntricks
+
+
+# ---------------------------------------------------------------------------------------------
+# Python entries
+# ---------------------------------------------------------------------------------------------
+cdef inline CardSet as_set(object cards) except *:
+    cdef CardSet c
+    c.ones = cards.ones
+    c.twos = cards.twos
+    return c
+
+
+cdef inline object as_cards(CardSet c):
+    return Cards.from_masks(c.ones, c.twos)
+
+
+def random_play(seed, index, trump, dealer=0):
+    """Deal `index` of `seed`, played out from the dealer's lead by four random players, without
+    declarations or burying (the dealer keeps 25 cards, the bottom stays down): the trick-play
+    phase on its own. Returns (hands, bottom, tricks), each trick a dict with leader,
+    attempted, plays (in play order) and winner."""
+    if not isinstance(trump, Trump):
+        raise TypeError(f"expected a shengji.Trump, got {type(trump).__name__}")
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    cdef Rng r
+    cdef CardSet hands[4]
+    cdef CardSet start[4]
+    cdef CardSet bottom
+    cdef Trick tricks[MAX_TRICKS]
+    cdef PlayBuffer buf
+    cdef int n, i, j
+    rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
+    deal_hands(&r, dealer, hands, &bottom)
+    start = hands
+    buf.data = NULL
+    buf.n = 0
+    buf.cap = 0
+    try:
+        n = play_random_tricks(&r, trump_table(trump.code), hands, dealer, tricks, &buf)
+    finally:
+        free(buf.data)
+    if n < 0:
+        raise PlayError(f"deal {index} of seed {seed}: the play loop met bad input (code {n})")
+    return ([as_cards(start[i]) for i in range(4)], as_cards(bottom),
+            [{"leader": tricks[i].leader, "attempted": as_cards(tricks[i].attempted),
+              "plays": [as_cards(tricks[i].plays[j]) for j in range(4)],
+              "winner": tricks[i].winner} for i in range(n)])
+
+
+def sample_leads(hand, trump, count, seed=0):
+    """`count` leads drawn by the random player from `hand` (for checking its uniformity)."""
+    cdef Rng r
+    cdef CardSet h = as_set(Cards(hand))
+    cdef const TrumpTable* t = trump_table(trump.code)
+    if not h.ones:
+        raise PlayError("an empty hand has no lead")
+    rng_seed(&r, seed, 0)
+    return [as_cards(random_lead(&r, t, h)) for _ in range(count)]
+
+
+def sample_follows(hand, lead, trump, count, seed=0):
+    """`count` follows drawn by the random player (for checking its uniformity)."""
+    cdef Rng r
+    cdef CardSet h = as_set(Cards(hand)), l = as_set(Cards(lead)), out
+    cdef const TrumpTable* t = trump_table(trump.code)
+    cdef PlayBuffer buf
+    cdef int rc
+    if card_count(h) < card_count(l) or card_count(h) > MAX_HAND:
+        raise PlayError("the hand must hold at least as many cards as the lead, and at most 25")
+    rng_seed(&r, seed, 0)
+    buf.data = NULL
+    buf.n = 0
+    buf.cap = 0
+    result = []
+    try:
+        for _ in range(count):
+            rc = random_follow(&r, t, h, l, &buf, &out)
+            if rc < 0:
+                raise PlayError(f"cannot follow {Cards(lead)} from {Cards(hand)} (code {rc})")
+            result.append(as_cards(out))
+    finally:
+        free(buf.data)
+    return result
+
+
+def random_play_points(seed, int64_t start, int64_t count, trump):
+    """Points won by seats 0 and 2 in deals start .. start + count - 1 of `seed`, each played
+    out as in random_play with seat 0 dealing: an int16 array, computed without the GIL (the
+    speed benchmark of the play loop)."""
+    cdef Rng r
+    cdef CardSet hands[4]
+    cdef CardSet bottom
+    cdef Trick tricks[MAX_TRICKS]
+    cdef PlayBuffer buf
+    cdef const TrumpTable* t = trump_table(trump.code)
+    cdef uint64_t s = <uint64_t>int(seed)
+    cdef int64_t i
+    cdef int n, k, j, bad = 0, total
+    out = np.zeros(count, dtype=np.int16)
+    cdef short[::1] points = out
+    buf.data = NULL
+    buf.n = 0
+    buf.cap = 0
+    try:
+        with nogil:
+            for i in range(count):
+                rng_seed(&r, s, <uint64_t>(start + i))
+                deal_hands(&r, 0, hands, &bottom)
+                n = play_random_tricks(&r, t, hands, 0, tricks, &buf)
+                if n < 0:
+                    bad = n
+                    break
+                total = 0
+                for k in range(n):
+                    if tricks[k].winner % 2 == 0:
+                        for j in range(4):
+                            total += points_raw(tricks[k].plays[j])
+                points[i] = total
+    finally:
+        free(buf.data)
+    if bad:
+        raise PlayError(f"the play loop met bad input (code {bad})")
+    return out
