@@ -11,3 +11,10 @@ def bench_random_play_phase(benchmark):
     benchmark.group = "random play phase (one deal, nogil)"
     benchmark.extra_info.update(engine="core", items=DEALS)
     benchmark(_round.random_play_points, 1, 0, DEALS, sj.Trump(2, "S"))
+
+
+def bench_random_round(benchmark):
+    """Also the dealer taking and burying the bottom, penalties, the bottom and settlement."""
+    benchmark.group = "random round, given trump (one deal, nogil)"
+    benchmark.extra_info.update(engine="core", items=DEALS)
+    benchmark(_round.random_round_stats, sj.Rules.preset("v3"), 1, 0, DEALS, sj.Trump(2, "S"))

@@ -21,9 +21,9 @@ def pytest_terminal_summary(terminalreporter, config):
         return
     write = terminalreporter.write_line
     write("")
-    write(f"{'operation (per second, median round)':<40}{'core':>14}{'reference':>14}{'ratio':>9}")
+    write(f"{'operation (per second, median round)':<46}{'core':>14}{'reference':>14}{'ratio':>9}")
     for group in sorted(rates):
         core, ref = rates[group].get("core"), rates[group].get("reference")
         ref_text = f"{ref:>14,.0f}" if ref else " " * 14
         ratio = f"{core / ref:8.0f}x" if core and ref else ""
-        write(f"{group:<40}{core:>14,.0f}{ref_text}{ratio:>9}")
+        write(f"{group:<46}{core:>14,.0f}{ref_text}{ratio:>9}")

@@ -1,6 +1,8 @@
 # The native round loop, built on the rules core (_core.pxd) and the seeded deal (_deal.pxd).
-# So far: the trick-play phase with the `random` player, which picks uniformly among all legal
-# actions (docs/engine.md "The random player"). Declarations, the bottom and settlement come next.
+# So far, for a given trump and dealer: the deal, the dealer taking and burying the bottom, the
+# tricks with throw penalties, the bottom multiplier and settlement, played by the `random`
+# player, which picks uniformly among all legal actions (docs/engine.md "The random player").
+# Declarations (RULES.md §9) come next.
 cimport cython
 from libc.stdint cimport uint64_t, int8_t, int64_t
 from libc.stdlib cimport free
@@ -8,9 +10,9 @@ from libc.stdlib cimport free
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, NUM_TRUMPS, MAX_HAND, TRUMP,
+    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, NUM_TRUMPS, MAX_HAND, TRUMP, BAD_LEAD_EMPTY,
     trump_table, check_throw_raw, legal_follows_raw, trick_winner_raw, points_raw, lead_shape,
-    LeadShape, card_count, union_of, difference, restrict, popcount, ctz, is_subset,
+    decompose_raw, LeadShape, card_count, union_of, difference, restrict, popcount, ctz,
 )
 from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
@@ -19,6 +21,30 @@ from shengji.errors import PlayError
 
 cdef enum:
     MAX_TRICKS = 25        # hands of 25 shrink by at least one card a trick
+    PASS_LINE = 80         # defenders' points that take the deal (§8, every rule text)
+
+
+ctypedef struct SettleRules:  # the settings of shengji.Rules that a round's end needs
+    int step               # points per level step (§8)
+    int rise_cap           # most levels in one round, 0 for no cap
+    int ndealer_rises      # rows of dealer_rises; 0: the step formula
+    int dealer_most[4]     # dealer_rises: most points for ...
+    int dealer_levels[4]   # ... this rise
+    int multiplier_cap     # 0 for no cap (§7)
+    int throw_penalty      # points per card of a failed throw (§6)
+
+
+ctypedef struct RoundResult:
+    CardSet hands[4]       # the hands when the first trick starts (after burying)
+    CardSet bottom         # the 8 cards buried
+    int ntricks
+    int trick_points       # defenders' points from the tricks they won
+    int penalty            # failed throws: + by the dealer team, - by the defenders (§6)
+    int bottom_points      # points of the buried cards
+    int multiplier         # bottom multiplier, 0 when the dealer team wins the last trick
+    int defender_points    # final points, floored at 0
+    bint dealer_holds
+    int rise
 
 
 ctypedef struct Trick:
@@ -198,9 +224,116 @@ cdef int play_random_tricks(Rng* r, const TrumpTable* t, CardSet* hands, int lea
     return ntricks
 
 
+cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil:
+    """§8: returns 1 when the dealer team holds, 0 when the defenders take over; the rise of the
+    team that goes up (before must-play clamping) into rise."""
+    cdef int i, levels
+    if points >= PASS_LINE:
+        levels = (points - PASS_LINE) // s.step
+        rise[0] = levels if s.rise_cap == 0 or levels < s.rise_cap else s.rise_cap
+        return 0
+    if s.ndealer_rises:
+        levels = s.dealer_levels[s.ndealer_rises - 1]
+        for i in range(s.ndealer_rises - 1, -1, -1):
+            if points <= s.dealer_most[i]:
+                levels = s.dealer_levels[i]
+    elif points == 0:
+        levels = PASS_LINE // s.step + 1
+    else:
+        levels = (PASS_LINE - 5 - points) // s.step + 1
+    rise[0] = levels if s.rise_cap == 0 or levels < s.rise_cap else s.rise_cap
+    return 1
+
+
+cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
+                               CardSet last_lead) noexcept nogil:
+    """§7: single x2, pair x4, tractor of k pairs x2^(k+1), from the last lead's largest unit."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    cdef int n = decompose_raw(t, last_lead, unit_kinds, unit_pairs), m
+    if n <= 0:
+        return BAD_LEAD_EMPTY if n == 0 else n
+    m = 2 << unit_pairs[0]
+    return m if s.multiplier_cap == 0 or m < s.multiplier_cap else s.multiplier_cap
+
+
+cdef int play_random_round(Rng* r, const TrumpTable* t, const SettleRules* s, int dealer,
+                           RoundResult* out, Trick* tricks, PlayBuffer* buf) noexcept nogil:
+    """A round for a given trump and dealer with four random players: deal, the dealer takes
+    the bottom and buries 8 (§10), tricks (§4-§6), the bottom (§7), settlement (§8).
+    Returns 0 or a BAD_* code."""
+    cdef CardSet hands[4]
+    cdef CardSet drawn_bottom
+    cdef int n, k, j, lost, m
+    deal_hands(r, dealer, hands, &drawn_bottom)
+    hands[dealer] = union_of(hands[dealer], drawn_bottom)
+    out.bottom = random_submultiset(r, hands[dealer], BOTTOM_SIZE)
+    hands[dealer] = difference(hands[dealer], out.bottom)
+    out.hands = hands
+    n = play_random_tricks(r, t, hands, dealer, tricks, buf)
+    if n < 0:
+        return n
+    out.ntricks = n
+    out.trick_points = 0
+    out.penalty = 0
+    for k in range(n):
+        if (tricks[k].winner - dealer) % 2:
+            for j in range(4):
+                out.trick_points += points_raw(tricks[k].plays[j])
+        if tricks[k].attempted.ones != tricks[k].plays[0].ones or \
+                tricks[k].attempted.twos != tricks[k].plays[0].twos:
+            lost = s.throw_penalty * card_count(tricks[k].attempted)
+            out.penalty += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
+    out.bottom_points = points_raw(out.bottom)
+    out.multiplier = 0
+    if n and (tricks[n - 1].winner - dealer) % 2:
+        m = bottom_multiplier_raw(t, s, tricks[n - 1].plays[0])
+        if m < 0:
+            return m
+        out.multiplier = m
+    out.defender_points = out.trick_points + out.penalty + out.bottom_points * out.multiplier
+    if out.defender_points < 0:
+        out.defender_points = 0
+    out.dealer_holds = settle_raw(s, out.defender_points, &out.rise)
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Python entries
 # ---------------------------------------------------------------------------------------------
+cdef SettleRules settle_rules(object rules) except *:
+    cdef SettleRules s
+    cdef int i
+    s.step = rules.step
+    s.rise_cap = rules.rise_cap or 0
+    rows = rules.dealer_rises or ()
+    if len(rows) > 4:
+        raise ValueError("Rules.dealer_rises holds at most 4 rows")
+    s.ndealer_rises = len(rows)
+    for i, (most, levels) in enumerate(rows):
+        s.dealer_most[i] = most
+        s.dealer_levels[i] = levels
+    s.multiplier_cap = rules.multiplier_cap or 0
+    s.throw_penalty = rules.throw_penalty
+    return s
+
+
+def settle(rules, int points):
+    """(dealer_holds, rise) for the defenders' final points under these rules (§8)."""
+    cdef SettleRules s = settle_rules(rules)
+    cdef int rise
+    cdef int holds = settle_raw(&s, points, &rise)
+    return bool(holds), rise
+
+
+def bottom_multiplier(rules, last_lead, trump):
+    """The bottom multiplier for a last trick led with these cards (§7)."""
+    cdef SettleRules s = settle_rules(rules)
+    cdef int m = bottom_multiplier_raw(trump_table(trump.code), &s, as_set(Cards(last_lead)))
+    if m < 0:
+        raise PlayError(f"no bottom multiplier for the last lead {Cards(last_lead)!s:}: "
+                        + ("it is empty" if m == BAD_LEAD_EMPTY else "it mixes categories"))
+    return m
 cdef inline CardSet as_set(object cards) except *:
     cdef CardSet c
     c.ones = cards.ones
@@ -212,15 +345,96 @@ cdef inline object as_cards(CardSet c):
     return Cards.from_masks(c.ones, c.twos)
 
 
+cdef object trick_dicts(const Trick* tricks, int n):
+    return [{"leader": tricks[i].leader, "attempted": as_cards(tricks[i].attempted),
+             "plays": [as_cards(tricks[i].plays[j]) for j in range(4)],
+             "winner": tricks[i].winner} for i in range(n)]
+
+
+cdef int check_seat(object dealer) except -1:
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    return dealer
+
+
+def random_round(rules, seed, index, trump, dealer=0):
+    """Deal `index` of `seed` played as a round by four random players, for a given trump and
+    dealer (no declarations yet): the dealer takes the bottom and buries 8, the tricks are
+    played with throw penalties, the bottom is scored and the round settled (§6-§8, §10).
+    Returns a dict: hands (at the first trick), bottom (buried), tricks, trick_points, penalty,
+    bottom_points, multiplier, defender_points, dealer_holds, rise."""
+    check_seat(dealer)
+    cdef SettleRules s = settle_rules(rules)
+    cdef Rng r
+    cdef RoundResult out
+    cdef Trick tricks[MAX_TRICKS]
+    cdef PlayBuffer buf
+    cdef int rc, i
+    rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
+    buf.data = NULL
+    buf.n = 0
+    buf.cap = 0
+    try:
+        rc = play_random_round(&r, trump_table(trump.code), &s, dealer, &out, tricks, &buf)
+    finally:
+        free(buf.data)
+    if rc < 0:
+        raise PlayError(f"deal {index} of seed {seed}: the round met bad input (code {rc})")
+    return {"hands": [as_cards(out.hands[i]) for i in range(4)], "bottom": as_cards(out.bottom),
+            "tricks": trick_dicts(tricks, out.ntricks), "trick_points": out.trick_points,
+            "penalty": out.penalty, "bottom_points": out.bottom_points,
+            "multiplier": out.multiplier, "defender_points": out.defender_points,
+            "dealer_holds": bool(out.dealer_holds), "rise": out.rise}
+
+
+def random_round_stats(rules, seed, int64_t start, int64_t count, trump, dealer=0):
+    """random_round for deals start .. start + count - 1 of `seed`, without the GIL: a dict of
+    arrays (defender_points, penalty, multiplier, dealer_holds, rise), one entry per deal."""
+    check_seat(dealer)
+    cdef SettleRules s = settle_rules(rules)
+    cdef const TrumpTable* t = trump_table(trump.code)
+    cdef uint64_t sd = <uint64_t>int(seed)
+    cdef int d = dealer, rc = 0
+    cdef int64_t i
+    cdef Rng r
+    cdef RoundResult out
+    cdef Trick tricks[MAX_TRICKS]
+    cdef PlayBuffer buf
+    columns = {name: np.zeros(count, dtype=np.int16)
+               for name in ("defender_points", "penalty", "multiplier", "rise")}
+    holds = np.zeros(count, dtype=np.bool_)
+    cdef short[::1] points = columns["defender_points"], penalty = columns["penalty"]
+    cdef short[::1] multiplier = columns["multiplier"], rise = columns["rise"]
+    cdef cython.uchar[::1] held = holds.view(np.uint8)
+    buf.data = NULL
+    buf.n = 0
+    buf.cap = 0
+    try:
+        with nogil:
+            for i in range(count):
+                rng_seed(&r, sd, <uint64_t>(start + i))
+                rc = play_random_round(&r, t, &s, d, &out, tricks, &buf)
+                if rc < 0:
+                    break
+                points[i] = out.defender_points
+                penalty[i] = out.penalty
+                multiplier[i] = out.multiplier
+                rise[i] = out.rise
+                held[i] = out.dealer_holds
+    finally:
+        free(buf.data)
+    if rc < 0:
+        raise PlayError(f"the round loop met bad input (code {rc})")
+    columns["dealer_holds"] = holds
+    return columns
+
+
 def random_play(seed, index, trump, dealer=0):
     """Deal `index` of `seed`, played out from the dealer's lead by four random players, without
     declarations or burying (the dealer keeps 25 cards, the bottom stays down): the trick-play
     phase on its own. Returns (hands, bottom, tricks), each trick a dict with leader,
     attempted, plays (in play order) and winner."""
-    if not isinstance(trump, Trump):
-        raise TypeError(f"expected a shengji.Trump, got {type(trump).__name__}")
-    if dealer not in (0, 1, 2, 3):
-        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    check_seat(dealer)
     cdef Rng r
     cdef CardSet hands[4]
     cdef CardSet start[4]
@@ -240,10 +454,7 @@ def random_play(seed, index, trump, dealer=0):
         free(buf.data)
     if n < 0:
         raise PlayError(f"deal {index} of seed {seed}: the play loop met bad input (code {n})")
-    return ([as_cards(start[i]) for i in range(4)], as_cards(bottom),
-            [{"leader": tricks[i].leader, "attempted": as_cards(tricks[i].attempted),
-              "plays": [as_cards(tricks[i].plays[j]) for j in range(4)],
-              "winner": tricks[i].winner} for i in range(n)])
+    return [as_cards(start[i]) for i in range(4)], as_cards(bottom), trick_dicts(tricks, n)
 
 
 def sample_leads(hand, trump, count, seed=0):

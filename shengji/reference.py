@@ -702,3 +702,37 @@ def points(cards):
     """Points in a set of cards (§1): each 5 counts 5, each 10 and each K counts 10."""
     value = {5: 5, 10: 10, 13: 10}      # jokers have ranks 15 and 16: no points
     return sum(value.get(rank, 0) for rank, _ in _cards_in(cards))
+
+
+# ---------------------------------------------------------------------------------------------
+# The end of a round (§7, §8)
+# ---------------------------------------------------------------------------------------------
+
+def bottom_multiplier(rules, last_lead, trump):
+    """§7: the bottom's multiplier from the largest unit of the last lead: a single x2, a pair
+    x4, a tractor of k pairs x2^(k+1); `rules.multiplier_cap` caps it (seed 003 (二)3: x8)."""
+    t = _trump_info(trump)
+    lead = _cards_in(last_lead)
+    _check_lead(lead, t)
+    largest = _decompose(lead, t)[0]
+    multiplier = {"single": 2, "pair": 4}.get(largest.kind, 2 ** (largest.pairs + 1))
+    return multiplier if rules.multiplier_cap is None else min(multiplier, rules.multiplier_cap)
+
+
+def settle(rules, points):
+    """§8: (dealer_holds, rise) for the defenders' final points p, before must-play clamping.
+
+    p >= 80: the defenders take over and rise one level per full `step` above 80.
+    p < 80: the dealer team rises by the first row of `rules.dealer_rises` whose "most points"
+    p does not pass (match16: 0 -> 5, up to 35 -> 3, up to 75 -> 1); without such rows,
+    80/step + 1 at p = 0 (大光) and otherwise one level, plus one per full step below 75.
+    `rules.rise_cap` caps either side (bo3: 5)."""
+    if points >= 80:
+        holds, rise = False, (points - 80) // rules.step
+    elif rules.dealer_rises:
+        holds, rise = True, next(levels for most, levels in rules.dealer_rises if points <= most)
+    elif points == 0:
+        holds, rise = True, 80 // rules.step + 1
+    else:
+        holds, rise = True, (75 - points) // rules.step + 1
+    return holds, rise if rules.rise_cap is None else min(rise, rules.rise_cap)

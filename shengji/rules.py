@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from shengji._core import decompose
+from shengji import _round
 from shengji.results import Settlement
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
@@ -46,12 +46,13 @@ class Rules:
             raise ValueError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
         if self.dealer_rises is not None:
             rows = self.dealer_rises
-            if (not isinstance(rows, tuple) or not rows
+            if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
                     or any(not (isinstance(r, tuple) and len(r) == 2) for r in rows)
                     or [r[0] for r in rows] != sorted(r[0] for r in rows)
                     or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
-                raise ValueError("Rules.dealer_rises must be ((most points, levels), ...) with "
-                                 f"rising thresholds ending at 75 and levels >= 1, got {rows!r}")
+                raise ValueError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
+                                 f"...) with rising thresholds ending at 75 and levels >= 1, "
+                                 f"got {rows!r}")
         if self.rise_cap is not None and (not isinstance(self.rise_cap, int) or self.rise_cap < 1):
             raise ValueError(f"Rules.rise_cap must be None or a positive int, got {self.rise_cap!r}")
         if (not isinstance(self.must_play, tuple)
@@ -80,26 +81,12 @@ class Rules:
         """The level change for the defenders' final points (§8), before must-play clamping."""
         if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
             raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {points!r}")
-        if points >= PASS_LINE:
-            return Settlement(False, self._capped((points - PASS_LINE) // self.step))
-        if self.dealer_rises is not None:
-            return Settlement(True, self._capped(next(levels for most, levels in self.dealer_rises
-                                                      if points <= most)))
-        if points == 0:
-            return Settlement(True, self._capped(PASS_LINE // self.step + 1))
-        return Settlement(True, self._capped((PASS_LINE - 5 - points) // self.step + 1))
-
-    def _capped(self, rise: int) -> int:
-        return rise if self.rise_cap is None else min(rise, self.rise_cap)
+        return Settlement(*_round.settle(self, points))
 
     def bottom_multiplier(self, last_lead, trump) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
         largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
-        units = decompose(last_lead, trump)
-        if not units:
-            raise ValueError("the last lead is empty")
-        multiplier = 2 ** (units[0].pairs + 1)
-        return multiplier if self.multiplier_cap is None else min(multiplier, self.multiplier_cap)
+        return _round.bottom_multiplier(self, last_lead, trump)
 
 
 PRESETS = {
