@@ -1,4 +1,6 @@
 # Type stub of shengji/_deal.pyx, checked by stubtest in tests/test_typing.py.
+from typing import final
+
 import numpy as np
 import numpy.typing as npt
 
@@ -6,3 +8,9 @@ from shengji._core import Cards
 
 def decks(seed: int, start: int = 0, count: int = 1) -> npt.NDArray[np.int8]: ...
 def deal(seed: int, index: int = 0, dealer: int = 0) -> tuple[list[Cards], Cards]: ...
+
+@final
+class Random:
+    def __init__(self, seed: int, index: int = 0) -> None: ...
+    def deck(self) -> npt.NDArray[np.int8]: ...
+    def below(self, bound: int) -> int: ...

@@ -84,6 +84,29 @@ cdef inline uint64_t checked_seed(object seed, str name) except? 0:
     return <uint64_t>int(seed)
 
 
+@cython.final
+cdef class Random:
+    """The generator of deal `index` of `seed`, for Python code that must make the same draws
+    as the native loop (the random player's choices follow the shuffle in the same stream)."""
+    cdef Rng r
+
+    def __init__(self, seed, index=0):
+        rng_seed(&self.r, checked_seed(seed, "seed"), checked_seed(index, "index"))
+
+    def deck(self):
+        """Shuffle a fresh pack: the draw order, 108 kind indices (as decks() gives them)."""
+        out = np.empty(DECK_SIZE, dtype=np.int8)
+        cdef int8_t[::1] view = out
+        shuffle_deck(&self.r, &view[0])
+        return out
+
+    def below(self, bound):
+        """A uniform integer in [0, bound), for 0 < bound < 2**64."""
+        if not 0 < bound <= SEED_LIMIT:
+            raise ValueError(f"bound must be from 1 to 2**64 - 1, got {bound!r}")
+        return rng_below(&self.r, <uint64_t>int(bound))
+
+
 def decks(seed, start=0, count=1):
     """The draw order of `count` deals, deal `start` onward: an int8 array (count, 108) of kind
     indices. Deal i of a seed is the same whatever else is dealt (engine.md "Dealing")."""

@@ -62,3 +62,15 @@ def test_bad_seeds_and_counts(args):
 def test_bad_dealer():
     with pytest.raises(ValueError, match="dealer"):
         sj.deal(0, 0, 4)
+
+
+def test_random_replays_the_deal_stream():
+    rng = sj._deal.Random(77, 5)
+    assert (rng.deck() == sj.decks(77, 5, 1)[0]).all()
+    draws = [rng.below(10) for _ in range(2000)]
+    assert set(draws) == set(range(10))
+    again = sj._deal.Random(77, 5)
+    again.deck()
+    assert [again.below(10) for _ in range(2000)] == draws
+    with pytest.raises(ValueError):
+        rng.below(0)
