@@ -23,7 +23,8 @@ ctypedef struct TrumpTable:
     uint64_t cat_mask[5]   # kinds of each category: 0..3 the side suits D C H S, 4 trump
     int8_t cat_of[54]      # category of each kind
     int8_t pos_of[54]      # position of each kind on its category's line (engine.md)
-    int8_t by_order[54]    # kind indices sorted by (position, kind index), highest first
+    int8_t by_order[5][18] # each category's kinds by (position, kind index), highest first
+    int8_t cat_size[5]     # kinds in each category (12 per side suit; 6 or 18 trumps)
     uint64_t shared_kinds  # off-suit level kinds, which share position 12 (0 with no trump)
     int8_t level           # level rank 2..14
     int8_t suit            # trump suit 0..3 (D C H S), or -1 for no trump

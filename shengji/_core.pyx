@@ -123,17 +123,18 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
         t.cat_of[k] = cat
         t.pos_of[k] = pos
         t.cat_mask[cat] |= <uint64_t>1 << k
-    # by_order: kinds sorted by (position, kind index) descending; 54 entries, insertion sort.
+    # by_order: each category's kinds by (position, kind index) descending; insertion sort.
+    for i in range(5):
+        t.cat_size[i] = 0
     for k in range(NUM_KINDS):
-        t.by_order[k] = k
-    for i in range(1, NUM_KINDS):
-        j = i
-        while j > 0 and (t.pos_of[t.by_order[j]] * 64 + t.by_order[j]
-                         > t.pos_of[t.by_order[j - 1]] * 64 + t.by_order[j - 1]):
-            tmp = t.by_order[j]
-            t.by_order[j] = t.by_order[j - 1]
-            t.by_order[j - 1] = tmp
+        cat = t.cat_of[k]
+        j = t.cat_size[cat]
+        t.cat_size[cat] += 1
+        while j > 0 and (t.pos_of[t.by_order[cat][j - 1]] * 64 + t.by_order[cat][j - 1]
+                         < t.pos_of[k] * 64 + k):
+            t.by_order[cat][j] = t.by_order[cat][j - 1]
             j -= 1
+        t.by_order[cat][j] = k
 
 
 def _build_tables():
@@ -581,13 +582,14 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
     number or BAD_LEAD_MIXED. A unit's cards are its kinds, twice each when unit_pairs > 0."""
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
-    cdef int nruns, i, k, n = 0, lo
+    cdef int nruns, i, k, n = 0, lo, cat, kind
     cdef uint64_t in_tractors = 0, taken, bit, tk
     cdef uint64_t run_kinds[MAX_RUNS]
     cdef int8_t order_[MAX_RUNS]
     if x.ones == 0:
         return 0
-    if x.ones & ~t.cat_mask[t.cat_of[ctz(x.ones)]]:
+    cat = t.cat_of[ctz(x.ones)]
+    if x.ones & ~t.cat_mask[cat]:
         return BAD_LEAD_MIXED
     nruns = runs_of(positions_of(t, x.twos), lens, tops)
     i = split_runs(t, x.twos, lens, tops, nruns)   # one more pair in tractors (§3)
@@ -602,12 +604,13 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
         lo = tops[order_[i]] - lens[order_[i]] + 1
         tk = 0
         taken = 0
-        for k in range(NUM_KINDS):     # by_order: highest position, then kind index, first
-            bit = <uint64_t>1 << t.by_order[k]
+        for k in range(t.cat_size[cat]):   # highest position, then kind index, first
+            kind = t.by_order[cat][k]
+            bit = <uint64_t>1 << kind
             if ((x.twos & bit) and not (in_tractors & bit)
-                    and lo <= t.pos_of[t.by_order[k]] <= tops[order_[i]]
-                    and not (taken >> t.pos_of[t.by_order[k]]) & 1):
-                taken |= <uint64_t>1 << t.pos_of[t.by_order[k]]
+                    and lo <= t.pos_of[kind] <= tops[order_[i]]
+                    and not (taken >> t.pos_of[kind]) & 1):
+                taken |= <uint64_t>1 << t.pos_of[kind]
                 tk |= bit
         run_kinds[order_[i]] = tk
         in_tractors |= tk
@@ -617,14 +620,14 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
         unit_kinds[n] = run_kinds[order_[i]]
         unit_pairs[n] = lens[order_[i]]
         n += 1
-    for k in range(NUM_KINDS):
-        bit = <uint64_t>1 << t.by_order[k]
+    for k in range(t.cat_size[cat]):
+        bit = <uint64_t>1 << t.by_order[cat][k]
         if (x.twos & bit) and not (in_tractors & bit):
             unit_kinds[n] = bit
             unit_pairs[n] = 1
             n += 1
-    for k in range(NUM_KINDS):
-        bit = <uint64_t>1 << t.by_order[k]
+    for k in range(t.cat_size[cat]):
+        bit = <uint64_t>1 << t.by_order[cat][k]
         if (x.ones & bit) and not (x.twos & bit):
             unit_kinds[n] = bit
             unit_pairs[n] = 0

@@ -54,17 +54,34 @@ ctypedef struct Trick:
     int8_t winner          # seat that won
 
 
+cdef uint64_t POW3[28]    # 3**p: a category of 25 cards holds at most 12 pairs (18 of 36 trumps)
+POW3[0] = 1
+for _p in range(1, 28):
+    POW3[_p] = POW3[_p - 1] * 3
+
+
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
     """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
-    m <= the pool's size): count them kind by kind, then walk the counts down."""
+    m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
+    common case: a single led) is a uniform pick among the pool's cards."""
     cdef int8_t kinds[NUM_KINDS]
     cdef int8_t counts[NUM_KINDS]
     cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
-    cdef int n = 0, i, j, take
+    cdef int n = 0, i, j, take, k
     cdef uint64_t m_ones = pool.ones, x, w
     cdef CardSet out
     out.ones = 0
     out.twos = 0
+    if m == 1:
+        x = rng_below(r, card_count(pool))
+        while True:
+            k = ctz(m_ones)
+            w = 2 if (pool.twos >> k) & 1 else 1
+            if x < w:
+                out.ones = <uint64_t>1 << k
+                return out
+            x -= w
+            m_ones &= m_ones - 1
     while m_ones:
         kinds[n] = ctz(m_ones)
         counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
@@ -109,12 +126,7 @@ cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nog
     cdef CardSet part, out
     for c in range(5):
         part = restrict(hand, t.cat_mask[c])
-        weight[c] = 1
-        for i in range(popcount(part.ones & ~part.twos)):
-            weight[c] *= 2
-        for i in range(popcount(part.twos)):
-            weight[c] *= 3
-        weight[c] -= 1
+        weight[c] = (<uint64_t>1 << popcount(part.ones & ~part.twos)) * POW3[popcount(part.twos)] - 1
         total += weight[c]
     x = rng_below(r, total)
     c = 0
