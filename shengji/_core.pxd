@@ -107,6 +107,15 @@ cdef inline CardSet restrict(CardSet a, uint64_t mask) noexcept nogil:
     return r
 
 
+cdef inline PlayBuffer empty_buffer() noexcept nogil:
+    """A buffer with nothing allocated yet; free(buffer.data) when done."""
+    cdef PlayBuffer b
+    b.data = NULL
+    b.n = 0
+    b.cap = 0
+    return b
+
+
 cdef const TrumpTable* trump_table(int code) noexcept nogil
 cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil

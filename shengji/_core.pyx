@@ -1080,9 +1080,7 @@ def legal_follows(hand, lead, trump):
     """Every distinct legal follow (§4), as a list of Cards."""
     cdef PlayBuffer buf
     cdef int64_t n, i
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
+    buf = empty_buffer()
     try:
         n = legal_follows_raw(table_of(trump), as_set(hand), as_set(lead), &buf)
         if n < 0:
@@ -1220,8 +1218,7 @@ def batch_legal_follow_counts(const uint64_t[:, ::1] hands, const uint64_t[:, ::
     cdef int64_t[::1] res = out
     cdef int64_t rc = 0, bad = 0
     cdef PlayBuffer buf
-    buf.data = NULL
-    buf.cap = 0
+    buf = empty_buffer()
     try:
         with nogil:
             for i in range(n):

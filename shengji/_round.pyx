@@ -13,6 +13,7 @@ from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, NUM_KINDS, NUM_TRUMPS, MAX_HAND, TRUMP, BAD_LEAD_EMPTY,
     trump_table, check_throw_raw, legal_follows_raw, trick_winner_raw, points_raw, lead_shape,
     decompose_raw, LeadShape, card_count, union_of, difference, restrict, popcount, ctz,
+    empty_buffer,
 )
 from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
@@ -383,9 +384,7 @@ def random_round(rules, seed, index, trump, dealer=0):
     cdef PlayBuffer buf
     cdef int rc, i
     rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
+    buf = empty_buffer()
     try:
         rc = play_random_round(&r, trump_table(trump.code), &s, dealer, &out, tricks, &buf)
     finally:
@@ -418,9 +417,7 @@ def random_round_stats(rules, seed, int64_t start, int64_t count, trump, dealer=
     cdef short[::1] points = columns["defender_points"], penalty = columns["penalty"]
     cdef short[::1] multiplier = columns["multiplier"], rise = columns["rise"]
     cdef cython.uchar[::1] held = holds.view(np.uint8)
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
+    buf = empty_buffer()
     try:
         with nogil:
             for i in range(count):
@@ -439,34 +436,6 @@ def random_round_stats(rules, seed, int64_t start, int64_t count, trump, dealer=
         raise PlayError(f"the round loop met bad input (code {rc})")
     columns["dealer_holds"] = holds
     return columns
-
-
-def random_play(seed, index, trump, dealer=0):
-    """Deal `index` of `seed`, played out from the dealer's lead by four random players, without
-    declarations or burying (the dealer keeps 25 cards, the bottom stays down): the trick-play
-    phase on its own. Returns (hands, bottom, tricks), each trick a dict with leader,
-    attempted, plays (in play order) and winner."""
-    check_seat(dealer)
-    cdef Rng r
-    cdef CardSet hands[4]
-    cdef CardSet start[4]
-    cdef CardSet bottom
-    cdef Trick tricks[MAX_TRICKS]
-    cdef PlayBuffer buf
-    cdef int n, i, j
-    rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
-    deal_hands(&r, dealer, hands, &bottom)
-    start = hands
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
-    try:
-        n = play_random_tricks(&r, trump_table(trump.code), hands, dealer, tricks, &buf)
-    finally:
-        free(buf.data)
-    if n < 0:
-        raise PlayError(f"deal {index} of seed {seed}: the play loop met bad input (code {n})")
-    return [as_cards(start[i]) for i in range(4)], as_cards(bottom), trick_dicts(tricks, n)
 
 
 def sample_leads(hand, trump, count, seed=0):
@@ -490,9 +459,7 @@ def sample_follows(hand, lead, trump, count, seed=0):
     if card_count(h) < card_count(l) or card_count(h) > MAX_HAND:
         raise PlayError("the hand must hold at least as many cards as the lead, and at most 25")
     rng_seed(&r, seed, 0)
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
+    buf = empty_buffer()
     result = []
     try:
         for _ in range(count):
@@ -503,43 +470,3 @@ def sample_follows(hand, lead, trump, count, seed=0):
     finally:
         free(buf.data)
     return result
-
-
-def random_play_points(seed, int64_t start, int64_t count, trump):
-    """Points won by seats 0 and 2 in deals start .. start + count - 1 of `seed`, each played
-    out as in random_play with seat 0 dealing: an int16 array, computed without the GIL (the
-    speed benchmark of the play loop)."""
-    cdef Rng r
-    cdef CardSet hands[4]
-    cdef CardSet bottom
-    cdef Trick tricks[MAX_TRICKS]
-    cdef PlayBuffer buf
-    cdef const TrumpTable* t = trump_table(trump.code)
-    cdef uint64_t s = <uint64_t>int(seed)
-    cdef int64_t i
-    cdef int n, k, j, bad = 0, total
-    out = np.zeros(count, dtype=np.int16)
-    cdef short[::1] points = out
-    buf.data = NULL
-    buf.n = 0
-    buf.cap = 0
-    try:
-        with nogil:
-            for i in range(count):
-                rng_seed(&r, s, <uint64_t>(start + i))
-                deal_hands(&r, 0, hands, &bottom)
-                n = play_random_tricks(&r, t, hands, 0, tricks, &buf)
-                if n < 0:
-                    bad = n
-                    break
-                total = 0
-                for k in range(n):
-                    if tricks[k].winner % 2 == 0:
-                        for j in range(4):
-                            total += points_raw(tricks[k].plays[j])
-                points[i] = total
-    finally:
-        free(buf.data)
-    if bad:
-        raise PlayError(f"the play loop met bad input (code {bad})")
-    return out

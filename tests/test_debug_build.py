@@ -26,7 +26,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
     assert probe.stdout.split() == [str(next((src / "shengji").glob("_core*.so"))), "True"]
     tests = [str(ROOT / "tests" / name) for name in
              ("test_properties.py", "test_decisions.py", "test_worked_examples.py",
-              "test_golden.py", "test_bad_input.py", "test_deal.py", "test_random_play.py",
+              "test_golden.py", "test_bad_input.py", "test_deal.py", "test_random_player.py",
               "test_random_round.py")]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "--rootdir", str(ROOT), *tests],

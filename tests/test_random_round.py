@@ -52,6 +52,12 @@ def test_rounds_recomputed_by_the_reference(preset, trump, dealer):
         assert (r["dealer_holds"], r["rise"]) == ref.settle(rules, expected)
 
 
+def test_same_seed_same_round():
+    rules, trump = sj.Rules.preset("v3"), sj.Trump(10, "H")
+    assert _round.random_round(rules, 5, 8, trump, 2) == _round.random_round(rules, 5, 8, trump, 2)
+    assert _round.random_round(rules, 5, 8, trump, 2) != _round.random_round(rules, 5, 9, trump, 2)
+
+
 def test_batch_stats_match_single_rounds():
     rules, trump = sj.Rules.preset("bo3"), sj.Trump(5, "C")
     stats = _round.random_round_stats(rules, 8, 100, 25, trump, 3)
