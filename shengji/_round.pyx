@@ -10,14 +10,14 @@ from libc.stdlib cimport free
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, NUM_TRUMPS, MAX_HAND, TRUMP, BAD_LEAD_EMPTY,
+    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, MAX_HAND, BAD_LEAD_EMPTY,
     trump_table, check_throw_raw, legal_follows_raw, trick_winner_raw, points_raw, lead_shape,
     decompose_raw, LeadShape, card_count, union_of, difference, restrict, popcount, ctz,
-    empty_buffer,
+    empty_buffer, overflows,
 )
 from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
-from shengji._core import Cards, Trump
+from shengji._core import Cards
 from shengji.errors import PlayError
 
 cdef enum:
@@ -55,10 +55,17 @@ ctypedef struct Trick:
     int8_t winner          # seat that won
 
 
-cdef uint64_t POW3[28]    # 3**p: a category of 25 cards holds at most 12 pairs (18 of 36 trumps)
-POW3[0] = 1
-for _p in range(1, 28):
-    POW3[_p] = POW3[_p - 1] * 3
+cdef uint64_t POW3[13]    # 3**p for the p pairs of one category of a hand (at most 12)
+
+
+cdef void fill_powers_of_three() noexcept:
+    cdef int p
+    POW3[0] = 1
+    for p in range(1, 13):
+        POW3[p] = POW3[p - 1] * 3
+
+
+fill_powers_of_three()
 
 
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
@@ -179,7 +186,7 @@ cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
     return 0
 
 
-cdef int deal_hands(Rng* r, int dealer, CardSet* hands, CardSet* bottom) noexcept nogil:
+cdef void deal_hands(Rng* r, int dealer, CardSet* hands, CardSet* bottom) noexcept nogil:
     """Shuffle and deal (§9 order: one card at a time from the dealer on; the last 8 stay)."""
     cdef int8_t deck[DECK_SIZE]
     cdef int i, seat
@@ -199,7 +206,6 @@ cdef int deal_hands(Rng* r, int dealer, CardSet* hands, CardSet* bottom) noexcep
         else:
             bottom.twos |= bottom.ones & bit
             bottom.ones |= bit
-    return 0
 
 
 cdef int play_random_tricks(Rng* r, const TrumpTable* t, CardSet* hands, int leader,
@@ -443,8 +449,8 @@ def sample_leads(hand, trump, count, seed=0):
     cdef Rng r
     cdef CardSet h = as_set(Cards(hand))
     cdef const TrumpTable* t = trump_table(trump.code)
-    if not h.ones:
-        raise PlayError("an empty hand has no lead")
+    if not h.ones or card_count(h) > MAX_HAND:
+        raise PlayError(f"a hand to lead from holds 1 to 25 cards, got {card_count(h)}")
     rng_seed(&r, seed, 0)
     return [as_cards(random_lead(&r, t, h)) for _ in range(count)]
 
@@ -456,8 +462,9 @@ def sample_follows(hand, lead, trump, count, seed=0):
     cdef const TrumpTable* t = trump_table(trump.code)
     cdef PlayBuffer buf
     cdef int rc
-    if card_count(h) < card_count(l) or card_count(h) > MAX_HAND:
-        raise PlayError("the hand must hold at least as many cards as the lead, and at most 25")
+    if card_count(h) < card_count(l) or card_count(h) > MAX_HAND or overflows(h, l):
+        raise PlayError("the hand must hold as many cards as the lead or more, at most 25, and "
+                        "no third copy of a card with the lead")
     rng_seed(&r, seed, 0)
     buf = empty_buffer()
     result = []

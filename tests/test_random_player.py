@@ -46,3 +46,16 @@ def test_random_leads_are_uniform_over_every_one_category_sub_multiset():
     legal = [sj.Cards(t) for t in ["AH", "AH AH", "KH", "AH KH", "AH AH KH", "3C", "7D"]]
     samples = _round.sample_leads(hand, trump, 40 * len(legal), seed=4)
     assert chi_square(samples, legal) < critical(len(legal) - 1)
+
+
+def test_bad_hands_are_refused():
+    trump = sj.Trump(7, "S")
+    with pytest.raises(sj.PlayError):
+        _round.sample_leads("", trump, 1)
+    big = " ".join(sj.kind_name(k) for k in range(26))
+    with pytest.raises(sj.PlayError):
+        _round.sample_leads(big, trump, 1)
+    with pytest.raises(sj.PlayError):
+        _round.sample_follows("AH AH 3C", "AH", trump, 1)
+    with pytest.raises(sj.PlayError):
+        _round.sample_follows("3C", "AH KH", trump, 1)
