@@ -18,9 +18,10 @@ def pretty(cards) -> str:
                     for c in sj.Cards(cards)) or "-"
 
 
-def demo(seed: int, level: int, suit: str | None, out=sys.stdout) -> None:
+def demo(seed: int, level: int | str, suit: str | None, out=None) -> None:
     """Deal one hand and play it out with random legal units, trick by trick: a walk through the
     rules core (decomposition, legal follows, trick winners, throw checks)."""
+    out = sys.stdout if out is None else out
     rng = np.random.default_rng(seed)   # the random players' choices
     trump = sj.Trump(level, suit)
     hands, bottom = sj.deal(seed)
