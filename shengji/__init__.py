@@ -24,11 +24,11 @@ from shengji._core import (
 )
 from shengji._deal import deal, decks
 from shengji.errors import CardError, PlayError, ShengjiError, TrumpError
-from shengji.results import Settlement, ThrowCheck, Unit
+from shengji.results import Advance, Settlement, ThrowCheck, Unit
 from shengji.rules import Rules
 
 __all__ = [
-    "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement",
+    "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance",
     "CardError", "PlayError", "ShengjiError", "TrumpError",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",

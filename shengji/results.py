@@ -20,3 +20,10 @@ class Settlement(NamedTuple):
     how many levels the team that rises (dealer team if it holds, else the defenders) goes up."""
     dealer_holds: bool
     rise: int
+
+
+class Advance(NamedTuple):
+    """A team's level after a round's rise (§8, after must-play clamping), and whether the rise
+    wins the match."""
+    level: int
+    won: bool

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from shengji import _round
-from shengji.results import Settlement
+from shengji.results import Advance, Settlement
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
 
@@ -82,6 +82,30 @@ class Rules:
         if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
             raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {points!r}")
         return Settlement(*_round.settle(self, points))
+
+    def advance(self, level: int, rise: int, held: bool) -> Advance:
+        """Where the rising team's level goes (§8, must-play clamping), and whether it wins.
+
+        `level` is the team's level before the round, `rise` its settled rise, `held` True for
+        the dealer team that held at `level`, False for defenders taking over. A rise never
+        jumps past a must-play level (必打: "跳级时不能跳过", seed 002 §3; "2、A必打", seed 000
+        art. 1): it stops on it. A must-play level counts as passed only when its team has
+        held there as dealer, so defenders taking over from one stay on it. The match is won by
+        the dealer team holding at A (打过A); where A is not must-play, any rise past A wins.
+        """
+        if not (isinstance(level, int) and 2 <= level <= 14):
+            raise ValueError(f"level must be 2..14, got {level!r}")
+        if isinstance(rise, bool) or not isinstance(rise, int) or rise < 0:
+            raise ValueError(f"rise must be an int >= 0, got {rise!r}")
+        if held and level == 14:
+            return Advance(14, True)
+        first = level + 1 if held else level
+        for must in sorted(self.must_play):
+            if first <= must <= level + rise:
+                return Advance(must, False)
+        if level + rise > 14:
+            return Advance(14, 14 not in self.must_play)
+        return Advance(level + rise, False)
 
     def bottom_multiplier(self, last_lead, trump) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the

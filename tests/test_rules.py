@@ -1,0 +1,31 @@
+"""Level changes after settlement: must-play clamping and winning the match (§8)."""
+import pytest
+
+import shengji as sj
+
+V3, MATCH16, BO3 = (sj.Rules.preset(n) for n in ("v3", "match16", "bo3"))
+
+
+@pytest.mark.parametrize("rules,level,rise,held,expected", [
+    (V3, 5, 2, True, (7, False)),          # no must-play level in the way
+    (V3, 12, 3, True, (14, False)),        # stops on A (v3: A must be played)
+    (V3, 14, 0, True, (14, True)),         # holding at A wins (打过A)
+    (V3, 14, 0, False, (14, False)),       # taking over at A is not yet winning
+    (V3.replace(must_play=(10, 13, 14)), 8, 3, True, (10, False)),   # the 10/K option
+    (V3.replace(must_play=(10, 13, 14)), 10, 3, True, (13, False)),  # 10 held, stops on K
+    (MATCH16, 2, 3, True, (5, False)),     # 2 held as dealer: passed
+    (MATCH16, 2, 3, False, (2, False)),    # defenders taking over at 2 must play it first
+    (MATCH16, 11, 6, False, (14, False)),  # uncapped rise, stops on A
+    (BO3, 12, 5, True, (14, True)),        # no must-play level: a rise past A wins
+    (BO3, 14, 0, True, (14, True)),
+    (BO3, 13, 1, False, (14, False)),      # reaching A is not passing it
+    (BO3, 13, 2, False, (14, True)),
+])
+def test_advance(rules, level, rise, held, expected):
+    assert rules.advance(level, rise, held) == expected
+
+
+@pytest.mark.parametrize("level,rise", [(1, 0), (15, 0), (5, -1), (5, True), ("5", 1)])
+def test_advance_refuses_bad_values(level, rise):
+    with pytest.raises(ValueError):
+        V3.advance(level, rise, True)
