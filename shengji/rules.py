@@ -107,6 +107,14 @@ class Rules:
             return Advance(14, 14 not in self.must_play)
         return Advance(level + rise, False)
 
+    @staticmethod
+    def next_dealer(dealer: int, dealer_holds: bool) -> int:
+        """Who deals next (§8, a convention: the texts leave it to a diagram): the dealer's
+        partner when the dealer team held, else the next seat in play order."""
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        return (dealer + (2 if dealer_holds else 1)) % 4
+
     def bottom_multiplier(self, last_lead, trump) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
         largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""

@@ -29,3 +29,10 @@ def test_advance(rules, level, rise, held, expected):
 def test_advance_refuses_bad_values(level, rise):
     with pytest.raises(ValueError):
         V3.advance(level, rise, True)
+
+
+def test_next_dealer():
+    assert [V3.next_dealer(d, True) for d in range(4)] == [2, 3, 0, 1]
+    assert [V3.next_dealer(d, False) for d in range(4)] == [1, 2, 3, 0]
+    with pytest.raises(ValueError):
+        V3.next_dealer(4, True)
