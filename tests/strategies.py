@@ -103,6 +103,15 @@ def led_deals(draw, deal_strategy):
 
 
 @st.composite
+def follow_positions(draw, deal_strategy):
+    """(trump, lead, hand): a lead and the hand of another seat, large enough to follow it."""
+    trump, hands, leader, lead = draw(led_deals(deal_strategy))
+    hand = hands[draw(st.sampled_from([s for s in range(4) if s != leader]))]
+    assume(len(hand) >= len(lead))
+    return trump, lead, hand
+
+
+@st.composite
 def sub_multiset(draw, cards: sj.Cards, size: int):
     """`size` cards of `cards` (size <= len(cards))."""
     items = list(cards)

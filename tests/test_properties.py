@@ -1,11 +1,13 @@
 """The native core against the plain reference on random positions (Hypothesis)."""
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import shengji as sj
 from shengji import reference as ref
 
-from strategies import crowded_deals, deals, led_deals, split_positions, sub_multiset, trumps
+from strategies import (crowded_deals, deals, follow_positions, led_deals, split_positions,
+                        sub_multiset, trumps)
 
 SETTINGS = settings(max_examples=300, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -13,8 +15,7 @@ SETTINGS = settings(max_examples=300, deadline=None,
 
 ANY_DEAL = st.one_of(deals(), deals(trump_only=True), crowded_deals())
 LED = led_deals(ANY_DEAL)
-SMALL_LED = led_deals(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True),
-                                crowded_deals()))
+SMALL_DEAL = st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals())
 
 
 def same_units(a, b):
@@ -41,11 +42,9 @@ def test_category_and_order(trump, kind):
 
 
 @SETTINGS
-@given(LED, st.data())
+@given(follow_positions(ANY_DEAL), st.data())
 def test_is_legal_follow(position, data):
-    trump, hands, leader, lead = position
-    hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
-    assume(len(hand) >= len(lead))
+    trump, lead, hand = position
     play = data.draw(sub_multiset(hand, len(lead)))
     legal = sj.is_legal_follow(hand, lead, play, trump)
     assert legal == ref.is_legal_follow(hand, lead, play, trump)
@@ -54,41 +53,32 @@ def test_is_legal_follow(position, data):
 
 
 @SETTINGS
-@given(SMALL_LED, st.data())
-def test_legal_follows_exhaustive(position, data):
-    trump, hands, leader, lead = position
-    hand = hands[data.draw(st.sampled_from([s for s in range(4) if s != leader]))]
-    assume(len(hand) >= len(lead))
+@given(follow_positions(SMALL_DEAL))
+def test_legal_follows_exhaustive(position):
+    trump, lead, hand = position
     core = sj.legal_follows(hand, lead, trump)
     assert len(set(core)) == len(core)
     assert set(core) == set(ref.legal_follows(hand, lead, trump))
     assert all(sj.is_legal_follow(hand, lead, p, trump) for p in core)
 
 
+@pytest.mark.parametrize("legal_only", [True, False], ids=["legal-tricks", "any-plays"])
 @SETTINGS
 @given(LED, st.data())
-def test_trick_winner_on_legal_tricks(position, data):
+def test_trick_winner(legal_only, position, data):
+    """On legal tricks, and on any plays: ruffs and mixed plays need not come from legal
+    follows for the winner to be defined."""
     trump, hands, leader, lead = position
     plays = [lead]
     for step in (1, 2, 3):
         hand = hands[(leader + step) % 4]
         assume(len(hand) >= len(lead))
-        options = sj.legal_follows(hand, lead, trump)
-        assume(len(options) < 5000)
-        plays.append(data.draw(st.sampled_from(sorted(options, key=str))))
-    assert sj.trick_winner(plays, trump) == ref.trick_winner(plays, trump)
-
-
-@SETTINGS
-@given(LED, st.data())
-def test_trick_winner_on_any_plays(position, data):
-    """Ruffs and mixed plays need not come from legal follows for the winner to be defined."""
-    trump, hands, leader, lead = position
-    plays = [lead]
-    for step in (1, 2, 3):
-        hand = hands[(leader + step) % 4]
-        assume(len(hand) >= len(lead))
-        plays.append(data.draw(sub_multiset(hand, len(lead))))
+        if legal_only:
+            options = sj.legal_follows(hand, lead, trump)
+            assume(len(options) < 5000)
+            plays.append(data.draw(st.sampled_from(sorted(options, key=str))))
+        else:
+            plays.append(data.draw(sub_multiset(hand, len(lead))))
     assert sj.trick_winner(plays, trump) == ref.trick_winner(plays, trump)
 
 
