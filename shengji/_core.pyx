@@ -88,7 +88,7 @@ cdef inline int side_position(int rank, int level) noexcept nogil:
 
 
 cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
-    cdef int k, s, rank, cat, pos, i, j, tmp
+    cdef int k, s, rank, cat, pos, i, j
     t.level = level
     t.suit = suit
     t.code = code
@@ -274,21 +274,32 @@ cdef inline int greatest_profile(const int8_t* runs, int nruns, const int8_t* bi
     return profile_rec(r, nruns, b, nbins, 127, out)
 
 
-cdef int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* shape,
-                    int8_t* out) noexcept nogil:
-    """S(X) for the pairs of X against the lead's tractors: the greater over both materials."""
-    cdef int8_t lens[MAX_RUNS]
-    cdef int8_t tops[MAX_RUNS]
+cdef int runs_profile(const TrumpTable* t, uint64_t pair_kinds, const int8_t* lens,
+                      const int8_t* tops, int n, const LeadShape* shape,
+                      int8_t* out) noexcept nogil:
+    """S(X) from the runs of X's pairs (runs_of): the greater profile over both materials."""
+    cdef int8_t split_lens[MAX_RUNS]
+    cdef int8_t split_tops[MAX_RUNS]
     cdef int8_t other[MAX_RUNS]
-    cdef int n = runs_of(positions_of(t, pair_kinds), lens, tops)
     cdef int best = greatest_profile(lens, n, shape.bins, shape.nbins, out), nother
-    n = split_runs(t, pair_kinds, lens, tops, n)
+    memcpy(split_lens, lens, n)
+    memcpy(split_tops, tops, n)
+    n = split_runs(t, pair_kinds, split_lens, split_tops, n)
     if n > 0:
-        nother = greatest_profile(lens, n, shape.bins, shape.nbins, other)
+        nother = greatest_profile(split_lens, n, shape.bins, shape.nbins, other)
         if profile_better(other, nother, out, best):
             memcpy(out, other, nother)
             best = nother
     return best
+
+
+cdef int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* shape,
+                    int8_t* out) noexcept nogil:
+    """S(X) for the pairs of X against the lead's tractors."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int n = runs_of(positions_of(t, pair_kinds), lens, tops)
+    return runs_profile(t, pair_kinds, lens, tops, n, shape, out)
 
 
 cdef inline bint same_profile(const int8_t* a, int na, const int8_t* b, int nb) noexcept nogil:
@@ -495,20 +506,21 @@ cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) n
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
     cdef int8_t prof[MAX_RUNS]
-    cdef int n, best
+    cdef int n, best, split_key
     if popcount(play.twos) < shape.npairs:
         return -1
     if shape.nbins == 0:
         return max_position(t, play.twos if shape.npairs else play.ones)
-    if not same_profile(prof, profile_of(t, play.twos, shape, prof), shape.bins, shape.nbins):
-        return -1
     n = runs_of(positions_of(t, play.twos), lens, tops)
+    if not same_profile(prof, runs_profile(t, play.twos, lens, tops, n, shape, prof),
+                        shape.bins, shape.nbins):
+        return -1
     best = key_in_material(lens, tops, n, shape)
     n = split_runs(t, play.twos, lens, tops, n)
     if n > 0:
-        n = key_in_material(lens, tops, n, shape)
-        if n > best:
-            best = n
+        split_key = key_in_material(lens, tops, n, shape)
+        if split_key > best:
+            best = split_key
     return best
 
 
@@ -1081,7 +1093,10 @@ def legal_follows(hand, lead, trump):
         n = legal_follows_raw(table_of(trump), as_set(hand), as_set(lead), &buf)
         if n < 0:
             raise_bad(<int>n, "cannot list follows")
-        return [make_cards(buf.data[i].ones, buf.data[i].twos) for i in range(buf.n)]
+        plays = []
+        for i in range(buf.n):   # a typed loop: a comprehension's index would be a Python int
+            plays.append(make_cards(buf.data[i].ones, buf.data[i].twos))
+        return plays
     finally:
         free(buf.data)
 

@@ -388,7 +388,7 @@ def random_round(rules, seed, index, trump, dealer=0):
     cdef RoundResult out
     cdef Trick tricks[MAX_TRICKS]
     cdef PlayBuffer buf
-    cdef int rc, i
+    cdef int rc
     rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
     buf = empty_buffer()
     try:
