@@ -1,13 +1,18 @@
-"""The native round loop: deals played out per second (one call, no GIL)."""
+"""The native round engine: whole rounds per second (one call, no GIL), with declarations."""
+import pytest
+
 import shengji as sj
 from shengji import _round
 
-DEALS = 5_000
+ROUNDS = 5_000
 
 
-def bench_random_round(benchmark):
-    """Shuffle, deal, the dealer takes and buries the bottom, all tricks with throw checks and
-    penalties, the bottom and settlement, by four random players (no declarations yet)."""
-    benchmark.group = "random round, given trump (one deal, nogil)"
-    benchmark.extra_info.update(engine="core", items=DEALS)
-    benchmark(_round.random_round_stats, sj.Rules.preset("v3"), 1, 0, DEALS, sj.Trump(2, "S"))
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def bench_random_rounds(benchmark, preset):
+    """Deal with declarations and overturns (and 抄底, revolutions, redeals where the preset
+    has them), the bottom, every trick with throw checks, the bottom multiplier and settlement,
+    by four random players."""
+    benchmark.group = f"whole rounds, random bots, {preset} (nogil)"
+    benchmark.extra_info.update(engine="core", items=ROUNDS)
+    kinds = [_round.BOTS["random"]] * 4
+    benchmark(_round.simulate, sj.Rules.preset(preset), 1, 0, ROUNDS, kinds)

@@ -23,13 +23,18 @@ from shengji._core import (
     trick_winner,
 )
 from shengji._deal import deal, decks
-from shengji.errors import CardError, PlayError, ShengjiError, TrumpError
+from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
 from shengji.results import Advance, Settlement, ThrowCheck, Unit
+from shengji.round import (
+    Bot, MatchRecord, RoundRecord, View, play_match, play_round, replay, simulate_rounds,
+)
 from shengji.rules import Rules
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance",
-    "CardError", "PlayError", "ShengjiError", "TrumpError",
+    "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
+    "Bot", "View", "RoundRecord", "MatchRecord",
+    "play_round", "replay", "play_match", "simulate_rounds",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",
     "kind_name", "deal", "decks",

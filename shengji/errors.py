@@ -18,3 +18,13 @@ class TrumpError(ShengjiError):
 class PlayError(ShengjiError):
     """Cards that cannot stand in the role they are given: a lead mixing categories, a hand of
     more than 25 cards, plays of unequal sizes, more than two copies of a kind on the table."""
+
+
+class IllegalAction(ShengjiError):
+    """A bot's answer that the rules refuse: names the seat, the action and the rule broken."""
+
+    def __init__(self, seat: int, action: str, reason: str):
+        super().__init__(f"seat {seat}, {action}: {reason}")
+        self.seat = seat
+        self.action = action
+        self.reason = reason

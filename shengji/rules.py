@@ -1,8 +1,8 @@
 """The rule settings of a round and the three presets that reproduce the rule texts.
 
 Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16 articles, seed 002 =
-80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = RULES.md). The declaration, dealing and
-match settings arrive with the round engine.
+80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = RULES.md). The declaration settings
+follow docs/design/declarations.md, which quotes the passages.
 """
 from __future__ import annotations
 
@@ -39,6 +39,43 @@ class Rules:
     # Points per card of a failed throw (§6; seed 002 §6, seed 003 (四)4b, seed 000 art. 12).
     throw_penalty: int = 10
 
+    # -- Declaring trump (§9). A declaration shows one level card, or both copies at once.
+    # How overturns (反) rank: "ranked" (seed 002 §4: a pair of level cards or jokers,
+    # ♦ < ♣ < ♥ < ♠ < small-joker pair < big-joker pair; a single falls to any pair of another
+    # suit, a reinforced declaration or an overturn only to a higher pair) or "once" (seed 003
+    # (一)8: a pair of another suit over a single, once; a joker pair makes any suit no trump).
+    overturn: str = "ranked"
+    # A joker pair may make the first declaration, for no trump (seed 003 (一)8 "可用一对大(小)怪
+    # 报无主"); under seed 002 jokers only overturn.
+    joker_pair_declares: bool = False
+    # The declarer may show the second copy at a later draw (加固, seed 002 §4, seed 000 art. 5).
+    reinforce: bool = True
+    # Overturns at the draws, not only in the pass after the deal (seed 003 (一)7 "在抓牌过程中").
+    overturn_while_drawing: bool = False
+    # A second overturn pass after the dealer has buried, each overturner taking the bottom and
+    # burying 8 (抄底, seed 002 §4 "还有'抄底'的作用").
+    steal_bottom: bool = True
+    # Nobody declared by the end of the deal: "ask_then_turn" (seed 002: the seats are asked in
+    # order, then 翻底 card by card), "forced" (seed 000 art. 5 强行报牌: the dealer, else the
+    # partner, shows a level card; neither holds one: the team steps down and the next seat
+    # deals), "turn_whole" (seed 003 (一)7: the first level card of the bottom, else a joker for
+    # no trump, else the suit of the highest card).
+    no_declaration: str = "ask_then_turn"
+    # Who deals the first round: "declarer", the first to declare (seed 002 §4, seed 003 (一)6
+    # "首先亮2的一家即为庄家"), or "fixed", the given seat (seed 000 art. 3 定庄).
+    first_dealer: str = "declarer"
+    # In the first round an overturner before the bottom takes the deal (seed 002 §4 "反的玩家可
+    # 以取代之前亮牌的玩家而成为庄家"); seed 003: "可反主但不反庄".
+    overturn_takes_deal: bool = True
+    # Most points a defender may hold to call a revolution (革命, seed 000 art. 11: "15分以下
+    # （含15分）"), or None: no revolution. It redeals; the deal is grabbed by the first declarer.
+    revolution_points: int | None = None
+    # -- Matches. Who deals next: "partner" when the dealer team held, else the next seat
+    # (RULES.md §8 convention), or "stay": the dealer deals again when its team held.
+    dealer_rotation: str = "partner"
+    # Games in a series: 1, or 3 for best of three (seed 003 (一)3 "三局两胜制").
+    series: int = 1
+
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"Rules.name must be a non-empty string, got {self.name!r}")
@@ -63,6 +100,19 @@ class Rules:
                              f"got {self.multiplier_cap!r}")
         if not isinstance(self.throw_penalty, int) or self.throw_penalty < 0:
             raise ValueError(f"Rules.throw_penalty must be an int >= 0, got {self.throw_penalty!r}")
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
+                                 f"got {getattr(self, name)!r}")
+        for name in FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
+        points = self.revolution_points
+        if points is not None and (isinstance(points, bool) or not isinstance(points, int)
+                                   or not 0 <= points <= 200):
+            raise ValueError(f"Rules.revolution_points must be None or 0..200, got {points!r}")
+        if self.series not in (1, 3, 5):
+            raise ValueError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
     @staticmethod
     def preset(name: str) -> "Rules":
@@ -107,13 +157,15 @@ class Rules:
             return Advance(14, 14 not in self.must_play)
         return Advance(level + rise, False)
 
-    @staticmethod
-    def next_dealer(dealer: int, dealer_holds: bool) -> int:
-        """Who deals next (§8, a convention: the texts leave it to a diagram): the dealer's
-        partner when the dealer team held, else the next seat in play order."""
+    def next_dealer(self, dealer: int, dealer_holds: bool) -> int:
+        """Who deals next (§8, a convention: the texts leave it to a diagram): when the dealer
+        team held, the dealer's partner (dealer_rotation "partner") or the dealer again
+        ("stay"); else the next seat in play order."""
         if dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
-        return (dealer + (2 if dealer_holds else 1)) % 4
+        if not dealer_holds:
+            return (dealer + 1) % 4
+        return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer
 
     def bottom_multiplier(self, last_lead, trump) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
@@ -121,9 +173,19 @@ class Rules:
         return _round.bottom_multiplier(self, last_lead, trump)
 
 
+CHOICES = {"overturn": ("ranked", "once"),
+           "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
+           "first_dealer": ("declarer", "fixed"), "dealer_rotation": ("partner", "stay")}
+FLAGS = ("joker_pair_declares", "reinforce", "overturn_while_drawing", "steal_bottom",
+         "overturn_takes_deal")
+
 PRESETS = {
     "v3": Rules(name="v3", step=40, must_play=(14,)),
     "match16": Rules(name="match16", step=20, dealer_rises=((0, 5), (35, 3), (75, 1)),
-                     must_play=(2, 14)),
-    "bo3": Rules(name="bo3", step=20, rise_cap=5, must_play=(), multiplier_cap=8),
+                     must_play=(2, 14), steal_bottom=False, no_declaration="forced",
+                     first_dealer="fixed", overturn_takes_deal=False, revolution_points=15),
+    "bo3": Rules(name="bo3", step=20, rise_cap=5, must_play=(), multiplier_cap=8,
+                 overturn="once", joker_pair_declares=True, reinforce=False,
+                 overturn_while_drawing=True, steal_bottom=False, no_declaration="turn_whole",
+                 overturn_takes_deal=False, series=3),
 }

@@ -1,0 +1,459 @@
+"""Whole rounds and matches (RULES.md §8-§10) played by bots, with records and replay.
+
+The round runs in the native engine (shengji._round): built-in bots answer there without the
+interpreter; a Python bot is asked through the protocol below and its answer goes through the
+same checks. docs/engine.md "Rounds" describes the record.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+from shengji import _round
+from shengji import reference as ref
+from shengji._core import Cards, Trump, follow_error
+from shengji.errors import CardError, IllegalAction, ShengjiError
+from shengji.rules import Rules
+
+TEAMS = ("0+2", "1+3")
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see when it must decide: never another hand, nor a bottom it did not
+    bury. `action` says what is asked: "declare" (a show: declare, reinforce, overturn or a
+    forced declaration, as `show`), "revolt", "bury" or "play"."""
+
+    seat: int
+    action: str
+    hand: Cards
+    rules: Rules
+    levels: tuple[int, int]        # each team's level (team = seat % 2)
+    level: int | None              # the round's level, once the dealer is known
+    trump: Trump | None            # None until a declaration (or the bottom) sets it
+    dealer: int | None             # None while a declaration still picks the dealer
+    declarer: int | None
+    drawn: int                     # cards drawn so far in this deal (100 after the deal)
+    shows: tuple[dict, ...]        # declarations and other public events so far
+    show: str | None               # for "declare": "declare", "reinforce", "overturn", "forced"
+    options: tuple[Cards, ...]     # for "declare": the shows allowed now
+    may_pass: bool                 # for "declare": False for a forced declaration
+    tricks: tuple[dict, ...]       # finished tricks, as in RoundRecord.tricks
+    current: tuple[Cards, ...]     # plays of the trick in progress, from its leader
+    leader: int | None             # the seat leading the trick in progress
+    points: tuple[int, int]        # points taken in tricks by each team so far
+    bottom: Cards | None           # the buried cards, for the seat that buried them
+
+    @property
+    def lead(self) -> Cards | None:
+        """The lead to follow, or None when this seat leads."""
+        return self.current[0] if self.current else None
+
+
+class Bot(Protocol):
+    """A Python bot: one object per seat. Each method gets the seat's View and answers; an
+    answer the rules refuse raises IllegalAction naming the seat, the action and the rule."""
+
+    def declare(self, view: View) -> Cards | str | None:
+        """One of view.options, or None to pass (not allowed when view.may_pass is False)."""
+
+    def revolt(self, view: View) -> bool:
+        """Call a revolution (革命) or not."""
+
+    def bury(self, view: View) -> Cards | str:
+        """8 cards of view.hand to bury."""
+
+    def play(self, view: View) -> Cards | str:
+        """A lead (any cards of one category: a unit or a throw) or a legal follow."""
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A finished round: everything needed to replay it. to_dict() is JSON-able."""
+
+    rules: Rules
+    seed: int
+    first_drawer: int
+    levels: tuple[int, int]
+    first_round: bool
+    deals: list[str]               # each deal's 108 cards in draw order (the last 8: bottom)
+    events: list[dict]             # shows, 翻底, step-downs, revolutions, redeals, in order
+    dealer: int
+    declarer: int | None
+    trump: dict                    # {"level", "suit"}; suit None for no trump
+    hands: list[str]               # the hands when the first trick starts, after burying
+    buries: list[dict]             # [{"seat", "cards"}]: the dealer's, then any 抄底
+    bottom: str                    # the 8 cards buried last
+    tricks: list[dict]             # [{"leader", "plays", "winner", "points", "attempted"}]
+    trick_points: int
+    defender_points: int
+    bottom_points: int
+    multiplier: int
+    penalty: int
+    settlement: dict               # {"dealer_holds", "rise"}
+    bots: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["rules"] = rules_to_dict(self.rules)
+        d["levels"] = list(self.levels)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RoundRecord":
+        names = {f.name for f in dataclasses.fields(cls)}
+        missing = names - set(d) - {"bots"}
+        if missing:
+            raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
+        data = {k: v for k, v in d.items() if k in names}
+        data["rules"] = rules_from_dict(d["rules"])
+        data["levels"] = tuple(d["levels"])
+        return cls(**data)
+
+    @property
+    def trump_object(self) -> Trump:
+        return Trump(self.trump["level"], self.trump["suit"])
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match (or a series of games, Rules.series): its rounds, both teams' levels after each
+    round, each game's winner and the winning team (team t = seats t and t + 2)."""
+
+    rules: Rules
+    seed: int
+    rounds: list[RoundRecord]
+    levels: list[tuple[int, int]]
+    games: list[int]
+    winner: int
+
+    def to_dict(self) -> dict:
+        return {"rules": rules_to_dict(self.rules), "seed": self.seed,
+                "rounds": [r.to_dict() for r in self.rounds],
+                "levels": [list(x) for x in self.levels], "games": self.games,
+                "winner": self.winner}
+
+
+def rules_to_dict(rules: Rules) -> dict:
+    return {k: (list(map(list, v)) if k == "dealer_rises" and v is not None
+                else list(v) if isinstance(v, tuple) else v)
+            for k, v in dataclasses.asdict(rules).items()}
+
+
+def rules_from_dict(d: Any) -> Rules:
+    if isinstance(d, str):
+        return Rules.preset(d)
+    d = dict(d)
+    if d.get("dealer_rises") is not None:
+        d["dealer_rises"] = tuple(tuple(row) for row in d["dealer_rises"])
+    if "must_play" in d:
+        d["must_play"] = tuple(d["must_play"])
+    return Rules().replace(**d)
+
+
+def as_rules(rules: Rules | str) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
+
+
+def native_bots() -> dict[str, int]:
+    return dict(_round.BOTS)
+
+
+def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
+    """(engine kinds, Python bot objects or None, names) for the four seats."""
+    seats = [bots] * 4 if isinstance(bots, str) else list(bots) if bots is not None else []
+    if len(seats) != 4:
+        raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
+    kinds: list[int] = []
+    objects: list[Any] = []
+    names: list[str] = []
+    for seat, bot in enumerate(seats):
+        if isinstance(bot, str):
+            if bot not in _round.BOTS:
+                raise ValueError(f"seat {seat}: unknown bot {bot!r}; built-in bots: "
+                                 f"{', '.join(_round.BOTS)}")
+            kinds.append(_round.BOTS[bot])
+            objects.append(None)
+            names.append(bot)
+        else:
+            missing = [m for m in ("declare", "revolt", "bury", "play")
+                       if not callable(getattr(bot, m, None))]
+            if missing:
+                raise ValueError(f"seat {seat}: a bot object needs the methods declare, revolt, "
+                                 f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
+            kinds.append(0)
+            objects.append(bot)
+            names.append(type(bot).__name__)
+    return kinds, objects, names
+
+
+def check_round_args(seed: Any, dealer: Any, levels: Any) -> tuple[int, int, tuple[int, int]]:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
+    if dealer not in (0, 1, 2, 3) or isinstance(dealer, bool):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    lv = tuple(levels) if isinstance(levels, (tuple, list)) else ()
+    if len(lv) != 2 or any(isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= 14
+                           for x in lv):
+        raise ValueError(f"levels must be two team levels 2..14 (A = 14), got {levels!r}")
+    return seed, dealer, (lv[0], lv[1])
+
+
+def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
+               levels: tuple[int, int] = (2, 2), first_round: bool = False) -> RoundRecord:
+    """Deal, declare, bury, play and settle one round (§4-§10).
+
+    `bots`: a built-in bot's name for all four seats, or four bots (names or objects with the
+    Bot methods). `dealer` deals; with `first_round=True` it draws first and, where the rules
+    say so (Rules.first_dealer "declarer"), the first declaration picks the dealer. `levels`
+    are the teams' levels (team = seat % 2); the round is played at the dealer team's level.
+    """
+    rules = as_rules(rules)
+    seed, dealer, levels = check_round_args(seed, dealer, levels)
+    if first_round and rules.first_dealer == "declarer" and levels[0] != levels[1]:
+        raise ValueError("a first round picked by declaration needs equal levels, got "
+                         f"{levels!r}")
+    kinds, objects, names = resolve_bots(bots)
+    engine = _round.Round(rules, seed, dealer, levels, first_round, kinds)
+    while (pending := engine.advance()) is not None:
+        what, seat = pending
+        ask_python_bot(engine, rules, levels, objects[seat], what, seat)
+    d = engine.record()
+    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
+                       first_round=bool(first_round), bots=names, **d)
+
+
+def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat: int) -> View:
+    s = engine.state()
+    points = [0, 0]
+    for t in s["tricks"]:
+        points[t["winner"] % 2] += t["points"]
+    options, may_pass = engine.options if what == "show" else ([], False)
+    buriers = s["buriers"]
+    return View(seat=seat, action="declare" if what == "show" else what,
+                hand=engine.hand(seat), rules=rules, levels=levels, level=s["level"],
+                trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
+                shows=tuple(s["events"]), show=engine.show_kind if what == "show" else None,
+                options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
+                current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
+                bottom=engine.buried(len(buriers) - 1) if buriers and buriers[-1] == seat
+                else None)
+
+
+def ask_python_bot(engine: Any, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
+                   seat: int) -> None:
+    view = view_of(engine, rules, levels, what, seat)
+    action = view.action
+    answer = getattr(bot, action)(view)
+    cards: Cards | None = None
+    if what == "revolt":
+        if not isinstance(answer, bool):
+            raise IllegalAction(seat, action, f"answer True or False, got {answer!r}")
+        code = engine.answer(None, answer)
+    else:
+        if answer is not None or what != "show":
+            try:
+                cards = answer if isinstance(answer, Cards) else Cards(answer)
+            except (CardError, TypeError) as e:
+                raise IllegalAction(seat, action, f"not cards: {e}") from None
+        code = engine.answer(cards, False)
+    if code:
+        if engine.is_follow_refusal(code):
+            assert view.lead is not None and cards is not None and view.trump is not None
+            reason = follow_error(view.hand, view.lead, cards, view.trump) or ""
+        else:
+            reason = engine.refusal(code)
+            held = Counter(view.hand)
+            missing = [c for c, n in Counter(cards or ()).items() if n > held[c]]
+            if what in ("bury", "play") and missing:
+                reason += ": " + " ".join(missing)
+        shown = "pass" if what in ("show", "revolt") and not answer else str(answer)
+        raise IllegalAction(seat, action, f"{shown}: {reason}")
+
+
+def replay(record: RoundRecord | dict) -> RoundRecord:
+    """Play the record's actions again through the engine, re-checking every one against the
+    rules (and every trick with the plain reference), and compare the outcome field by field.
+    Returns the replayed record; raises ShengjiError on the first difference."""
+    if isinstance(record, dict):
+        record = RoundRecord.from_dict(record)
+    rules = record.rules
+    seed, dealer, levels = check_round_args(record.seed, record.first_drawer, record.levels)
+    engine = _round.Round(rules, seed, dealer, levels, record.first_round, [0, 0, 0, 0])
+    shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
+                                                         "forced", "revolution")]
+    buries = list(record.buries)
+    if not record.deals or engine.deck(0) != record.deals[0]:
+        raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives")
+    while (pending := engine.advance()) is not None:
+        what, seat = pending
+        s = engine.state()
+        if what in ("show", "revolt"):
+            nxt = shows[0] if shows else None
+            kind = engine.show_kind if what == "show" else "revolution"
+            here = (nxt is not None and nxt["seat"] == seat and nxt["action"] == kind
+                    and (nxt["deal"], nxt["when"], nxt["at"]) == engine.moment)
+            shown = Cards(nxt["cards"]) if nxt is not None and here and what == "show" else None
+            code = engine.answer(shown, here and what == "revolt")
+            if here:
+                shows.pop(0)
+        elif what == "bury":
+            if not buries or buries[0]["seat"] != seat:
+                raise ShengjiError(f"replay: seat {seat} buries here, the record says "
+                                   f"{buries[0] if buries else 'nothing'}")
+            code = engine.answer(Cards(buries.pop(0)["cards"]), False)
+        else:
+            n = len(s["tricks"])
+            step = len(s["current"])
+            if n >= len(record.tricks):
+                raise ShengjiError(f"replay: trick {n} is played but the record has "
+                                   f"{len(record.tricks)}")
+            t = record.tricks[n]
+            cards = Cards(t["attempted"] or t["plays"][0]) if step == 0 else Cards(t["plays"][step])
+            code = engine.answer(cards, False)
+        if code:
+            raise ShengjiError(f"replay: seat {seat}, {what} refused: {engine.refusal(code)}")
+    if shows or buries:
+        raise ShengjiError(f"replay: recorded actions never asked for: {shows + buries}")
+    again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
+                        first_round=record.first_round, bots=record.bots, **engine.record())
+    for f in dataclasses.fields(RoundRecord):
+        if getattr(again, f.name) != getattr(record, f.name):
+            raise ShengjiError(f"replay: {f.name} differs: recorded {getattr(record, f.name)!r}, "
+                               f"replayed {getattr(again, f.name)!r}")
+    check_tricks_with_reference(again)
+    return again
+
+
+def check_tricks_with_reference(record: RoundRecord) -> None:
+    """Every lead's throw check, follow and winner, recomputed by shengji.reference."""
+    trump = record.trump_object
+    hands = [Cards(h) for h in record.hands]
+    leader = record.dealer
+    for i, t in enumerate(record.tricks):
+        order = [(t["leader"] + k) % 4 for k in range(4)]
+        plays = [Cards(p) for p in t["plays"]]
+        attempted = Cards(t["attempted"]) if t["attempted"] else plays[0]
+        ok, lead = ref.check_throw(attempted, [hands[s] for s in order[1:]], trump)
+        problems = []
+        if t["leader"] != leader:
+            problems.append(f"led by seat {t['leader']}, not the last winner {leader}")
+        if lead != plays[0] or ok != (t["attempted"] is None):
+            problems.append(f"the throw check gives {lead}")
+        for seat, play in zip(order[1:], plays[1:]):
+            if not ref.is_legal_follow(hands[seat], lead, play, trump):
+                problems.append(f"seat {seat}'s follow {play} is illegal")
+        winner = order[ref.trick_winner(plays, trump)]
+        if winner != t["winner"]:
+            problems.append(f"the reference's winner is seat {winner}")
+        if problems:
+            raise ShengjiError(f"replay: trick {i}: " + "; ".join(problems))
+        for seat, play in zip(order, plays):
+            hands[seat] = hands[seat] - play
+        leader = winner
+    if any(len(h) for h in hands):
+        raise ShengjiError("replay: cards left in hand after the last trick")
+
+
+def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
+               max_rounds: int = 10_000) -> MatchRecord:
+    """Rounds until a team passes A (§8), from levels (2, 2) with a first round; under
+    Rules.series > 1 (bo3) games until a team has won a majority. Round k of the match uses
+    round_seed(seed, k)."""
+    rules = as_rules(rules)
+    seed, _, _ = check_round_args(seed, 0, (2, 2))
+    rounds: list[RoundRecord] = []
+    levels_after: list[tuple[int, int]] = []
+    games: list[int] = []
+    while max(games.count(0), games.count(1)) * 2 <= rules.series:
+        levels = [2, 2]
+        dealer, first = 0, True
+        while True:
+            if len(rounds) == max_rounds:
+                raise ShengjiError(f"the match did not end in {max_rounds} rounds")
+            rec = play_round(rules, _round.round_seed(seed, len(rounds)), bots, dealer,
+                             (levels[0], levels[1]), first)
+            holds = rec.settlement["dealer_holds"]
+            team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
+            adv = rules.advance(levels[team], rec.settlement["rise"], holds)
+            levels[team] = adv.level
+            rounds.append(rec)
+            levels_after.append((levels[0], levels[1]))
+            if adv.won:
+                games.append(team)
+                break
+            dealer, first = rules.next_dealer(rec.dealer, holds), False
+    return MatchRecord(rules=rules, seed=seed, rounds=rounds, levels=levels_after, games=games,
+                       winner=max((0, 1), key=games.count))
+
+
+def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
+                    workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
+                    first_round: bool = False):
+    """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
+    round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
+    frame is the same for any number of workers. Built-in bots run natively in worker threads
+    without the GIL; Python bots are played round by round."""
+    import numpy as np
+    import pandas as pd
+
+    rules = as_rules(rules)
+    seed, dealer, levels = check_round_args(seed, dealer, levels)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be an int >= 0, got {n!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    kinds, objects, names = resolve_bots(bots)
+    if any(o is not None for o in objects):
+        rows = [round_row(play_round(rules, _round.round_seed(seed, i), bots, dealer, levels,
+                                     first_round)) for i in range(n)]
+        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+    chunk = max(1, min(50_000, -(-n // workers)))
+    starts = range(0, n, chunk)
+
+    def run(start: int) -> dict:
+        return _round.simulate(rules, seed, start, min(chunk, n - start), kinds, dealer, levels,
+                               first_round)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(run, starts))
+    cols = {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int16)
+            for k in _round.COLUMNS + ("seed",)}
+    declarer = pd.array(cols["declarer"], dtype="Int8")
+    declarer[cols["declarer"] < 0] = pd.NA
+    frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})
+    frame["seed"] = cols["seed"].astype(np.uint64)
+    frame["declarer"] = declarer
+    frame["trump_suit"] = pd.Series(np.asarray(SUITS)[cols["trump_suit"]],
+                                    dtype=pd.CategoricalDtype(list(SUITS)))
+    frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
+    return frame[list(FRAME_COLUMNS)]
+
+
+SUITS = ("D", "C", "H", "S", "NT")
+FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_points",
+                 "trick_points", "bottom_points", "multiplier", "penalty", "dealer_holds", "rise",
+                 "tricks", "throws", "failed_throws", "deals", "overturns")
+
+
+def round_row(rec: RoundRecord) -> dict:
+    trump = rec.trump_object
+    return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
+            "trump_suit": trump.suit or "NT", "level": trump.level,
+            "defender_points": rec.defender_points, "trick_points": rec.trick_points,
+            "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
+            "penalty": rec.penalty, "dealer_holds": rec.settlement["dealer_holds"],
+            "rise": rec.settlement["rise"], "tricks": len(rec.tricks),
+            "throws": sum(len(ref.decompose(Cards(t["attempted"] or t["plays"][0]),
+                                            trump)) > 1 for t in rec.tricks),
+            "failed_throws": sum(t["attempted"] is not None for t in rec.tricks),
+            "deals": len(rec.deals),
+            "overturns": sum(e["action"] == "overturn" and e["deal"] == len(rec.deals) - 1
+                             for e in rec.events)}
