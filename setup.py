@@ -40,6 +40,6 @@ def extension(name):
     )
 
 
-setup(ext_modules=cythonize([extension("_core"), extension("_deal"), extension("_round")],
+setup(ext_modules=cythonize([extension("_core"), extension("_deal"), extension("_round"), extension("_bots")],
                             compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None))

@@ -2,7 +2,7 @@
 import pytest
 
 import shengji as sj
-from shengji import _round
+from shengji import _bots
 
 ROUNDS = 5_000
 
@@ -14,5 +14,5 @@ def bench_random_rounds(benchmark, preset):
     by four random players."""
     benchmark.group = f"whole rounds, random bots, {preset} (nogil)"
     benchmark.extra_info.update(engine="core", items=ROUNDS)
-    kinds = [_round.BOTS["random"]] * 4
-    benchmark(_round.simulate, sj.Rules.preset(preset), 1, 0, ROUNDS, kinds)
+    kinds = [_bots.BOTS["random"]] * 4
+    benchmark(_bots.simulate, sj.Rules.preset(preset), 1, 0, ROUNDS, kinds)

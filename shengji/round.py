@@ -1,6 +1,6 @@
 """Whole rounds and matches (RULES.md §8-§10) played by bots, with records and replay.
 
-The round runs in the native engine (shengji._round): built-in bots answer there without the
+The round runs in the native engine (shengji._round, driven by shengji._bots): built-in bots answer there without the
 interpreter; a Python bot is asked through the protocol below and its answer goes through the
 same checks. docs/engine.md "Rounds" describes the record.
 """
@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
-from shengji import _round
+from shengji import _bots
 from shengji import reference as ref
 from shengji._core import Cards, Trump, follow_error
 from shengji.errors import CardError, IllegalAction, ShengjiError
@@ -162,10 +162,6 @@ def as_rules(rules: Rules | str) -> Rules:
     raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
 
 
-def native_bots() -> dict[str, int]:
-    return dict(_round.BOTS)
-
-
 def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
     """(engine kinds, Python bot objects or None, names) for the four seats."""
     seats = [bots] * 4 if isinstance(bots, str) else list(bots) if bots is not None else []
@@ -176,10 +172,10 @@ def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
     names: list[str] = []
     for seat, bot in enumerate(seats):
         if isinstance(bot, str):
-            if bot not in _round.BOTS:
+            if bot not in _bots.BOTS:
                 raise ValueError(f"seat {seat}: unknown bot {bot!r}; built-in bots: "
-                                 f"{', '.join(_round.BOTS)}")
-            kinds.append(_round.BOTS[bot])
+                                 f"{', '.join(_bots.BOTS)}")
+            kinds.append(_bots.BOTS[bot])
             objects.append(None)
             names.append(bot)
         else:
@@ -221,7 +217,7 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
         raise ValueError("a first round picked by declaration needs equal levels, got "
                          f"{levels!r}")
     kinds, objects, names = resolve_bots(bots)
-    engine = _round.Round(rules, seed, dealer, levels, first_round, kinds)
+    engine = _bots.Round(rules, seed, dealer, levels, first_round, kinds)
     while (pending := engine.advance()) is not None:
         what, seat = pending
         ask_python_bot(engine, rules, levels, objects[seat], what, seat)
@@ -286,7 +282,7 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
         record = RoundRecord.from_dict(record)
     rules = record.rules
     seed, dealer, levels = check_round_args(record.seed, record.first_drawer, record.levels)
-    engine = _round.Round(rules, seed, dealer, levels, record.first_round, [0, 0, 0, 0])
+    engine = _bots.Round(rules, seed, dealer, levels, record.first_round, [0, 0, 0, 0])
     shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
                                                          "forced", "revolution")]
     buries = list(record.buries)
@@ -378,7 +374,7 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
         while True:
             if len(rounds) == max_rounds:
                 raise ShengjiError(f"the match did not end in {max_rounds} rounds")
-            rec = play_round(rules, _round.round_seed(seed, len(rounds)), bots, dealer,
+            rec = play_round(rules, _bots.round_seed(seed, len(rounds)), bots, dealer,
                              (levels[0], levels[1]), first)
             holds = rec.settlement["dealer_holds"]
             team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
@@ -412,20 +408,20 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
     kinds, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
-        rows = [round_row(play_round(rules, _round.round_seed(seed, i), bots, dealer, levels,
+        rows = [round_row(play_round(rules, _bots.round_seed(seed, i), bots, dealer, levels,
                                      first_round)) for i in range(n)]
         return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
     chunk = max(1, min(50_000, -(-n // workers)))
     starts = range(0, n, chunk)
 
     def run(start: int) -> dict:
-        return _round.simulate(rules, seed, start, min(chunk, n - start), kinds, dealer, levels,
+        return _bots.simulate(rules, seed, start, min(chunk, n - start), kinds, dealer, levels,
                                first_round)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         parts = list(pool.map(run, starts))
     cols = {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int16)
-            for k in _round.COLUMNS + ("seed",)}
+            for k in _bots.COLUMNS + ("seed",)}
     declarer = pd.array(cols["declarer"], dtype="Int8")
     declarer[cols["declarer"] < 0] = pd.NA
     frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})

@@ -1,5 +1,5 @@
 """The random player's choices are uniform over the legal actions (its rounds are checked
-action by action in test_random_round.py)."""
+action by action in test_rounds.py)."""
 from collections import Counter
 
 import pytest
