@@ -11,6 +11,8 @@ WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
 REFUSALS: dict[int, str]
 COLUMNS: tuple[str, ...]
+CALLS: dict[str, int]
+BURIES: dict[str, int]
 
 def round_seed(seed: int, index: int) -> int: ...
 def simulate(rules: Any, seed: int, start: int, count: int, bots: Any, dealer: int = 0,

@@ -6,8 +6,9 @@ from libc.stdlib cimport calloc, free
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, TrumpTable, LeadShape, FOLLOW_PAIRS, BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK,
-    BAD_HAND_SIZE, lead_shape, points_raw,
+    CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_PAIRS, BAD_LEAD_MIXED,
+    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, lead_shape, points_raw, card_count, restrict,
+    difference, union_of, ctz, trick_winner_raw, legal_follows_raw,
 )
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
 from shengji._round cimport (
@@ -28,14 +29,29 @@ from shengji.errors import PlayError, ShengjiError
 cdef enum:
     BOT_PYTHON = 0         # answered through shengji.round
     BOT_RANDOM = 1
+    BOT_GREEDY = 2
+    CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
+    CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
+    CALL_NEVER = 2         # never show unless forced
+    BURY_LOW = 0           # lowest side cards, no points, pairs kept
+    BURY_VOIDS = 1         # empty the shortest side suits
+    BURY_POINTS = 2        # point cards first
+    BURY_RANDOM = 3        # uniform over 8-card choices
+    FOLLOW_CAP = 2000      # most follows the greedy bot weighs; beyond, it follows at random
+    ALL_KINDS = 0x3FFFFFFFFFFFFF
+
+
+ctypedef struct BotSpec:
+    int8_t kind            # BOT_*
+    int8_t call            # CALL_* (greedy)
+    int8_t patience        # cards of a suit before a patient call (greedy)
+    int8_t bury            # BURY_* (greedy)
+    int8_t revolt          # calls a revolution when allowed (greedy)
 
 
 cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
     """The random player: uniform over the legal answers (docs/engine.md)."""
     cdef uint64_t i
-    cards.ones = 0
-    cards.twos = 0
-    flag[0] = False
     if g.ask == ASK_SHOW:
         i = rng_below(&g.rng, g.nopts + g.may_pass) if g.nopts + g.may_pass > 1 else 0
         if i < <uint64_t>g.nopts:
@@ -54,13 +70,350 @@ cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
                          &g.buf, cards)
 
 
-cdef int answer(Game* g, int bot, CardSet* cards, bint* flag) noexcept nogil:
-    if bot == BOT_RANDOM:
+# -- The greedy bot: plays like a sensible human from what its seat can see -------------------
+cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
+    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
+    """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none)."""
+    cdef uint64_t mask = (<uint64_t>3) << SMALL_JOKER
+    cdef int s, level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
+    for s in range(4):
+        mask |= <uint64_t>1 << (13 * s + level - 2)
+    if suit < 4:
+        mask |= (<uint64_t>0x1FFF) << (13 * suit)
+    return card_count(restrict(hand, mask))
+
+
+cdef int shown_suit(CardSet shown) noexcept nogil:
+    cdef int kind = ctz(shown.ones)
+    return 4 if kind >= SMALL_JOKER else kind // 13
+
+
+cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
+    """Declares the suit it holds most of (at once, or once it holds `patience` cards of it);
+    reinforces; overturns when the new trump would give it clearly more trumps (more still
+    against its partner); shows its strongest level card when forced."""
+    cdef CardSet hand = g.hands[g.seat]
+    cdef int i, suit, strength, best = -1, need
+    for i in range(g.nopts):
+        suit = shown_suit(g.opts[i])
+        strength = suit_strength(g, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
+        if g.show_what == EV_REINFORCE or g.show_what == EV_FORCED:
+            need = 0
+        elif b.call == CALL_NEVER:
+            continue
+        elif g.show_what == EV_OVERTURN:
+            need = 2 * (suit_strength(g, hand, g.trump_suit)
+                        + (4 if (g.declarer - g.seat) % 2 == 0 else 2))
+        elif b.call == CALL_PATIENT and suit < 4:
+            need = 0
+            if card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit))) < b.patience:
+                continue
+        else:
+            need = 0
+        if strength >= need and strength > best:
+            best = strength
+            cards[0] = g.opts[i]
+    if best < 0 and not g.may_pass:
+        cards[0] = g.opts[0]
+
+
+cdef CardSet greedy_bury(Game* g, const BotSpec* b) noexcept nogil:
+    """8 cards by the bury strategy; trumps only when nothing else is left."""
+    cdef const TrumpTable* t = g.table
+    cdef CardSet hand = g.hands[g.seat], out
+    cdef int score[2 * 54]
+    cdef int8_t kinds[2 * 54]
+    cdef int suit_len[4]
+    cdef int n = 0, i, j, k, c, best, value, base
+    cdef uint64_t m
+    if b.bury == BURY_RANDOM:
+        return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
+    for c in range(4):
+        suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
+    m = hand.ones
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        c = t.cat_of[k]
+        value = points_raw(restrict(hand, (<uint64_t>1) << k)) // (2 if (hand.twos >> k) & 1 else 1)
+        if c == TRUMP:
+            base = 10000 + card_order(t, k)
+        elif b.bury == BURY_VOIDS:
+            base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
+        elif b.bury == BURY_POINTS:
+            base = (0 if value else 1000) - 10 * value + t.pos_of[k]
+        else:
+            base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
+        for j in range(2 if (hand.twos >> k) & 1 else 1):
+            kinds[n] = k
+            score[n] = base
+            n += 1
+    out.ones = 0
+    out.twos = 0
+    for i in range(BOTTOM_SIZE):
+        best = -1
+        for j in range(n):
+            if kinds[j] >= 0 and (best < 0 or score[j] < score[best]):
+                best = j
+        k = kinds[best]
+        kinds[best] = -1
+        out.twos |= out.ones & ((<uint64_t>1) << k)
+        out.ones |= (<uint64_t>1) << k
+    return out
+
+
+cdef CardSet unseen_by(const Game* g, int seat) noexcept nogil:
+    """Cards this seat cannot see: not in its hand, not played, not the bottom it buried."""
+    cdef CardSet x
+    x.ones = ALL_KINDS
+    x.twos = ALL_KINDS
+    x = difference(difference(x, g.hands[seat]), g.played)
+    if g.nburies and g.buriers[g.nburies - 1] == seat:
+        x = difference(x, g.bottom)
+    return x
+
+
+cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
+    """Whether some kind of `kinds` in category `cat` ranks strictly above position pos."""
+    cdef int i, k
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if t.pos_of[k] <= pos:
+            return False
+        if (kinds >> k) & 1:
+            return True
+    return False
+
+
+cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil:
+    """The units of `part` (one category) that no unseen card can beat: a single with no unseen
+    card above it, a pair with no unseen pair above it. Thrown together they cannot fail."""
+    cdef CardSet out
+    cdef uint64_t m = part.ones, bit
+    cdef int k
+    out.ones = 0
+    out.twos = 0
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        bit = (<uint64_t>1) << k
+        if part.twos & bit:
+            if not beaten_by(t, unseen.twos, cat, t.pos_of[k]):
+                out.ones |= bit
+                out.twos |= bit
+        elif not beaten_by(t, unseen.ones, cat, t.pos_of[k]):
+            out.ones |= bit
+    return out
+
+
+cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    cdef int k, best = -1
+    while kinds:
+        k = ctz(kinds)
+        kinds &= kinds - 1
+        if best < 0 or card_order(t, k) > card_order(t, best):
+            best = k
+    return best
+
+
+cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil:
+    cdef CardSet out
+    cdef uint64_t m = cards.ones
+    cdef int k, best = -1, key, best_key = 0
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        key = card_order(t, k) + (100 if avoid_points and points_raw(
+            restrict(cards, (<uint64_t>1) << k)) else 0)
+        if best < 0 or key < best_key:
+            best, best_key = k, key
+    out.ones = (<uint64_t>1) << best
+    out.twos = 0
+    return out
+
+
+cdef CardSet greedy_lead(Game* g) noexcept nogil:
+    """Leads what cannot lose (all sure units of a side suit no opponent can ruff, as a throw
+    when there are several); the dealer's team draws trumps with sure trump units; otherwise a
+    low card of its longest side suit."""
+    cdef const TrumpTable* t = g.table
+    cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0
+    cdef CardSet hand = g.hands[seat], unseen = unseen_by(g, seat), part, sure, best
+    cdef int opp_voids = g.voids[(seat + 1) % 4] | g.voids[(seat + 3) % 4]
+    cdef bint ruffable = restrict(unseen, t.cat_mask[TRUMP]).ones != 0
+    for c in range(4):
+        part = restrict(hand, t.cat_mask[c])
+        n = card_count(part)
+        if n > longest_n:
+            longest, longest_n = c, n
+        if not n or (ruffable and (opp_voids >> c) & 1):
+            continue
+        sure = sure_units(t, part, unseen, c)
+        if card_count(sure) > best_n:
+            best, best_n = sure, card_count(sure)
+    if best_n:
+        return best
+    part = restrict(hand, t.cat_mask[TRUMP])
+    if part.ones and (seat - g.dealer) % 2 == 0:
+        sure = sure_units(t, part, unseen, TRUMP)
+        if sure.ones:
+            # the highest sure trump unit, a pair before a single
+            best.ones = (<uint64_t>1) << highest_kind(t, sure.twos if sure.twos else sure.ones)
+            best.twos = best.ones & sure.twos
+            return best
+    if longest >= 0:
+        return lowest_card(t, restrict(hand, t.cat_mask[longest]), True)
+    return lowest_card(t, part, True)
+
+
+cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil:
+    """What a play spends: high cards and trumps cost more (squared order)."""
+    cdef int cost = 0, o, k
+    cdef uint64_t m = play.ones
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        o = card_order(t, k) + 1
+        cost += o * o * (2 if (play.twos >> k) & 1 else 1)
+    return cost
+
+
+cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil:
+    """`count` cards of `rest` to throw away: side cards before trumps, low before high; point
+    cards first when feeding a partner who wins the trick, last otherwise."""
+    cdef CardSet out, one
+    cdef uint64_t m, bit
+    cdef int i, k, key, best, best_key, value
+    out.ones = 0
+    out.twos = 0
+    for i in range(count):
+        best = -1
+        best_key = 0
+        m = rest.ones
+        while m:
+            k = ctz(m)
+            m &= m - 1
+            bit = (<uint64_t>1) << k
+            one.ones = bit
+            one.twos = 0
+            value = points_raw(one)
+            key = card_order(t, k) + (1000 if t.cat_of[k] == TRUMP else 0) + (
+                -100 * value if feed else 100 * value)
+            if best < 0 or key < best_key:
+                best, best_key = k, key
+        bit = (<uint64_t>1) << best
+        one.ones = bit
+        one.twos = 0
+        rest = difference(rest, one)
+        out.twos |= out.ones & bit
+        out.ones |= bit
+    return out
+
+
+cdef double choose_count(int n, int k) noexcept nogil:
+    cdef double c = 1
+    cdef int i
+    for i in range(k):
+        c = c * (n - i) / (i + 1)
+    return c
+
+
+cdef inline long follow_score(const TrumpTable* t, CardSet* plays, int step, CardSet cand,
+                              int table_points, bint partner_wins) noexcept nogil:
+    """Lower is better: feed a winning partner points; else win a trick worth taking (points on
+    the table, or players still to come) as cheaply as possible; else lose cheaply, keeping
+    points from the opponents."""
+    cdef int pts = points_raw(cand)
+    plays[step] = cand
+    if partner_wins:
+        return -100000 * pts + play_cost(t, cand)
+    if trick_winner_raw(t, plays, step + 1) == step and (table_points + pts >= 5 or step < 3):
+        return -10000000 + play_cost(t, cand)
+    return 100000 * pts + play_cost(t, cand)
+
+
+cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
+    """Weighs its legal follows by follow_score. Short of the led category it weighs its best
+    discard and, void, every ruff; with more than FOLLOW_CAP follows to weigh it plays a random
+    one (huge throws only)."""
+    cdef const TrumpTable* t = g.table
+    cdef Trick* tr = &g.tricks[g.ntricks]
+    cdef int step = g.step, i, nc, w, table_points = 0
+    cdef long score, best_score = 0
+    cdef CardSet hand = g.hands[g.seat], lead = tr.plays[0], suit_cards, trumps
+    cdef CardSet plays[4]
+    cdef LeadShape shape
+    cdef bint partner_wins, have = False
+    cdef int64_t n
+    if lead_shape(t, lead, &shape) < 0:
+        return BAD_NO_DECISION
+    for i in range(step):
+        plays[i] = tr.plays[i]
+        table_points += points_raw(tr.plays[i])
+    w = trick_winner_raw(t, plays, step)
+    if w < 0:
+        return w
+    partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    g.buf.n = 0
+    if nc > shape.ncards:
+        if choose_count(nc, shape.ncards) > FOLLOW_CAP:
+            return random_follow(&g.rng, t, hand, lead, &g.buf, out)
+        n = legal_follows_raw(t, hand, lead, &g.buf)
+    else:
+        out[0] = union_of(suit_cards, discard(t, difference(hand, suit_cards),
+                                              shape.ncards - nc, partner_wins))
+        best_score = follow_score(t, plays, step, out[0], table_points, partner_wins)
+        have = True
+        trumps = restrict(hand, t.cat_mask[TRUMP])
+        n = 0
+        if (nc == 0 and shape.cat != TRUMP and not partner_wins
+                and card_count(trumps) >= shape.ncards
+                and choose_count(card_count(trumps), shape.ncards) <= FOLLOW_CAP):
+            n = legal_follows_raw(t, trumps, lead, &g.buf)     # every ruff
+    if n < 0:
+        return <int>n
+    for i in range(n):
+        score = follow_score(t, plays, step, g.buf.data[i], table_points, partner_wins)
+        if not have or score < best_score:
+            best_score = score
+            out[0] = g.buf.data[i]
+            have = True
+    return 0 if have else BAD_NO_DECISION
+
+
+cdef int greedy_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    if g.ask == ASK_SHOW:
+        greedy_show(g, b, cards)
+        return 0
+    if g.ask == ASK_REVOLT:
+        flag[0] = b.revolt
+        return 0
+    if g.ask == ASK_BURY:
+        cards[0] = greedy_bury(g, b)
+        return 0
+    if g.step == 0:
+        cards[0] = greedy_lead(g)
+        return 0
+    return greedy_follow(g, cards)
+
+
+cdef int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    cards.ones = 0
+    cards.twos = 0
+    flag[0] = False
+    if b.kind == BOT_RANDOM:
         return random_answer(g, cards, flag)
+    if b.kind == BOT_GREEDY:
+        return greedy_answer(g, b, cards, flag)
     return BAD_NO_DECISION
 
 
-cdef int drive(Game* g, const int8_t* bots) noexcept nogil:
+cdef int drive(Game* g, const BotSpec* bots) noexcept nogil:
     """Run the round, the native bots answering, until a Python seat must decide or the round
     ends: returns ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
     cdef int ask, rc
@@ -68,9 +421,9 @@ cdef int drive(Game* g, const int8_t* bots) noexcept nogil:
     cdef bint flag
     while True:
         ask = run(g)
-        if ask <= 0 or bots[g.seat] == BOT_PYTHON:
+        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON:
             return ask
-        rc = answer(g, bots[g.seat], &cards, &flag)
+        rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
             return rc
         rc = apply(g, cards, flag)
@@ -78,7 +431,21 @@ cdef int drive(Game* g, const int8_t* bots) noexcept nogil:
             return rc
 
 
-BOTS = {"random": BOT_RANDOM}                     # the native bots, by name
+BOTS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}   # the native bots, by name
+CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
+BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM}
+
+
+cdef int read_specs(object bots, BotSpec* out) except -1:
+    """Four (kind, call, patience, bury, revolt) tuples, as shengji.round.resolve_bots makes."""
+    for i in range(4):
+        kind, call, patience, bury, revolt = bots[i]
+        out[i].kind = kind
+        out[i].call = call
+        out[i].patience = patience
+        out[i].bury = bury
+        out[i].revolt = revolt
+    return 0
 ASKS = {ASK_SHOW: "show", ASK_REVOLT: "revolt", ASK_BURY: "bury", ASK_PLAY: "play"}
 WHEN = ("drawing", "dealt", "buried")
 EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
@@ -111,7 +478,7 @@ cdef class Round:
     """One round in progress (§9-§10 then §4-§8). `advance()` lets the native bots play until
     a Python seat must decide; `answer()` takes that seat's decision through the same checks."""
     cdef Game* g
-    cdef int8_t bots[4]
+    cdef BotSpec bots[4]
     cdef readonly object rules
 
     def __cinit__(self):
@@ -126,10 +493,8 @@ cdef class Round:
 
     def __init__(self, rules, seed, int dealer, levels, bint first_round, bots):
         cdef GameRules gr = game_rules(rules)
-        cdef int i
         self.rules = rules
-        for i in range(4):
-            self.bots[i] = bots[i]
+        read_specs(bots, self.bots)
         if game_start(self.g, &gr, <uint64_t>int(seed), dealer, levels[0], levels[1],
                       first_round) < 0:
             raise PlayError("could not start the round")
@@ -262,19 +627,19 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     """Rounds start .. start + count - 1 of `seed` (round i seeded round_seed(seed, i)) played
     by native bots without the GIL: a dict of arrays, one entry per round (COLUMNS + seed)."""
     cdef GameRules gr = game_rules(rules)
-    cdef int8_t kinds[4]
-    cdef Game* g = <Game*>calloc(1, sizeof(Game))
+    cdef BotSpec kinds[4]
+    cdef Game* g
     cdef int64_t i
     cdef int rc = 0, k, nthrows, nfailed, l0 = levels[0], l1 = levels[1]
     cdef Rng r
     cdef uint64_t sd = <uint64_t>int(seed)
+    read_specs(bots, kinds)
+    for k in range(4):
+        if kinds[k].kind == BOT_PYTHON:
+            raise ValueError("simulate runs native bots only")
+    g = <Game*>calloc(1, sizeof(Game))
     if g == NULL:
         raise MemoryError()
-    for k in range(4):
-        kinds[k] = bots[k]
-        if kinds[k] == BOT_PYTHON:
-            free(g)
-            raise ValueError("simulate runs native bots only")
     cols = {name: np.zeros(count, dtype=np.int16) for name in COLUMNS}
     seeds = np.zeros(count, dtype=np.int64)
     cdef short[::1] c_dealer = cols["dealer"], c_declarer = cols["declarer"]

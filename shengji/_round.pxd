@@ -161,6 +161,8 @@ ctypedef struct Game:
     int8_t buriers[5]
     int nburies
     CardSet start_hands[4]
+    CardSet played         # every card played to the tricks so far
+    int8_t voids[4]        # per seat, categories (bits) it has shown it lacks
     Trick tricks[MAX_TRICKS]
     int ntricks
     int step

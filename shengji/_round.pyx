@@ -521,6 +521,9 @@ cdef int run(Game* g) noexcept nogil:
             return ASK_BURY
         elif g.phase == PH_START_PLAY:
             g.start_hands = g.hands
+            g.played.ones = 0
+            g.played.twos = 0
+            g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
             g.leader = g.dealer
             g.ntricks = 0
             g.step = 0
@@ -607,7 +610,11 @@ cdef int apply_play(Game* g, CardSet cards) noexcept nogil:
         if rc:
             return rc if rc < 0 else ILLEGAL_FOLLOW - rc
         tr.plays[g.step] = cards
+        i = g.table.cat_of[ctz(tr.plays[0].ones)]
+        if cards.ones & ~g.table.cat_mask[i]:
+            g.voids[g.seat] |= 1 << i    # it had fewer than the lead: none is left
     g.hands[g.seat] = difference(g.hands[g.seat], cards)
+    g.played = union_of(g.played, cards)
     g.step += 1
     if g.step == 4:
         w = trick_winner_raw(g.table, tr.plays, 4)

@@ -1,10 +1,9 @@
-"""The `shengji` command line."""
+"""The `shengji` command line: play a round and print it, or re-check and print a saved one."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-
-import numpy as np
 
 import shengji as sj
 from shengji._core import RANK_NAMES
@@ -18,94 +17,74 @@ def pretty(cards) -> str:
                     for c in sj.Cards(cards)) or "-"
 
 
-def demo(seed: int, level: int | str, suit: str | None, out=None) -> None:
-    """Deal one hand and play it out with random legal units, trick by trick: a walk through the
-    rules core (decomposition, legal follows, trick winners, throw checks)."""
+def print_round(rec: sj.RoundRecord, out=None) -> None:
+    """A round record, readably: the declarations, the hands at the first trick, the bottom,
+    every trick and the outcome."""
     out = sys.stdout if out is None else out
-    rng = np.random.default_rng(seed)   # the random players' choices
-    trump = sj.Trump(level, suit)
-    hands, bottom = sj.deal(seed)
-    print(f"Demo deal, seed {seed}: level {RANK_NAMES[trump.level]}, trump "
-          f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}; seat 0 leads.", file=out)
-    for seat, hand in enumerate(hands):
-        print(f"  seat {seat}: {pretty_hand(hand, trump)}  [{unit_summary(hand, trump)}]",
+    trump = rec.trump_object
+    suit = trump.suit
+    print(f"Round of {rec.rules.name}, seed {rec.seed}: levels {RANK_NAMES[rec.levels[0]]} "
+          f"(seats 0+2) and {RANK_NAMES[rec.levels[1]]} (seats 1+3).", file=out)
+    for e in rec.events:
+        who = f"seat {e['seat']}" if e["seat"] is not None else "the table"
+        card = f" {pretty(e['cards'])}" if e["cards"] else ""
+        when = {"drawing": f"at draw {e['at']}", "dealt": "after the deal",
+                "buried": "after burying"}[e["when"]]
+        print(f"  deal {e['deal']}, {when}: {who} {e['action'].replace('_', ' ')}{card}",
               file=out)
-    print(f"  bottom: {pretty(bottom)} ({sj.points(bottom)} points)", file=out)
-    leader, taken = 0, [0, 0]
-    trick = 0
-    while len(hands[leader]):
-        trick += 1
-        lead = random_lead(hands, leader, trump, rng)
-        plays, seats = [lead], [leader]
-        for step in range(1, 4):
-            seat = (leader + step) % 4
-            options = sj.legal_follows(hands[seat], lead, trump)
-            plays.append(options[rng.integers(len(options))])
-            seats.append(seat)
-        winner = seats[sj.trick_winner(plays, trump)]
-        for seat, play in zip(seats, plays):
-            hands[seat] = hands[seat] - play
-        gained = sum(sj.points(p) for p in plays)
-        taken[winner % 2] += gained
-        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(seats, plays))
-        print(f"trick {trick:2d}  {shown}  -> seat {winner} (+{gained})", file=out)
-        leader = winner
-    print(f"points taken: seats 0+2 {taken[0]}, seats 1+3 {taken[1]}", file=out)
-
-
-def split_by_category(hand, trump) -> dict[str, list[str]]:
-    """The hand's cards by category, trumps first, each from the highest card down."""
-    cards: dict[str, list[str]] = {}
-    for card in sorted(hand, key=lambda c: sj.order(c, trump), reverse=True):
-        cards.setdefault(sj.category(card, trump), []).append(card)
-    return {cat: cards[cat] for cat in "TSHCD" if cat in cards}
+    print(f"Dealer seat {rec.dealer}, level {RANK_NAMES[trump.level]}, trump "
+          f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
+          f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
+          file=out)
+    for seat, hand in enumerate(rec.hands):
+        print(f"  seat {seat}: {pretty_hand(hand, trump)}", file=out)
+    for b in rec.buries:
+        print(f"  seat {b['seat']} buries {pretty(b['cards'])}", file=out)
+    for i, t in enumerate(rec.tricks, 1):
+        seats = [(t["leader"] + k) % 4 for k in range(4)]
+        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(seats, t["plays"]))
+        failed = f"  (throw {pretty(t['attempted'])} failed)" if t["attempted"] else ""
+        print(f"trick {i:2d}  {shown}  -> seat {t['winner']} (+{t['points']}){failed}",
+              file=out)
+    s = rec.settlement
+    team = "dealer's team" if s["dealer_holds"] else "defenders"
+    print(f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
+          f"{rec.bottom_points} x {rec.multiplier} -> {rec.defender_points} points; "
+          f"the {team} {'hold' if s['dealer_holds'] else 'take over'} and rise {s['rise']}.",
+          file=out)
 
 
 def pretty_hand(hand, trump) -> str:
-    return " | ".join(" ".join(pretty(c) for c in cards)
-                      for cards in split_by_category(hand, trump).values())
-
-
-def unit_summary(hand, trump) -> str:
-    """Tractors and pairs per category, e.g. `trump 1 tractor + 2 pairs, ♥ 1 pair`."""
-    parts = []
-    for cat, cards in split_by_category(hand, trump).items():
-        units = sj.decompose(sj.Cards(cards), trump)
-        tractors = sum(u.kind == "tractor" for u in units)
-        pairs = sum(u.kind == "pair" for u in units)
-        counted = [f"{n} {name}{'s' if n > 1 else ''}"
-                   for n, name in ((tractors, "tractor"), (pairs, "pair")) if n]
-        if counted:
-            parts.append(f"{'trump' if cat == 'T' else SUIT_SYMBOLS[cat]} {' + '.join(counted)}")
-    return ", ".join(parts) or "no pairs"
-
-
-def random_lead(hands, leader, trump, rng) -> sj.Cards:
-    """A random unit of the leader's hand, or now and then a throw of a whole category that the
-    other hands cannot beat (checked with check_throw)."""
-    by_category = list(split_by_category(hands[leader], trump).values())
-    whole = sj.Cards(by_category[rng.integers(len(by_category))])
-    others = [hands[s] for s in range(4) if s != leader]
-    units = sj.decompose(whole, trump)
-    if len(units) > 1 and sj.check_throw(whole, others, trump).ok:
-        return whole
-    return units[rng.integers(len(units))].cards
+    """The hand's cards by category, trumps first, each from the highest card down."""
+    cards: dict[str, list[str]] = {}
+    for card in sorted(sj.Cards(hand), key=lambda c: sj.order(c, trump), reverse=True):
+        cards.setdefault(sj.category(card, trump), []).append(card)
+    return " | ".join(" ".join(pretty(c) for c in cards[cat]) for cat in "TSHCD" if cat in cards)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="shengji", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p_demo = sub.add_parser("demo", help="deal one hand and play it out with random legal plays")
-    p_demo.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p_demo.add_argument("--level", default="2", help="level rank, 2..10, J, Q, K or A (default 2)")
-    p_demo.add_argument("--suit", default="S",
-                        help="trump suit S, H, C or D, or NT for no trump (default S)")
+    p_demo = sub.add_parser("demo", help="play one round and print it trick by trick")
+    p_demo.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+    p_demo.add_argument("--seed", type=int, default=0, help="round seed (default 0)")
+    p_demo.add_argument("--bots", default="greedy",
+                        help="built-in bot for all four seats: greedy or random (default greedy)")
+    p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
+    p_replay = sub.add_parser("replay", help="re-check a saved round record and print it")
+    p_replay.add_argument("file", help="a JSON round record (shengji demo --save)")
     args = parser.parse_args(argv)
     try:
-        level = int(args.level) if args.level.isdigit() else args.level
-        suit = None if args.suit.upper() == "NT" else args.suit
-        demo(args.seed, level, suit)
-    except sj.ShengjiError as exc:
+        if args.command == "demo":
+            rec = sj.play_round(args.rules, seed=args.seed, bots=args.bots)
+            if args.save:
+                with open(args.save, "w", encoding="utf-8") as f:
+                    json.dump(rec.to_dict(), f, ensure_ascii=False)
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                rec = sj.replay(json.load(f))
+        print_round(rec)
+    except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
     return 0
 

@@ -109,8 +109,11 @@ class RoundRecord:
         if missing:
             raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
         data = {k: v for k, v in d.items() if k in names}
-        data["rules"] = rules_from_dict(d["rules"])
-        data["levels"] = tuple(d["levels"])
+        try:
+            data["rules"] = rules_from_dict(d["rules"])
+            data["levels"] = tuple(d["levels"])
+        except (TypeError, ValueError) as e:
+            raise ShengjiError(f"not a round record: {e}") from None
         return cls(**data)
 
     @property
@@ -162,12 +165,53 @@ def as_rules(rules: Rules | str) -> Rules:
     raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
 
 
-def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
-    """(engine kinds, Python bot objects or None, names) for the four seats."""
-    seats = [bots] * 4 if isinstance(bots, str) else list(bots) if bots is not None else []
+@dataclass(frozen=True)
+class Greedy:
+    """The built-in greedy bot with its strategies (the studies compare them); "greedy" is
+    Greedy(). It runs natively, from what its seat can see.
+
+    call: "eager" declares at the first level card drawn, "patient" only a suit holding at
+    least `patience` cards so far, "never" only when forced (it then shows no overturn either).
+    It picks the suit it holds most of, reinforces, and overturns when that gives it clearly
+    more trumps. bury: "low" (lowest side cards, no points, pairs kept), "voids" (empty the
+    shortest side suits), "points" (point cards first), "random". revolt: call a revolution
+    whenever it may (match16).
+    """
+
+    call: str = "patient"
+    patience: int = 4
+    bury: str = "low"
+    revolt: bool = True
+
+    def __post_init__(self):
+        if self.call not in _bots.CALLS:
+            raise ValueError(f"Greedy.call must be one of {', '.join(_bots.CALLS)}, "
+                             f"got {self.call!r}")
+        if self.bury not in _bots.BURIES:
+            raise ValueError(f"Greedy.bury must be one of {', '.join(_bots.BURIES)}, "
+                             f"got {self.bury!r}")
+        if isinstance(self.patience, bool) or not isinstance(self.patience, int) or not (
+                1 <= self.patience <= 25):
+            raise ValueError(f"Greedy.patience must be 1..25, got {self.patience!r}")
+        if not isinstance(self.revolt, bool):
+            raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
+
+    def spec(self) -> tuple[int, int, int, int, int]:
+        return (_bots.BOTS["greedy"], _bots.CALLS[self.call], self.patience,
+                _bots.BURIES[self.bury], int(self.revolt))
+
+    def __str__(self) -> str:
+        return (f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
+                f"revolt={self.revolt})")
+
+
+def resolve_bots(bots: Any) -> tuple[list[tuple[int, int, int, int, int]], list[Any], list[str]]:
+    """(engine specs, Python bot objects or None, names) for the four seats."""
+    seats = [bots] * 4 if isinstance(bots, (str, Greedy)) else (
+        list(bots) if isinstance(bots, (list, tuple)) else [])
     if len(seats) != 4:
         raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
-    kinds: list[int] = []
+    specs: list[tuple[int, int, int, int, int]] = []
     objects: list[Any] = []
     names: list[str] = []
     for seat, bot in enumerate(seats):
@@ -175,7 +219,13 @@ def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
             if bot not in _bots.BOTS:
                 raise ValueError(f"seat {seat}: unknown bot {bot!r}; built-in bots: "
                                  f"{', '.join(_bots.BOTS)}")
-            kinds.append(_bots.BOTS[bot])
+            bot = Greedy() if bot == "greedy" else bot
+        if isinstance(bot, Greedy):
+            specs.append(bot.spec())
+            objects.append(None)
+            names.append(str(bot))
+        elif isinstance(bot, str):
+            specs.append((_bots.BOTS[bot], 0, 0, 0, 0))
             objects.append(None)
             names.append(bot)
         else:
@@ -184,10 +234,10 @@ def resolve_bots(bots: Any) -> tuple[list[int], list[Any], list[str]]:
             if missing:
                 raise ValueError(f"seat {seat}: a bot object needs the methods declare, revolt, "
                                  f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
-            kinds.append(0)
+            specs.append((0, 0, 0, 0, 0))
             objects.append(bot)
             names.append(type(bot).__name__)
-    return kinds, objects, names
+    return specs, objects, names
 
 
 def check_round_args(seed: Any, dealer: Any, levels: Any) -> tuple[int, int, tuple[int, int]]:
@@ -216,8 +266,8 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     if first_round and rules.first_dealer == "declarer" and levels[0] != levels[1]:
         raise ValueError("a first round picked by declaration needs equal levels, got "
                          f"{levels!r}")
-    kinds, objects, names = resolve_bots(bots)
-    engine = _bots.Round(rules, seed, dealer, levels, first_round, kinds)
+    specs, objects, names = resolve_bots(bots)
+    engine = _bots.Round(rules, seed, dealer, levels, first_round, specs)
     while (pending := engine.advance()) is not None:
         what, seat = pending
         ask_python_bot(engine, rules, levels, objects[seat], what, seat)
@@ -280,9 +330,12 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
     Returns the replayed record; raises ShengjiError on the first difference."""
     if isinstance(record, dict):
         record = RoundRecord.from_dict(record)
+    if not isinstance(record, RoundRecord):
+        raise ShengjiError(f"replay takes a RoundRecord or its to_dict(), got "
+                           f"{type(record).__name__}")
     rules = record.rules
     seed, dealer, levels = check_round_args(record.seed, record.first_drawer, record.levels)
-    engine = _bots.Round(rules, seed, dealer, levels, record.first_round, [0, 0, 0, 0])
+    engine = _bots.Round(rules, seed, dealer, levels, record.first_round, [(0, 0, 0, 0, 0)] * 4)
     shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
                                                          "forced", "revolution")]
     buries = list(record.buries)
@@ -406,7 +459,7 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
         raise ValueError(f"n must be an int >= 0, got {n!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
-    kinds, objects, names = resolve_bots(bots)
+    specs, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
         rows = [round_row(play_round(rules, _bots.round_seed(seed, i), bots, dealer, levels,
                                      first_round)) for i in range(n)]
@@ -415,7 +468,7 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     starts = range(0, n, chunk)
 
     def run(start: int) -> dict:
-        return _bots.simulate(rules, seed, start, min(chunk, n - start), kinds, dealer, levels,
+        return _bots.simulate(rules, seed, start, min(chunk, n - start), specs, dealer, levels,
                                first_round)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:

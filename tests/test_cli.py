@@ -1,4 +1,6 @@
-"""The command line: the demo plays a whole hand, and bad options end with a clear error."""
+"""The command line: the demo plays and prints a whole round, replay re-checks a saved one, and
+bad options or files end with one clear error line."""
+import json
 import re
 import subprocess
 import sys
@@ -8,21 +10,41 @@ import pytest
 from shengji.cli import main
 
 
-def test_demo_plays_every_card_and_every_point(capsys):
-    assert main(["demo", "--seed", "4", "--level", "J", "--suit", "NT"]) == 0
+def test_demo_prints_every_card_and_every_point(capsys, tmp_path):
+    saved = tmp_path / "round.json"
+    assert main(["demo", "--rules", "bo3", "--seed", "4", "--save", str(saved)]) == 0
     out = capsys.readouterr().out
-    assert "level J, trump none" in out
-    bottom = int(re.search(r"bottom: .* \((\d+) points\)", out).group(1))
-    taken = [int(x) for x in re.search(r"seats 0\+2 (\d+), seats 1\+3 (\d+)", out).groups()]
-    assert sum(taken) + bottom == 200
-    tricks = re.findall(r"^trick +\d+ +(.*) -> seat", out, re.M)
-    cards = sum(len(re.findall(r"(?:10|[2-9JQKA])[♠♥♣♦]|SJ|BJ", t)) for t in tricks)
+    tricks = re.findall(r"^trick +\d+ +(.*) -> seat \d \(\+(\d+)\)", out, re.M)
+    cards = sum(len(re.findall(r"(?:10|[2-9JQKA])[♠♥♣♦]|SJ|BJ", t)) for t, _ in tricks)
     assert cards == 100
+    record = json.loads(saved.read_text())
+    assert sum(int(p) for _, p in tricks) + record["bottom_points"] == 200
+    assert f"-> {record['defender_points']} points" in out
+    assert main(["replay", str(saved)]) == 0
+    assert capsys.readouterr().out == out
 
 
-@pytest.mark.parametrize("args,words", [(["--level", "1"], "unknown level"),
-                                        (["--suit", "X"], "unknown trump suit")])
+@pytest.mark.parametrize("args,words", [
+    (["demo", "--rules", "v4"], "unknown preset"),
+    (["demo", "--bots", "smart"], "unknown bot"),
+    (["replay", "/nonexistent.json"], "No such file"),
+])
 def test_bad_options(args, words):
-    run = subprocess.run([sys.executable, "-m", "shengji", "demo", *args],
+    run = subprocess.run([sys.executable, "-m", "shengji", *args], capture_output=True, text=True)
+    assert run.returncode == 2 and words in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_a_changed_record_is_refused(tmp_path):
+    saved = tmp_path / "round.json"
+    assert main(["demo", "--seed", "1", "--save", str(saved)]) == 0
+    record = json.loads(saved.read_text())
+    record["tricks"][3]["plays"][1], record["tricks"][3]["plays"][2] = \
+        record["tricks"][3]["plays"][2], record["tricks"][3]["plays"][1]
+    saved.write_text(json.dumps(record))
+    run = subprocess.run([sys.executable, "-m", "shengji", "replay", str(saved)],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and words in run.stderr
+    assert run.returncode == 2 and "replay" in run.stderr
+    saved.write_text("[1, 2]")
+    run = subprocess.run([sys.executable, "-m", "shengji", "replay", str(saved)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "RoundRecord" in run.stderr

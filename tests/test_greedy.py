@@ -1,0 +1,108 @@
+"""The built-in greedy bot: legal and consistent in every preset, never a failed throw, far
+stronger than random, and its calling and burying strategies do what they say."""
+from collections import Counter
+
+import pytest
+
+import shengji as sj
+from shengji import reference as ref
+
+from test_rounds import check_round
+
+PRESETS = ["v3", "match16", "bo3"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_greedy_rounds_keep_every_invariant(preset):
+    for seed in range(25):
+        check_round(sj.play_round(preset, seed=seed, bots="greedy", dealer=seed % 4,
+                                  first_round=seed % 2 == 1))
+        check_round(sj.play_round(preset, seed=seed, bots=["greedy", "random"] * 2))
+
+
+def test_greedy_throws_only_what_cannot_fail():
+    frame = sj.simulate_rounds(2000, "v3", bots="greedy", seed=3)
+    assert frame["throws"].sum() > 500          # it does throw ...
+    assert frame["failed_throws"].sum() == 0    # ... only what it can see is safe
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_greedy_beats_random_on_both_sides(preset):
+    as_dealers = sj.simulate_rounds(400, preset, bots=["greedy", "random"] * 2, seed=5)
+    as_defenders = sj.simulate_rounds(400, preset, bots=["random", "greedy"] * 2, seed=5)
+    dealer_team_greedy = as_dealers[as_dealers["dealer"] % 2 == 0]
+    assert dealer_team_greedy["dealer_holds"].mean() > 0.9
+    dealer_team_random = as_defenders[as_defenders["dealer"] % 2 == 0]
+    assert dealer_team_random["dealer_holds"].mean() < 0.1
+
+
+def declaring_suit_count(rec, event):
+    """Cards of the declared suit in the declarer's hand when it declared."""
+    deck = rec.deals[event["deal"]].split()
+    drawer = rec.first_drawer
+    mine = [deck[i] for i in range(event["at"]) if (drawer + i) % 4 == event["seat"]]
+    suit = event["cards"].split()[0][-1]
+    return sum(c[-1] == suit and c not in ("SJ", "BJ") for c in mine), mine
+
+
+def test_calling_strategies():
+    eager, patient, never = (sj.Greedy(call="eager"), sj.Greedy(call="patient", patience=6),
+                             sj.Greedy(call="never"))
+    seen = Counter()
+    for seed in range(40):
+        rec = sj.play_round("v3", seed=seed, bots=eager)
+        first = next(e for e in rec.events if e["action"] == "declare")
+        count, mine = declaring_suit_count(rec, first)
+        level_cards = [c for c in mine if c[:-1] == "2"]
+        assert first["when"] == "drawing" and len(level_cards) >= 1
+        # eager: it declares at the draw that gave it its first level card
+        assert mine[-1][:-1] == "2" and len(level_cards) == len(first["cards"].split())
+        rec = sj.play_round("v3", seed=seed, bots=patient)
+        for e in rec.events:
+            if e["action"] == "declare" and e["when"] == "drawing":
+                assert declaring_suit_count(rec, e)[0] >= 6
+                seen["patient"] += 1
+        rec = sj.play_round("v3", seed=seed, bots=never)
+        assert [e["action"] for e in rec.events] == ["turn_bottom"]
+    assert seen["patient"] > 10
+
+
+def test_burying_strategies():
+    for seed in range(30):
+        hands = {}
+        for bury in ("low", "voids", "points"):
+            rec = sj.play_round("v3", seed=seed, bots=[sj.Greedy(bury=bury)] * 4)
+            first = rec.buries[0]
+            trump = rec.trump_object
+            before = sj.Cards(first["cards"]) + sj.Cards(rec.hands[rec.dealer]) \
+                if len(rec.buries) == 1 else None
+            if before is None:
+                continue
+            hands[bury] = (before, sj.Cards(first["cards"]), trump)
+        if len(hands) < 3:
+            continue
+        before, buried, trump = hands["low"]
+        side = [c for c in before if ref.category(c, trump) != "T"]
+        plain = [c for c in side if sj.points(c) == 0]
+        if len(plain) >= 8:
+            assert sj.points(buried) == 0
+        before, buried, trump = hands["points"]
+        side_points = sorted((sj.points(c) for c in before
+                              if ref.category(c, trump) != "T" and sj.points(c)),
+                             reverse=True)
+        assert sj.points(buried) == sum(side_points[:8])
+        before, buried, trump = hands["voids"]
+        suits = Counter(ref.category(c, trump) for c in side)
+        shortest = min(suits.values())
+        emptied = [s for s, n in suits.items() if n == shortest]
+        assert any(Counter(ref.category(c, trump) for c in buried)[s] == shortest
+                   for s in emptied)
+
+
+def test_greedy_settings_are_checked():
+    with pytest.raises(ValueError, match="Greedy.call"):
+        sj.Greedy(call="sometimes")
+    with pytest.raises(ValueError, match="Greedy.bury"):
+        sj.Greedy(bury="deep")
+    with pytest.raises(ValueError, match="patience"):
+        sj.Greedy(patience=0)
