@@ -414,6 +414,24 @@ cdef inline void ask_show(Game* g, int seat, int what, bint may_pass) noexcept n
     g.nopts = 0
 
 
+cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
+    """A pass: the seats in play order from pass_start, each offered a declaration or an
+    overturn once; True when one has a show to make (the pending decision)."""
+    cdef int seat
+    while g.pass_i < 4:
+        seat = (g.pass_start + g.pass_i) % 4
+        g.pass_i += 1
+        ask_show(g, seat, what, True)
+        if what == EV_DECLARE:
+            declare_options(g, seat)
+        else:
+            overturn_options(g, seat)
+        if g.nopts:
+            g.pending = True
+            return True
+    return False
+
+
 cdef int run(Game* g) noexcept nogil:
     """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
     cdef int seat, rc, k, i
@@ -455,14 +473,8 @@ cdef int run(Game* g) noexcept nogil:
                 turn_bottom(g)
                 g.phase = PH_REVOLT
         elif g.phase == PH_ASK:
-            while g.pass_i < 4:
-                seat = (g.pass_start + g.pass_i) % 4
-                g.pass_i += 1
-                ask_show(g, seat, EV_DECLARE, True)
-                declare_options(g, seat)
-                if g.nopts:
-                    g.pending = True
-                    return ASK_SHOW
+            if offer_in_turn(g, EV_DECLARE):
+                return ASK_SHOW
             turn_bottom(g)        # no overturn after 翻底 (seed 002 "翻底后不能再'反'")
             g.phase = PH_REVOLT
         elif g.phase == PH_FORCED:
@@ -487,14 +499,8 @@ cdef int run(Game* g) noexcept nogil:
             if rc < 0:
                 return rc
         elif g.phase == PH_PASS1 or g.phase == PH_PASS2:
-            while g.pass_i < 4:
-                seat = (g.pass_start + g.pass_i) % 4
-                g.pass_i += 1
-                ask_show(g, seat, EV_OVERTURN, True)
-                overturn_options(g, seat)
-                if g.nopts:
-                    g.pending = True
-                    return ASK_SHOW
+            if offer_in_turn(g, EV_OVERTURN):
+                return ASK_SHOW
             if g.phase == PH_PASS1:
                 g.phase = PH_REVOLT
                 g.pass_i = 0
