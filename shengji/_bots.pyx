@@ -8,7 +8,7 @@ import numpy as np
 from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_PAIRS, BAD_LEAD_MIXED,
     BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, lead_shape, points_raw, card_count, restrict,
-    difference, union_of, ctz, trick_winner_raw, legal_follows_raw,
+    difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
 )
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
 from shengji._round cimport (
@@ -321,16 +321,18 @@ cdef double choose_count(int n, int k) noexcept nogil:
     return c
 
 
-cdef inline long follow_score(const TrumpTable* t, CardSet* plays, int step, CardSet cand,
-                              int table_points, bint partner_wins) noexcept nogil:
+cdef inline long follow_score(const TrumpTable* t, const LeadShape* shape, int step,
+                              CardSet cand, int best_key, bint best_ruffs, int table_points,
+                              bint partner_wins) noexcept nogil:
     """Lower is better: feed a winning partner points; else win a trick worth taking (points on
     the table, or players still to come) as cheaply as possible; else lose cheaply, keeping
-    points from the opponents."""
-    cdef int pts = points_raw(cand)
-    plays[step] = cand
+    points from the opponents. (best_key, best_ruffs): the play winning so far."""
+    cdef int pts = points_raw(cand), key
+    cdef bint ruffs
     if partner_wins:
         return -100000 * pts + play_cost(t, cand)
-    if trick_winner_raw(t, plays, step + 1) == step and (table_points + pts >= 5 or step < 3):
+    key = play_rank(t, shape, cand, &ruffs)
+    if outranks(key, ruffs, best_key, best_ruffs) and (table_points + pts >= 5 or step < 3):
         return -10000000 + play_cost(t, cand)
     return 100000 * pts + play_cost(t, cand)
 
@@ -341,21 +343,20 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     one (huge throws only)."""
     cdef const TrumpTable* t = g.table
     cdef Trick* tr = &g.tricks[g.ntricks]
-    cdef int step = g.step, i, nc, w, table_points = 0
+    cdef int step = g.step, i, nc, w = 0, table_points = 0, key, best_key
     cdef long score, best_score = 0
     cdef CardSet hand = g.hands[g.seat], lead = tr.plays[0], suit_cards, trumps
-    cdef CardSet plays[4]
     cdef LeadShape shape
-    cdef bint partner_wins, have = False
+    cdef bint partner_wins, have = False, ruffs, best_ruffs = False
     cdef int64_t n
     if lead_shape(t, lead, &shape) < 0:
         return BAD_NO_DECISION
+    best_key = play_rank(t, &shape, lead, &ruffs)
     for i in range(step):
-        plays[i] = tr.plays[i]
         table_points += points_raw(tr.plays[i])
-    w = trick_winner_raw(t, plays, step)
-    if w < 0:
-        return w
+        key = play_rank(t, &shape, tr.plays[i], &ruffs)
+        if i and outranks(key, ruffs, best_key, best_ruffs):
+            w, best_key, best_ruffs = i, key, ruffs
     partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
@@ -367,7 +368,8 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     else:
         out[0] = union_of(suit_cards, discard(t, difference(hand, suit_cards),
                                               shape.ncards - nc, partner_wins))
-        best_score = follow_score(t, plays, step, out[0], table_points, partner_wins)
+        best_score = follow_score(t, &shape, step, out[0], best_key, best_ruffs, table_points,
+                                  partner_wins)
         have = True
         trumps = restrict(hand, t.cat_mask[TRUMP])
         n = 0
@@ -378,7 +380,8 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     if n < 0:
         return <int>n
     for i in range(n):
-        score = follow_score(t, plays, step, g.buf.data[i], table_points, partner_wins)
+        score = follow_score(t, &shape, step, g.buf.data[i], best_key, best_ruffs, table_points,
+                             partner_wins)
         if not have or score < best_score:
             best_score = score
             out[0] = g.buf.data[i]
@@ -426,7 +429,7 @@ cdef int drive(Game* g, const BotSpec* bots) noexcept nogil:
         rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
             return rc
-        rc = apply(g, cards, flag)
+        rc = apply(g, cards, flag, False)
         if rc < 0:
             return rc
 
@@ -519,7 +522,7 @@ cdef class Round:
         c.twos = 0
         if cards is not None:
             c = as_set(cards)
-        return apply(self.g, c, flag)
+        return apply(self.g, c, flag, True)
 
     def refusal(self, int code):
         return REFUSALS.get(code, f"code {code}")

@@ -61,14 +61,19 @@ cdef enum:
     BAD_MEMORY = -8
     BAD_LEAD_SIZE = -9     # a lead of more than 25 cards
 
-# The bit toolkit and multiset algebra on CardSets, inline for every module that cimports them.
+# The bit toolkit and multiset algebra on CardSets, inline for every module that cimports them,
+# and the build's debug switch.
 cdef extern from *:
     """
+    #ifndef SHENGJI_DEBUG
+    #define SHENGJI_DEBUG 0
+    #endif
     static inline int sj_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     """
     int popcount "sj_popcount"(uint64_t x) noexcept nogil
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
+    int SHENGJI_DEBUG      # 1 in a build with SHENGJI_DEBUG=1 (checks and sanitizer on)
 
 
 cdef inline int card_count(CardSet c) noexcept nogil:
@@ -121,6 +126,21 @@ cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
+cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                   bint* ruffs) noexcept nogil
+
+
+cdef inline bint outranks(int key, bint ruffs, int best_key, bint best_ruffs) noexcept nogil:
+    """Whether a play ranked (key, ruffs) by play_rank takes the trick from the best so far
+    (§5): a ruff beats any play of the led category and a lower ruff; a play of the led
+    category beats only a lower one of the led category. The lead itself has ruffs False."""
+    if key < 0:
+        return False
+    if ruffs:
+        return not best_ruffs or key > best_key
+    return not best_ruffs and key > best_key
+
+
 cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,

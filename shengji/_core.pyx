@@ -15,14 +15,6 @@ from shengji.results import ThrowCheck, Unit
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    #ifndef SHENGJI_DEBUG
-    #define SHENGJI_DEBUG 0
-    #endif
-    """
-    int SHENGJI_DEBUG
-
 DEBUG_BUILD = bool(SHENGJI_DEBUG)   # built with SHENGJI_DEBUG=1 (checks and sanitizer on)
 
 # ---------------------------------------------------------------------------------------------
@@ -528,8 +520,7 @@ cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noex
     cdef LeadShape shape
     cdef CardSet table
     cdef int rc, i, key, best = 0, best_key
-    cdef bint best_ruffs = False, in_led
-    cdef uint64_t led_mask, trump_mask = t.cat_mask[TRUMP]
+    cdef bint best_ruffs = False, ruffs
     if n < 1:
         return BAD_NO_PLAYS
     rc = lead_shape(t, plays[0], &shape)
@@ -545,29 +536,30 @@ cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noex
         if overflows(table, plays[i]):
             return BAD_COPIES
         table = union_of(table, plays[i])
-    led_mask = t.cat_mask[shape.cat]
     best_key = shaped_key(t, plays[0], &shape)
     for i in range(1, n):
-        if (plays[i].ones & ~led_mask) == 0:
-            in_led = True
-            if shape.nunits != 1 or best_ruffs:
-                continue
-        elif shape.cat != TRUMP and (plays[i].ones & ~trump_mask) == 0:
-            in_led = False
-        else:
-            continue
-        key = shaped_key(t, plays[i], &shape)
-        if key < 0:
-            continue
-        if in_led:
-            if key > best_key:
-                best = i
-                best_key = key
-        elif not best_ruffs or key > best_key:
+        key = play_rank(t, &shape, plays[i], &ruffs)
+        if outranks(key, ruffs, best_key, best_ruffs):
             best = i
             best_key = key
-            best_ruffs = True
+            best_ruffs = ruffs
     return best
+
+
+cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                   bint* ruffs) noexcept nogil:
+    """The key a follow competes with (§5), or -1 when it cannot win: a play of the led
+    category competes only against a one-unit lead, an all-trump answer to a side-suit lead
+    ruffs (ruffs set), anything else never wins."""
+    ruffs[0] = False
+    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
+        if shape.nunits != 1:
+            return -1
+    elif shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
+        ruffs[0] = True
+    else:
+        return -1
+    return shaped_key(t, play, shape)
 
 
 # ---------------------------------------------------------------------------------------------
