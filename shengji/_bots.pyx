@@ -67,7 +67,7 @@ cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
         cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
         return 0
     return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
-                         &g.buf, cards)
+                         &g.shape, &g.buf, cards)
 
 
 # -- The greedy bot: plays like a sensible human from what its seat can see -------------------
@@ -346,15 +346,13 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     cdef int step = g.step, i, nc, w = 0, table_points = 0, key, best_key
     cdef long score, best_score = 0
     cdef CardSet hand = g.hands[g.seat], lead = tr.plays[0], suit_cards, trumps
-    cdef LeadShape shape
+    cdef const LeadShape* shape = &g.shape
     cdef bint partner_wins, have = False, ruffs, best_ruffs = False
     cdef int64_t n
-    if lead_shape(t, lead, &shape) < 0:
-        return BAD_NO_DECISION
-    best_key = play_rank(t, &shape, lead, &ruffs)
+    best_key = play_rank(t, shape, lead, &ruffs)
     for i in range(step):
         table_points += points_raw(tr.plays[i])
-        key = play_rank(t, &shape, tr.plays[i], &ruffs)
+        key = play_rank(t, shape, tr.plays[i], &ruffs)
         if i and outranks(key, ruffs, best_key, best_ruffs):
             w, best_key, best_ruffs = i, key, ruffs
     partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
@@ -363,12 +361,12 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     g.buf.n = 0
     if nc > shape.ncards:
         if choose_count(nc, shape.ncards) > FOLLOW_CAP:
-            return random_follow(&g.rng, t, hand, lead, &g.buf, out)
+            return random_follow(&g.rng, t, hand, lead, &g.shape, &g.buf, out)
         n = legal_follows_raw(t, hand, lead, &g.buf)
     else:
         out[0] = union_of(suit_cards, discard(t, difference(hand, suit_cards),
                                               shape.ncards - nc, partner_wins))
-        best_score = follow_score(t, &shape, step, out[0], best_key, best_ruffs, table_points,
+        best_score = follow_score(t, shape, step, out[0], best_key, best_ruffs, table_points,
                                   partner_wins)
         have = True
         trumps = restrict(hand, t.cat_mask[TRUMP])
@@ -380,7 +378,7 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     if n < 0:
         return <int>n
     for i in range(n):
-        score = follow_score(t, &shape, step, g.buf.data[i], best_key, best_ruffs, table_points,
+        score = follow_score(t, shape, step, g.buf.data[i], best_key, best_ruffs, table_points,
                              partner_wins)
         if not have or score < best_score:
             best_score = score

@@ -126,6 +126,8 @@ cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
+cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
+                   int n) noexcept nogil
 cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
                    bint* ruffs) noexcept nogil
 

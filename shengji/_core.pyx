@@ -519,8 +519,7 @@ cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) n
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil:
     cdef LeadShape shape
     cdef CardSet table
-    cdef int rc, i, key, best = 0, best_key
-    cdef bint best_ruffs = False, ruffs
+    cdef int rc, i
     if n < 1:
         return BAD_NO_PLAYS
     rc = lead_shape(t, plays[0], &shape)
@@ -536,9 +535,17 @@ cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noex
         if overflows(table, plays[i]):
             return BAD_COPIES
         table = union_of(table, plays[i])
-    best_key = shaped_key(t, plays[0], &shape)
+    return winner_of(t, &shape, plays, n)
+
+
+cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
+                   int n) noexcept nogil:
+    """Which of n plays wins (§5), for plays already checked (trick_winner_raw checks them);
+    shape is the lead's."""
+    cdef int i, key, best = 0, best_key = shaped_key(t, plays[0], shape)
+    cdef bint ruffs, best_ruffs = False
     for i in range(1, n):
-        key = play_rank(t, &shape, plays[i], &ruffs)
+        key = play_rank(t, shape, plays[i], &ruffs)
         if outranks(key, ruffs, best_key, best_ruffs):
             best = i
             best_key = key

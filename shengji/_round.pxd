@@ -4,7 +4,7 @@
 # rules and takes it (0, or a BAD_* / ILLEGAL_FOLLOW code with the state unchanged).
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
-from shengji._core cimport CardSet, TrumpTable, PlayBuffer
+from shengji._core cimport CardSet, TrumpTable, PlayBuffer, LeadShape
 from shengji._deal cimport Rng, DECK_SIZE
 
 cdef enum:
@@ -161,6 +161,7 @@ ctypedef struct Game:
     int8_t buriers[5]
     int nburies
     CardSet start_hands[4]
+    LeadShape shape        # the shape of the trick's lead, once led
     CardSet played         # every card played to the tricks so far
     int8_t voids[4]        # per seat, categories (bits) it has shown it lacks
     Trick tricks[MAX_TRICKS]
@@ -175,7 +176,7 @@ ctypedef struct Game:
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       PlayBuffer* buf, CardSet* out) noexcept nogil
+                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil

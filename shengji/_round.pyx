@@ -6,11 +6,10 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 from libc.stdlib cimport free
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
-    BAD_LEAD_EMPTY,
-    trump_table, check_cardset, check_throw_raw, follow_code, legal_follows_raw,
-    trick_winner_raw, points_raw, lead_shape, decompose_raw, LeadShape, card_count, is_subset,
-    union_of, difference, restrict, popcount, ctz, empty_buffer, overflows, SHENGJI_DEBUG,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
+    BAD_LEAD_EMPTY, SHENGJI_DEBUG, trump_table, check_cardset, check_throw_raw, follow_code,
+    legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
+    union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
 )
 from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
@@ -44,15 +43,17 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
     out.ones = 0
     out.twos = 0
     if m == 1:
+        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
         x = rng_below(r, card_count(pool))
-        while True:
-            k = ctz(m_ones)
-            w = 2 if (pool.twos >> k) & 1 else 1
-            if x < w:
-                out.ones = <uint64_t>1 << k
-                return out
+        w = popcount(m_ones)
+        if x >= w:
             x -= w
+            m_ones = pool.twos
+        while x:
             m_ones &= m_ones - 1
+            x -= 1
+        out.ones = <uint64_t>1 << ctz(m_ones)
+        return out
     while m_ones:
         kinds[n] = ctz(m_ones)
         counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
@@ -89,11 +90,12 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
     """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
     the hand (a unit, or a throw). A category with s single kinds and p pairs offers
-    2^s * 3^p - 1 of them; pick the category by that weight, then each kind's count uniformly,
-    drawing again on the empty set."""
+    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
+    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
+    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
     cdef uint64_t weight[5]
     cdef uint64_t total = 0, x, mask
-    cdef int c, i, k
+    cdef int c, k, copies
     cdef CardSet part, out
     for c in range(5):
         part = restrict(hand, t.cat_mask[c])
@@ -105,33 +107,35 @@ cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nog
         x -= weight[c]
         c += 1
     part = restrict(hand, t.cat_mask[c])
+    x += 1
     out.ones = 0
-    while out.ones == 0:
-        out.twos = 0
-        mask = part.ones
-        while mask:
-            k = ctz(mask)
-            i = <int>rng_below(r, 3 if (part.twos >> k) & 1 else 2)
-            if i >= 1:
-                out.ones |= <uint64_t>1 << k
-            if i == 2:
-                out.twos |= <uint64_t>1 << k
-            mask &= mask - 1
+    out.twos = 0
+    mask = part.ones
+    while mask:
+        k = ctz(mask)
+        mask &= mask - 1
+        if (part.twos >> k) & 1:
+            copies = <int>(x % 3)
+            x //= 3
+        else:
+            copies = <int>(x & 1)
+            x >>= 1
+        if copies >= 1:
+            out.ones |= <uint64_t>1 << k
+        if copies == 2:
+            out.twos |= <uint64_t>1 << k
     return out
 
 
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       PlayBuffer* buf, CardSet* out) noexcept nogil:
-    """A uniform choice among the legal follows (§4). With no shape to keep (the hand can't
-    fill the lead from the led category, or the lead holds no pair) every choice of the free
-    cards is legal and is drawn directly; otherwise the legal follows are listed and one is
-    picked. Returns 0, or a BAD_* code from the core."""
-    cdef LeadShape shape
+                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil:
+    """A uniform choice among the legal follows (§4) of a lead of this shape. With no shape to
+    keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
+    choice of the free cards is legal and is drawn directly; otherwise the legal follows are
+    listed and one is picked. Returns 0, or a BAD_* code from the core."""
     cdef CardSet suit_cards
-    cdef int nc, rc = lead_shape(t, lead, &shape)
+    cdef int nc
     cdef int64_t n
-    if rc < 0:
-        return rc
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     if nc <= shape.ncards:
@@ -443,6 +447,8 @@ cdef int run(Game* g) noexcept nogil:
                 seat = (g.first_drawer + g.drawn) % 4
                 add_card(&g.hands[seat], g.decks[g.ndeals - 1][g.drawn])
                 g.drawn += 1
+                if g.trump_suit >= 0 and seat != g.declarer and not g.rules.overturn_while_drawing:
+                    continue        # nothing to show: overturns wait for the pass
                 ask_show(g, seat, EV_DECLARE, True)
                 draw_options(g, seat)
                 if g.nopts:
@@ -611,22 +617,20 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         tr.leader = g.seat
         tr.attempted = cards
         cards = tr.plays[0]
+        lead_shape(g.table, cards, &g.shape)
     else:
         if check:
             rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
             if rc:
                 return rc if rc < 0 else ILLEGAL_FOLLOW - rc
         tr.plays[g.step] = cards
-        i = g.table.cat_of[ctz(tr.plays[0].ones)]
-        if cards.ones & ~g.table.cat_mask[i]:
-            g.voids[g.seat] |= 1 << i    # it had fewer than the lead: none is left
+        if cards.ones & ~g.table.cat_mask[g.shape.cat]:
+            g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
     g.hands[g.seat] = difference(g.hands[g.seat], cards)
     g.played = union_of(g.played, cards)
     g.step += 1
     if g.step == 4:
-        w = trick_winner_raw(g.table, tr.plays, 4)
-        if w < 0:
-            return w
+        w = winner_of(g.table, &g.shape, tr.plays, 4)
         tr.winner = (tr.leader + w) % 4
         g.leader = tr.winner
         g.ntricks += 1
@@ -800,16 +804,20 @@ def sample_follows(hand, lead, trump, count, seed=0):
     cdef CardSet h = as_set(Cards(hand)), l = as_set(Cards(lead)), out
     cdef const TrumpTable* t = trump_table(trump.code)
     cdef PlayBuffer buf
+    cdef LeadShape shape
     cdef int rc
     if card_count(h) < card_count(l) or card_count(h) > MAX_HAND or overflows(h, l):
         raise PlayError("the hand must hold as many cards as the lead or more, at most 25, and "
                         "no third copy of a card with the lead")
+    rc = lead_shape(t, l, &shape)
+    if rc < 0:
+        raise PlayError(f"cannot follow {Cards(lead)}: not a lead (code {rc})")
     rng_seed(&r, seed, 0)
     buf = empty_buffer()
     result = []
     try:
         for _ in range(count):
-            rc = random_follow(&r, t, h, l, &buf, &out)
+            rc = random_follow(&r, t, h, l, &shape, &buf, &out)
             if rc < 0:
                 raise PlayError(f"cannot follow {Cards(lead)} from {Cards(hand)} (code {rc})")
             result.append(as_cards(out))
