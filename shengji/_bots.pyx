@@ -6,7 +6,8 @@ from libc.stdlib cimport calloc, free
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_PAIRS, BAD_LEAD_MIXED,
+    CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
+    FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
     BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, lead_shape, points_raw, card_count, restrict,
     difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
 )
@@ -94,7 +95,9 @@ cdef int shown_suit(CardSet shown) noexcept nogil:
 cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
     """Declares the suit it holds most of (at once, or once it holds `patience` cards of it);
     reinforces; overturns when the new trump would give it clearly more trumps (more still
-    against its partner); shows its strongest level card when forced."""
+    against its partner); shows its strongest level card when forced. "never" declares only
+    where the round cannot go on without a declaration: when forced, and when the deal is
+    grabbed and nobody declaring would mean a redeal (a first round of bo3, after a revolution)."""
     cdef CardSet hand = g.hands[g.seat]
     cdef int i, suit, strength, best = -1, need
     for i in range(g.nopts):
@@ -102,8 +105,8 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
         strength = suit_strength(g, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
         if g.show_what == EV_REINFORCE or g.show_what == EV_FORCED:
             need = 0
-        elif b.call == CALL_NEVER:
-            continue
+        elif b.call == CALL_NEVER and not (g.dealer < 0 and g.rules.no_declaration != 0):
+            continue        # "never" still grabs a deal that nobody's declaration would redeal
         elif g.show_what == EV_OVERTURN:
             need = 2 * (suit_strength(g, hand, g.trump_suit)
                         + (4 if (g.declarer - g.seat) % 2 == 0 else 2))
@@ -464,6 +467,11 @@ REFUSALS = {
     BAD_COPIES: "a third copy of a card",
     BAD_MASK: "not a set of cards",
     BAD_HAND_SIZE: "more than 25 cards",
+    ILLEGAL_FOLLOW - FOLLOW_COUNT: "a follow of the wrong number of cards (§4)",
+    ILLEGAL_FOLLOW - FOLLOW_NOT_IN_HAND: "card not in hand",
+    ILLEGAL_FOLLOW - FOLLOW_SUIT: "must follow suit (§4.1)",
+    ILLEGAL_FOLLOW - FOLLOW_TRACTOR: "must play tractors (§4.2)",
+    ILLEGAL_FOLLOW - FOLLOW_PAIRS: "must play pairs (§4.2)",
 }
 
 

@@ -1,8 +1,8 @@
 """Whole rounds and matches (RULES.md §8-§10) played by bots, with records and replay.
 
-The round runs in the native engine (shengji._round, driven by shengji._bots): built-in bots answer there without the
-interpreter; a Python bot is asked through the protocol below and its answer goes through the
-same checks. docs/engine.md "Rounds" describes the record.
+The round runs in the native engine (shengji._round, driven by shengji._bots): built-in bots
+answer there without the interpreter; a Python bot is asked through the protocol below and its
+answer goes through the same checks. docs/engine.md "Rounds" describes the record.
 """
 from __future__ import annotations
 
@@ -10,16 +10,13 @@ import dataclasses
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from shengji import _bots
 from shengji import reference as ref
 from shengji._core import Cards, Trump, follow_error
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
-
-TEAMS = ("0+2", "1+3")
-
 
 @dataclass(frozen=True)
 class View:
@@ -171,7 +168,8 @@ class Greedy:
     Greedy(). It runs natively, from what its seat can see.
 
     call: "eager" declares at the first level card drawn, "patient" only a suit holding at
-    least `patience` cards so far, "never" only when forced (it then shows no overturn either).
+    least `patience` cards so far, "never" only where the round cannot go on without it (a
+    forced declaration; a grabbed deal that would otherwise be redealt) and never overturns.
     It picks the suit it holds most of, reinforces, and overturns when that gives it clearly
     more trumps. bury: "low" (lowest side cards, no points, pairs kept), "voids" (empty the
     shortest side suits), "points" (point cards first), "random". revolt: call a revolution
@@ -341,34 +339,16 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
     buries = list(record.buries)
     if not record.deals or engine.deck(0) != record.deals[0]:
         raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives")
-    while (pending := engine.advance()) is not None:
-        what, seat = pending
-        s = engine.state()
-        if what in ("show", "revolt"):
-            nxt = shows[0] if shows else None
-            kind = engine.show_kind if what == "show" else "revolution"
-            here = (nxt is not None and nxt["seat"] == seat and nxt["action"] == kind
-                    and (nxt["deal"], nxt["when"], nxt["at"]) == engine.moment)
-            shown = Cards(nxt["cards"]) if nxt is not None and here and what == "show" else None
-            code = engine.answer(shown, here and what == "revolt")
-            if here:
-                shows.pop(0)
-        elif what == "bury":
-            if not buries or buries[0]["seat"] != seat:
-                raise ShengjiError(f"replay: seat {seat} buries here, the record says "
-                                   f"{buries[0] if buries else 'nothing'}")
-            code = engine.answer(Cards(buries.pop(0)["cards"]), False)
-        else:
-            n = len(s["tricks"])
-            step = len(s["current"])
-            if n >= len(record.tricks):
-                raise ShengjiError(f"replay: trick {n} is played but the record has "
-                                   f"{len(record.tricks)}")
-            t = record.tricks[n]
-            cards = Cards(t["attempted"] or t["plays"][0]) if step == 0 else Cards(t["plays"][step])
-            code = engine.answer(cards, False)
-        if code:
-            raise ShengjiError(f"replay: seat {seat}, {what} refused: {engine.refusal(code)}")
+    try:
+        while (pending := engine.advance()) is not None:
+            what, seat = pending
+            code = replay_answer(engine, record, shows, buries, what, seat)
+            if code:
+                raise ShengjiError(f"replay: seat {seat}, {what} refused: "
+                                   f"{engine.refusal(code)}")
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        raise ShengjiError(f"replay: not a well-formed round record ({type(e).__name__}: "
+                           f"{e})") from None
     if shows or buries:
         raise ShengjiError(f"replay: recorded actions never asked for: {shows + buries}")
     again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
@@ -379,6 +359,35 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
                                f"replayed {getattr(again, f.name)!r}")
     check_tricks_with_reference(again)
     return again
+
+
+def replay_answer(engine: Any, record: RoundRecord, shows: list, buries: list, what: str,
+                  seat: int) -> int:
+    """Give the engine the recorded answer to its pending decision; the refusal code or 0.
+    Passes are not recorded: a show or revolution recorded for this seat at this moment is
+    the answer, else the seat passed."""
+    if what in ("show", "revolt"):
+        nxt = shows[0] if shows else None
+        kind = engine.show_kind if what == "show" else "revolution"
+        here = (nxt is not None and nxt["seat"] == seat and nxt["action"] == kind
+                and (nxt["deal"], nxt["when"], nxt["at"]) == engine.moment)
+        if here:
+            shows.pop(0)
+        shown = Cards(nxt["cards"]) if nxt is not None and here and what == "show" else None
+        return engine.answer(shown, here and what == "revolt")
+    if what == "bury":
+        if not buries or buries[0]["seat"] != seat:
+            raise ShengjiError(f"replay: seat {seat} buries here, the record says "
+                               f"{buries[0] if buries else 'nothing'}")
+        return engine.answer(Cards(buries.pop(0)["cards"]), False)
+    s = engine.state()
+    n, step = len(s["tricks"]), len(s["current"])
+    if n >= len(record.tricks):
+        raise ShengjiError(f"replay: trick {n} is played but the record has "
+                           f"{len(record.tricks)}")
+    t = record.tricks[n]
+    return engine.answer(Cards(t["attempted"] or t["plays"][0]) if step == 0
+                         else Cards(t["plays"][step]), False)
 
 
 def check_tricks_with_reference(record: RoundRecord) -> None:

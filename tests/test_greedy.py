@@ -64,6 +64,11 @@ def test_calling_strategies():
                 seen["patient"] += 1
         rec = sj.play_round("v3", seed=seed, bots=never)
         assert [e["action"] for e in rec.events] == ["turn_bottom"]
+        # where nobody declaring would redeal for ever, "never" grabs the deal
+        rec = sj.play_round("bo3", seed=seed, bots=never, first_round=True)
+        assert rec.events[0]["action"] == "declare" and len(rec.deals) == 1
+        rec = sj.play_round("match16", seed=seed, bots=never, dealer=seed % 4)
+        assert all(e["action"] != "overturn" for e in rec.events)
     assert seen["patient"] > 10
 
 

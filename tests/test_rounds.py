@@ -146,6 +146,35 @@ def test_replay_refuses_a_changed_record():
         sj.replay(bad)
 
 
+def test_replay_names_an_illegal_follow_and_a_malformed_record():
+    d = sj.play_round("v3", seed=11, bots="greedy").to_dict()
+    trump = sj.Trump(d["trump"]["level"], d["trump"]["suit"])
+    for i, t in enumerate(d["tricks"]):
+        lead = sj.Cards(t["plays"][0])
+        cat = sj.category(list(lead)[0], trump)
+        follower = (t["leader"] + 1) % 4
+        if len(lead) == 1 and sj.category(list(sj.Cards(t["plays"][1]))[0], trump) == cat:
+            # the follower held the led category: play a card of another category it held
+            held = sj.Cards(d["hands"][follower])
+            for earlier in d["tricks"][:i]:
+                held = held - sj.Cards(earlier["plays"][(follower - earlier["leader"]) % 4])
+            other = [c for c in held if sj.category(c, trump) != cat]
+            if other:
+                bad = json.loads(json.dumps(d))
+                bad["tricks"][i]["plays"][1] = other[0]
+                with pytest.raises(sj.ShengjiError, match="must follow suit"):
+                    sj.replay(bad)
+                break
+    else:
+        pytest.fail("no trick to spoil")
+    bad = json.loads(json.dumps(d))
+    del bad["tricks"][2]["plays"]
+    with pytest.raises(sj.ShengjiError, match="not a well-formed round record"):
+        sj.replay(bad)
+    with pytest.raises(sj.ShengjiError, match="missing"):
+        sj.replay({"seed": 1})
+
+
 def test_views_show_only_what_a_seat_may_see():
     bots = [PassiveBot() for _ in range(4)]
     rec = sj.play_round("v3", seed=5, bots=bots)

@@ -36,3 +36,49 @@ def test_next_dealer():
     assert [V3.next_dealer(d, False) for d in range(4)] == [1, 2, 3, 0]
     with pytest.raises(ValueError):
         V3.next_dealer(4, True)
+
+
+def test_dealer_rotation():
+    stay = V3.replace(dealer_rotation="stay")
+    assert [stay.next_dealer(d, True) for d in range(4)] == [0, 1, 2, 3]
+    assert [stay.next_dealer(d, False) for d in range(4)] == [1, 2, 3, 0]
+
+
+@pytest.mark.parametrize("setting,value", [
+    ("overturn", "twice"), ("no_declaration", "redeal"), ("first_dealer", "random"),
+    ("dealer_rotation", "left"), ("reinforce", 1), ("steal_bottom", "yes"),
+    ("revolution_points", -5), ("revolution_points", True), ("series", 2),
+])
+def test_declaration_settings_refuse_bad_values(setting, value):
+    with pytest.raises(ValueError, match=f"Rules.{setting}"):
+        V3.replace(**{setting: value})
+
+
+def test_every_setting_changes_what_happens():
+    """Each declaration setting, switched in a variant, shows in the rounds it plays."""
+    def actions(rules, bots="random", seeds=range(40), **kw):
+        seen = set()
+        for seed in seeds:
+            rec = sj.play_round(rules, seed=seed, bots=bots, **kw)
+            seen |= {(e["action"], e["when"]) for e in rec.events}
+            seen |= {("bury", len(rec.buries))}
+        return seen
+    assert ("overturn", "buried") in actions(V3)
+    assert ("overturn", "buried") not in actions(V3.replace(steal_bottom=False))
+    assert ("revolution", "dealt") in actions(MATCH16)
+    assert not any(a == "revolution" for a, _ in actions(MATCH16.replace(revolution_points=None)))
+    assert ("overturn", "drawing") in actions(BO3)
+    assert ("overturn", "drawing") not in actions(BO3.replace(overturn_while_drawing=False))
+    assert ("reinforce", "drawing") in actions(V3)
+    assert ("reinforce", "drawing") not in actions(V3.replace(reinforce=False))
+    never = sj.Greedy(call="never")
+    assert ("forced", "dealt") in actions(V3.replace(no_declaration="forced"), bots=never)
+    assert ("turn_bottom", "dealt") in actions(MATCH16.replace(no_declaration="turn_whole"),
+                                               bots=never)
+    # first_dealer: "fixed" keeps the given dealer in a first round
+    fixed = V3.replace(first_dealer="fixed", overturn_takes_deal=False)
+    assert all(sj.play_round(fixed, seed=s, dealer=3, first_round=True).dealer == 3
+               for s in range(20))
+    assert any(sj.play_round(V3, seed=s, dealer=3, first_round=True).dealer != 3
+               for s in range(20))
+    assert len(sj.play_match(BO3.replace(series=1), seed=3).games) == 1
