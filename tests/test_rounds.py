@@ -306,3 +306,44 @@ def test_simulate_rounds_with_python_bots_gives_the_same_columns():
         sj.simulate_rounds(-1)
     with pytest.raises(ValueError):
         sj.simulate_rounds(10, workers=0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_card_is_accounted_for_at_every_decision(preset):
+    """Driving the engine decision by decision: the hands hold every card drawn and not yet
+    played (with the bottom while a seat buries), and the deal's cards are never duplicated."""
+    from shengji import _bots
+    for seed in range(6):
+        engine = _bots.Round(sj.Rules.preset(preset), seed, seed % 4, (2, 2), seed % 2 == 1,
+                             [(0, 0, 0, 0, 0)] * 4)
+        while (pending := engine.advance()) is not None:
+            what, seat = pending
+            s = engine.state()
+            hands = [engine.hand(i) for i in range(4)]
+            held = sum(len(h) for h in hands)
+            played = sum(len(sj.Cards(p)) for t in s["tricks"] for p in t["plays"]) + sum(
+                len(p) for p in s["current"])
+            if what == "bury":
+                assert held == 108 and len(hands[seat]) == 33
+            elif what == "play":
+                assert held + played == 100
+            else:
+                assert held == s["drawn"] and played == 0
+            assert Counter(" ".join(str(h) for h in hands).split()) <= FULL_DECK
+            if what == "show":
+                options, may_pass = engine.options
+                answer = options[0] if not may_pass or s["drawn"] % 5 == seed % 5 else None
+                code = engine.answer(answer, False)
+            elif what == "revolt":
+                code = engine.answer(None, seed % 2 == 0)
+            elif what == "bury":
+                code = engine.answer(sj.Cards(list(hands[seat])[:8]), False)
+            elif not s["current"]:
+                code = engine.answer(sj.Cards(list(hands[seat])[:1]), False)
+            else:
+                code = engine.answer(sj.legal_follows(hands[seat], s["current"][0],
+                                                      engine.trump)[0], False)
+            assert code == 0
+        check_round(rd.RoundRecord(rules=sj.Rules.preset(preset), seed=seed,
+                                   first_drawer=seed % 4, levels=(2, 2),
+                                   first_round=seed % 2 == 1, **engine.record()))
