@@ -30,10 +30,19 @@ cdef void fill_powers_of_three() noexcept:
 fill_powers_of_three()
 
 
+cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
+    """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return mask & -mask
+
+
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
     """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
     m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
-    common case: a single led) is a uniform pick among the pool's cards."""
+    common case: a single led) is a uniform pick among the pool's cards, two a uniform pick
+    among the pairs of distinct kinds and the doubled kinds."""
     cdef int8_t kinds[NUM_KINDS]
     cdef int8_t counts[NUM_KINDS]
     cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
@@ -46,13 +55,22 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
         # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
         x = rng_below(r, card_count(pool))
         w = popcount(m_ones)
+        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
+        return out
+    if m == 2:
+        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
+        n = popcount(m_ones)
+        w = <uint64_t>(n * (n - 1) // 2)
+        x = rng_below(r, w + popcount(pool.twos))
         if x >= w:
-            x -= w
-            m_ones = pool.twos
-        while x:
-            m_ones &= m_ones - 1
-            x -= 1
-        out.ones = <uint64_t>1 << ctz(m_ones)
+            out.ones = nth_bit(pool.twos, <int>(x - w))
+            out.twos = out.ones
+            return out
+        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
+        while x >= <uint64_t>(n - 1 - i):
+            x -= n - 1 - i
+            i += 1
+        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
         return out
     while m_ones:
         kinds[n] = ctz(m_ones)
@@ -444,7 +462,7 @@ cdef int run(Game* g) noexcept nogil:
     while True:
         if g.phase == PH_DRAW:
             while g.drawn < DRAWN:
-                seat = (g.first_drawer + g.drawn) % 4
+                seat = (g.first_drawer + g.drawn) & 3
                 add_card(&g.hands[seat], g.decks[g.ndeals - 1][g.drawn])
                 g.drawn += 1
                 if g.trump_suit >= 0 and seat != g.declarer and not g.rules.overturn_while_drawing:
@@ -548,7 +566,7 @@ cdef int run(Game* g) noexcept nogil:
                 g.phase = PH_DONE
                 continue
             g.ask = ASK_PLAY
-            g.seat = (g.leader + g.step) % 4
+            g.seat = (g.leader + g.step) & 3
             g.pending = True
             return ASK_PLAY
         else:
@@ -610,7 +628,7 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         if not is_subset(cards, g.hands[g.seat]):
             return BAD_NOT_IN_HAND
         for i in range(3):
-            others[i] = g.hands[(g.seat + 1 + i) % 4]
+            others[i] = g.hands[(g.seat + 1 + i) & 3]
         rc = check_throw_raw(g.table, cards, others, 3, &tr.plays[0])
         if rc < 0:
             return rc
@@ -631,7 +649,7 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
     g.step += 1
     if g.step == 4:
         w = winner_of(g.table, &g.shape, tr.plays, 4)
-        tr.winner = (tr.leader + w) % 4
+        tr.winner = (tr.leader + w) & 3
         g.leader = tr.winner
         g.ntricks += 1
         g.step = 0

@@ -28,6 +28,8 @@ FOLLOWS = [
     ("9H9H 8H 3H3H 5C", "KHKH"),           # must play one of the two pairs
     ("9H9H 10H10H JHJH 3H3H 6H", "4H4H5H5H"),  # a tractor cut from the run 9-10-J
     ("2S 3D 4D QC QC 6S", "KH AH"),        # void: any two cards
+    ("QC QC 3D 3D 5S 6S 8D", "KHKH"),      # void: any two, two kinds doubled
+    ("QC QC 3D 5S 6S 8D8D", "KH AH QH"),   # void: any three
 ]
 
 
