@@ -38,6 +38,7 @@ cdef enum:
     BURY_VOIDS = 1         # empty the shortest side suits
     BURY_POINTS = 2        # point cards first
     BURY_RANDOM = 3        # uniform over 8-card choices
+    BURY_LOW_VOIDS = 4     # low side cards without points, short suits first (makes voids)
     FOLLOW_CAP = 2000      # most follows the greedy bot weighs; beyond, it follows at random
     ALL_KINDS = 0x3FFFFFFFFFFFFF
 
@@ -148,6 +149,10 @@ cdef CardSet greedy_bury(Game* g, const BotSpec* b) noexcept nogil:
             base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
         elif b.bury == BURY_POINTS:
             base = (0 if value else 1000) - 10 * value + t.pos_of[k]
+        elif b.bury == BURY_LOW_VOIDS:
+            # a card of a suit one shorter weighs like one a rank lower: short suits go first
+            base = suit_len[c] * 12 + t.pos_of[k] + (1000 if value else 0) + (
+                100 if (hand.twos >> k) & 1 else 0)
         else:
             base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
         for j in range(2 if (hand.twos >> k) & 1 else 1):
@@ -437,7 +442,8 @@ cdef int drive(Game* g, const BotSpec* bots) noexcept nogil:
 
 BOTS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}   # the native bots, by name
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
-BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM}
+BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
+          "low_voids": BURY_LOW_VOIDS}
 
 
 cdef int read_specs(object bots, BotSpec* out) except -1:
@@ -639,7 +645,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     cdef BotSpec kinds[4]
     cdef Game* g
     cdef int64_t i
-    cdef int rc = 0, k, nthrows, nfailed, l0 = levels[0], l1 = levels[1]
+    cdef int rc = 0, k, l0 = levels[0], l1 = levels[1]
     cdef Rng r
     cdef uint64_t sd = <uint64_t>int(seed)
     read_specs(bots, kinds)
@@ -682,16 +688,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 c_holds[i] = g.res.dealer_holds
                 c_rise[i] = g.res.rise
                 c_tricks[i] = g.ntricks
-                nthrows = 0
-                nfailed = 0
-                for k in range(g.ntricks):
-                    if not is_unit(g.table, g.tricks[k].attempted):
-                        nthrows += 1
-                    if g.tricks[k].attempted.ones != g.tricks[k].plays[0].ones or \
-                            g.tricks[k].attempted.twos != g.tricks[k].plays[0].twos:
-                        nfailed += 1
-                c_throws[i] = nthrows
-                c_failed[i] = nfailed
+                c_throws[i] = g.nthrows
+                c_failed[i] = g.nfailed
                 c_deals[i] = g.ndeals
                 c_over[i] = g.overturns
     finally:
@@ -702,10 +700,3 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                         f"{REFUSALS.get(rc, rc)}")
     cols["seed"] = seeds
     return cols
-
-
-cdef bint is_unit(const TrumpTable* t, CardSet lead) noexcept nogil:
-    """A lead of one unit (a single, a pair, a tractor), as opposed to a throw (§3, §6)."""
-    cdef LeadShape shape
-    return lead_shape(t, lead, &shape) >= 0 and shape.nunits == 1
-

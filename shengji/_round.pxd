@@ -166,6 +166,8 @@ ctypedef struct Game:
     int8_t voids[4]        # per seat, categories (bits) it has shown it lacks
     Trick tricks[MAX_TRICKS]
     int ntricks
+    int nthrows            # leads of more than one unit (§6)
+    int nfailed            # of them, failed
     int step
     int leader
     RoundResult res

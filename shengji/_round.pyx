@@ -556,6 +556,8 @@ cdef int run(Game* g) noexcept nogil:
             g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
             g.leader = g.dealer
             g.ntricks = 0
+            g.nthrows = 0
+            g.nfailed = 0
             g.step = 0
             g.phase = PH_PLAY
         elif g.phase == PH_PLAY:
@@ -636,6 +638,11 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         tr.attempted = cards
         cards = tr.plays[0]
         lead_shape(g.table, cards, &g.shape)
+        if cards.ones != tr.attempted.ones or cards.twos != tr.attempted.twos:
+            g.nthrows += 1
+            g.nfailed += 1
+        elif g.shape.nunits > 1:
+            g.nthrows += 1
     else:
         if check:
             rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)

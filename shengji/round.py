@@ -171,14 +171,15 @@ class Greedy:
     least `patience` cards so far, "never" only where the round cannot go on without it (a
     forced declaration; a grabbed deal that would otherwise be redealt) and never overturns.
     It picks the suit it holds most of, reinforces, and overturns when that gives it clearly
-    more trumps. bury: "low" (lowest side cards, no points, pairs kept), "voids" (empty the
-    shortest side suits), "points" (point cards first), "random". revolt: call a revolution
-    whenever it may (match16).
+    more trumps. bury: "low_voids" (low side cards without points, short suits first, so as to
+    make voids), "low" (lowest side cards, no points, pairs kept), "voids" (empty the shortest
+    side suits, points or not), "points" (point cards first), "random". revolt: call a
+    revolution whenever it may (match16).
     """
 
     call: str = "patient"
     patience: int = 4
-    bury: str = "low"
+    bury: str = "low_voids"
     revolt: bool = True
 
     def __post_init__(self):

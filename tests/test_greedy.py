@@ -75,7 +75,7 @@ def test_calling_strategies():
 def test_burying_strategies():
     for seed in range(30):
         hands = {}
-        for bury in ("low", "voids", "points"):
+        for bury in ("low", "voids", "points", "low_voids"):
             rec = sj.play_round("v3", seed=seed, bots=[sj.Greedy(bury=bury)] * 4)
             first = rec.buries[0]
             trump = rec.trump_object
@@ -84,7 +84,7 @@ def test_burying_strategies():
             if before is None:
                 continue
             hands[bury] = (before, sj.Cards(first["cards"]), trump)
-        if len(hands) < 3:
+        if len(hands) < 4:
             continue
         before, buried, trump = hands["low"]
         side = [c for c in before if ref.category(c, trump) != "T"]
@@ -102,6 +102,15 @@ def test_burying_strategies():
         emptied = [s for s, n in suits.items() if n == shortest]
         assert any(Counter(ref.category(c, trump) for c in buried)[s] == shortest
                    for s in emptied)
+        # low_voids: no points while there are 8 plain side cards; a card of a suit one card
+        # shorter weighs like one a rank lower, a pair's card 100 more
+        before, buried, trump = hands["low_voids"]
+        if len(plain) >= 8:
+            assert sj.points(buried) == 0
+            weight = {c: suits[ref.category(c, trump)] * 12 + ref.order(c, trump)
+                      + 100 * (list(before).count(c) == 2) for c in plain}
+            kept = Counter(plain) - Counter(buried)
+            assert max(weight[c] for c in buried) <= min(weight[c] for c in kept)
 
 
 def test_greedy_settings_are_checked():
