@@ -262,9 +262,10 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     """
     rules = as_rules(rules)
     seed, dealer, levels = check_round_args(seed, dealer, levels)
-    if first_round and rules.first_dealer == "declarer" and levels[0] != levels[1]:
-        raise ValueError("a first round picked by declaration needs equal levels, got "
-                         f"{levels!r}")
+    if (first_round and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)
+            and levels[0] != levels[1]):
+        raise ValueError("a first round where a declaration or an overturn picks the dealer "
+                         f"needs equal levels, got {levels!r}")
     specs, objects, names = resolve_bots(bots)
     engine = _bots.Round(rules, seed, dealer, levels, first_round, specs)
     while (pending := engine.advance()) is not None:

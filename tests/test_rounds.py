@@ -259,6 +259,8 @@ def test_bad_arguments():
         sj.play_round(levels=(2, 15))
     with pytest.raises(ValueError, match="seed"):
         sj.play_round(seed=-1)
+    with pytest.raises(ValueError, match="equal levels"):
+        sj.play_round("v3", first_round=True, levels=(2, 5))
 
 
 def test_matches_run_to_a_winner():
