@@ -8,7 +8,7 @@ import numpy as np
 from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
-    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, lead_shape, points_raw, card_count, restrict,
+    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, card_count, restrict,
     difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
 )
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
@@ -634,7 +634,7 @@ cdef class Round:
 
 COLUMNS = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",
            "bottom_points", "multiplier", "penalty", "dealer_holds", "rise", "tricks",
-           "throws", "failed_throws", "deals", "overturns")
+           "throws", "failed_throws", "deals", "overturns", "reinforced", "declarer_trumps")
 
 
 def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
@@ -664,7 +664,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     cdef short[::1] c_pen = cols["penalty"], c_holds = cols["dealer_holds"]
     cdef short[::1] c_rise = cols["rise"], c_tricks = cols["tricks"], c_throws = cols["throws"]
     cdef short[::1] c_failed = cols["failed_throws"], c_deals = cols["deals"]
-    cdef short[::1] c_over = cols["overturns"]
+    cdef short[::1] c_over = cols["overturns"], c_reinf = cols["reinforced"]
+    cdef short[::1] c_dtrumps = cols["declarer_trumps"]
     cdef int64_t[::1] c_seed = seeds
     try:
         with nogil:
@@ -692,6 +693,10 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 c_failed[i] = g.nfailed
                 c_deals[i] = g.ndeals
                 c_over[i] = g.overturns
+                c_reinf[i] = g.reinforced
+                # the declarer's trumps when the first trick starts (-1: the bottom was turned)
+                c_dtrumps[i] = -1 if g.declarer < 0 else card_count(
+                    restrict(g.start_hands[g.declarer], g.table.cat_mask[TRUMP]))
     finally:
         free(g.buf.data)
         free(g)

@@ -144,6 +144,7 @@ ctypedef struct Game:
     int strength           # of the standing declaration: 0 an unreinforced single, else 1..6
     int shown              # level cards or jokers the standing declaration shows
     int overturns
+    bint reinforced        # the standing declaration was reinforced (加固) in this deal
     const TrumpTable* table
     Event events[MAX_EVENTS]
     int nevents

@@ -337,6 +337,7 @@ cdef void take_show(Game* g, CardSet shown) noexcept nogil:
         g.dealer = seat    # seed 002: in the first round the overturner takes the deal
     log_event(g, seat, what, kind, 2 if what == EV_REINFORCE else count)
     if what == EV_REINFORCE:
+        g.reinforced = True
         g.shown = 2
         g.strength = show_strength(kind, 2)
         return
@@ -374,6 +375,7 @@ cdef int start_deal(Game* g) noexcept nogil:
     g.strength = 0
     g.shown = 0
     g.overturns = 0
+    g.reinforced = False
     g.table = NULL
     g.phase = PH_DRAW
     return 0

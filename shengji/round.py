@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from shengji import _bots
 from shengji import reference as ref
-from shengji._core import Cards, Trump, follow_error
+from shengji._core import Cards, Trump, category, follow_error
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
 
@@ -494,13 +494,15 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     frame["trump_suit"] = pd.Series(np.asarray(SUITS)[cols["trump_suit"]],
                                     dtype=pd.CategoricalDtype(list(SUITS)))
     frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
+    frame["reinforced"] = cols["reinforced"].astype(bool)
     return frame[list(FRAME_COLUMNS)]
 
 
 SUITS = ("D", "C", "H", "S", "NT")
 FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_points",
                  "trick_points", "bottom_points", "multiplier", "penalty", "dealer_holds", "rise",
-                 "tricks", "throws", "failed_throws", "deals", "overturns")
+                 "tricks", "throws", "failed_throws", "deals", "overturns", "reinforced",
+                 "declarer_trumps")
 
 
 def round_row(rec: RoundRecord) -> dict:
@@ -516,4 +518,8 @@ def round_row(rec: RoundRecord) -> dict:
             "failed_throws": sum(t["attempted"] is not None for t in rec.tricks),
             "deals": len(rec.deals),
             "overturns": sum(e["action"] == "overturn" and e["deal"] == len(rec.deals) - 1
-                             for e in rec.events)}
+                             for e in rec.events),
+            "reinforced": any(e["action"] == "reinforce" and e["deal"] == len(rec.deals) - 1
+                              for e in rec.events),
+            "declarer_trumps": -1 if rec.declarer is None else sum(
+                category(c, trump) == "T" for c in Cards(rec.hands[rec.declarer]))}

@@ -5,6 +5,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import shengji as sj
@@ -298,6 +299,18 @@ def test_simulate_rounds_is_the_same_for_any_worker_count():
     assert rec.defender_points == one["defender_points"][17]
     assert rec.settlement["rise"] == one["rise"][17]
     assert int(one["failed_throws"][17]) == sum(t["attempted"] is not None for t in rec.tricks)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_simulate_rows_are_the_rounds_play_round_gives(preset):
+    frame = sj.simulate_rounds(30, preset, bots="greedy", seed=2, dealer=1)
+    for i in range(30):
+        row = frame.iloc[i]
+        rec = sj.play_round(preset, seed=int(row["seed"]), bots="greedy", dealer=1)
+        expected = rd.round_row(rec)
+        got = {k: row[k] for k in rd.FRAME_COLUMNS}
+        got["declarer"] = None if pd.isna(got["declarer"]) else int(got["declarer"])
+        assert {k: (v.item() if hasattr(v, "item") else v) for k, v in got.items()} == expected
 
 
 def test_simulate_rounds_with_python_bots_gives_the_same_columns():
