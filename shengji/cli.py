@@ -1,4 +1,5 @@
-"""The `shengji` command line: play a round and print it, or re-check and print a saved one."""
+"""The `shengji` command line: play a round and print it, re-check and print a saved one, or run
+a Monte Carlo study."""
 from __future__ import annotations
 
 import argparse
@@ -62,9 +63,64 @@ def pretty_hand(hand, trump) -> str:
     return " | ".join(" ".join(pretty(c) for c in cards[cat]) for cat in "TSHCD" if cat in cards)
 
 
+def print_summary(summary: dict, out=None) -> None:
+    """The study's metrics as a table: each value with its 95% interval and count."""
+    from tabulate import tabulate
+    out = sys.stdout if out is None else out
+    rows = [[m["name"], m["group"], "-", "-", 0] if m["n"] == 0 else
+            [m["name"], m["group"], f"{m['value']:.4f}",
+             f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]] for m in summary["metrics"]]
+    print(f"{summary['study']} study, rules {summary['rules']}, {summary['deals']:,} deals, "
+          f"seed {summary['seed']}", file=out)
+    print(tabulate(rows, headers=["metric", "group", "value", "95% interval", "n"],
+                   colalign=("left", "left", "right", "right", "right")), file=out)
+
+
+def study(args) -> None:
+    from tqdm import tqdm
+
+    from shengji import study as st
+    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc="trump-calling",
+              disable=None) as bar:
+        summary = st.trump_calling(args.rules, deals=args.deals, seed=args.seed,
+                                   workers=args.workers, out=args.out, resume=args.resume,
+                                   progress=bar.update)
+    print_summary(summary)
+    print(f"written: {args.out}/summary.json")
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="shengji", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    p_study = sub.add_parser(
+        "study", help="Monte Carlo studies (trump-calling)",
+        description="Deal many rounds and measure, with 95%% intervals: the trump-calling "
+                    "study compares calling strategies (eager, patient with 3, 5 or 7 cards "
+                    "of a suit, never) played out by greedy bots, and measures one seat's "
+                    "hand and the bottom. Results go to OUT/summary.json. Finished chunks "
+                    "are kept if the run is interrupted (Ctrl-C, SIGTERM); running the same "
+                    "study into the same folder continues it; a folder holding another study "
+                    "is refused.")
+    p_study.add_argument("name", choices=["trump-calling"], help="the study to run")
+    p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+    p_study.add_argument("--deals", type=positive, default=100_000,
+                         help="number of deals (default 100,000, about 10 s on 2 cores)")
+    p_study.add_argument("--seed", type=int, default=0,
+                         help="seed: deal i depends on (seed, i) only (default 0)")
+    p_study.add_argument("--workers", type=positive, default=None,
+                         help="worker threads (default: all cores); results do not depend on it")
+    p_study.add_argument("--out", default="study-out",
+                         help="output folder (default study-out)")
+    p_study.add_argument("--resume", action="store_true",
+                         help="continue the study already in --out (an error if there is "
+                              "none), computing only what is missing")
     p_demo = sub.add_parser("demo", help="play one round and print it trick by trick")
     p_demo.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_demo.add_argument("--seed", type=int, default=0, help="round seed (default 0)")
@@ -75,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     p_replay.add_argument("file", help="a JSON round record (shengji demo --save)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "study":
+            study(args)
+            return 0
         if args.command == "demo":
             rec = sj.play_round(args.rules, seed=args.seed, bots=args.bots)
             if args.save:
@@ -86,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         print_round(rec)
     except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, "shengji: interrupted; the finished part is saved (--resume "
+                         "continues)\n")
     return 0
 
 
