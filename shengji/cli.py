@@ -80,13 +80,13 @@ def study(args) -> None:
     from tqdm import tqdm
 
     from shengji import study as st
-    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc="trump-calling",
+    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name,
               disable=None) as bar:
-        summary = st.trump_calling(args.rules, deals=args.deals, seed=args.seed,
-                                   workers=args.workers, out=args.out, resume=args.resume,
-                                   progress=bar.update)
+        summary = st.run_study(args.name, args.rules, deals=args.deals, seed=args.seed,
+                               workers=args.workers, out=args.out, resume=args.resume,
+                               progress=bar.update)
     print_summary(summary)
-    print(f"written: {args.out}/summary.json")
+    print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
 
 def positive(text: str) -> int:
@@ -100,15 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="shengji", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p_study = sub.add_parser(
-        "study", help="Monte Carlo studies (trump-calling)",
-        description="Deal many rounds and measure, with 95%% intervals: the trump-calling "
-                    "study compares calling strategies (eager, patient with 3, 5 or 7 cards "
-                    "of a suit, never) played out by greedy bots, and measures one seat's "
-                    "hand and the bottom. Results go to OUT/summary.json. Finished chunks "
-                    "are kept if the run is interrupted (Ctrl-C, SIGTERM); running the same "
-                    "study into the same folder continues it; a folder holding another study "
-                    "is refused.")
-    p_study.add_argument("name", choices=["trump-calling"], help="the study to run")
+        "study", help="Monte Carlo studies: trump-calling, burying",
+        description="Deal many rounds and measure, with 95%% intervals. trump-calling: one "
+                    "seat's hand and the bottom, and calling strategies (eager, patient with "
+                    "3, 5 or 7 cards of a suit, never) played out by greedy bots in first "
+                    "rounds. burying: burying strategies (low, voids, points, random, "
+                    "low_voids) played out by greedy bots on the same deals, with "
+                    "differences against low paired by deal. Results go to OUT: "
+                    "summary.json, deals.parquet (one row per deal) and PNG plots. Finished "
+                    "chunks are kept if the run is interrupted (Ctrl-C, SIGTERM); running the "
+                    "same study into the same folder continues it; a folder holding another "
+                    "study is refused.")
+    p_study.add_argument("name", choices=["trump-calling", "burying"], help="the study to run")
     p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_study.add_argument("--deals", type=positive, default=100_000,
                          help="number of deals (default 100,000, about 10 s on 2 cores)")

@@ -1,11 +1,16 @@
-"""Monte Carlo studies (first part of the studies issue): which trump to call, and when.
+"""Monte Carlo studies: which trump to call and when, and what to bury.
 
-The trump-calling study deals `deals` rounds; deal i is the first deal of the round seeded
-round_seed(seed, i), so its numbers are the same for any number of workers and a run can be
-resumed. For each deal it measures one seat's hand and the bottom, then plays the round to the
-end once per calling strategy with four greedy bots using that strategy. The deals are cut
-into chunks; each finished chunk's sums are written to the output folder at once, so an
-interrupted run keeps what it finished and `resume` computes only the rest.
+Deal i of a study is the first deal of the round seeded round_seed(seed, i), so a study's
+numbers are the same for any number of workers and a run can be continued. The deals are cut
+into chunks; each finished chunk's sums and per-deal rows are written to the output folder at
+once, so an interrupted run keeps what it finished and running the same study again computes
+only the rest. Every strategy of a study meets the same deals (paired comparisons).
+
+- trump-calling: one seat's hand and the bottom, then each deal played out once per calling
+  strategy by four greedy bots with that strategy (first rounds: declaring picks the dealer).
+- burying: each deal played out once per burying strategy by four greedy bots with that
+  strategy (seat 0 deals, both teams at level 2), with differences against `low` paired by
+  deal.
 """
 from __future__ import annotations
 
@@ -27,10 +32,12 @@ from shengji.round import Greedy, as_rules
 from shengji.rules import Rules
 
 CHUNK = 5_000
-LEVEL = 2               # every study round is a first-level round: both teams at 2
+LEVEL = 2               # every study round is played at level 2 by both teams
 Z95 = 1.959963984540054
+POINTS = np.zeros(54, dtype=np.int64)
+POINTS[[3, 16, 29, 42]] = 5                      # the fives
+POINTS[[8, 21, 34, 47, 11, 24, 37, 50]] = 10     # tens and kings
 
-# Calling strategies compared: the issue's eager, patient with several k, never.
 CALLING = {
     "eager": Greedy(call="eager"),
     "patient3": Greedy(call="patient", patience=3),
@@ -38,14 +45,21 @@ CALLING = {
     "patient7": Greedy(call="patient", patience=7),
     "never": Greedy(call="never"),
 }
-# Per-deal quantities of the deal itself (group "all"): name -> proportion (True) or mean.
+BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random",
+                                                 "low_voids")}
 DEAL_METRICS = ("hand_has_level_card", "hand_has_level_pair", "hand_has_joker_pair",
                 "hand_points_at_most_15", "bottom_points_mean", "bottom_points_zero")
-ROUND_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_dealer_team",
-                 "declarer_trump_count_mean", "dealer_holds", "level_delta_mean")
-POINTS = np.zeros(54, dtype=np.int64)
-POINTS[[3, 16, 29, 42]] = 5                      # the fives
-POINTS[[8, 21, 34, 47, 11, 24, 37, 50]] = 10     # tens and kings
+CALLING_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_dealer_team",
+                   "declarer_trump_count_mean", "dealer_holds", "level_delta_mean")
+BURYING_METRICS = ("defender_points_mean", "dealer_holds", "bottom_dug", "multiplier_mean",
+                   "bottom_points_buried_mean", "level_delta_mean")
+TRUMP_BINS = 34          # declarer's trumps: 0 .. 33
+POINT_BINS = 81          # defenders' points: 0, 5, .. 400
+DELTA_BINS = 13          # level change of the dealer's team: -6 .. +6
+
+
+class StudyError(ValueError):
+    """A study that cannot run as asked: one line saying why."""
 
 
 @dataclass
@@ -56,11 +70,10 @@ class Sums:
     total: float = 0.0
     squares: float = 0.0
 
-    def add(self, values: np.ndarray) -> None:
-        values = np.asarray(values, dtype=np.float64)
-        self.n += int(values.size)
-        self.total += float(values.sum())
-        self.squares += float((values ** 2).sum())
+    @classmethod
+    def of(cls, values: Any) -> "Sums":
+        v = np.asarray(values, dtype=np.float64)
+        return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
 
     def merge(self, other: "Sums") -> None:
         self.n += other.n
@@ -85,14 +98,19 @@ class Sums:
 
 
 def is_proportion(name: str) -> bool:
-    return not name.endswith("_mean")
+    return not (name.endswith("_mean") or name.endswith("_diff"))
 
 
-def deal_metrics(rules: Rules, seed: int, start: int, count: int) -> dict[str, np.ndarray]:
-    """The deal-level quantities of deals start .. start + count - 1 (seat 0 draws first)."""
-    cards = np.stack([decks(_bots.round_seed(seed, i), 0, 1)[0]
-                      for i in range(start, start + count)])
-    hand = cards[:, 0:100:4]                      # seat 0's 25 cards
+def deal_cards(seed: int, start: int, count: int) -> np.ndarray:
+    """The draw order of the study's deals start .. start + count - 1."""
+    return np.stack([decks(_bots.round_seed(seed, i), 0, 1)[0]
+                     for i in range(start, start + count)])
+
+
+def deal_metrics(seed: int, start: int, count: int) -> dict[str, np.ndarray]:
+    """Seat 0's 25 cards (it draws first) and the bottom of each deal."""
+    cards = deal_cards(seed, start, count)
+    hand = cards[:, 0:100:4]
     counts = np.zeros((count, 54), dtype=np.int64)
     np.add.at(counts, (np.repeat(np.arange(count), 25), hand.ravel()), 1)
     level_kinds = [13 * s + LEVEL - 2 for s in range(4)]
@@ -107,71 +125,128 @@ def deal_metrics(rules: Rules, seed: int, start: int, count: int) -> dict[str, n
     }
 
 
-def round_metrics(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The per-strategy quantities from simulate's columns (declarer-only ones where declared)."""
-    declared = cols["declarer"] >= 0
-    holds = cols["dealer_holds"].astype(bool)
-    return {
-        "nobody_declares": ~declared,
-        "overturned": cols["overturns"] > 0,
-        "reinforced": cols["reinforced"] > 0,
-        "declarer_is_dealer_team": (cols["declarer"][declared] % 2) == (
-            cols["dealer"][declared] % 2),
-        "declarer_trump_count_mean": cols["declarer_trumps"][declared],
-        "dealer_holds": holds,
-        "level_delta_mean": np.where(holds, cols["rise"], -cols["rise"].astype(np.int64)),
-    }
+def level_delta(cols: dict[str, np.ndarray]) -> np.ndarray:
+    """The dealer's team's level change: its rise when it holds, minus the defenders' rise."""
+    rise = cols["rise"].astype(np.int64)
+    return np.where(cols["dealer_holds"].astype(bool), rise, -rise)
 
 
-def chunk_sums(rules: Rules, seed: int, start: int, count: int) -> dict[str, Any]:
-    """All the sums of one chunk, as plain data (the chunk file's content)."""
-    out: dict[str, Any] = {"start": start, "count": count, "metrics": {}, "trumps": {}}
-    for name, values in deal_metrics(rules, seed, start, count).items():
-        s = Sums()
-        s.add(values)
-        out["metrics"][f"{name}|all"] = vars(s)
+def play(rules: Rules, seed: int, start: int, count: int, bot: Greedy,
+         first_round: bool) -> dict[str, np.ndarray]:
+    return _bots.simulate(rules, seed, start, count, [bot.spec()] * 4, 0, (LEVEL, LEVEL),
+                          first_round)
+
+
+def calling_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict, dict, dict]:
+    """Sums, histograms and per-deal columns of one chunk of the trump-calling study."""
+    sums: dict[str, Sums] = {}
+    hists: dict[str, list[int]] = {}
+    rows: dict[str, Any] = {}
+    for name, values in deal_metrics(seed, start, count).items():
+        sums[f"{name}|all"] = Sums.of(values)
+        rows[name.removesuffix("_mean")] = values
     for strategy, bot in CALLING.items():
-        cols = _bots.simulate(rules, seed, start, count, [bot.spec()] * 4, 0, (LEVEL, LEVEL),
-                              True)
-        for name, values in round_metrics(cols).items():
-            s = Sums()
-            s.add(values)
-            out["metrics"][f"{name}|strategy={strategy}"] = vars(s)
-        trumps = cols["declarer_trumps"][cols["declarer"] >= 0]
-        out["trumps"][strategy] = np.bincount(trumps, minlength=34)[:34].tolist()
-    return out
+        cols = play(rules, seed, start, count, bot, True)
+        declared = cols["declarer"] >= 0
+        delta = level_delta(cols)
+        metrics = {
+            "nobody_declares": ~declared,
+            "overturned": cols["overturns"] > 0,
+            "reinforced": cols["reinforced"] > 0,
+            "declarer_is_dealer_team": (cols["declarer"][declared] % 2)
+            == (cols["dealer"][declared] % 2),
+            "declarer_trump_count_mean": cols["declarer_trumps"][declared],
+            "dealer_holds": cols["dealer_holds"] > 0,
+            "level_delta_mean": delta,
+        }
+        for name, values in metrics.items():
+            sums[f"{name}|strategy={strategy}"] = Sums.of(values)
+        hists[f"declarer_trumps|strategy={strategy}"] = np.bincount(
+            cols["declarer_trumps"][declared], minlength=TRUMP_BINS)[:TRUMP_BINS].tolist()
+        for col in ("declarer", "dealer", "trump_suit", "overturns", "reinforced",
+                    "declarer_trumps", "dealer_holds", "rise"):
+            rows[f"{strategy}_{col}"] = cols[col]
+    return sums, hists, rows
 
 
-def manifest_of(rules: Rules, deals: int, seed: int) -> dict[str, Any]:
-    return {"study": "trump-calling", "rules": rules.name, "deals": deals, "seed": seed,
-            "chunk": CHUNK, "strategies": list(CALLING), "version": 1}
+def burying_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict, dict, dict]:
+    """Sums, histograms and per-deal columns of one chunk of the burying study."""
+    sums: dict[str, Sums] = {}
+    hists: dict[str, list[int]] = {}
+    rows: dict[str, Any] = {}
+    per: dict[str, dict[str, np.ndarray]] = {}
+    for strategy, bot in BURYING.items():
+        cols = play(rules, seed, start, count, bot, False)
+        delta = level_delta(cols)
+        metrics = {
+            "defender_points_mean": cols["defender_points"],
+            "dealer_holds": cols["dealer_holds"] > 0,
+            "bottom_dug": cols["multiplier"] > 0,
+            "multiplier_mean": cols["multiplier"],
+            "bottom_points_buried_mean": cols["bottom_points"],
+            "level_delta_mean": delta,
+        }
+        per[strategy] = metrics
+        for name, values in metrics.items():
+            sums[f"{name}|strategy={strategy}"] = Sums.of(values)
+        hists[f"defender_points|strategy={strategy}"] = np.bincount(
+            cols["defender_points"] // 5, minlength=POINT_BINS)[:POINT_BINS].tolist()
+        hists[f"level_delta|strategy={strategy}"] = np.bincount(
+            np.clip(delta, -6, 6) + 6, minlength=DELTA_BINS).tolist()
+        for col in ("defender_points", "bottom_points", "multiplier", "dealer_holds", "rise",
+                    "trump_suit", "declarer"):
+            rows[f"{strategy}_{col}"] = cols[col]
+    for strategy in BURYING:
+        if strategy != "low":
+            for name in ("defender_points_mean", "dealer_holds", "level_delta_mean"):
+                diff = per[strategy][name].astype(np.float64) - per["low"][name]
+                sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
+                    Sums.of(diff)
+    return sums, hists, rows
 
 
-class StudyError(ValueError):
-    """A study that cannot run as asked: one line saying why."""
+@dataclass(frozen=True)
+class Study:
+    name: str
+    chunk: Callable[[Rules, int, int, int], tuple[dict, dict, dict]]
+    strategies: tuple[str, ...]
 
 
-def trump_calling(rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
-                  workers: int | None = None, out: str | os.PathLike = "study-out",
-                  resume: bool = False,
-                  progress: Callable[[int], object] | None = None) -> dict[str, Any]:
-    """Run the trump-calling study; writes out/summary.json and returns it. A folder holding
-    the same study (same rules, deals and seed) is continued: its finished chunks are kept;
-    `resume` insists on that. A folder holding another study is refused, never overwritten."""
+STUDIES = {
+    "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING)),
+    "burying": Study("burying", burying_chunk, tuple(BURYING)),
+}
+
+
+def manifest_of(study: Study, rules: Rules, deals: int, seed: int) -> dict[str, Any]:
+    return {"study": study.name, "rules": rules.name, "deals": deals, "seed": seed,
+            "chunk": CHUNK, "strategies": list(study.strategies), "version": 2}
+
+
+def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
+              workers: int | None = None, out: str | os.PathLike = "study-out",
+              resume: bool = False,
+              progress: Callable[[int], object] | None = None) -> dict[str, Any]:
+    """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
+    the summary. A folder holding the same study (same rules, deals and seed) is continued:
+    its finished chunks are kept (`resume` insists on that); a folder holding another study
+    is refused, never overwritten."""
+    if name not in STUDIES:
+        raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
+    study = STUDIES[name]
     rules = as_rules(rules)
-    if rules.name not in ("v3", "match16", "bo3"):
-        raise StudyError("studies run on a preset (v3, match16, bo3)")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise StudyError(f"--deals must be a positive number, got {deals!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise StudyError(f"--seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise StudyError(f"--workers must be at least 1, got {workers}")
     folder = Path(out)
     chunks = folder / "chunks"
-    manifest = manifest_of(rules, deals, seed)
+    manifest = manifest_of(study, rules, deals, seed)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        chunks.mkdir(exist_ok=True)
+        chunks.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"
         probe.write_text("")
         probe.unlink()
@@ -184,18 +259,20 @@ def trump_calling(rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
         except (OSError, ValueError):
             raise StudyError(f"{manifest_file} is not a study manifest") from None
         if found != manifest:
-            raise StudyError(f"{folder} holds another study ({found.get('study')}, "
-                             f"rules {found.get('rules')}, {found.get('deals')} deals, seed "
-                             f"{found.get('seed')}): it cannot be resumed with these options")
+            described = (f"{found.get('study')}, rules {found.get('rules')}, "
+                         f"{found.get('deals')} deals, seed {found.get('seed')}"
+                         if isinstance(found, dict) else "unreadable")
+            raise StudyError(f"{folder} holds another study ({described}): it cannot be "
+                             "continued with these options; choose another --out")
     elif resume:
         raise StudyError(f"nothing to resume in {folder}: it holds no study")
     else:
         write_atomically(manifest_file, manifest)
     starts = list(range(0, deals, CHUNK))
-    done = {}
+    done: dict[int, dict] = {}
     for start in starts:
-        path = chunks / f"{start:012d}.json"
-        if path.exists():
+        path = chunk_path(chunks, start, "json")
+        if path.exists() and chunk_path(chunks, start, "parquet").exists():
             try:
                 done[start] = json.loads(path.read_text())
             except ValueError:
@@ -205,8 +282,12 @@ def trump_calling(rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
         progress(sum(d["count"] for d in done.values()))
 
     def run(start: int) -> dict[str, Any]:
-        result = chunk_sums(rules, seed, start, min(CHUNK, deals - start))
-        write_atomically(chunks / f"{start:012d}.json", result)
+        count = min(CHUNK, deals - start)
+        sums, hists, rows = study.chunk(rules, seed, start, count)
+        write_rows(chunk_path(chunks, start, "parquet"), seed, start, count, rows)
+        result = {"start": start, "count": count,
+                  "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
+        write_atomically(chunk_path(chunks, start, "json"), result)
         return result
 
     main = threading.current_thread() is threading.main_thread()
@@ -226,8 +307,14 @@ def trump_calling(rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
         if main:
             signal.signal(signal.SIGTERM, previous)
     summary = summarize(manifest, [done[s] for s in starts])
+    join_rows(folder / "deals.parquet", [chunk_path(chunks, s, "parquet") for s in starts])
+    plot(summary, folder)
     write_atomically(folder / "summary.json", summary)
     return summary
+
+
+def chunk_path(chunks: Path, start: int, ext: str) -> Path:
+    return chunks / f"{start:012d}.{ext}"
 
 
 def stop_on_sigterm(signum: int, frame: Any) -> None:
@@ -241,20 +328,81 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
+def write_rows(path: Path, seed: int, start: int, count: int, rows: dict[str, Any]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.table({"deal": np.arange(start, start + count, dtype=np.int64),
+                      "seed": np.array([_bots.round_seed(seed, i)
+                                        for i in range(start, start + count)], np.uint64),
+                      **{k: np.asarray(v) for k, v in rows.items()}})
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def join_rows(path: Path, parts: list[Path]) -> None:
+    """deals.parquet from the chunks' rows, one row group per chunk (memory stays flat)."""
+    import pyarrow.parquet as pq
+    tmp = path.with_suffix(".tmp")
+    writer = None
+    try:
+        for part in parts:
+            table = pq.read_table(part)
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, table.schema)
+            writer.write_table(table)
+    finally:
+        if writer is not None:
+            writer.close()
+    os.replace(tmp, path)
+
+
 def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
     totals: dict[str, Sums] = {}
-    trumps: dict[str, np.ndarray] = {}
+    hists: dict[str, np.ndarray] = {}
     for r in results:
-        for key, sums in r["metrics"].items():
-            totals.setdefault(key, Sums()).merge(Sums(**sums))
-        for strategy, counts in r["trumps"].items():
-            trumps[strategy] = trumps.get(strategy, np.zeros(34, np.int64)) + np.array(counts)
+        for key, s in r["sums"].items():
+            totals.setdefault(key, Sums()).merge(Sums(**s))
+        for key, counts in r["hists"].items():
+            hists[key] = hists.get(key, 0) + np.array(counts, dtype=np.int64)
     metrics = []
-    for key, sums in totals.items():
+    for key, s in totals.items():
         name, group = key.split("|")
-        value, low, high = sums.interval(is_proportion(name))
+        value, low, high = s.interval(is_proportion(name))
         metrics.append({"name": name, "group": group, "value": value, "ci_low": low,
-                        "ci_high": high, "n": sums.n})
+                        "ci_high": high, "n": s.n})
     return {"study": manifest["study"], "rules": manifest["rules"], "deals": manifest["deals"],
             "seed": manifest["seed"], "metrics": metrics,
-            "declarer_trump_count": {s: c.tolist() for s, c in trumps.items()}}
+            "distributions": {k: v.tolist() for k, v in hists.items()}}
+
+
+def plot(summary: dict[str, Any], folder: Path) -> None:
+    """The distributions that matter, one PNG each, readable without the table."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    groups: dict[str, dict[str, list[int]]] = {}
+    for key, counts in summary["distributions"].items():
+        quantity, group = key.split("|")
+        groups.setdefault(quantity, {})[group.removeprefix("strategy=")] = counts
+    titles = {"declarer_trumps": ("declarer's trumps at the first trick", 0, 1),
+              "defender_points": ("defenders' final points", 0, 5),
+              "level_delta": ("level change of the dealer's team", -6, 1)}
+    for quantity, by_strategy in groups.items():
+        title, first, step = titles[quantity]
+        fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+        for strategy, counts in by_strategy.items():
+            total = sum(counts) or 1
+            xs = [first + step * i for i in range(len(counts))]
+            ax.plot(xs, [c / total for c in counts], marker="o", markersize=3, label=strategy)
+        ax.set_title(f"{summary['study']} ({summary['rules']}, {summary['deals']:,} deals): "
+                     f"{title}")
+        ax.set_xlabel(title)
+        ax.set_ylabel("share of deals")
+        ax.legend(title="strategy")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        tmp = folder / f"{quantity}.tmp.png"
+        fig.savefig(tmp)
+        plt.close(fig)
+        os.replace(tmp, folder / f"{quantity}.png")

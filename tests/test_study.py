@@ -19,7 +19,7 @@ DEALS = 2 * st.CHUNK + 700      # three chunks, the last one short
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("study")
-    return out, st.trump_calling("bo3", deals=DEALS, seed=5, workers=2, out=out)
+    return out, st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, workers=2, out=out)
 
 
 def metric(summary, name, group):
@@ -33,7 +33,7 @@ def test_summary_schema_and_counts(reference_run):
         "study": "trump-calling", "rules": "bo3", "deals": DEALS, "seed": 5}
     names = {(m["name"], m["group"]) for m in summary["metrics"]}
     assert {(n, "all") for n in st.DEAL_METRICS} <= names
-    assert {(n, f"strategy={s}") for n in st.ROUND_METRICS for s in st.CALLING} <= names
+    assert {(n, f"strategy={s}") for n in st.CALLING_METRICS for s in st.CALLING} <= names
     for m in summary["metrics"]:
         assert set(m) == {"name", "group", "value", "ci_low", "ci_high", "n"}
         if m["n"]:
@@ -44,7 +44,7 @@ def test_summary_schema_and_counts(reference_run):
 
 
 def test_deal_metrics_against_a_plain_count():
-    values = st.deal_metrics(sj.Rules.preset("v3"), 3, 10, 40)
+    values = st.deal_metrics(3, 10, 40)
     for j, i in enumerate(range(10, 50)):
         hands, bottom = sj.deal(_bots.round_seed(3, i), 0, 0)
         hand = list(hands[0])
@@ -58,8 +58,10 @@ def test_deal_metrics_against_a_plain_count():
 
 
 def test_round_metrics_against_simulate_rounds():
-    summary = st.summarize(st.manifest_of(sj.Rules.preset("v3"), 300, 9),
-                           [st.chunk_sums(sj.Rules.preset("v3"), 9, 0, 300)])
+    rules = sj.Rules.preset("v3")
+    sums, hists, _ = st.calling_chunk(rules, 9, 0, 300)
+    summary = st.summarize(st.manifest_of(st.STUDIES["trump-calling"], rules, 300, 9),
+                           [{"sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}])
     frame = sj.simulate_rounds(300, "v3", bots=sj.Greedy(call="patient", patience=5), seed=9,
                                first_round=True)
     holds = metric(summary, "dealer_holds", "strategy=patient5")
@@ -72,7 +74,7 @@ def test_round_metrics_against_simulate_rounds():
 
 def test_same_numbers_for_any_worker_count(reference_run, tmp_path):
     _, summary = reference_run
-    assert st.trump_calling("bo3", deals=DEALS, seed=5, workers=1, out=tmp_path) == summary
+    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, workers=1, out=tmp_path) == summary
 
 
 def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypatch):
@@ -81,31 +83,33 @@ def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypat
         if name != "summary.json":
             os.system(f"cp -r {out / name} {tmp_path}")
     os.remove(tmp_path / "chunks" / f"{st.CHUNK:012d}.json")
+    os.remove(tmp_path / "chunks" / f"{st.CHUNK:012d}.parquet")
     computed = []
-    real = st.chunk_sums
-    monkeypatch.setattr(st, "chunk_sums", lambda *a: computed.append(a[2]) or real(*a))
-    assert st.trump_calling("bo3", deals=DEALS, seed=5, out=tmp_path, resume=True) == summary
+    real = st.calling_chunk
+    monkeypatch.setitem(st.STUDIES, "trump-calling", st.Study(
+        "trump-calling", lambda *a: computed.append(a[2]) or real(*a), tuple(st.CALLING)))
+    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True) == summary
     assert computed == [st.CHUNK]
     # the same study again: nothing is computed, the same summary comes back
-    assert st.trump_calling("bo3", deals=DEALS, seed=5, out=tmp_path) == summary
+    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path) == summary
     assert computed == [st.CHUNK]
     with pytest.raises(st.StudyError, match="nothing to resume"):
-        st.trump_calling("bo3", deals=DEALS, seed=5, out=tmp_path / "empty", resume=True)
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path / "empty", resume=True)
 
 
 def test_bad_resume_and_bad_output(reference_run, tmp_path):
     out, _ = reference_run
     with pytest.raises(st.StudyError, match="another study"):
-        st.trump_calling("bo3", deals=DEALS, seed=6, out=out, resume=True)
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, out=out, resume=True)
     (tmp_path / "manifest.json").write_text("not json")
     with pytest.raises(st.StudyError, match="not a study manifest"):
-        st.trump_calling("v3", deals=10, out=tmp_path, resume=True)
+        st.run_study("trump-calling", "v3", deals=10, out=tmp_path, resume=True)
     blocker = tmp_path / "file"
     blocker.write_text("")
     with pytest.raises(st.StudyError, match="cannot write"):
-        st.trump_calling("v3", deals=10, out=blocker / "sub")
+        st.run_study("trump-calling", "v3", deals=10, out=blocker / "sub")
     with pytest.raises(st.StudyError, match="positive"):
-        st.trump_calling("v3", deals=0, out=tmp_path / "x")
+        st.run_study("trump-calling", "v3", deals=0, out=tmp_path / "x")
 
 
 def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
@@ -113,7 +117,7 @@ def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
     os.system(f"cp -r {out}/manifest.json {out}/chunks {tmp_path}")
     (tmp_path / "chunks" / f"{0:012d}.json").write_text("{")
     with pytest.raises(st.StudyError, match="corrupt"):
-        st.trump_calling("bo3", deals=DEALS, seed=5, out=tmp_path, resume=True)
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True)
 
 
 @pytest.mark.parametrize("args,words", [
@@ -150,5 +154,44 @@ def test_sigterm_keeps_the_finished_part_and_resume_completes(tmp_path):
     resumed = json.loads((out / "summary.json").read_text())
     assert metric(resumed, "dealer_holds", "strategy=eager")["n"] == deals
     assert {p: p.stat().st_mtime_ns for p in saved} == before     # not computed again
-    whole = st.trump_calling("v3", deals=deals, seed=0, out=tmp_path / "whole")
+    whole = st.run_study("trump-calling", "v3", deals=deals, seed=0, out=tmp_path / "whole")
     assert resumed == whole
+
+
+def test_deals_parquet_and_plots(reference_run):
+    import pandas as pd
+    out, summary = reference_run
+    frame = pd.read_parquet(out / "deals.parquet")
+    assert len(frame) == DEALS and list(frame["deal"]) == list(range(DEALS))
+    assert frame["seed"].iloc[7] == _bots.round_seed(5, 7)
+    rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[7]), bots=st.CALLING["patient5"],
+                        first_round=True)
+    assert frame["patient5_declarer_trumps"].iloc[7] == sum(
+        sj.category(c, rec.trump_object) == "T" for c in sj.Cards(rec.hands[rec.declarer]))
+    assert frame["hand_has_level_card"].mean() == pytest.approx(
+        metric(summary, "hand_has_level_card", "all")["value"])
+    png = (out / "declarer_trumps.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_burying_study_is_paired_and_consistent(tmp_path):
+    summary = st.run_study("burying", "v3", deals=3000, seed=2, out=tmp_path)
+    names = {(m["name"], m["group"]) for m in summary["metrics"]}
+    assert {(n, f"strategy={s}") for n in st.BURYING_METRICS for s in st.BURYING} <= names
+    for s in st.BURYING:
+        if s != "low":
+            assert ("defender_points_diff", f"strategy={s}-low") in names
+    import pandas as pd
+    frame = pd.read_parquet(tmp_path / "deals.parquet")
+    # the paired difference is the mean of the per-deal differences of the same deals
+    diff = metric(summary, "defender_points_diff", "strategy=points-low")
+    assert diff["value"] == pytest.approx(
+        (frame["points_defender_points"] - frame["low_defender_points"]).mean())
+    assert diff["ci_low"] < diff["value"] < diff["ci_high"]
+    # burying point cards puts more points in the bottom than burying low cards
+    buried = {s: metric(summary, "bottom_points_buried_mean", f"strategy={s}")["value"]
+              for s in st.BURYING}
+    assert buried["points"] > buried["low"] and buried["low"] < 5
+    assert (tmp_path / "defender_points.png").exists() and (tmp_path / "level_delta.png").exists()
+    rec = sj.play_round("v3", seed=int(frame["seed"].iloc[11]), bots=st.BURYING["voids"])
+    assert frame["voids_defender_points"].iloc[11] == rec.defender_points
