@@ -63,15 +63,16 @@ def pretty_hand(hand, trump) -> str:
     return " | ".join(" ".join(pretty(c) for c in cards[cat]) for cat in "TSHCD" if cat in cards)
 
 
-def print_summary(summary: dict, out=None) -> None:
-    """The study's metrics as a table: each value with its 95% interval and count."""
+def print_summary(summary: dict, out=None, title: str | None = None) -> None:
+    """The metrics as a table: each value with its 95% interval and count."""
     from tabulate import tabulate
     out = sys.stdout if out is None else out
+    title = title or (f"{summary['study']} study, rules {summary['rules']}, "
+                      f"{summary['deals']:,} deals, seed {summary['seed']}")
     rows = [[m["name"], m["group"], "-", "-", 0] if m["n"] == 0 else
             [m["name"], m["group"], f"{m['value']:.4f}",
              f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]] for m in summary["metrics"]]
-    print(f"{summary['study']} study, rules {summary['rules']}, {summary['deals']:,} deals, "
-          f"seed {summary['seed']}", file=out)
+    print(title, file=out)
     print(tabulate(rows, headers=["metric", "group", "value", "95% interval", "n"],
                    colalign=("left", "left", "right", "right", "right")), file=out)
 
@@ -87,6 +88,57 @@ def study(args) -> None:
                                progress=bar.update)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
+
+
+def simulate(args) -> None:
+    """Rounds or matches with the chosen bots, summed up with 95% intervals."""
+    import numpy as np
+
+    from shengji import study as st
+    from shengji._bots import round_seed
+    names = args.bots.split(",")
+    bots = names[0] if len(names) == 1 else names
+    metrics: list[tuple[str, str, st.Sums, bool]] = []
+    if args.matches:
+        from tqdm import tqdm
+        winners, lengths = [], []
+        for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None):
+            m = sj.play_match(args.rules, seed=round_seed(args.seed, i), bots=bots)
+            winners.append(m.winner)
+            lengths.append(len(m.rounds))
+        w = np.array(winners)
+        metrics = [("wins", "team=0+2", st.Sums.of(w == 0), True),
+                   ("wins", "team=1+3", st.Sums.of(w == 1), True),
+                   ("rounds_mean", "all", st.Sums.of(lengths), False)]
+        what = f"{args.matches:,} matches"
+    else:
+        frame = sj.simulate_rounds(args.rounds, args.rules, bots=bots, seed=args.seed,
+                                   workers=args.workers or 1)
+        holds = frame["dealer_holds"].to_numpy()
+        rise = frame["rise"].to_numpy().astype(np.int64)
+        team = frame["dealer"].to_numpy() % 2
+        for group, mask in (("all", np.ones(len(frame), bool)), ("dealer=0+2", team == 0),
+                            ("dealer=1+3", team == 1)):
+            if group != "all" and not mask.any():
+                continue
+            metrics += [
+                ("defender_points_mean", group,
+                 st.Sums.of(frame["defender_points"].to_numpy()[mask]), False),
+                ("dealer_holds", group, st.Sums.of(holds[mask]), True),
+                ("level_delta_mean", group, st.Sums.of(np.where(holds, rise, -rise)[mask]),
+                 False)]
+        metrics += [("bottom_dug", "all", st.Sums.of(frame["multiplier"].to_numpy() > 0), True),
+                    ("throws_mean", "all", st.Sums.of(frame["throws"].to_numpy()), False),
+                    ("failed_throws_mean", "all", st.Sums.of(frame["failed_throws"].to_numpy()),
+                     False)]
+        what = f"{args.rounds:,} rounds"
+    rows = []
+    for name, group, sums, proportion in metrics:
+        value, low, high = sums.interval(proportion)
+        rows.append({"name": name, "group": group, "value": value, "ci_low": low,
+                     "ci_high": high, "n": sums.n})
+    print_summary({"metrics": rows},
+                  title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
 
 def positive(text: str) -> int:
@@ -130,12 +182,30 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--bots", default="greedy",
                         help="built-in bot for all four seats: greedy or random (default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
+    p_sim = sub.add_parser(
+        "simulate", help="rounds or matches with chosen bots, summed up",
+        description="Play rounds (native, in worker threads) or whole matches with the chosen "
+                    "bots and print a table of results with 95%% intervals.")
+    p_sim.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+    p_sim.add_argument("--rounds", type=positive, default=10_000,
+                       help="rounds to play (default 10,000)")
+    p_sim.add_argument("--matches", type=positive, default=None,
+                       help="play this many whole matches instead of rounds")
+    p_sim.add_argument("--bots", default="greedy",
+                       help="a built-in bot for all seats, or four comma-separated: "
+                            "greedy,random,greedy,random (default greedy)")
+    p_sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p_sim.add_argument("--workers", type=positive, default=None,
+                       help="worker threads for rounds (default 1)")
     p_replay = sub.add_parser("replay", help="re-check a saved round record and print it")
     p_replay.add_argument("file", help="a JSON round record (shengji demo --save)")
     args = parser.parse_args(argv)
     try:
         if args.command == "study":
             study(args)
+            return 0
+        if args.command == "simulate":
+            simulate(args)
             return 0
         if args.command == "demo":
             rec = sj.play_round(args.rules, seed=args.seed, bots=args.bots)

@@ -48,3 +48,28 @@ def test_a_changed_record_is_refused(tmp_path):
     run = subprocess.run([sys.executable, "-m", "shengji", "replay", str(saved)],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "RoundRecord" in run.stderr
+
+
+def test_simulate_rounds_and_matches(capsys):
+    assert main(["simulate", "--rounds", "2000", "--bots", "greedy,random,greedy,random",
+                 "--workers", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "2,000 rounds, rules v3, bots greedy,random,greedy,random" in out
+    holds = float(re.search(r"^dealer_holds +all +([\d.]+)", out, re.M).group(1))
+    import shengji as sj
+    frame = sj.simulate_rounds(2000, "v3", bots=["greedy", "random"] * 2, seed=3)
+    assert holds == pytest.approx(frame["dealer_holds"].mean(), abs=1e-4)
+    assert main(["simulate", "--matches", "3", "--rules", "bo3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    wins = [float(x) for x in re.findall(r"^wins +team=\S+ +([\d.]+)", out, re.M)]
+    assert len(wins) == 2 and sum(wins) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
+    (["simulate", "--bots", "greedy,smart,greedy,greedy"], "unknown bot"),
+    (["simulate", "--rounds", "0"], "positive"),
+])
+def test_simulate_bad_options(args, words):
+    run = subprocess.run([sys.executable, "-m", "shengji", *args], capture_output=True, text=True)
+    assert run.returncode == 2 and words in run.stderr
