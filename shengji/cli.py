@@ -85,7 +85,8 @@ def study(args) -> None:
               disable=None) as bar:
         summary = st.run_study(args.name, args.rules, deals=args.deals, seed=args.seed,
                                workers=args.workers, out=args.out, resume=args.resume,
-                               progress=bar.update)
+                               progress=bar.update, backend=args.backend,
+                               ray_address=args.ray_address)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -173,6 +174,12 @@ def main(argv: list[str] | None = None) -> int:
                          help="worker threads (default: all cores); results do not depend on it")
     p_study.add_argument("--out", default="study-out",
                          help="output folder (default study-out)")
+    p_study.add_argument("--backend", choices=["local", "ray"], default="local",
+                         help="local: threads on this machine (default); ray: Ray tasks, on a "
+                              "local Ray started for the run or on --ray-address (needs "
+                              "pip install 'shengji[ray]')")
+    p_study.add_argument("--ray-address", default=None, metavar="ADDR",
+                         help="join the Ray cluster at ADDR (with --backend ray)")
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")

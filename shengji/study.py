@@ -225,14 +225,20 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int) -> dict[str, 
 
 def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
               workers: int | None = None, out: str | os.PathLike = "study-out",
-              resume: bool = False,
-              progress: Callable[[int], object] | None = None) -> dict[str, Any]:
+              resume: bool = False, progress: Callable[[int], object] | None = None,
+              backend: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals and seed) is continued:
     its finished chunks are kept (`resume` insists on that); a folder holding another study
-    is refused, never overwritten."""
+    is refused, never overwritten.
+
+    backend "local" runs the chunks in `workers` threads (the native loop releases the GIL);
+    "ray" runs them as Ray tasks, on a local Ray started for the run or on the cluster at
+    `ray_address`, and writes their results here as they come back."""
     if name not in STUDIES:
         raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
+    if backend not in ("local", "ray"):
+        raise StudyError(f"unknown backend {backend!r}: choose local or ray")
     study = STUDIES[name]
     rules = as_rules(rules)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -281,29 +287,26 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     if progress:
         progress(sum(d["count"] for d in done.values()))
 
-    def run(start: int) -> dict[str, Any]:
+    def save(start: int, computed: tuple[dict, dict, dict]) -> None:
+        """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
         count = min(CHUNK, deals - start)
-        sums, hists, rows = study.chunk(rules, seed, start, count)
+        sums, hists, rows = computed
         write_rows(chunk_path(chunks, start, "parquet"), seed, start, count, rows)
         result = {"start": start, "count": count,
                   "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
         write_atomically(chunk_path(chunks, start, "json"), result)
-        return result
+        done[start] = result
+        if progress:
+            progress(count)
 
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
-    pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        for result in pool.map(run, todo):
-            done[result["start"]] = result
-            if progress:
-                progress(result["count"])
-    except KeyboardInterrupt:
-        # the chunks already running finish and are saved; the others never start
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
+        if backend == "ray":
+            run_on_ray(study, rules, seed, deals, todo, save, ray_address, workers)
+        else:
+            run_locally(study, rules, seed, deals, todo, save, workers)
     finally:
-        pool.shutdown(wait=True)
         if main:
             signal.signal(signal.SIGTERM, previous)
     summary = summarize(manifest, [done[s] for s in starts])
@@ -311,6 +314,59 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     plot(summary, folder)
     write_atomically(folder / "summary.json", summary)
     return summary
+
+
+def run_locally(study: Study, rules: Rules, seed: int, deals: int, todo: list[int],
+                save: Callable[[int, tuple[dict, dict, dict]], None], workers: int) -> None:
+    pool = ThreadPoolExecutor(max_workers=workers)
+
+    def run(start: int) -> None:
+        save(start, study.chunk(rules, seed, start, min(CHUNK, deals - start)))
+
+    try:
+        for _ in pool.map(run, todo):
+            pass
+    except KeyboardInterrupt:
+        # the chunks already running finish and are saved; the others never start
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+def run_on_ray(study: Study, rules: Rules, seed: int, deals: int, todo: list[int],
+               save: Callable[[int, tuple[dict, dict, dict]], None], address: str | None,
+               workers: int) -> None:
+    """The chunks as Ray tasks; their results are saved here as each one comes back."""
+    try:
+        import ray
+    except ImportError:
+        raise StudyError("the ray backend needs Ray: pip install 'shengji[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
+        started = True
+    task = ray.remote(study.chunk)
+    pending = {task.remote(rules, seed, start, min(CHUNK, deals - start)): start
+               for start in todo}
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                save(pending.pop(ref), ray.get(ref))
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def chunk_path(chunks: Path, start: int, ext: str) -> Path:

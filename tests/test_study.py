@@ -195,3 +195,17 @@ def test_burying_study_is_paired_and_consistent(tmp_path):
     assert (tmp_path / "defender_points.png").exists() and (tmp_path / "level_delta.png").exists()
     rec = sj.play_round("v3", seed=int(frame["seed"].iloc[11]), bots=st.BURYING["voids"])
     assert frame["voids_defender_points"].iloc[11] == rec.defender_points
+
+
+def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
+    _, summary = reference_run
+    ray_summary = st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, workers=2,
+                               out=tmp_path, backend="ray")
+    assert ray_summary == summary
+    import pandas as pd
+    assert len(pd.read_parquet(tmp_path / "deals.parquet")) == DEALS
+
+
+def test_unknown_backend():
+    with pytest.raises(st.StudyError, match="unknown backend"):
+        st.run_study("trump-calling", deals=10, backend="spark")
