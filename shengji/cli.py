@@ -86,7 +86,9 @@ def study(args) -> None:
         summary = st.run_study(args.name, args.rules, deals=args.deals, seed=args.seed,
                                workers=args.workers, out=args.out, resume=args.resume,
                                progress=bar.update, backend=args.backend,
-                               ray_address=args.ray_address)
+                               ray_address=args.ray_address,
+                               strategies=args.strategies.split(",") if args.strategies
+                               else None)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -174,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
                          help="worker threads (default: all cores); results do not depend on it")
     p_study.add_argument("--out", default="study-out",
                          help="output folder (default study-out)")
+    p_study.add_argument("--strategies", default=None, metavar="A,B,...",
+                         help="compare only these strategies (trump-calling: eager, patient3, "
+                              "patient5, patient7, never; burying: low, voids, points, random, "
+                              "low_voids; default all)")
     p_study.add_argument("--backend", choices=["local", "ray"], default="local",
                          help="local: threads on this machine (default); ray: Ray tasks, on a "
                               "local Ray started for the run or on --ray-address (needs "

@@ -137,7 +137,8 @@ def play(rules: Rules, seed: int, start: int, count: int, bot: Greedy,
                           first_round)
 
 
-def calling_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict, dict, dict]:
+def calling_chunk(rules: Rules, seed: int, start: int, count: int,
+                  strategies: tuple[str, ...] = tuple(CALLING)) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
@@ -145,8 +146,8 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict
     for name, values in deal_metrics(seed, start, count).items():
         sums[f"{name}|all"] = Sums.of(values)
         rows[name.removesuffix("_mean")] = values
-    for strategy, bot in CALLING.items():
-        cols = play(rules, seed, start, count, bot, True)
+    for strategy in strategies:
+        cols = play(rules, seed, start, count, CALLING[strategy], True)
         declared = cols["declarer"] >= 0
         delta = level_delta(cols)
         metrics = {
@@ -169,14 +170,15 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict
     return sums, hists, rows
 
 
-def burying_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict, dict, dict]:
+def burying_chunk(rules: Rules, seed: int, start: int, count: int,
+                  strategies: tuple[str, ...] = tuple(BURYING)) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the burying study."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     per: dict[str, dict[str, np.ndarray]] = {}
-    for strategy, bot in BURYING.items():
-        cols = play(rules, seed, start, count, bot, False)
+    for strategy in strategies:
+        cols = play(rules, seed, start, count, BURYING[strategy], False)
         delta = level_delta(cols)
         metrics = {
             "defender_points_mean": cols["defender_points"],
@@ -196,8 +198,8 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict
         for col in ("defender_points", "bottom_points", "multiplier", "dealer_holds", "rise",
                     "trump_suit", "declarer"):
             rows[f"{strategy}_{col}"] = cols[col]
-    for strategy in BURYING:
-        if strategy != "low":
+    for strategy in strategies:
+        if strategy != "low" and "low" in per:
             for name in ("defender_points_mean", "dealer_holds", "level_delta_mean"):
                 diff = per[strategy][name].astype(np.float64) - per["low"][name]
                 sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
@@ -208,7 +210,7 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int) -> tuple[dict
 @dataclass(frozen=True)
 class Study:
     name: str
-    chunk: Callable[[Rules, int, int, int], tuple[dict, dict, dict]]
+    chunk: Callable[..., tuple[dict, dict, dict]]   # (rules, seed, start, count, strategies)
     strategies: tuple[str, ...]
 
 
@@ -218,15 +220,17 @@ STUDIES = {
 }
 
 
-def manifest_of(study: Study, rules: Rules, deals: int, seed: int) -> dict[str, Any]:
+def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
+                strategies: tuple[str, ...]) -> dict[str, Any]:
     return {"study": study.name, "rules": rules.name, "deals": deals, "seed": seed,
-            "chunk": CHUNK, "strategies": list(study.strategies), "version": 2}
+            "chunk": CHUNK, "strategies": list(strategies), "version": 2}
 
 
 def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
               workers: int | None = None, out: str | os.PathLike = "study-out",
               resume: bool = False, progress: Callable[[int], object] | None = None,
-              backend: str = "local", ray_address: str | None = None) -> dict[str, Any]:
+              backend: str = "local", ray_address: str | None = None,
+              strategies: list[str] | tuple[str, ...] | None = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals and seed) is continued:
     its finished chunks are kept (`resume` insists on that); a folder holding another study
@@ -234,12 +238,20 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
 
     backend "local" runs the chunks in `workers` threads (the native loop releases the GIL);
     "ray" runs them as Ray tasks, on a local Ray started for the run or on the cluster at
-    `ray_address`, and writes their results here as they come back."""
+    `ray_address`, and writes their results here as they come back. `strategies`: a subset
+    of the study's strategies (default all); the paired differences of the burying study
+    need `low` among them."""
     if name not in STUDIES:
         raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
     if backend not in ("local", "ray"):
         raise StudyError(f"unknown backend {backend!r}: choose local or ray")
     study = STUDIES[name]
+    chosen = tuple(strategies) if strategies else study.strategies
+    unknown = [s for s in chosen if s not in study.strategies]
+    if unknown or len(set(chosen)) != len(chosen):
+        named = ", ".join(unknown) if unknown else ", ".join(chosen)
+        raise StudyError(f"unknown or repeated strategy: {named}; {name} compares "
+                         f"{', '.join(study.strategies)}")
     rules = as_rules(rules)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise StudyError(f"--deals must be a positive number, got {deals!r}")
@@ -250,7 +262,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"--workers must be at least 1, got {workers}")
     folder = Path(out)
     chunks = folder / "chunks"
-    manifest = manifest_of(study, rules, deals, seed)
+    manifest = manifest_of(study, rules, deals, seed, chosen)
     try:
         chunks.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"
@@ -303,9 +315,9 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
     try:
         if backend == "ray":
-            run_on_ray(study, rules, seed, deals, todo, save, ray_address, workers)
+            run_on_ray(study, chosen, rules, seed, deals, todo, save, ray_address, workers)
         else:
-            run_locally(study, rules, seed, deals, todo, save, workers)
+            run_locally(study, chosen, rules, seed, deals, todo, save, workers)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
@@ -316,12 +328,13 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     return summary
 
 
-def run_locally(study: Study, rules: Rules, seed: int, deals: int, todo: list[int],
-                save: Callable[[int, tuple[dict, dict, dict]], None], workers: int) -> None:
+def run_locally(study: Study, strategies: tuple[str, ...], rules: Rules, seed: int, deals: int,
+                todo: list[int], save: Callable[[int, tuple[dict, dict, dict]], None],
+                workers: int) -> None:
     pool = ThreadPoolExecutor(max_workers=workers)
 
     def run(start: int) -> None:
-        save(start, study.chunk(rules, seed, start, min(CHUNK, deals - start)))
+        save(start, study.chunk(rules, seed, start, min(CHUNK, deals - start), strategies))
 
     try:
         for _ in pool.map(run, todo):
@@ -334,9 +347,9 @@ def run_locally(study: Study, rules: Rules, seed: int, deals: int, todo: list[in
         pool.shutdown(wait=True)
 
 
-def run_on_ray(study: Study, rules: Rules, seed: int, deals: int, todo: list[int],
-               save: Callable[[int, tuple[dict, dict, dict]], None], address: str | None,
-               workers: int) -> None:
+def run_on_ray(study: Study, strategies: tuple[str, ...], rules: Rules, seed: int, deals: int,
+               todo: list[int], save: Callable[[int, tuple[dict, dict, dict]], None],
+               address: str | None, workers: int) -> None:
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     try:
         import ray
@@ -353,7 +366,7 @@ def run_on_ray(study: Study, rules: Rules, seed: int, deals: int, todo: list[int
             raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
         started = True
     task = ray.remote(study.chunk)
-    pending = {task.remote(rules, seed, start, min(CHUNK, deals - start)): start
+    pending = {task.remote(rules, seed, start, min(CHUNK, deals - start), strategies): start
                for start in todo}
     try:
         while pending:

@@ -60,7 +60,8 @@ def test_deal_metrics_against_a_plain_count():
 def test_round_metrics_against_simulate_rounds():
     rules = sj.Rules.preset("v3")
     sums, hists, _ = st.calling_chunk(rules, 9, 0, 300)
-    summary = st.summarize(st.manifest_of(st.STUDIES["trump-calling"], rules, 300, 9),
+    summary = st.summarize(st.manifest_of(st.STUDIES["trump-calling"], rules, 300, 9,
+                                          tuple(st.CALLING)),
                            [{"sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}])
     frame = sj.simulate_rounds(300, "v3", bots=sj.Greedy(call="patient", patience=5), seed=9,
                                first_round=True)
@@ -206,6 +207,17 @@ def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
     assert len(pd.read_parquet(tmp_path / "deals.parquet")) == DEALS
 
 
-def test_unknown_backend():
+def test_unknown_backend_and_strategy(tmp_path):
     with pytest.raises(st.StudyError, match="unknown backend"):
         st.run_study("trump-calling", deals=10, backend="spark")
+    with pytest.raises(st.StudyError, match="unknown or repeated strategy: deep"):
+        st.run_study("burying", deals=10, strategies=["low", "deep"], out=tmp_path)
+
+
+def test_a_subset_of_strategies(tmp_path):
+    summary = st.run_study("burying", "v3", deals=500, seed=2, out=tmp_path,
+                           strategies=["low", "points"])
+    groups = {m["group"] for m in summary["metrics"]}
+    assert groups == {"strategy=low", "strategy=points", "strategy=points-low"}
+    with pytest.raises(st.StudyError, match="another study"):
+        st.run_study("burying", "v3", deals=500, seed=2, out=tmp_path)
