@@ -28,7 +28,7 @@ import numpy as np
 
 from shengji import _bots
 from shengji._deal import decks
-from shengji.round import Greedy, as_rules
+from shengji.round import Greedy, as_rules, rules_to_dict
 from shengji.rules import Rules
 
 CHUNK = 5_000
@@ -222,8 +222,9 @@ STUDIES = {
 
 def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
                 strategies: tuple[str, ...]) -> dict[str, Any]:
-    return {"study": study.name, "rules": rules.name, "deals": deals, "seed": seed,
-            "chunk": CHUNK, "strategies": list(strategies), "version": 2}
+    return {"study": study.name, "rules": rules.name, "settings": rules_to_dict(rules),
+            "deals": deals, "seed": seed, "chunk": CHUNK, "strategies": list(strategies),
+            "version": 2}
 
 
 def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
@@ -292,9 +293,13 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         path = chunk_path(chunks, start, "json")
         if path.exists() and chunk_path(chunks, start, "parquet").exists():
             try:
-                done[start] = json.loads(path.read_text())
+                saved = json.loads(path.read_text())
             except ValueError:
-                raise StudyError(f"{path} is corrupt: delete it to compute it again") from None
+                saved = None
+            if not (isinstance(saved, dict) and saved.get("start") == start
+                    and {"count", "sums", "hists"} <= saved.keys()):
+                raise StudyError(f"{path} is corrupt: delete it to compute it again")
+            done[start] = saved
     todo = [s for s in starts if s not in done]
     if progress:
         progress(sum(d["count"] for d in done.values()))

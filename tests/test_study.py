@@ -116,9 +116,18 @@ def test_bad_resume_and_bad_output(reference_run, tmp_path):
 def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
     out, _ = reference_run
     os.system(f"cp -r {out}/manifest.json {out}/chunks {tmp_path}")
-    (tmp_path / "chunks" / f"{0:012d}.json").write_text("{")
-    with pytest.raises(st.StudyError, match="corrupt"):
-        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True)
+    for junk in ("{", "{}", "[1]"):
+        (tmp_path / "chunks" / f"{0:012d}.json").write_text(junk)
+        with pytest.raises(st.StudyError, match="corrupt"):
+            st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path,
+                         resume=True)
+
+
+def test_a_variant_of_the_rules_is_another_study(reference_run):
+    out, _ = reference_run
+    variant = sj.Rules.preset("bo3").replace(throw_penalty=20)
+    with pytest.raises(st.StudyError, match="another study"):
+        st.run_study("trump-calling", variant, deals=DEALS, seed=5, out=out)
 
 
 @pytest.mark.parametrize("args,words", [
