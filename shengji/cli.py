@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_study = sub.add_parser(
         "study", help="Monte Carlo studies: trump-calling, burying",
-        description="Deal many rounds and measure, with 95%% intervals. trump-calling: one "
+        description="Deal many rounds and measure, with 95% intervals. trump-calling: one "
                     "seat's hand and the bottom, and calling strategies (eager, patient with "
                     "3, 5 or 7 cards of a suit, never) played out by greedy bots in first "
                     "rounds. burying: burying strategies (low, voids, points, random, "
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sim = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
         description="Play rounds (native, in worker threads) or whole matches with the chosen "
-                    "bots and print a table of results with 95%% intervals.")
+                    "bots and print a table of results with 95% intervals.")
     p_sim.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_sim.add_argument("--rounds", type=positive, default=10_000,
                        help="rounds to play (default 10,000)")
