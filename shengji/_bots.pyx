@@ -14,11 +14,11 @@ from shengji._core cimport (
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
 from shengji._round cimport (
     Game, GameRules, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY,
-    PH_DRAW, PH_PASS2, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED,
-    EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, WHEN_DRAWING, WHEN_DEALT, WHEN_BURIED,
-    BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT, BAD_NOT_IN_HAND, BAD_LEAD_NONE,
-    BAD_REDEALS, ILLEGAL_FOLLOW, random_submultiset, random_lead, random_follow, game_start,
-    run, apply, game_rules, as_set, as_cards,
+    PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN,
+    EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
+    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, ILLEGAL_FOLLOW, random_submultiset,
+    random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
+    throw_failed, when_of,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -446,16 +446,6 @@ BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random":
           "low_voids": BURY_LOW_VOIDS}
 
 
-cdef int read_specs(object bots, BotSpec* out) except -1:
-    """Four (kind, call, patience, bury, revolt) tuples, as shengji.round.resolve_bots makes."""
-    for i in range(4):
-        kind, call, patience, bury, revolt = bots[i]
-        out[i].kind = kind
-        out[i].call = call
-        out[i].patience = patience
-        out[i].bury = bury
-        out[i].revolt = revolt
-    return 0
 ASKS = {ASK_SHOW: "show", ASK_REVOLT: "revolt", ASK_BURY: "bury", ASK_PLAY: "play"}
 WHEN = ("drawing", "dealt", "buried")
 EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
@@ -479,6 +469,18 @@ REFUSALS = {
     ILLEGAL_FOLLOW - FOLLOW_TRACTOR: "must play tractors (§4.2)",
     ILLEGAL_FOLLOW - FOLLOW_PAIRS: "must play pairs (§4.2)",
 }
+
+
+cdef int read_specs(object bots, BotSpec* out) except -1:
+    """Four (kind, call, patience, bury, revolt) tuples, as shengji.round.resolve_bots makes."""
+    for i in range(4):
+        kind, call, patience, bury, revolt = bots[i]
+        out[i].kind = kind
+        out[i].call = call
+        out[i].patience = patience
+        out[i].bury = bury
+        out[i].revolt = revolt
+    return 0
 
 
 def round_seed(seed, index):
@@ -551,8 +553,7 @@ cdef class Round:
     def moment(self):
         """(deal, when, at) as the record's events give them, for the pending decision."""
         g = self.g
-        return (g.ndeals - 1, WHEN[WHEN_DRAWING if g.phase == PH_DRAW else
-                                   WHEN_DEALT if g.phase < PH_PASS2 else WHEN_BURIED], g.drawn)
+        return (g.ndeals - 1, WHEN[when_of(g)], g.drawn)
 
     @property
     def options(self):
@@ -603,11 +604,10 @@ cdef class Round:
         out = []
         for i in range(self.g.ntricks):
             t = &self.g.tricks[i]
-            failed = t.attempted.ones != t.plays[0].ones or t.attempted.twos != t.plays[0].twos
             out.append({"leader": t.leader,
                         "plays": [str(as_cards(t.plays[j])) for j in range(4)],
                         "winner": t.winner, "points": sum(points_raw(t.plays[j]) for j in range(4)),
-                        "attempted": str(as_cards(t.attempted)) if failed else None})
+                        "attempted": str(as_cards(t.attempted)) if throw_failed(t) else None})
         return out
 
     def record(self):

@@ -23,7 +23,6 @@ ctypedef struct SettleRules:  # the settings of shengji.Rules that a round's end
 
 
 ctypedef struct RoundResult:
-    int ntricks
     int trick_points       # defenders' points from the tricks they won
     int penalty            # failed throws: + by the dealer team, - by the defenders (§6)
     int bottom_points      # points of the buried cards
@@ -174,6 +173,18 @@ ctypedef struct Game:
     RoundResult res
     PlayBuffer buf
 
+
+
+cdef inline bint throw_failed(const Trick* t) noexcept nogil:
+    """The lead played is not the one tried: a throw that failed (§6)."""
+    return t.attempted.ones != t.plays[0].ones or t.attempted.twos != t.plays[0].twos
+
+
+cdef inline int when_of(const Game* g) noexcept nogil:
+    """WHEN_* of the moment: at a draw, after the deal, or after burying."""
+    if g.phase == PH_DRAW:
+        return WHEN_DRAWING
+    return WHEN_DEALT if g.phase < PH_PASS2 else WHEN_BURIED
 
 
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil

@@ -309,8 +309,7 @@ cdef inline void log_event(Game* g, int seat, int what, int kind, int count) noe
         e = &g.events[g.nevents]
         e.deal = g.ndeals - 1
         e.at = g.drawn
-        e.when = WHEN_DRAWING if g.phase == PH_DRAW else (
-            WHEN_DEALT if g.phase < PH_PASS2 else WHEN_BURIED)
+        e.when = when_of(g)
         e.seat = seat
         e.what = what
         e.kind = kind
@@ -508,7 +507,6 @@ cdef int run(Game* g) noexcept nogil:
                 seat = (g.dealer + 2 * g.pass_i) % 4
                 g.pass_i += 1
                 ask_show(g, seat, EV_FORCED, False)
-                k = 0
                 for i in range(4):
                     k = level_kind(i, g.level)
                     if (g.hands[seat].ones >> k) & 1:
@@ -640,7 +638,7 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         tr.attempted = cards
         cards = tr.plays[0]
         lead_shape(g.table, cards, &g.shape)
-        if cards.ones != tr.attempted.ones or cards.twos != tr.attempted.twos:
+        if throw_failed(tr):
             g.nthrows += 1
             g.nfailed += 1
         elif g.shape.nunits > 1:
@@ -698,15 +696,13 @@ cdef int finish(Game* g) noexcept nogil:
     cdef RoundResult* out = &g.res
     cdef int n = g.ntricks, k, j, lost, m, dealer = g.dealer
     cdef Trick* tricks = g.tricks
-    out.ntricks = n
     out.trick_points = 0
     out.penalty = 0
     for k in range(n):
         if (tricks[k].winner - dealer) % 2:
             for j in range(4):
                 out.trick_points += points_raw(tricks[k].plays[j])
-        if tricks[k].attempted.ones != tricks[k].plays[0].ones or \
-                tricks[k].attempted.twos != tricks[k].plays[0].twos:
+        if throw_failed(&tricks[k]):
             lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
             out.penalty += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
     out.bottom_points = points_raw(g.bottom)
