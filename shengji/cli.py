@@ -118,7 +118,7 @@ def simulate(args) -> None:
         frame = sj.simulate_rounds(args.rounds, args.rules, bots=bots, seed=args.seed,
                                    workers=args.workers or 1)
         holds = frame["dealer_holds"].to_numpy()
-        rise = frame["rise"].to_numpy().astype(np.int64)
+        delta = st.level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
         team = frame["dealer"].to_numpy() % 2
         for group, mask in (("all", np.ones(len(frame), bool)), ("dealer=0+2", team == 0),
                             ("dealer=1+3", team == 1)):
@@ -128,8 +128,7 @@ def simulate(args) -> None:
                 ("defender_points_mean", group,
                  st.Sums.of(frame["defender_points"].to_numpy()[mask]), False),
                 ("dealer_holds", group, st.Sums.of(holds[mask]), True),
-                ("level_delta_mean", group, st.Sums.of(np.where(holds, rise, -rise)[mask]),
-                 False)]
+                ("level_delta_mean", group, st.Sums.of(delta[mask]), False)]
         metrics += [("bottom_dug", "all", st.Sums.of(frame["multiplier"].to_numpy() > 0), True),
                     ("throws_mean", "all", st.Sums.of(frame["throws"].to_numpy()), False),
                     ("failed_throws_mean", "all", st.Sums.of(frame["failed_throws"].to_numpy()),

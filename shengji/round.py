@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from shengji import _bots
 from shengji import reference as ref
-from shengji._core import Cards, Trump, category, follow_error
+from shengji._core import Cards, Trump, category, decompose, follow_error
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
 
@@ -513,8 +513,8 @@ def round_row(rec: RoundRecord) -> dict:
             "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
             "penalty": rec.penalty, "dealer_holds": rec.settlement["dealer_holds"],
             "rise": rec.settlement["rise"], "tricks": len(rec.tricks),
-            "throws": sum(len(ref.decompose(Cards(t["attempted"] or t["plays"][0]),
-                                            trump)) > 1 for t in rec.tricks),
+            "throws": sum(len(decompose(Cards(t["attempted"] or t["plays"][0]), trump)) > 1
+                          for t in rec.tricks),
             "failed_throws": sum(t["attempted"] is not None for t in rec.tricks),
             "deals": len(rec.deals),
             "overturns": sum(e["action"] == "overturn" and e["deal"] == len(rec.deals) - 1

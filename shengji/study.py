@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji import _bots
+from shengji._core import kind_name, points
 from shengji._deal import decks
 from shengji.round import Greedy, as_rules, rules_to_dict
 from shengji.rules import Rules
@@ -34,9 +35,7 @@ from shengji.rules import Rules
 CHUNK = 5_000
 LEVEL = 2               # every study round is played at level 2 by both teams
 Z95 = 1.959963984540054
-POINTS = np.zeros(54, dtype=np.int64)
-POINTS[[3, 16, 29, 42]] = 5                      # the fives
-POINTS[[8, 21, 34, 47, 11, 24, 37, 50]] = 10     # tens and kings
+POINTS = np.array([points(kind_name(k)) for k in range(54)], dtype=np.int64)   # by kind
 
 CALLING = {
     "eager": Greedy(call="eager"),
