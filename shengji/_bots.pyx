@@ -8,7 +8,7 @@ import numpy as np
 from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
-    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, card_count, restrict,
+    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, rank_kinds, card_count, restrict,
     difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
 )
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
@@ -18,7 +18,7 @@ from shengji._round cimport (
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
     BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
-    throw_failed, when_of,
+    throw_failed, when_of, declaring_needed,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -79,10 +79,8 @@ cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
 
 cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
     """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none)."""
-    cdef uint64_t mask = (<uint64_t>3) << SMALL_JOKER
-    cdef int s, level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
-    for s in range(4):
-        mask |= <uint64_t>1 << (13 * s + level - 2)
+    cdef int level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
+    cdef uint64_t mask = ((<uint64_t>3) << SMALL_JOKER) | rank_kinds(level)
     if suit < 4:
         mask |= (<uint64_t>0x1FFF) << (13 * suit)
     return card_count(restrict(hand, mask))
@@ -103,10 +101,9 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
     cdef int i, suit, strength, best = -1, need
     for i in range(g.nopts):
         suit = shown_suit(g.opts[i])
-        strength = suit_strength(g, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
         if g.show_what == EV_REINFORCE or g.show_what == EV_FORCED:
             need = 0
-        elif b.call == CALL_NEVER and not (g.dealer < 0 and g.rules.no_declaration != 0):
+        elif b.call == CALL_NEVER and not declaring_needed(g):
             continue        # "never" still grabs a deal that nobody's declaration would redeal
         elif g.show_what == EV_OVERTURN:
             need = 2 * (suit_strength(g, hand, g.trump_suit)
@@ -117,6 +114,7 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
                 continue
         else:
             need = 0
+        strength = suit_strength(g, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
         if strength >= need and strength > best:
             best = strength
             cards[0] = g.opts[i]
@@ -128,10 +126,10 @@ cdef CardSet greedy_bury(Game* g, const BotSpec* b) noexcept nogil:
     """8 cards by the bury strategy; trumps only when nothing else is left."""
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], out
-    cdef int score[2 * 54]
-    cdef int8_t kinds[2 * 54]
+    cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
+    cdef int64_t key
     cdef int suit_len[4]
-    cdef int n = 0, i, j, k, c, best, value, base
+    cdef int n = 0, i, j, k, c, value, base, nlow = 0
     cdef uint64_t m
     if b.bury == BURY_RANDOM:
         return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
@@ -156,18 +154,23 @@ cdef CardSet greedy_bury(Game* g, const BotSpec* b) noexcept nogil:
         else:
             base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
         for j in range(2 if (hand.twos >> k) & 1 else 1):
-            kinds[n] = k
-            score[n] = base
+            # lowest score first, the earlier card on ties; the kind rides in the low bits
+            key = ((<int64_t>base << 7 | n) << 6) | k
             n += 1
+            if nlow == BOTTOM_SIZE:
+                if key >= lowest[BOTTOM_SIZE - 1]:
+                    continue
+                nlow -= 1
+            i = nlow
+            while i > 0 and lowest[i - 1] > key:
+                lowest[i] = lowest[i - 1]
+                i -= 1
+            lowest[i] = key
+            nlow += 1
     out.ones = 0
     out.twos = 0
     for i in range(BOTTOM_SIZE):
-        best = -1
-        for j in range(n):
-            if kinds[j] >= 0 and (best < 0 or score[j] < score[best]):
-                best = j
-        k = kinds[best]
-        kinds[best] = -1
+        k = <int>(lowest[i] & 63)
         out.twos |= out.ones & ((<uint64_t>1) << k)
         out.ones |= (<uint64_t>1) << k
     return out
@@ -422,14 +425,20 @@ cdef int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept 
     return BAD_NO_DECISION
 
 
-cdef int drive(Game* g, const BotSpec* bots) noexcept nogil:
+cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept nogil:
     """Run the round, the native bots answering, until a Python seat must decide or the round
-    ends: returns ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
-    cdef int ask, rc
+    ends (with declarations_only: once the first trick is about to start, the bottom buried):
+    returns ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
+    cdef int ask, rc, seat
     cdef CardSet cards
     cdef bint flag
+    for seat in range(4):
+        # greedy "never" passes every show but a needed one: the engine need not ask it
+        g.silent[seat] = bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_NEVER
     while True:
         ask = run(g)
+        if declarations_only and g.phase == PH_PLAY:
+            return ASK_DONE
         if ask <= 0 or bots[g.seat].kind == BOT_PYTHON:
             return ask
         rc = answer(g, &bots[g.seat], &cards, &flag)
@@ -521,7 +530,7 @@ cdef class Round:
         None when the round is over."""
         cdef int rc
         with nogil:
-            rc = drive(self.g, self.bots)
+            rc = drive(self.g, self.bots, False)
         if rc == BAD_REDEALS:
             raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
         if rc < 0:
@@ -635,12 +644,16 @@ cdef class Round:
 COLUMNS = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",
            "bottom_points", "multiplier", "penalty", "dealer_holds", "rise", "tricks",
            "throws", "failed_throws", "deals", "overturns", "reinforced", "declarer_trumps")
+DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "overturns",
+                       "reinforced", "declarer_trumps")
 
 
 def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
-             bint first_round=False):
+             bint first_round=False, bint play=True):
     """Rounds start .. start + count - 1 of `seed` (round i seeded round_seed(seed, i)) played
-    by native bots without the GIL: a dict of arrays, one entry per round (COLUMNS + seed)."""
+    by native bots without the GIL: a dict of arrays, one entry per round (COLUMNS + seed).
+    With play False each round stops when its first trick would start (deals, declarations,
+    the bottom buried): DECLARATION_COLUMNS + seed, the same values as the whole round's."""
     cdef GameRules gr = game_rules(rules)
     cdef BotSpec kinds[4]
     cdef Game* g
@@ -655,17 +668,26 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     g = <Game*>calloc(1, sizeof(Game))
     if g == NULL:
         raise MemoryError()
-    cols = {name: np.zeros(count, dtype=np.int16) for name in COLUMNS}
+    cols = {name: np.zeros(count, dtype=np.int16)
+            for name in (COLUMNS if play else DECLARATION_COLUMNS)}
     seeds = np.zeros(count, dtype=np.int64)
     cdef short[::1] c_dealer = cols["dealer"], c_declarer = cols["declarer"]
     cdef short[::1] c_suit = cols["trump_suit"], c_level = cols["level"]
-    cdef short[::1] c_points = cols["defender_points"], c_tpoints = cols["trick_points"]
-    cdef short[::1] c_bpoints = cols["bottom_points"], c_mult = cols["multiplier"]
-    cdef short[::1] c_pen = cols["penalty"], c_holds = cols["dealer_holds"]
-    cdef short[::1] c_rise = cols["rise"], c_tricks = cols["tricks"], c_throws = cols["throws"]
-    cdef short[::1] c_failed = cols["failed_throws"], c_deals = cols["deals"]
-    cdef short[::1] c_over = cols["overturns"], c_reinf = cols["reinforced"]
-    cdef short[::1] c_dtrumps = cols["declarer_trumps"]
+    cdef short[::1] c_deals = cols["deals"], c_over = cols["overturns"]
+    cdef short[::1] c_reinf = cols["reinforced"], c_dtrumps = cols["declarer_trumps"]
+    cdef short[::1] c_points, c_tpoints, c_bpoints, c_mult, c_pen, c_holds, c_rise, c_tricks
+    cdef short[::1] c_throws, c_failed
+    if play:
+        c_points = cols["defender_points"]
+        c_tpoints = cols["trick_points"]
+        c_bpoints = cols["bottom_points"]
+        c_mult = cols["multiplier"]
+        c_pen = cols["penalty"]
+        c_holds = cols["dealer_holds"]
+        c_rise = cols["rise"]
+        c_tricks = cols["tricks"]
+        c_throws = cols["throws"]
+        c_failed = cols["failed_throws"]
     cdef int64_t[::1] c_seed = seeds
     try:
         with nogil:
@@ -674,29 +696,30 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 c_seed[i] = <int64_t>(rng_next(&r) >> 1)
                 rc = game_start(g, &gr, <uint64_t>c_seed[i], dealer, l0, l1, first_round)
                 if rc >= 0:
-                    rc = drive(g, kinds)
+                    rc = drive(g, kinds, not play)
                 if rc < 0:
                     break
                 c_dealer[i] = g.dealer
                 c_declarer[i] = g.declarer
                 c_suit[i] = g.trump_suit
                 c_level[i] = g.level
-                c_points[i] = g.res.defender_points
-                c_tpoints[i] = g.res.trick_points
-                c_bpoints[i] = g.res.bottom_points
-                c_mult[i] = g.res.multiplier
-                c_pen[i] = g.res.penalty
-                c_holds[i] = g.res.dealer_holds
-                c_rise[i] = g.res.rise
-                c_tricks[i] = g.ntricks
-                c_throws[i] = g.nthrows
-                c_failed[i] = g.nfailed
                 c_deals[i] = g.ndeals
                 c_over[i] = g.overturns
                 c_reinf[i] = g.reinforced
                 # the declarer's trumps when the first trick starts (-1: the bottom was turned)
                 c_dtrumps[i] = -1 if g.declarer < 0 else card_count(
                     restrict(g.start_hands[g.declarer], g.table.cat_mask[TRUMP]))
+                if play:
+                    c_points[i] = g.res.defender_points
+                    c_tpoints[i] = g.res.trick_points
+                    c_bpoints[i] = g.res.bottom_points
+                    c_mult[i] = g.res.multiplier
+                    c_pen[i] = g.res.penalty
+                    c_holds[i] = g.res.dealer_holds
+                    c_rise[i] = g.res.rise
+                    c_tricks[i] = g.ntricks
+                    c_throws[i] = g.nthrows
+                    c_failed[i] = g.nfailed
     finally:
         free(g.buf.data)
         free(g)

@@ -21,18 +21,7 @@ DEBUG_BUILD = bool(SHENGJI_DEBUG)   # built with SHENGJI_DEBUG=1 (checks and san
 # Card kinds and masks
 # ---------------------------------------------------------------------------------------------
 SUIT_LETTERS = "DCHS"                      # suit index order (the v3 overturn order)
-cdef uint64_t rank_mask(int rank) noexcept:
-    """The four kinds of one rank."""
-    cdef uint64_t m = 0
-    cdef int suit
-    for suit in range(4):
-        m |= <uint64_t>1 << (13 * suit + rank - 2)
-    return m
-
-
 cdef uint64_t BB_ALL = (<uint64_t>1 << 54) - 1
-cdef uint64_t BB_FIVES = rank_mask(5)
-cdef uint64_t BB_TENS_KINGS = rank_mask(10) | rank_mask(13)
 
 RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -61,11 +50,6 @@ cdef int check_cardset(CardSet c) noexcept nogil:
     if (c.ones & ~BB_ALL) or (c.twos & ~c.ones):
         return BAD_MASK
     return 0
-
-
-cdef int points_raw(CardSet c) noexcept nogil:
-    return (5 * (popcount(c.ones & BB_FIVES) + popcount(c.twos & BB_FIVES))
-            + 10 * (popcount(c.ones & BB_TENS_KINGS) + popcount(c.twos & BB_TENS_KINGS)))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -68,13 +68,17 @@ cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
     """A fresh two-deck pack (kind k at places 2k and 2k+1), shuffled by Fisher-Yates."""
     cdef int i, j
     cdef int8_t tmp
+    # the state in a local copy: a store to the int8 deck may alias it, so gcc would reload
+    # the state from memory after every swap
+    cdef Rng local = r[0]
     for i in range(DECK_SIZE):
         deck[i] = i // 2
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = <int>rng_below(r, i + 1)
+        j = <int>rng_below(&local, i + 1)
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
+    r[0] = local
 
 
 cdef inline uint64_t checked_seed(object seed, str name) except? 0:

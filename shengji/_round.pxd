@@ -154,6 +154,8 @@ ctypedef struct Game:
     bint pending           # a decision is asked and not yet answered
     int ask
     int seat
+    bint silent[4]         # seats that pass every optional declaration and overturn: a native
+                           # bot that only declares when declaring_needed; not asked those
     int nopts
     bint may_pass
     CardSet opts[MAX_OPTIONS]
@@ -185,6 +187,12 @@ cdef inline int when_of(const Game* g) noexcept nogil:
     if g.phase == PH_DRAW:
         return WHEN_DRAWING
     return WHEN_DEALT if g.phase < PH_PASS2 else WHEN_BURIED
+
+
+cdef inline bint declaring_needed(const Game* g) noexcept nogil:
+    """Nobody declaring would mean dealing again: the deal is grabbed by declaring (a first
+    round, after a revolution) and the rules have no other way to a trump."""
+    return g.dealer < 0 and g.rules.no_declaration != 0
 
 
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil

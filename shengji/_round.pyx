@@ -7,7 +7,7 @@ from libc.stdlib cimport free
 
 from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
-    BAD_LEAD_EMPTY, SHENGJI_DEBUG, trump_table, check_cardset, check_throw_raw, follow_code,
+    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, trump_table, check_cardset, check_throw_raw, follow_code,
     legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
     union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
 )
@@ -210,6 +210,9 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 # against the rules and takes it. Native bots answer inside the loop without the GIL; a Python
 # bot answers through shengji.round, which calls the same `apply`.
 # ---------------------------------------------------------------------------------------------
+cdef uint64_t JOKER_KINDS = (<uint64_t>1 << SMALL_JOKER) | (<uint64_t>1 << BIG_JOKER)
+
+
 cdef inline int level_kind(int suit, int level) noexcept nogil:
     return 13 * suit + level - 2
 
@@ -241,17 +244,26 @@ cdef inline int seat_level(const Game* g, int seat) noexcept nogil:
     return g.levels[seat & 1] if g.dealer < 0 else g.level
 
 
+cdef inline bint may_declare(const Game* g, int seat) noexcept nogil:
+    """The seat holds a card it could make a first declaration with (declare_options would
+    offer something): the cheap test made at every draw before anyone declares."""
+    cdef CardSet hand = g.hands[seat]
+    return ((hand.ones & rank_kinds(seat_level(g, seat))) != 0
+            or (g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS) != 0))
+
+
 cdef void declare_options(Game* g, int seat) noexcept nogil:
     """A first declaration: one level card, or both copies at once (亮 + 加固; bo3: a pair),
-    or with joker_pair_declares a joker pair for no trump."""
-    cdef int suit, k, level = seat_level(g, seat)
+    or with joker_pair_declares a joker pair for no trump; suits in order, jokers last."""
+    cdef int k
     cdef CardSet hand = g.hands[seat]
-    for suit in range(4):
-        k = level_kind(suit, level)
-        if (hand.ones >> k) & 1:
-            add_option(g, k, 1)
-            if holds_pair(hand, k):
-                add_option(g, k, 2)
+    cdef uint64_t held = hand.ones & rank_kinds(seat_level(g, seat))
+    while held:
+        k = ctz(held)
+        held &= held - 1
+        add_option(g, k, 1)
+        if holds_pair(hand, k):
+            add_option(g, k, 2)
     if g.rules.joker_pair_declares:
         for k in range(SMALL_JOKER, BIG_JOKER + 1):
             if holds_pair(hand, k):
@@ -262,8 +274,9 @@ cdef void overturn_options(Game* g, int seat) noexcept nogil:
     """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8)."""
     cdef int suit, k
     cdef CardSet hand = g.hands[seat]
-    if seat == g.declarer or g.trump_suit < 0:
-        return
+    if (seat == g.declarer or g.trump_suit < 0
+            or not hand.twos & (rank_kinds(g.level) | JOKER_KINDS)):
+        return          # every overturn shows a pair of level cards or of jokers
     if g.rules.overturn_once:
         # a pair of another suit over a single, once; a joker pair makes any suit no trump
         if g.trump_suit == NO_TRUMP_SUIT:
@@ -444,6 +457,8 @@ cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
     while g.pass_i < 4:
         seat = (g.pass_start + g.pass_i) % 4
         g.pass_i += 1
+        if g.silent[seat] and (what == EV_OVERTURN or not declaring_needed(g)):
+            continue
         ask_show(g, seat, what, True)
         if what == EV_DECLARE:
             declare_options(g, seat)
@@ -457,22 +472,32 @@ cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
 
 cdef int run(Game* g) noexcept nogil:
     """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
-    cdef int seat, rc, k, i
+    cdef int seat, rc, k, i, drawn
+    cdef const int8_t* deck
     if g.pending:
         return g.ask
     while True:
         if g.phase == PH_DRAW:
-            while g.drawn < DRAWN:
-                seat = (g.first_drawer + g.drawn) & 3
-                add_card(&g.hands[seat], g.decks[g.ndeals - 1][g.drawn])
-                g.drawn += 1
-                if g.trump_suit >= 0 and seat != g.declarer and not g.rules.overturn_while_drawing:
+            # the loop's state in locals: stores to the hands would otherwise make gcc reload
+            # g.drawn and the deck pointer at every draw
+            deck = g.decks[g.ndeals - 1]
+            drawn = g.drawn
+            while drawn < DRAWN:
+                seat = (g.first_drawer + drawn) & 3
+                add_card(&g.hands[seat], deck[drawn])
+                drawn += 1
+                if g.trump_suit < 0:
+                    if not may_declare(g, seat) or (g.silent[seat] and not declaring_needed(g)):
+                        continue
+                elif seat != g.declarer and (g.silent[seat] or not g.rules.overturn_while_drawing):
                     continue        # nothing to show: overturns wait for the pass
                 ask_show(g, seat, EV_DECLARE, True)
                 draw_options(g, seat)
                 if g.nopts:
+                    g.drawn = drawn
                     g.pending = True
                     return ASK_SHOW
+            g.drawn = drawn
             g.bottom.ones = 0
             g.bottom.twos = 0
             for i in range(DRAWN, DECK_SIZE):
@@ -740,6 +765,7 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
     g.step = 0
     g.ask = ASK_DONE
     g.pending = False
+    g.silent[0] = g.silent[1] = g.silent[2] = g.silent[3] = False
     return start_deal(g)
 
 

@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 import shengji as sj
+from shengji import _bots
 from shengji import reference as ref
 
 from test_rounds import check_round
@@ -18,6 +19,32 @@ def test_greedy_rounds_keep_every_invariant(preset):
         check_round(sj.play_round(preset, seed=seed, bots="greedy", dealer=seed % 4,
                                   first_round=seed % 2 == 1))
         check_round(sj.play_round(preset, seed=seed, bots=["greedy", "random"] * 2))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_calling_strategy_replays(preset):
+    """The engine does not ask a "never" seat the shows it would pass: replaying its rounds
+    with every seat asked at every decision gives the same records."""
+    for call in ("never", "patient"):
+        for seed in range(12):
+            check_round(sj.play_round(preset, seed=seed, bots=sj.Greedy(call=call, patience=5),
+                                      dealer=seed % 4, first_round=seed % 2 == 1))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_declarations_only_stops_where_the_first_trick_starts(preset):
+    """simulate(play=False) gives the whole rounds' declaration columns, deal by deal."""
+    for bot in (sj.Greedy(call="eager"), sj.Greedy(call="patient", patience=4),
+                sj.Greedy(call="never", revolt=True), "random"):
+        specs, _, _ = sj.round.resolve_bots(bot)
+        for first_round in (False, True):
+            whole = _bots.simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
+                                   first_round)
+            declared = _bots.simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
+                                      first_round, play=False)
+            assert set(declared) == set(_bots.DECLARATION_COLUMNS) | {"seed"}
+            for column, values in declared.items():
+                assert (values == whole[column]).all(), (bot, first_round, column)
 
 
 def test_greedy_throws_only_what_cannot_fail():
