@@ -1,14 +1,32 @@
-"""The studies' chunks: deals per second on one core (each deal played out once per strategy)."""
+"""The studies on one core: the trump-calling study's deal + declaration simulations (each deal
+dealt and its declarations run to the first trick, the bottom buried), and whole chunks of
+both studies."""
 import pytest
 
 import shengji as sj
+from shengji import _bots
 from shengji import study as st
 
-DEALS = 1_000
+DECLARATIONS = 20_000
+CHUNK_DEALS = {"trump-calling": 10_000, "burying": 1_000}
+
+
+@pytest.mark.parametrize("strategy", ["eager", "patient5", "never"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def bench_declarations(benchmark, preset, strategy):
+    benchmark.group = f"deal + declarations, {preset}, {strategy}"
+    benchmark.extra_info.update(engine="core", items=DECLARATIONS)
+    specs = [st.CALLING[strategy].spec()] * 4
+    benchmark(_bots.simulate, sj.Rules.preset(preset), 1, 0, DECLARATIONS, specs, 0, (2, 2),
+              True, play=False)
 
 
 @pytest.mark.parametrize("name", ["trump-calling", "burying"])
 def bench_study_chunk(benchmark, name):
-    benchmark.group = f"{name} study, deals (all strategies played out)"
-    benchmark.extra_info.update(engine="core", items=DEALS)
-    benchmark(st.STUDIES[name].chunk, sj.Rules.preset("v3"), 1, 0, DEALS)
+    """Deals per second: trump-calling runs 5 strategies' declarations on every deal and
+    plays every 10th deal out per strategy; burying plays every deal out per strategy."""
+    benchmark.group = f"{name} study, deals (all strategies)"
+    benchmark.extra_info.update(engine="core", items=CHUNK_DEALS[name])
+    study = st.STUDIES[name]
+    benchmark(study.chunk, sj.Rules.preset("v3"), 1, 0, CHUNK_DEALS[name], study.strategies,
+              **study.options)

@@ -11,12 +11,16 @@ WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
 REFUSALS: dict[int, str]
 COLUMNS: tuple[str, ...]
+DECLARATION_COLUMNS: tuple[str, ...]
 CALLS: dict[str, int]
 BURIES: dict[str, int]
 
 def round_seed(seed: int, index: int) -> int: ...
+def first_deals(seed: int, start: int,
+                count: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]: ...
 def simulate(rules: Any, seed: int, start: int, count: int, bots: Any, dealer: int = 0,
-             levels: Any = (2, 2), first_round: bool = False) -> dict[str, npt.NDArray[Any]]: ...
+             levels: Any = (2, 2), first_round: bool = False, play: bool = True,
+             step: int = 1) -> dict[str, npt.NDArray[Any]]: ...
 
 class Round:
     @property

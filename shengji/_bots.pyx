@@ -8,10 +8,12 @@ import numpy as np
 from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
-    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, rank_kinds, card_count, restrict,
+    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, kind_points, rank_kinds, card_count, restrict,
     difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
 )
-from shengji._deal cimport Rng, rng_seed, rng_next, rng_below, DECK_SIZE, BOTTOM_SIZE
+from shengji._deal cimport (
+    Rng, rng_seed, rng_next, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE,
+)
 from shengji._round cimport (
     Game, GameRules, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY,
     PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN,
@@ -51,8 +53,68 @@ ctypedef struct BotSpec:
     int8_t revolt          # calls a revolution when allowed (greedy)
 
 
-cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
-    """The random player: uniform over the legal answers (docs/engine.md)."""
+# -- Burying by strategy, and the random player ---------------------------------------------
+cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
+    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
+    """8 cards by the bury strategy; trumps only when nothing else is left."""
+    cdef const TrumpTable* t = g.table
+    cdef CardSet hand = g.hands[g.seat], out
+    cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
+    cdef int64_t key
+    cdef int suit_len[4]
+    cdef int n = 0, i, j, k, c, value, base, nlow = 0
+    cdef uint64_t m
+    if b.bury == BURY_RANDOM:
+        return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
+    for c in range(4):
+        suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
+    m = hand.ones
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        c = t.cat_of[k]
+        value = kind_points(k)
+        if c == TRUMP:
+            base = 10000 + card_order(t, k)
+        elif b.bury == BURY_VOIDS:
+            base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
+        elif b.bury == BURY_POINTS:
+            base = (0 if value else 1000) - 10 * value + t.pos_of[k]
+        elif b.bury == BURY_LOW_VOIDS:
+            # a card of a suit one shorter weighs like one a rank lower: short suits go first
+            base = suit_len[c] * 12 + t.pos_of[k] + (1000 if value else 0) + (
+                100 if (hand.twos >> k) & 1 else 0)
+        else:
+            base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
+        for j in range(2 if (hand.twos >> k) & 1 else 1):
+            # lowest score first, the earlier card on ties; the kind rides in the low bits
+            key = ((<int64_t>base << 7 | n) << 6) | k
+            n += 1
+            if nlow == BOTTOM_SIZE:
+                if key >= lowest[BOTTOM_SIZE - 1]:
+                    continue
+                nlow -= 1
+            i = nlow
+            while i > 0 and lowest[i - 1] > key:
+                lowest[i] = lowest[i - 1]
+                i -= 1
+            lowest[i] = key
+            nlow += 1
+    out.ones = 0
+    out.twos = 0
+    for i in range(BOTTOM_SIZE):
+        k = <int>(lowest[i] & 63)
+        out.twos |= out.ones & ((<uint64_t>1) << k)
+        out.ones |= (<uint64_t>1) << k
+    return out
+
+
+cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """The random player: uniform over the legal answers (docs/engine.md); it buries by its
+    bury strategy, uniformly at random unless told otherwise (the burying study)."""
     cdef uint64_t i
     if g.ask == ASK_SHOW:
         i = rng_below(&g.rng, g.nopts + g.may_pass) if g.nopts + g.may_pass > 1 else 0
@@ -63,7 +125,7 @@ cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
         flag[0] = rng_below(&g.rng, 2) == 1
         return 0
     if g.ask == ASK_BURY:
-        cards[0] = random_submultiset(&g.rng, g.hands[g.seat], BOTTOM_SIZE)
+        cards[0] = bury_by(g, b)
         return 0
     if g.step == 0:
         cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
@@ -73,10 +135,6 @@ cdef int random_answer(Game* g, CardSet* cards, bint* flag) noexcept nogil:
 
 
 # -- The greedy bot: plays like a sensible human from what its seat can see -------------------
-cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
-    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
-
-
 cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
     """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none)."""
     cdef int level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
@@ -120,60 +178,6 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
             cards[0] = g.opts[i]
     if best < 0 and not g.may_pass:
         cards[0] = g.opts[0]
-
-
-cdef CardSet greedy_bury(Game* g, const BotSpec* b) noexcept nogil:
-    """8 cards by the bury strategy; trumps only when nothing else is left."""
-    cdef const TrumpTable* t = g.table
-    cdef CardSet hand = g.hands[g.seat], out
-    cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
-    cdef int64_t key
-    cdef int suit_len[4]
-    cdef int n = 0, i, j, k, c, value, base, nlow = 0
-    cdef uint64_t m
-    if b.bury == BURY_RANDOM:
-        return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
-    for c in range(4):
-        suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
-    m = hand.ones
-    while m:
-        k = ctz(m)
-        m &= m - 1
-        c = t.cat_of[k]
-        value = points_raw(restrict(hand, (<uint64_t>1) << k)) // (2 if (hand.twos >> k) & 1 else 1)
-        if c == TRUMP:
-            base = 10000 + card_order(t, k)
-        elif b.bury == BURY_VOIDS:
-            base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
-        elif b.bury == BURY_POINTS:
-            base = (0 if value else 1000) - 10 * value + t.pos_of[k]
-        elif b.bury == BURY_LOW_VOIDS:
-            # a card of a suit one shorter weighs like one a rank lower: short suits go first
-            base = suit_len[c] * 12 + t.pos_of[k] + (1000 if value else 0) + (
-                100 if (hand.twos >> k) & 1 else 0)
-        else:
-            base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
-        for j in range(2 if (hand.twos >> k) & 1 else 1):
-            # lowest score first, the earlier card on ties; the kind rides in the low bits
-            key = ((<int64_t>base << 7 | n) << 6) | k
-            n += 1
-            if nlow == BOTTOM_SIZE:
-                if key >= lowest[BOTTOM_SIZE - 1]:
-                    continue
-                nlow -= 1
-            i = nlow
-            while i > 0 and lowest[i - 1] > key:
-                lowest[i] = lowest[i - 1]
-                i -= 1
-            lowest[i] = key
-            nlow += 1
-    out.ones = 0
-    out.twos = 0
-    for i in range(BOTTOM_SIZE):
-        k = <int>(lowest[i] & 63)
-        out.twos |= out.ones & ((<uint64_t>1) << k)
-        out.ones |= (<uint64_t>1) << k
-    return out
 
 
 cdef CardSet unseen_by(const Game* g, int seat) noexcept nogil:
@@ -406,7 +410,7 @@ cdef int greedy_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
         flag[0] = b.revolt
         return 0
     if g.ask == ASK_BURY:
-        cards[0] = greedy_bury(g, b)
+        cards[0] = bury_by(g, b)
         return 0
     if g.step == 0:
         cards[0] = greedy_lead(g)
@@ -419,7 +423,7 @@ cdef int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept 
     cards.twos = 0
     flag[0] = False
     if b.kind == BOT_RANDOM:
-        return random_answer(g, cards, flag)
+        return random_answer(g, b, cards, flag)
     if b.kind == BOT_GREEDY:
         return greedy_answer(g, b, cards, flag)
     return BAD_NO_DECISION
@@ -492,12 +496,34 @@ cdef int read_specs(object bots, BotSpec* out) except -1:
     return 0
 
 
+cdef inline uint64_t round_seed_raw(uint64_t seed, uint64_t index) noexcept nogil:
+    cdef Rng r
+    rng_seed(&r, seed, index)
+    return rng_next(&r) >> 1
+
+
 def round_seed(seed, index):
     """The seed of round `index` of a run or match seeded `seed`: it depends on (seed, index)
     alone, so any worker can play any round, and play_round(seed=round_seed(s, i)) replays it."""
+    return int(round_seed_raw(<uint64_t>int(seed), <uint64_t>int(index)))
+
+
+def first_deals(seed, int64_t start, int64_t count):
+    """Rounds start .. start + count - 1 of `seed`: their seeds (int64) and the draw order of
+    their first deals (int8, count x 108), as game_start shuffles them."""
+    seeds = np.empty(count, dtype=np.int64)
+    out = np.empty((count, DECK_SIZE), dtype=np.int8)
+    cdef int64_t[::1] s = seeds
+    cdef int8_t[:, ::1] view = out
+    cdef uint64_t sd = <uint64_t>int(seed)
     cdef Rng r
-    rng_seed(&r, <uint64_t>int(seed), <uint64_t>int(index))
-    return int(rng_next(&r) >> 1)
+    cdef int64_t i
+    with nogil:
+        for i in range(count):
+            s[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i))
+            rng_seed(&r, <uint64_t>s[i], 0)
+            shuffle_deck(&r, &view[i, 0])
+    return seeds, out
 
 
 cdef class Round:
@@ -649,9 +675,10 @@ DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "ov
 
 
 def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
-             bint first_round=False, bint play=True):
-    """Rounds start .. start + count - 1 of `seed` (round i seeded round_seed(seed, i)) played
-    by native bots without the GIL: a dict of arrays, one entry per round (COLUMNS + seed).
+             bint first_round=False, bint play=True, int64_t step=1):
+    """Rounds start, start + step, ... (count of them) of `seed` (round i seeded
+    round_seed(seed, i)) played by native bots without the GIL: a dict of arrays, one entry
+    per round (COLUMNS + seed).
     With play False each round stops when its first trick would start (deals, declarations,
     the bottom buried): DECLARATION_COLUMNS + seed, the same values as the whole round's."""
     cdef GameRules gr = game_rules(rules)
@@ -659,7 +686,6 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     cdef Game* g
     cdef int64_t i
     cdef int rc = 0, k, l0 = levels[0], l1 = levels[1]
-    cdef Rng r
     cdef uint64_t sd = <uint64_t>int(seed)
     read_specs(bots, kinds)
     for k in range(4):
@@ -692,8 +718,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     try:
         with nogil:
             for i in range(count):
-                rng_seed(&r, sd, <uint64_t>(start + i))
-                c_seed[i] = <int64_t>(rng_next(&r) >> 1)
+                c_seed[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i * step))
                 rc = game_start(g, &gr, <uint64_t>c_seed[i], dealer, l0, l1, first_round)
                 if rc >= 0:
                     rc = drive(g, kinds, not play)
@@ -724,7 +749,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         free(g.buf.data)
         free(g)
     if rc < 0:
-        raise PlayError(f"the round engine refused a native bot's answer in round {start + i}: "
+        raise PlayError(f"the round engine refused a native bot's answer in round "
+                        f"{start + i * step}: "
                         f"{REFUSALS.get(rc, rc)}")
     cols["seed"] = seeds
     return cols

@@ -88,7 +88,7 @@ def study(args) -> None:
                                progress=bar.update, backend=args.backend,
                                ray_address=args.ray_address,
                                strategies=args.strategies.split(",") if args.strategies
-                               else None)
+                               else None, play_every=args.play_every, bots=args.bots)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -157,22 +157,24 @@ def main(argv: list[str] | None = None) -> int:
         "study", help="Monte Carlo studies: trump-calling, burying",
         description="Deal many rounds and measure, with 95% intervals. trump-calling: one "
                     "seat's hand and the bottom, and calling strategies (eager, patient with "
-                    "3, 5 or 7 cards of a suit, never) played out by greedy bots in first "
-                    "rounds. burying: burying strategies (low, voids, points, random, "
-                    "low_voids) played out by greedy bots on the same deals, with "
-                    "differences against low paired by deal. Results go to OUT: "
-                    "summary.json, deals.parquet (one row per deal) and PNG plots. Finished "
-                    "chunks are kept if the run is interrupted (Ctrl-C, SIGTERM); running the "
-                    "same study into the same folder continues it; a folder holding another "
-                    "study is refused.")
+                    "3, 5 or 7 cards of a suit, never) for four greedy bots in first rounds: "
+                    "the declarations of every deal, and every --play-every-th deal played "
+                    "out. burying: burying strategies (low, voids, points, random, "
+                    "low_voids) played out by --bots on the same deals, with differences "
+                    "against low paired by deal. Results go to OUT: summary.json, "
+                    "deals.parquet (one row per deal) and PNG plots. Finished chunks are kept "
+                    "if the run is interrupted (Ctrl-C, SIGTERM); running the same study into "
+                    "the same folder continues it; a folder holding another study is refused.")
     p_study.add_argument("name", choices=["trump-calling", "burying"], help="the study to run")
     p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_study.add_argument("--deals", type=positive, default=100_000,
-                         help="number of deals (default 100,000, about 10 s on 2 cores)")
+                         help="number of deals (default 100,000: a few seconds on 2 cores "
+                              "for trump-calling, about a minute for burying)")
     p_study.add_argument("--seed", type=int, default=0,
                          help="seed: deal i depends on (seed, i) only (default 0)")
     p_study.add_argument("--workers", type=positive, default=None,
-                         help="worker threads (default: all cores); results do not depend on it")
+                         help="worker processes (default: one per core; 1 runs in this "
+                              "process); the results do not depend on it")
     p_study.add_argument("--out", default="study-out",
                          help="output folder (default study-out)")
     p_study.add_argument("--strategies", default=None, metavar="A,B,...",
@@ -180,11 +182,18 @@ def main(argv: list[str] | None = None) -> int:
                               "patient5, patient7, never; burying: low, voids, points, random, "
                               "low_voids; default all)")
     p_study.add_argument("--backend", choices=["local", "ray"], default="local",
-                         help="local: threads on this machine (default); ray: Ray tasks, on a "
+                         help="local: processes on this machine (default); ray: Ray tasks, on a "
                               "local Ray started for the run or on --ray-address (needs "
                               "pip install 'shengji[ray]')")
     p_study.add_argument("--ray-address", default=None, metavar="ADDR",
                          help="join the Ray cluster at ADDR (with --backend ray)")
+    p_study.add_argument("--play-every", type=int, default=None, metavar="K",
+                         help="trump-calling: also play deal i out when i %% K == 0, for "
+                              "dealer_holds and level_delta_mean (default 10; 1: every deal; "
+                              "0: none)")
+    p_study.add_argument("--bots", default=None, choices=["greedy", "random"],
+                         help="burying: the bots that play the rounds out after the bury "
+                              "(default greedy)")
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")

@@ -224,7 +224,7 @@ def resolve_bots(bots: Any) -> tuple[list[tuple[int, int, int, int, int]], list[
             objects.append(None)
             names.append(str(bot))
         elif isinstance(bot, str):
-            specs.append((_bots.BOTS[bot], 0, 0, 0, 0))
+            specs.append((_bots.BOTS[bot], 0, 0, _bots.BURIES["random"], 0))
             objects.append(None)
             names.append(bot)
         else:

@@ -6,21 +6,24 @@ into chunks; each finished chunk's sums and per-deal rows are written to the out
 once, so an interrupted run keeps what it finished and running the same study again computes
 only the rest. Every strategy of a study meets the same deals (paired comparisons).
 
-- trump-calling: one seat's hand and the bottom, then each deal played out once per calling
-  strategy by four greedy bots with that strategy (first rounds: declaring picks the dealer).
-- burying: each deal played out once per burying strategy by four greedy bots with that
-  strategy (seat 0 deals, both teams at level 2), with differences against `low` paired by
-  deal.
+- trump-calling: one seat's hand and the bottom; each deal's declarations (up to the first
+  trick, the bottom buried) once per calling strategy, four greedy bots with that strategy
+  (first rounds: declaring picks the dealer); every `play_every`-th deal (deal i with
+  i % play_every == 0) is also played out, for the holds and level changes.
+- burying: each deal played out once per burying strategy by four bots (greedy or random
+  play) burying by that strategy (seat 0 deals, both teams at level 2), with differences
+  against `low` paired by deal.
 """
 from __future__ import annotations
 
 import json
 import math
 import os
+import multiprocessing
 import signal
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,11 +31,9 @@ import numpy as np
 
 from shengji import _bots
 from shengji._core import kind_name, points
-from shengji._deal import decks
 from shengji.round import Greedy, as_rules, rules_to_dict
 from shengji.rules import Rules
 
-CHUNK = 5_000
 LEVEL = 2               # every study round is played at level 2 by both teams
 Z95 = 1.959963984540054
 POINTS = np.array([points(kind_name(k)) for k in range(54)], dtype=np.int64)   # by kind
@@ -46,6 +47,7 @@ CALLING = {
 }
 BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random",
                                                  "low_voids")}
+PLAY_BOTS = ("greedy", "random")   # who plays the burying study's rounds out
 DEAL_METRICS = ("hand_has_level_card", "hand_has_level_pair", "hand_has_joker_pair",
                 "hand_points_at_most_15", "bottom_points_mean", "bottom_points_zero")
 CALLING_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_dealer_team",
@@ -90,7 +92,8 @@ class Sums:
             centre = (mean + z2 / (2 * self.n)) / (1 + z2 / self.n)
             half = Z95 * math.sqrt(mean * (1 - mean) / self.n + z2 / (4 * self.n ** 2)) / (
                 1 + z2 / self.n)
-            return (mean, centre - half, centre + half)
+            # exactly 0 (1) at a proportion of 0 (1), where rounding would leave a speck
+            return (mean, 0.0 if mean == 0 else centre - half, 1.0 if mean == 1 else centre + half)
         var = max(0.0, self.squares / self.n - mean ** 2) * self.n / max(1, self.n - 1)
         half = Z95 * math.sqrt(var / self.n)
         return (mean, mean - half, mean + half)
@@ -100,18 +103,13 @@ def is_proportion(name: str) -> bool:
     return not (name.endswith("_mean") or name.endswith("_diff"))
 
 
-def deal_cards(seed: int, start: int, count: int) -> np.ndarray:
-    """The draw order of the study's deals start .. start + count - 1."""
-    return np.stack([decks(_bots.round_seed(seed, i), 0, 1)[0]
-                     for i in range(start, start + count)])
-
-
-def deal_metrics(seed: int, start: int, count: int) -> dict[str, np.ndarray]:
-    """Seat 0's 25 cards (it draws first) and the bottom of each deal."""
-    cards = deal_cards(seed, start, count)
+def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
+    """Seat 0's 25 cards (it draws first) and the bottom of each deal, from the draw orders
+    (_bots.first_deals)."""
+    count = len(cards)
     hand = cards[:, 0:100:4]
-    counts = np.zeros((count, 54), dtype=np.int64)
-    np.add.at(counts, (np.repeat(np.arange(count), 25), hand.ravel()), 1)
+    counts = np.bincount((np.arange(count)[:, None] * 54 + hand).ravel(),
+                         minlength=count * 54).reshape(count, 54)
     level_kinds = [13 * s + LEVEL - 2 for s in range(4)]
     bottom_points = POINTS[cards[:, 100:]].sum(axis=1)
     return {
@@ -130,25 +128,34 @@ def level_delta(cols: dict[str, np.ndarray]) -> np.ndarray:
     return np.where(cols["dealer_holds"].astype(bool), rise, -rise)
 
 
-def play(rules: Rules, seed: int, start: int, count: int, bot: Greedy,
-         first_round: bool) -> dict[str, np.ndarray]:
-    return _bots.simulate(rules, seed, start, count, [bot.spec()] * 4, 0, (LEVEL, LEVEL),
-                          first_round)
+def bury_specs(strategy: str, bots: str) -> list[tuple[int, int, int, int, int]]:
+    """Four bots that bury by `strategy` and play as `bots` (greedy or random)."""
+    if bots == "greedy":
+        return [BURYING[strategy].spec()] * 4
+    return [(_bots.BOTS["random"], 0, 0, _bots.BURIES[strategy], 0)] * 4
 
 
 def calling_chunk(rules: Rules, seed: int, start: int, count: int,
-                  strategies: tuple[str, ...] = tuple(CALLING)) -> tuple[dict, dict, dict]:
-    """Sums, histograms and per-deal columns of one chunk of the trump-calling study."""
+                  strategies: tuple[str, ...] = tuple(CALLING),
+                  play_every: int = 10) -> tuple[dict, dict, dict]:
+    """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
+    declarations of every deal, the whole round of every play_every-th deal (0: none)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
-    for name, values in deal_metrics(seed, start, count).items():
+    seeds, cards = _bots.first_deals(seed, start, count)
+    rows["seed"] = seeds.astype(np.uint64)
+    for name, values in deal_metrics(cards).items():
         sums[f"{name}|all"] = Sums.of(values)
         rows[name.removesuffix("_mean")] = values
+    played = np.zeros(count, dtype=bool)
+    first = -(-start // play_every) * play_every if play_every else start + count
+    played[first - start::play_every or 1] = True
     for strategy in strategies:
-        cols = play(rules, seed, start, count, CALLING[strategy], True)
+        specs = [CALLING[strategy].spec()] * 4
+        cols = _bots.simulate(rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True,
+                              play=False)
         declared = cols["declarer"] >= 0
-        delta = level_delta(cols)
         metrics = {
             "nobody_declares": ~declared,
             "overturned": cols["overturns"] > 0,
@@ -156,28 +163,37 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             "declarer_is_dealer_team": (cols["declarer"][declared] % 2)
             == (cols["dealer"][declared] % 2),
             "declarer_trump_count_mean": cols["declarer_trumps"][declared],
-            "dealer_holds": cols["dealer_holds"] > 0,
-            "level_delta_mean": delta,
         }
+        whole = _bots.simulate(rules, seed, first, int(played.sum()), specs, 0,
+                               (LEVEL, LEVEL), True, step=max(play_every, 1))
+        metrics["dealer_holds"] = whole["dealer_holds"] > 0
+        metrics["level_delta_mean"] = level_delta(whole)
         for name, values in metrics.items():
             sums[f"{name}|strategy={strategy}"] = Sums.of(values)
         hists[f"declarer_trumps|strategy={strategy}"] = np.bincount(
             cols["declarer_trumps"][declared], minlength=TRUMP_BINS)[:TRUMP_BINS].tolist()
         for col in ("declarer", "dealer", "trump_suit", "overturns", "reinforced",
-                    "declarer_trumps", "dealer_holds", "rise"):
+                    "declarer_trumps"):
             rows[f"{strategy}_{col}"] = cols[col]
+        for col in ("dealer_holds", "rise"):    # null where the deal was not played out
+            values = np.zeros(count, dtype=np.int16)
+            values[played] = whole[col]
+            rows[f"{strategy}_{col}"] = np.ma.masked_array(values, mask=~played)
     return sums, hists, rows
 
 
 def burying_chunk(rules: Rules, seed: int, start: int, count: int,
-                  strategies: tuple[str, ...] = tuple(BURYING)) -> tuple[dict, dict, dict]:
+                  strategies: tuple[str, ...] = tuple(BURYING),
+                  bots: str = "greedy") -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the burying study."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     per: dict[str, dict[str, np.ndarray]] = {}
     for strategy in strategies:
-        cols = play(rules, seed, start, count, BURYING[strategy], False)
+        cols = _bots.simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
+                              (LEVEL, LEVEL), False)
+        rows.setdefault("seed", cols["seed"].astype(np.uint64))
         delta = level_delta(cols)
         metrics = {
             "defender_points_mean": cols["defender_points"],
@@ -209,38 +225,66 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
 @dataclass(frozen=True)
 class Study:
     name: str
-    chunk: Callable[..., tuple[dict, dict, dict]]   # (rules, seed, start, count, strategies)
+    # (rules, seed, start, count, strategies, **options) -> (sums, hists, rows)
+    chunk: Callable[..., tuple[dict, dict, dict]]
     strategies: tuple[str, ...]
+    chunk_size: int          # deals per chunk: about a second of one core
+    options: dict[str, Any] = field(default_factory=dict)   # the chunk's options, defaults
 
 
 STUDIES = {
-    "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING)),
-    "burying": Study("burying", burying_chunk, tuple(BURYING)),
+    "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING), 50_000,
+                           {"play_every": 10}),
+    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000, {"bots": "greedy"}),
 }
 
 
 def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
-                strategies: tuple[str, ...]) -> dict[str, Any]:
+                strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
     return {"study": study.name, "rules": rules.name, "settings": rules_to_dict(rules),
-            "deals": deals, "seed": seed, "chunk": CHUNK, "strategies": list(strategies),
-            "version": 2}
+            "deals": deals, "seed": seed, "chunk": study.chunk_size,
+            "strategies": list(strategies), "options": options, "version": 3}
+
+
+def study_options(study: Study, play_every: int | None, bots: str | None) -> dict[str, Any]:
+    """The study's options with the ones asked for, checked."""
+    options = dict(study.options)
+    if play_every is not None:
+        if "play_every" not in options:
+            raise StudyError(f"--play-every is an option of the trump-calling study, not of "
+                             f"{study.name}")
+        if isinstance(play_every, bool) or not isinstance(play_every, int) or play_every < 0:
+            raise StudyError(f"--play-every must be 0 (no deal played out) or a positive "
+                             f"number, got {play_every!r}")
+        options["play_every"] = play_every
+    if bots is not None:
+        if "bots" not in options:
+            raise StudyError(f"--bots is an option of the burying study, not of {study.name}")
+        if bots not in PLAY_BOTS:
+            raise StudyError(f"unknown bots {bots!r} for the burying study: choose "
+                             f"{' or '.join(PLAY_BOTS)}")
+        options["bots"] = bots
+    return options
 
 
 def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
               workers: int | None = None, out: str | os.PathLike = "study-out",
               resume: bool = False, progress: Callable[[int], object] | None = None,
               backend: str = "local", ray_address: str | None = None,
-              strategies: list[str] | tuple[str, ...] | None = None) -> dict[str, Any]:
+              strategies: list[str] | tuple[str, ...] | None = None,
+              play_every: int | None = None, bots: str | None = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
-    the summary. A folder holding the same study (same rules, deals and seed) is continued:
-    its finished chunks are kept (`resume` insists on that); a folder holding another study
-    is refused, never overwritten.
+    the summary. A folder holding the same study (same rules, deals, seed and options) is
+    continued: its finished chunks are kept (`resume` insists on that); a folder holding
+    another study is refused, never overwritten.
 
-    backend "local" runs the chunks in `workers` threads (the native loop releases the GIL);
-    "ray" runs them as Ray tasks, on a local Ray started for the run or on the cluster at
-    `ray_address`, and writes their results here as they come back. `strategies`: a subset
-    of the study's strategies (default all); the paired differences of the burying study
-    need `low` among them."""
+    backend "local" runs the chunks in `workers` processes (default: one per core; 1 runs
+    them in this process); "ray" runs them as Ray tasks, on a local Ray started for the run
+    or on the cluster at `ray_address`. Either way each chunk's result is written here as it
+    comes back. `strategies`: a subset of the study's strategies (default all); the paired
+    differences of the burying study need `low` among them. `play_every` (trump-calling,
+    default 10): deal i is also played out when i % play_every == 0 (0: none). `bots`
+    (burying, default greedy): greedy or random play after the bury."""
     if name not in STUDIES:
         raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
     if backend not in ("local", "ray"):
@@ -252,6 +296,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         named = ", ".join(unknown) if unknown else ", ".join(chosen)
         raise StudyError(f"unknown or repeated strategy: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
+    options = study_options(study, play_every, bots)
     rules = as_rules(rules)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise StudyError(f"--deals must be a positive number, got {deals!r}")
@@ -262,7 +307,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"--workers must be at least 1, got {workers}")
     folder = Path(out)
     chunks = folder / "chunks"
-    manifest = manifest_of(study, rules, deals, seed, chosen)
+    manifest = manifest_of(study, rules, deals, seed, chosen, options)
     try:
         chunks.mkdir(parents=True, exist_ok=True)
         probe = folder / ".write-test"
@@ -286,7 +331,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"nothing to resume in {folder}: it holds no study")
     else:
         write_atomically(manifest_file, manifest)
-    starts = list(range(0, deals, CHUNK))
+    size = study.chunk_size
+    starts = list(range(0, deals, size))
     done: dict[int, dict] = {}
     for start in starts:
         path = chunk_path(chunks, start, "json")
@@ -305,9 +351,9 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
 
     def save(start: int, computed: tuple[dict, dict, dict]) -> None:
         """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
-        count = min(CHUNK, deals - start)
+        count = min(size, deals - start)
         sums, hists, rows = computed
-        write_rows(chunk_path(chunks, start, "parquet"), seed, start, count, rows)
+        write_rows(chunk_path(chunks, start, "parquet"), start, count, rows)
         result = {"start": start, "count": count,
                   "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
         write_atomically(chunk_path(chunks, start, "json"), result)
@@ -318,10 +364,11 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
     try:
+        jobs = [(rules, seed, start, min(size, deals - start), chosen) for start in todo]
         if backend == "ray":
-            run_on_ray(study, chosen, rules, seed, deals, todo, save, ray_address, workers)
+            run_on_ray(study.chunk, jobs, options, save, ray_address, workers)
         else:
-            run_locally(study, chosen, rules, seed, deals, todo, save, workers)
+            run_locally(study.chunk, jobs, options, save, workers)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
@@ -332,27 +379,43 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     return summary
 
 
-def run_locally(study: Study, strategies: tuple[str, ...], rules: Rules, seed: int, deals: int,
-                todo: list[int], save: Callable[[int, tuple[dict, dict, dict]], None],
+Job = tuple[Rules, int, int, int, tuple[str, ...]]   # (rules, seed, start, count, strategies)
+
+
+def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
+                options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
                 workers: int) -> None:
-    pool = ThreadPoolExecutor(max_workers=workers)
-
-    def run(start: int) -> None:
-        save(start, study.chunk(rules, seed, start, min(CHUNK, deals - start), strategies))
-
+    """The chunks in worker processes (in this one for a single worker); each result is
+    saved as it comes back. On Ctrl-C or SIGTERM the chunks not started are dropped and the
+    running ones finish and are saved."""
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            save(job[2], chunk(*job, **options))
+        return
+    # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's) mid-use
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=signal.signal,
+                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    pending: dict[Future, int] = {pool.submit(chunk, *job, **options): job[2] for job in jobs}
     try:
-        for _ in pool.map(run, todo):
-            pass
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                save(pending.pop(future), future.result())
     except KeyboardInterrupt:
-        # the chunks already running finish and are saved; the others never start
-        pool.shutdown(wait=True, cancel_futures=True)
+        for future in pending:
+            future.cancel()
+        for future, start in pending.items():
+            if not future.cancelled():
+                save(start, future.result())
         raise
     finally:
-        pool.shutdown(wait=True)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_on_ray(study: Study, strategies: tuple[str, ...], rules: Rules, seed: int, deals: int,
-               todo: list[int], save: Callable[[int, tuple[dict, dict, dict]], None],
+def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
+               options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
                address: str | None, workers: int) -> None:
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     try:
@@ -369,9 +432,8 @@ def run_on_ray(study: Study, strategies: tuple[str, ...], rules: Rules, seed: in
         except (ConnectionError, RuntimeError, ValueError) as e:
             raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
         started = True
-    task = ray.remote(study.chunk)
-    pending = {task.remote(rules, seed, start, min(CHUNK, deals - start), strategies): start
-               for start in todo}
+    task = ray.remote(chunk)
+    pending = {task.remote(*job, **options): job[2] for job in jobs}
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -401,13 +463,14 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_rows(path: Path, seed: int, start: int, count: int, rows: dict[str, Any]) -> None:
+def write_rows(path: Path, start: int, count: int, rows: dict[str, Any]) -> None:
+    """A chunk's rows (the chunk gives each deal's round seed), nulls where masked."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     table = pa.table({"deal": np.arange(start, start + count, dtype=np.int64),
-                      "seed": np.array([_bots.round_seed(seed, i)
-                                        for i in range(start, start + count)], np.uint64),
-                      **{k: np.asarray(v) for k, v in rows.items()}})
+                      **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
+                         if np.ma.isMaskedArray(v) else np.asarray(v)
+                         for k, v in rows.items()}})
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)

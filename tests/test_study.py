@@ -13,7 +13,8 @@ import shengji as sj
 from shengji import _bots
 from shengji import study as st
 
-DEALS = 2 * st.CHUNK + 700      # three chunks, the last one short
+CHUNK = st.STUDIES["trump-calling"].chunk_size
+DEALS = 2 * CHUNK + 700      # three chunks, the last one short
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +39,18 @@ def test_summary_schema_and_counts(reference_run):
         assert set(m) == {"name", "group", "value", "ci_low", "ci_high", "n"}
         if m["n"]:
             assert m["ci_low"] <= m["value"] <= m["ci_high"]
-    assert metric(summary, "dealer_holds", "strategy=eager")["n"] == DEALS
+    assert metric(summary, "nobody_declares", "strategy=eager")["n"] == DEALS
+    # every 10th deal (the default) is played out: deals 0, 10, .., 100,690
+    assert metric(summary, "dealer_holds", "strategy=eager")["n"] == (DEALS + 9) // 10
     # bo3's first round is grabbed by declaring: even "never" declares rather than redeal
     assert metric(summary, "nobody_declares", "strategy=never")["value"] == 0
 
 
 def test_deal_metrics_against_a_plain_count():
-    values = st.deal_metrics(3, 10, 40)
+    seeds, cards = _bots.first_deals(3, 10, 40)
+    values = st.deal_metrics(cards)
     for j, i in enumerate(range(10, 50)):
+        assert seeds[j] == _bots.round_seed(3, i)
         hands, bottom = sj.deal(_bots.round_seed(3, i), 0, 0)
         hand = list(hands[0])
         level = [c for c in hand if c[:-1] == "2" and c not in ("SJ", "BJ")]
@@ -57,20 +62,46 @@ def test_deal_metrics_against_a_plain_count():
         assert values["bottom_points_mean"][j] == sj.points(bottom)
 
 
-def test_round_metrics_against_simulate_rounds():
+def chunk_summary(rules, seed, count, sums, hists, **options):
+    study = st.STUDIES["trump-calling"]
+    manifest = st.manifest_of(study, rules, count, seed, study.strategies,
+                              {**study.options, **options})
+    return st.summarize(manifest, [{"sums": {k: vars(v) for k, v in sums.items()},
+                                    "hists": hists}])
+
+
+@pytest.mark.parametrize("play_every", [1, 7])
+def test_round_metrics_against_simulate_rounds(play_every):
+    """The declarations of every deal and the outcome of every play_every-th one, as whole
+    rounds played one by one give them."""
     rules = sj.Rules.preset("v3")
-    sums, hists, _ = st.calling_chunk(rules, 9, 0, 300)
-    summary = st.summarize(st.manifest_of(st.STUDIES["trump-calling"], rules, 300, 9,
-                                          tuple(st.CALLING)),
-                           [{"sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}])
-    frame = sj.simulate_rounds(300, "v3", bots=sj.Greedy(call="patient", patience=5), seed=9,
-                               first_round=True)
+    sums, hists, rows = st.calling_chunk(rules, 9, 3, 300, play_every=play_every)
+    summary = chunk_summary(rules, 9, 300, sums, hists, play_every=play_every)
+    frame = sj.simulate_rounds(303, "v3", bots=sj.Greedy(call="patient", patience=5), seed=9,
+                               first_round=True).iloc[3:]
+    played = frame[frame.index % play_every == 0]
     holds = metric(summary, "dealer_holds", "strategy=patient5")
-    assert holds["value"] == pytest.approx(frame["dealer_holds"].mean())
+    assert holds["n"] == len(played)
+    assert holds["value"] == pytest.approx(played["dealer_holds"].mean())
     trumps = metric(summary, "declarer_trump_count_mean", "strategy=patient5")
     declared = frame[frame["declarer"].notna()]
     assert trumps["n"] == len(declared)
     assert trumps["value"] == pytest.approx(declared["declarer_trumps"].mean())
+    overturned = metric(summary, "overturned", "strategy=patient5")
+    assert overturned["value"] == pytest.approx((frame["overturns"] > 0).mean())
+    # the rows: null where the deal was not played out
+    rise = rows["patient5_rise"]
+    assert list(~rise.mask) == list(frame.index % play_every == 0)
+    assert list(rise.compressed()) == list(played["rise"])
+
+
+def test_declarations_only(tmp_path):
+    summary = st.run_study("trump-calling", "match16", deals=3000, seed=4, out=tmp_path,
+                           play_every=0, workers=1)
+    assert metric(summary, "dealer_holds", "strategy=eager") == {
+        "name": "dealer_holds", "group": "strategy=eager", "value": None, "ci_low": None,
+        "ci_high": None, "n": 0}
+    assert metric(summary, "overturned", "strategy=eager")["n"] == 3000
 
 
 def test_same_numbers_for_any_worker_count(reference_run, tmp_path):
@@ -83,17 +114,20 @@ def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypat
     for name in os.listdir(out):
         if name != "summary.json":
             os.system(f"cp -r {out / name} {tmp_path}")
-    os.remove(tmp_path / "chunks" / f"{st.CHUNK:012d}.json")
-    os.remove(tmp_path / "chunks" / f"{st.CHUNK:012d}.parquet")
+    os.remove(tmp_path / "chunks" / f"{CHUNK:012d}.json")
+    os.remove(tmp_path / "chunks" / f"{CHUNK:012d}.parquet")
     computed = []
-    real = st.calling_chunk
+    real = st.STUDIES["trump-calling"]
     monkeypatch.setitem(st.STUDIES, "trump-calling", st.Study(
-        "trump-calling", lambda *a: computed.append(a[2]) or real(*a), tuple(st.CALLING)))
-    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True) == summary
-    assert computed == [st.CHUNK]
+        "trump-calling", lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o),
+        real.strategies, real.chunk_size, real.options))
+    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True,
+                        workers=1) == summary
+    assert computed == [CHUNK]
     # the same study again: nothing is computed, the same summary comes back
-    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path) == summary
-    assert computed == [st.CHUNK]
+    assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path,
+                        workers=1) == summary
+    assert computed == [CHUNK]
     with pytest.raises(st.StudyError, match="nothing to resume"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path / "empty", resume=True)
 
@@ -128,12 +162,16 @@ def test_a_variant_of_the_rules_is_another_study(reference_run):
     variant = sj.Rules.preset("bo3").replace(throw_penalty=20)
     with pytest.raises(st.StudyError, match="another study"):
         st.run_study("trump-calling", variant, deals=DEALS, seed=5, out=out)
+    with pytest.raises(st.StudyError, match="another study"):
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=out, play_every=3)
 
 
 @pytest.mark.parametrize("args,words", [
     (["--rules", "v4"], "unknown preset"),
     (["--deals", "0"], "positive"),
     (["--deals", "-3"], "positive"),
+    (["--play-every", "-1"], "--play-every must be 0"),
+    (["--bots", "greedy"], "--bots is an option of the burying study"),
 ])
 def test_cli_bad_input(args, words, tmp_path):
     run = subprocess.run([sys.executable, "-m", "shengji", "study", "trump-calling",
@@ -144,9 +182,9 @@ def test_cli_bad_input(args, words, tmp_path):
 
 def test_sigterm_keeps_the_finished_part_and_resume_completes(tmp_path):
     out = tmp_path / "o"
-    deals = 12 * st.CHUNK
+    deals = 4 * CHUNK
     cmd = [sys.executable, "-m", "shengji", "study", "trump-calling", "--deals", str(deals),
-           "--workers", "1", "--out", str(out)]
+           "--workers", "1", "--out", str(out), "--play-every", "0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     chunks = out / "chunks"
     deadline = time.time() + 120
@@ -156,15 +194,16 @@ def test_sigterm_keeps_the_finished_part_and_resume_completes(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "interrupted" in err
     saved = sorted(chunks.glob("*.json"))
-    assert 1 <= len(saved) < 12 and not list(chunks.glob("*.tmp"))
+    assert 1 <= len(saved) < 4 and not list(chunks.glob("*.tmp"))
     before = {p: p.stat().st_mtime_ns for p in saved}
     assert not (out / "summary.json").exists()
     done = subprocess.run(cmd + ["--resume"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     resumed = json.loads((out / "summary.json").read_text())
-    assert metric(resumed, "dealer_holds", "strategy=eager")["n"] == deals
+    assert metric(resumed, "overturned", "strategy=eager")["n"] == deals
     assert {p: p.stat().st_mtime_ns for p in saved} == before     # not computed again
-    whole = st.run_study("trump-calling", "v3", deals=deals, seed=0, out=tmp_path / "whole")
+    whole = st.run_study("trump-calling", "v3", deals=deals, seed=0, out=tmp_path / "whole",
+                         play_every=0)
     assert resumed == whole
 
 
@@ -178,6 +217,11 @@ def test_deals_parquet_and_plots(reference_run):
                         first_round=True)
     assert frame["patient5_declarer_trumps"].iloc[7] == sum(
         sj.category(c, rec.trump_object) == "T" for c in sj.Cards(rec.hands[rec.declarer]))
+    # played out every 10th deal: the other deals' outcomes are null
+    assert frame["patient5_dealer_holds"].isna().tolist() == [i % 10 != 0 for i in range(DEALS)]
+    rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[20]), bots=st.CALLING["patient5"],
+                        first_round=True)
+    assert frame["patient5_rise"].iloc[20] == rec.settlement["rise"]
     assert frame["hand_has_level_card"].mean() == pytest.approx(
         metric(summary, "hand_has_level_card", "all")["value"])
     png = (out / "declarer_trumps.png").read_bytes()
@@ -205,6 +249,22 @@ def test_burying_study_is_paired_and_consistent(tmp_path):
     assert (tmp_path / "defender_points.png").exists() and (tmp_path / "level_delta.png").exists()
     rec = sj.play_round("v3", seed=int(frame["seed"].iloc[11]), bots=st.BURYING["voids"])
     assert frame["voids_defender_points"].iloc[11] == rec.defender_points
+
+
+def test_burying_with_random_play(tmp_path):
+    """--bots random: the dealer buries by the strategy, every seat plays at random."""
+    summary = st.run_study("burying", "v3", deals=600, seed=2, out=tmp_path, bots="random",
+                           strategies=["low", "points"], workers=1)
+    buried = {s: metric(summary, "bottom_points_buried_mean", f"strategy={s}")["value"]
+              for s in ("low", "points")}
+    assert buried["points"] > 20 and buried["low"] < 5
+    greedy = st.run_study("burying", "v3", deals=600, seed=2, out=tmp_path / "g",
+                          strategies=["low", "points"], workers=1)
+    # the same deals played out by other bots: other outcomes
+    assert (metric(summary, "defender_points_mean", "strategy=low")["value"]
+            != metric(greedy, "defender_points_mean", "strategy=low")["value"])
+    with pytest.raises(st.StudyError, match="unknown bots"):
+        st.run_study("burying", "v3", deals=10, out=tmp_path / "x", bots="pimc")
 
 
 def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
