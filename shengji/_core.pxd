@@ -72,16 +72,32 @@ cdef extern from *:
     static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     /* the four kinds of rank 2 (kind 13 * suit + rank - 2); << (rank - 2) for another rank */
     #define SJ_RANK_2 0x8004002001ULL
+    /* 3**p for the p pairs of one category of a hand (at most 12) */
+    static const unsigned long long SJ_POW3[13] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561,
+                                                   19683, 59049, 177147, 531441};
     """
     int popcount "sj_popcount"(uint64_t x) noexcept nogil
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
     int SHENGJI_DEBUG      # 1 in a build with SHENGJI_DEBUG=1 (checks and sanitizer on)
     uint64_t RANK_2 "SJ_RANK_2"
+    const uint64_t* POW3 "SJ_POW3"
+
+
+cdef inline uint64_t submultisets(CardSet part) noexcept nogil:
+    """How many non-empty sub-multisets `part` has: 2^s * 3^p - 1 for s single kinds and p
+    pairs (each a legal lead when part is one category of a hand)."""
+    return (<uint64_t>1 << popcount(part.ones & ~part.twos)) * POW3[popcount(part.twos)] - 1
 
 
 cdef inline uint64_t rank_kinds(int rank) noexcept nogil:
     """The four kinds of one rank (2..14)."""
     return RANK_2 << (rank - 2)
+
+
+cdef inline int kind_points(int kind) noexcept nogil:
+    """§7 points of one card of this kind."""
+    return (5 * <int>((rank_kinds(5) >> kind) & 1)
+            + 10 * <int>(((rank_kinds(10) | rank_kinds(13)) >> kind) & 1))
 
 
 cdef inline int points_raw(CardSet c) noexcept nogil:
@@ -164,3 +180,5 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
                          CardSet* forced) noexcept nogil
 cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
+cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
+                             int64_t* total) noexcept nogil

@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 import numpy as np
 
 from shengji.errors import CardError, PlayError, TrumpError
-from shengji.results import ThrowCheck, Unit
+from shengji.results import Leads, ThrowCheck, Unit
 
 cnp.import_array()
 
@@ -453,6 +453,91 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                            suit_cards, NULL, suit_cards, out)
     if rc < 0:
         return rc
+    return out.n - before
+
+
+cdef inline bint is_unit(const TrumpTable* t, CardSet x) noexcept nogil:
+    """x (cards of one category) is one unit: a single, a pair or a tractor (§3)."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    if card_count(x) == 1:
+        return True
+    if x.ones != x.twos:
+        return False        # a single beside other cards
+    return popcount(x.ones) == 1 or decompose_raw(t, x, unit_kinds, unit_pairs) == 1
+
+
+cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
+                             int64_t* total) noexcept nogil:
+    """Appends the legal leads (any non-empty cards of one category, §4 and §6) to out: every
+    unit first (singles, pairs, tractors, category by category), then throws in mixed-radix
+    order (a digit per kind: 0..1 copies of a single kind, 0..2 of a pair) while fewer than
+    `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
+    or a BAD_* code."""
+    cdef int64_t before = out.n, weight
+    cdef int c, k, rc, copies
+    cdef uint64_t m, sub, code
+    cdef CardSet part, x
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    total[0] = 0
+    for c in range(5):
+        part = restrict(hand, t.cat_mask[c])
+        m = part.ones
+        while m:                                    # singles
+            x.ones = m & -m
+            x.twos = 0
+            m &= m - 1
+            rc = buffer_push(out, x)
+            if rc < 0:
+                return rc
+        m = part.twos
+        while m:                                    # pairs
+            x.ones = m & -m
+            x.twos = x.ones
+            m &= m - 1
+            rc = buffer_push(out, x)
+            if rc < 0:
+                return rc
+        # tractors: sets of 2 or more of the pairs that form one unit
+        sub = part.twos
+        while sub:
+            if popcount(sub) >= 2:
+                x.ones = sub
+                x.twos = sub
+                if is_unit(t, x):
+                    rc = buffer_push(out, x)
+                    if rc < 0:
+                        return rc
+            sub = (sub - 1) & part.twos
+        total[0] += <int64_t>submultisets(part)
+    for c in range(5):
+        part = restrict(hand, t.cat_mask[c])
+        weight = <int64_t>submultisets(part)
+        for code in range(1, <uint64_t>weight + 1):
+            if out.n - before >= cap:
+                return out.n - before
+            x.ones = 0
+            x.twos = 0
+            sub = code
+            m = part.ones
+            while m:
+                k = ctz(m)
+                m &= m - 1
+                if (part.twos >> k) & 1:
+                    copies = <int>(sub % 3)
+                    sub //= 3
+                else:
+                    copies = <int>(sub & 1)
+                    sub >>= 1
+                if copies >= 1:
+                    x.ones |= <uint64_t>1 << k
+                if copies == 2:
+                    x.twos |= <uint64_t>1 << k
+            if not is_unit(t, x):
+                rc = buffer_push(out, x)
+                if rc < 0:
+                    return rc
     return out.n - before
 
 
@@ -1084,6 +1169,35 @@ def legal_follows(hand, lead, trump):
         free(buf.data)
 
 
+LEAD_CAP = 10_000   # default most leads listed: a 25-card hand may have 1,062,881 of them
+
+
+cdef int64_t checked_cap(object cap) except -1:
+    if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or cap < 1:
+        raise PlayError(f"cap must be a positive number of plays, got {cap!r}")
+    return cap
+
+
+def legal_leads(hand, trump, cap=LEAD_CAP):
+    """Every legal lead from `hand`: any non-empty cards of one category (§4), a unit or a
+    throw that may fail (§6). Leads(plays, total, truncated): every unit first (singles, pairs,
+    tractors, category by category: all of them, whatever the cap), then throws until `cap`
+    plays are listed; `total` counts all the legal leads."""
+    cdef PlayBuffer buf
+    cdef int64_t n, i, total = 0, most = checked_cap(cap)
+    buf = empty_buffer()
+    try:
+        n = legal_leads_raw(table_of(trump), as_set(hand), most, &buf, &total)
+        if n < 0:
+            raise_bad(<int>n, "cannot list leads")
+        plays = []
+        for i in range(buf.n):
+            plays.append(make_cards(buf.data[i].ones, buf.data[i].twos))
+        return Leads(plays, total, total > buf.n)
+    finally:
+        free(buf.data)
+
+
 cdef CardSet* sets_of(object seq, int* n) except NULL:
     """A malloc'd array of the CardSets of a sequence of Cards or texts (at least one slot)."""
     items = list(seq)
@@ -1230,6 +1344,84 @@ def batch_legal_follow_counts(const uint64_t[:, ::1] hands, const uint64_t[:, ::
     if bad:
         raise_bad(<int>bad, f"row {bad_row}")
     return out
+
+
+cdef object gathered(PlayBuffer* buf, const int64_t[::1] ends, Py_ssize_t n):
+    """(masks, offsets): the buffer's plays as an (m, 2) uint64 array, row i's plays at
+    masks[offsets[i]:offsets[i + 1]]."""
+    masks = np.empty((buf.n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] m = masks
+    cdef int64_t j
+    for j in range(buf.n):
+        m[j, 0] = buf.data[j].ones
+        m[j, 1] = buf.data[j].twos
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    offsets[1:] = np.asarray(ends)
+    return masks, offsets
+
+
+def batch_legal_follows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads, trumps):
+    """Every legal follow for n positions, without the GIL: (masks, offsets), the follows of
+    row i being masks[offsets[i]:offsets[i + 1]] ((m, 2) uint64 [ones, twos], see to_masks)."""
+    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    check_rows(leads, n, "leads")
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    ends_arr = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] ends = ends_arr
+    cdef int64_t rc = 0, bad = 0
+    cdef PlayBuffer buf
+    buf = empty_buffer()
+    try:
+        with nogil:
+            for i in range(n):
+                rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i))
+                if rc == 0:
+                    rc = legal_follows_raw(&TABLES[codes[i]], row(hands, i), row(leads, i), &buf)
+                if rc < 0:
+                    bad = rc
+                    bad_row = i
+                    break
+                ends[i] = buf.n
+        if bad:
+            raise_bad(<int>bad, f"row {bad_row}")
+        return gathered(&buf, ends, n)
+    finally:
+        free(buf.data)
+
+
+def batch_legal_leads(const uint64_t[:, ::1] hands, trumps, cap=LEAD_CAP):
+    """The legal leads of n hands (as legal_leads, `cap` per hand), without the GIL:
+    (masks, offsets, totals), row i's leads at masks[offsets[i]:offsets[i + 1]] and totals[i]
+    counting all of them (more than listed when the cap cut throws off)."""
+    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    ends_arr = np.empty(n, dtype=np.int64)
+    totals = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] ends = ends_arr, tot = totals
+    cdef int64_t rc = 0, bad = 0, most = checked_cap(cap)
+    cdef PlayBuffer buf
+    buf = empty_buffer()
+    try:
+        with nogil:
+            for i in range(n):
+                rc = check_cardset(row(hands, i))
+                if rc == 0:
+                    rc = legal_leads_raw(&TABLES[codes[i]], row(hands, i), most, &buf, &tot[i])
+                if rc < 0:
+                    bad = rc
+                    bad_row = i
+                    break
+                ends[i] = buf.n
+        if bad:
+            raise_bad(<int>bad, f"row {bad_row}")
+        masks, offsets = gathered(&buf, ends, n)
+        return masks, offsets, totals
+    finally:
+        free(buf.data)
 
 
 def batch_trick_winners(const uint64_t[:, :, ::1] plays, trumps):

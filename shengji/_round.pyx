@@ -7,7 +7,7 @@ from libc.stdlib cimport free
 
 from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
-    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, trump_table, check_cardset, check_throw_raw, follow_code,
+    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, submultisets, trump_table, check_cardset, check_throw_raw, follow_code,
     legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
     union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
 )
@@ -15,19 +15,6 @@ from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BO
 
 from shengji._core import Cards
 from shengji.errors import PlayError
-
-
-cdef uint64_t POW3[13]    # 3**p for the p pairs of one category of a hand (at most 12)
-
-
-cdef void fill_powers_of_three() noexcept:
-    cdef int p
-    POW3[0] = 1
-    for p in range(1, 13):
-        POW3[p] = POW3[p - 1] * 3
-
-
-fill_powers_of_three()
 
 
 cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
@@ -117,7 +104,7 @@ cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nog
     cdef CardSet part, out
     for c in range(5):
         part = restrict(hand, t.cat_mask[c])
-        weight[c] = (<uint64_t>1 << popcount(part.ones & ~part.twos)) * POW3[popcount(part.twos)] - 1
+        weight[c] = submultisets(part)
         total += weight[c]
     x = rng_below(r, total)
     c = 0
@@ -300,17 +287,21 @@ cdef void overturn_options(Game* g, int seat) noexcept nogil:
             add_option(g, k, 2)
 
 
+cdef inline bint may_reinforce(const Game* g) noexcept nogil:
+    """The declarer may show the second copy of its single declaration (加固) now."""
+    return (g.rules.reinforce and g.shown == 1 and g.overturns == 0
+            and g.trump_suit != NO_TRUMP_SUIT
+            and holds_pair(g.hands[g.declarer], level_kind(g.trump_suit, g.level)))
+
+
 cdef void draw_options(Game* g, int seat) noexcept nogil:
-    cdef int k
     if g.trump_suit < 0:
         g.show_what = EV_DECLARE
         declare_options(g, seat)
     elif seat == g.declarer:
-        k = level_kind(g.trump_suit, g.level)
-        if (g.rules.reinforce and g.shown == 1 and g.overturns == 0
-                and g.trump_suit != NO_TRUMP_SUIT and holds_pair(g.hands[seat], k)):
+        if may_reinforce(g):
             g.show_what = EV_REINFORCE
-            add_option(g, k, 2)
+            add_option(g, level_kind(g.trump_suit, g.level), 2)
     elif g.rules.overturn_while_drawing:
         g.show_what = EV_OVERTURN
         overturn_options(g, seat)
@@ -489,7 +480,10 @@ cdef int run(Game* g) noexcept nogil:
                 if g.trump_suit < 0:
                     if not may_declare(g, seat) or (g.silent[seat] and not declaring_needed(g)):
                         continue
-                elif seat != g.declarer and (g.silent[seat] or not g.rules.overturn_while_drawing):
+                elif seat == g.declarer:
+                    if not may_reinforce(g):
+                        continue
+                elif g.silent[seat] or not g.rules.overturn_while_drawing:
                     continue        # nothing to show: overturns wait for the pass
                 ask_show(g, seat, EV_DECLARE, True)
                 draw_options(g, seat)

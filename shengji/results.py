@@ -27,3 +27,11 @@ class Advance(NamedTuple):
     wins the match."""
     level: int
     won: bool
+
+
+class Leads(NamedTuple):
+    """The legal leads of a hand (§4, §6): `plays` lists every unit and then throws, up to the
+    cap; `total` counts every legal lead; `truncated` says the cap left some throws out."""
+    plays: list
+    total: int
+    truncated: bool
