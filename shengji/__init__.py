@@ -6,8 +6,11 @@ The rules live in a native core (`shengji._core`) checked against a plain Python
 from shengji._core import (
     Cards,
     Trump,
+    LEAD_CAP,
     batch_follow_codes,
     batch_legal_follow_counts,
+    batch_legal_follows,
+    batch_legal_leads,
     batch_trick_winners,
     category,
     check_throw,
@@ -16,6 +19,7 @@ from shengji._core import (
     is_legal_follow,
     kind_name,
     legal_follows,
+    legal_leads,
     order,
     parse_cards,
     points,
@@ -24,19 +28,21 @@ from shengji._core import (
 )
 from shengji._deal import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
-from shengji.results import Advance, Settlement, ThrowCheck, Unit
+from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.round import (
     Bot, Greedy, MatchRecord, RoundRecord, View, play_match, play_round, replay, simulate_rounds,
 )
 from shengji.rules import Rules
 
 __all__ = [
-    "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance",
+    "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
     "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
     "Bot", "Greedy", "View", "RoundRecord", "MatchRecord",
     "play_round", "replay", "play_match", "simulate_rounds",
     "parse_cards", "category", "order", "decompose", "points",
-    "is_legal_follow", "follow_error", "legal_follows", "trick_winner", "check_throw",
+    "is_legal_follow", "follow_error", "legal_follows", "legal_leads", "LEAD_CAP",
+    "trick_winner", "check_throw",
     "kind_name", "deal", "decks",
     "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
+    "batch_legal_follows", "batch_legal_leads",
 ]

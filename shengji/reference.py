@@ -627,6 +627,19 @@ def legal_follows(hand, lead, trump):
     return [_to_cards(p) for p in plays]
 
 
+def legal_leads(hand, trump):
+    """Every legal lead (§4, §6) as a list of `shengji.Cards`: any non-empty multiset of cards
+    of one category of the hand (a unit, or a throw that may fail), in no particular order."""
+    t = _trump_info(trump)
+    hand = _cards_in(hand)
+    _check_hand_size(hand)
+    by_category = {}
+    for c in hand:
+        by_category.setdefault(_category(c, t), []).append(c)
+    return [_to_cards(play) for cards in by_category.values()
+            for size in range(1, len(cards) + 1) for play in _sub_multisets(cards, size)]
+
+
 def trick_winner(plays, trump):
     """Index of the play that wins the trick; plays[0] is the lead (§5, engine.md "Trick winner").
 

@@ -123,3 +123,39 @@ def test_split_tractors(position, data):
     other = data.draw(sub_multiset(hand, len(lead)))
     assert sj.is_legal_follow(hand, lead, other, trump) == ref.is_legal_follow(hand, lead, other, trump)
     assert sj.trick_winner([lead, other], trump) == ref.trick_winner([lead, other], trump)
+
+
+@SETTINGS
+@given(st.one_of(deals(max_hand=14), deals(max_hand=14, trump_only=True), crowded_deals()),
+       st.data())
+def test_legal_leads(deal, data):
+    """Every lead the reference finds, units (one unit by the reference's decomposition)
+    first; with a cap, all the units and then throws up to the cap, the total still right."""
+    trump, hands = deal
+    hand = data.draw(st.sampled_from(hands))
+    every = ref.legal_leads(hand, trump)
+    leads = sj.legal_leads(hand, trump, cap=10 ** 6)
+    assert sorted(map(str, leads.plays)) == sorted(map(str, every))
+    assert (leads.total, leads.truncated) == (len(every), False)
+    units = [len(ref.decompose(p, trump)) == 1 for p in leads.plays]
+    assert units == sorted(units, reverse=True)
+    cap = data.draw(st.integers(1, max(1, len(every))))
+    cut = sj.legal_leads(hand, trump, cap=cap)
+    assert cut.plays == leads.plays[:max(cap, sum(units))]
+    assert (cut.total, cut.truncated) == (len(every), len(cut.plays) < len(every))
+
+
+def test_batch_leads_and_follows_match_the_single_calls():
+    trump = sj.Trump(7, "H")
+    hands = ["AS AS KS 7H 7H 7S SJ 3D 3D 4D", "2C 3C 4C 5C 5C", "BJ BJ SJ SJ 7C 7C AH AH"]
+    masks, offsets, totals = sj.batch_legal_leads(sj.to_masks(hands), trump, cap=20)
+    for i, hand in enumerate(hands):
+        leads = sj.legal_leads(hand, trump, cap=20)
+        assert [sj.Cards.from_masks(int(a), int(b))
+                for a, b in masks[offsets[i]:offsets[i + 1]]] == leads.plays
+        assert totals[i] == leads.total
+    leads_of = ["6D", "8C 8C", "KH KH"]
+    masks, offsets = sj.batch_legal_follows(sj.to_masks(hands), sj.to_masks(leads_of), trump)
+    for i, hand in enumerate(hands):
+        assert [sj.Cards.from_masks(int(a), int(b)) for a, b in masks[offsets[i]:offsets[i + 1]]
+                ] == sj.legal_follows(hand, leads_of[i], trump)
