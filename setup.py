@@ -40,6 +40,7 @@ def extension(name):
     )
 
 
-setup(ext_modules=cythonize([extension("_core"), extension("_deal"), extension("_round"), extension("_bots")],
+setup(ext_modules=cythonize([extension(name)
+                             for name in ("_core", "_deal", "_round", "_bots", "_worlds")],
                             compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None))

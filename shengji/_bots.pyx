@@ -603,15 +603,20 @@ cdef class Round:
         return None if self.g.trump_suit < 0 else Trump.from_code(self.g.table.code)
 
     def state(self):
-        """What is public now: draws, shows, dealer, declarer, level, trump, tricks."""
+        """What is public now: draws, shows, dealer, declarer, level, trump, tricks, how many
+        cards each seat holds, and the categories (bits: D C H S trump) each has shown it
+        lacks by not following them."""
         g = self.g
-        return {"drawn": g.drawn, "dealer": None if g.dealer < 0 else g.dealer,
+        return {"deal": g.ndeals - 1, "drawn": g.drawn,
+                "dealer": None if g.dealer < 0 else g.dealer,
                 "declarer": None if g.declarer < 0 else g.declarer,
                 "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
                 "events": self.events(), "tricks": self.tricks(),
                 "current": [as_cards(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
                 "leader": g.leader if g.phase == PH_PLAY else None,
-                "buriers": [g.buriers[i] for i in range(g.nburies)]}
+                "buriers": [g.buriers[i] for i in range(g.nburies)],
+                "sizes": [card_count(g.hands[i]) for i in range(4)],
+                "voids": [g.voids[i] if g.phase == PH_PLAY else 0 for i in range(4)]}
 
     def deck(self, int d):
         """Deal d's 108 cards in draw order, as card text."""

@@ -14,9 +14,17 @@ from typing import Any, Protocol
 
 from shengji import _bots
 from shengji import reference as ref
-from shengji._core import Cards, Trump, category, decompose, follow_error
+import numpy as np
+
+from shengji._core import Cards, Trump, category, decompose, follow_error, kind_name, order
+from shengji._worlds import WorldSampler
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
+
+CATEGORIES = "DCHST"     # the core's category order: side suits D C H S, then trump
+ACTIONS = ("declare", "revolt", "bury", "play")
+REST = 4                 # place 4 of a world: the cards in no hand (the bottom, undealt cards)
+
 
 @dataclass(frozen=True)
 class View:
@@ -43,11 +51,202 @@ class View:
     leader: int | None             # the seat leading the trick in progress
     points: tuple[int, int]        # points taken in tricks by each team so far
     bottom: Cards | None           # the buried cards, for the seat that buried them
+    deal: int = 0                  # which deal of the round (redeals count up)
+    sizes: tuple[int, ...] = (0, 0, 0, 0)   # cards each seat holds now
+    voids: tuple[str, ...] = ("", "", "", "")  # categories (of "DCHST") each seat has shown
+    #                                            it lacks by not following them
+    buriers: tuple[int, ...] = ()  # who buried, in order (the dealer, then any 抄底)
+    own_buries: tuple[Cards | None, ...] = ()  # the cards of this seat's buries (else None)
 
     @property
     def lead(self) -> Cards | None:
         """The lead to follow, or None when this seat leads."""
         return self.current[0] if self.current else None
+
+    def played(self) -> list[Cards]:
+        """The cards each seat has played in tricks so far (the trick in progress included)."""
+        out = [Cards() for _ in range(4)]
+        for t in self.tricks:
+            for k, play in enumerate(t["plays"]):
+                out[(t["leader"] + k) % 4] += Cards(play)
+        for k, play in enumerate(self.current):
+            out[((self.leader or 0) + k) % 4] += play
+        return out
+
+    def shown_copies(self) -> list[tuple[int, str, int]]:
+        """(seat, card, buries before the show) for each copy a seat showed in this deal's
+        declarations and has not played since."""
+        played = [Counter(p) for p in self.played()]
+        copies = []
+        buried = 0          # a show after burying (v3's 抄底 pass) comes after bury k
+        for e in self.shows:
+            if e["deal"] != self.deal or e["action"] not in ("declare", "reinforce",
+                                                             "overturn", "forced"):
+                continue
+            if e["when"] == "buried":
+                buried += 1
+            # a reinforce shows the declared card's second copy with the first
+            cards = e["cards"].split()[:1] if e["action"] == "reinforce" else e["cards"].split()
+            copies += [(e["seat"], card, buried if e["when"] == "buried" else 0)
+                       for card in cards]
+        kept = []
+        for seat, card, when in reversed(copies):      # the latest shows were played last
+            if played[seat][card]:
+                played[seat][card] -= 1
+            else:
+                kept.append((seat, card, when))
+        return kept[::-1]
+
+    def shown_held(self) -> list[Cards]:
+        """The cards each seat showed in this deal's declarations and has not played since:
+        still in its hand (or in a bottom it has buried since)."""
+        held: list[list[str]] = [[] for _ in range(4)]
+        for seat, card, _ in self.shown_copies():
+            held[seat].append(card)
+        return [Cards(h) for h in held]
+
+    def unseen(self) -> Cards:
+        """The cards this seat cannot see: neither in its hand, nor played, nor in the bottom
+        it buried last."""
+        seen = self.hand + sum(self.played(), Cards()) + (self.bottom or Cards())
+        return FULL_DECK - seen
+
+    def rest_size(self) -> int:
+        """Cards in no hand: the bottom, and while drawing the cards still to be drawn."""
+        return 108 - sum(self.sizes) - len(sum(self.played(), Cards()))
+
+    def places(self) -> tuple[list[tuple[int, Cards]], list[int], list[Cards]]:
+        """What the seat knows, as the world sampler takes it: (groups of unseen cards by the
+        bitmask of places they may be in, cards each place still needs, cards each place is
+        known to hold). Places 0..3 are the seats, REST the cards in no hand."""
+        need = [0 if q == self.seat else self.sizes[q] for q in range(4)]
+        need.append(0 if self.bottom is not None else self.rest_size())
+        fixed = [Cards() for _ in range(5)]
+        fixed[self.seat] = self.hand
+        if self.bottom is not None:
+            fixed[REST] = self.bottom
+        open_places = place_mask(q for q in range(5) if need[q])
+        blocked = [place_mask(q for q in range(4) if CATEGORIES[c] in self.voids[q])
+                   for c in range(5)]
+        taker = [q for q in range(4) if self.sizes[q] > 25]   # holds the bottom to bury it
+
+        def from_bottom(i: int) -> int:
+            """Where a card buried at bury i may be now: in the bottom, or taken up by a
+            later burier (抄底) or by the seat holding the bottom now."""
+            return place_mask([REST, *self.buriers[i + 1:], *taker])
+
+        pinned: list[tuple[str, int]] = []
+        for q, card, before in self.shown_copies():
+            if q != self.seat:
+                mask = 1 << q
+                buries = [i for i in range(before, len(self.buriers)) if self.buriers[i] == q]
+                if buries:
+                    mask |= from_bottom(buries[0])
+                pinned.append((card, mask))
+        for i, cards in enumerate(self.own_buries):
+            # a bottom this seat took up again since is all in its hand or its later bury
+            passed_back = self.seat in self.buriers[i + 1:] or self.seat in taker
+            if cards is not None and not passed_back and not (
+                    i == len(self.buriers) - 1 and self.bottom):
+                pinned += [(card, from_bottom(i)) for card in cards]
+        groups: dict[int, Counter] = {}
+        left = Counter(self.unseen())
+        for card, places in pinned:
+            if left[card]:
+                left[card] -= 1
+                mask = places & open_places & ~blocked[self.category_index(card)]
+                groups.setdefault(mask, Counter())[card] += 1
+        for card, n in left.items():
+            if n:
+                mask = open_places & ~blocked[self.category_index(card)]
+                groups.setdefault(mask, Counter())[card] += n
+        return ([(m, Cards(list(c.elements()))) for m, c in groups.items()], need, fixed)
+
+    def category_index(self, card: str) -> int:
+        return CATEGORIES.index(category(card, self.trump)) if self.trump is not None else 0
+
+    def sample_worlds(self, k: int, rng: Any = 0) -> "Worlds":
+        """k deals of the unseen cards consistent with everything this seat knows (each
+        seat's hand size, the voids others have shown, the cards shown in declarations and
+        not played, the bottom it buried), uniformly among the deals of the physical cards.
+        rng: an int seed or a numpy Generator. Worlds(hands, rest): (k, 4, 2) and (k, 2)
+        uint64 masks; worlds[i] gives (four Cards hands, Cards rest)."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+        seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+            raise ValueError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
+                             f"Generator, got {rng!r}")
+        groups, need, fixed = self.places()
+        try:
+            sampler = WorldSampler(groups, need, fixed)
+        except ShengjiError as e:
+            raise ShengjiError(f"seat {self.seat}: {e}") from None
+        places = sampler.sample(k, seed)
+        return Worlds(places[:, :4], places[:, REST])
+
+    def encode(self) -> dict[str, np.ndarray]:
+        """The view as NumPy arrays for learning code; docs/engine.md "Encodings" gives each
+        field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on."""
+        rel = [(self.seat + i) % 4 for i in range(4)]
+        played = self.played()
+        shown = self.shown_held()
+        cur = [Cards() for _ in range(4)]
+        for k, play in enumerate(self.current):
+            cur[((self.leader or 0) + k) % 4] = play
+        t = self.trump
+        def rel_seat(q: int | None) -> int:
+            return -1 if q is None else (q - self.seat) % 4
+        return {
+            "hand": np.array(self.hand.counts(), dtype=np.int8),
+            "played": np.array([played[q].counts() for q in rel], dtype=np.int8),
+            "current": np.array([cur[q].counts() for q in rel], dtype=np.int8),
+            "shown": np.array([shown[q].counts() for q in rel], dtype=np.int8),
+            "unseen": np.array(self.unseen().counts(), dtype=np.int8),
+            "bottom": np.array((self.bottom or Cards()).counts(), dtype=np.int8),
+            "voids": np.array([[c in self.voids[q] for c in CATEGORIES] for q in rel],
+                              dtype=np.bool_),
+            "sizes": np.array([self.sizes[q] for q in rel], dtype=np.int8),
+            "category": np.array([CATEGORIES.index(category(kind_name(k), t)) if t else -1
+                                  for k in range(54)], dtype=np.int8),
+            "order": np.array([order(kind_name(k), t) if t else -1 for k in range(54)],
+                              dtype=np.int8),
+            "trump": np.array([t.level if t else 0,
+                               ("DCHS".index(t.suit) if t.suit else 4) if t else -1],
+                              dtype=np.int8),
+            "levels": np.array([self.levels[q % 2] for q in rel], dtype=np.int8),
+            "points": np.array([self.points[self.seat % 2], self.points[1 - self.seat % 2]],
+                               dtype=np.int16),
+            "seats": np.array([rel_seat(self.dealer), rel_seat(self.declarer),
+                               rel_seat(self.leader)], dtype=np.int8),
+            "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
+            "tricks": np.array(len(self.tricks), dtype=np.int8),
+        }
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Sampled worlds: hands[i, q] and rest[i] as [ones, twos] uint64 masks."""
+
+    hands: np.ndarray
+    rest: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def __getitem__(self, i: int) -> tuple[list[Cards], Cards]:
+        return ([Cards.from_masks(int(a), int(b)) for a, b in self.hands[i]],
+                Cards.from_masks(int(self.rest[i, 0]), int(self.rest[i, 1])))
+
+
+def place_mask(places: Any) -> int:
+    mask = 0
+    for p in places:
+        mask |= 1 << p
+    return mask
+
+
+FULL_DECK = Cards([kind_name(k) for k in range(54)] * 2)
 
 
 class Bot(Protocol):
@@ -283,14 +482,23 @@ def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat:
         points[t["winner"] % 2] += t["points"]
     options, may_pass = engine.options if what == "show" else ([], False)
     buriers = s["buriers"]
+    # the bottom is down unless a seat has taken it up to bury (抄底)
+    played = sum(len(Cards(p)) for t in s["tricks"] for p in t["plays"])
+    bottom_down = sum(s["sizes"]) + played + sum(len(c) for c in s["current"]) == 100
     return View(seat=seat, action="declare" if what == "show" else what,
                 hand=engine.hand(seat), rules=rules, levels=levels, level=s["level"],
                 trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
                 shows=tuple(s["events"]), show=engine.show_kind if what == "show" else None,
                 options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
                 current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
-                bottom=engine.buried(len(buriers) - 1) if buriers and buriers[-1] == seat
-                else None)
+                bottom=engine.buried(len(buriers) - 1)
+                if buriers and buriers[-1] == seat and bottom_down else None,
+                deal=s["deal"], sizes=tuple(s["sizes"]),
+                voids=tuple("".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
+                            for bits in s["voids"]),
+                buriers=tuple(buriers),
+                own_buries=tuple(engine.buried(i) if b == seat else None
+                                 for i, b in enumerate(buriers)))
 
 
 def ask_python_bot(engine: Any, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
