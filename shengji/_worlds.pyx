@@ -26,7 +26,7 @@ cdef enum:
     NPLACES = 5            # seats 0..3, then the rest: the bottom (and the undealt cards)
     MAX_GROUPS = 32        # distinct sets of allowed places
     MAX_CARDS = 108
-    TABLE_CAP = 200000     # most tables listed, and ...
+    TABLE_CAP = 1000000    # most tables listed, and ...
     STEP_CAP = 50000000    # ... most steps taken listing them: beyond, the constraints are
                            # refused as too many to sample exactly
 
