@@ -1,0 +1,179 @@
+"""A PettingZoo AEC environment of one Shengji round (pip install 'shengji[rl]').
+
+Agents "seat_0" .. "seat_3" act in the engine's order: declarations (declare, reinforce,
+overturn, forced), revolutions, the bury, and every lead and follow. Each decision offers a
+list of moves and the action is an index into it, with a legal-action mask:
+
+- show: the shows allowed now, then "pass" where passing is allowed;
+- revolt: [no, yes];
+- bury: one card at a time, eight times: the distinct kinds still in hand, lowest kind first;
+- play: the legal leads (every unit, then throws, as shengji.legal_leads) or the legal
+  follows (shengji.legal_follows), cut at MAX_ACTIONS (the info dict says when).
+
+The observation of an agent is {"observation": its View encoded (View.encode, flattened in
+OBS_KEYS order), "action_mask"}. At the end of the round every seat is rewarded with its
+team's level change minus the other team's (the team that rises gets +rise, the other -rise).
+reset(seed=..., options={"rules": "v3", "dealer": 0, "levels": (2, 2), "first_round": False})
+plays round `seed` of shengji.play_round: the same seed and actions give the same round.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from shengji import _bots
+from shengji._core import Cards, legal_follows, legal_leads
+from shengji.errors import IllegalAction
+from shengji.round import View, as_rules, check_round_args, view_of
+
+MAX_ACTIONS = 2048
+OBS_KEYS = ("hand", "played", "current", "shown", "unseen", "bottom", "voids", "sizes",
+            "category", "order", "trump", "levels", "points", "seats", "action", "tricks")
+OBS_SIZE = 54 * 5 + 54 * 4 * 3 + 4 * 5 + 4 + 2 + 4 + 2 + 3 + 1 + 1   # OBS_KEYS flattened
+
+
+class ShengjiEnv(AECEnv):
+    metadata = {"name": "shengji_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, render_mode: str | None = None):
+        super().__init__()
+        self.possible_agents = [f"seat_{i}" for i in range(4)]
+        self.render_mode = render_mode
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16),
+            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
+        self._act_space = spaces.Discrete(MAX_ACTIONS)
+        self._engine: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        opts = dict(options or {})
+        self.rules = as_rules(opts.pop("rules", "v3"))
+        seed = 0 if seed is None else seed
+        seed, dealer, levels = check_round_args(seed, opts.pop("dealer", 0),
+                                                opts.pop("levels", (2, 2)))
+        first_round = bool(opts.pop("first_round", False))
+        if opts:
+            # PettingZoo's api_test passes an option of its own: warn, not fail
+            warnings.warn(f"shengji env: reset options not used: {', '.join(map(str, opts))} "
+                          "(known: rules, dealer, levels, first_round)", stacklevel=2)
+        self.levels = levels
+        self._engine = _bots.Round(self.rules, seed, dealer, levels, first_round,
+                                   [(0, 0, 0, 0, 0)] * 4)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._bury: list[str] = []
+        self._advance()
+
+    def _advance(self) -> None:
+        """On to the next decision, or the end of the round."""
+        pending = self._engine.advance()
+        if pending is None:
+            self._pending = None
+            settlement = self._engine.record()["settlement"]
+            dealer = self._engine.record()["dealer"]
+            rising = dealer % 2 if settlement["dealer_holds"] else 1 - dealer % 2
+            for i, agent in enumerate(self.possible_agents):
+                self.rewards[agent] = float(settlement["rise"] if i % 2 == rising
+                                            else -settlement["rise"])
+                self.terminations[agent] = True
+            self._accumulate_rewards()
+            return
+        self._pending = pending
+        self._view = view_of(self._engine, self.rules, self.levels, *pending)
+        self._moves, cut = self._moves_of(self._view)
+        seat = pending[1]
+        self.agent_selection = self.possible_agents[seat]
+        self.infos[self.agent_selection] = {"moves": len(self._moves), "cut": cut,
+                                            "action": self._view.action}
+
+    def _moves_of(self, view: View) -> tuple[list[Any], bool]:
+        if view.action == "declare":
+            return list(view.options) + ([None] if view.may_pass else []), False
+        if view.action == "revolt":
+            return [False, True], False
+        if view.action == "bury":
+            left = view.hand - Cards(self._bury)
+            return sorted(set(left), key=lambda c: Cards([c]).ones), False
+        assert view.trump is not None       # the tricks are played with a trump
+        if view.lead is None:
+            leads = legal_leads(view.hand, view.trump, cap=MAX_ACTIONS)
+            return leads.plays[:MAX_ACTIONS], leads.total > MAX_ACTIONS
+        follows = legal_follows(view.hand, view.lead, view.trump)
+        return follows[:MAX_ACTIONS], len(follows) > MAX_ACTIONS
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        if self._pending is not None and self._pending[1] == seat:
+            view = self._view
+            mask[:len(self._moves)] = 1
+        else:
+            # what a seat not asked sees now (its encoded action reads "play")
+            view = view_of(self._engine, self.rules, self.levels, "play", seat)
+        encoded = view.encode()
+        flat = np.concatenate([np.asarray(encoded[k], dtype=np.int16).ravel()
+                               for k in OBS_KEYS])
+        return {"observation": flat, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.possible_agents.index(agent)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < len(self._moves):
+            raise IllegalAction(seat, self._view.action,
+                                f"action {action!r} is not one of the {len(self._moves)} "
+                                "moves offered (see the action mask)")
+        move = self._moves[int(action)]
+        self._cumulative_rewards[agent] = 0.0
+        assert self._pending is not None    # a live agent has a decision pending
+        what = self._pending[0]
+        if what == "bury":
+            self._bury.append(move)
+            if len(self._bury) < 8:
+                self._moves, _ = self._moves_of(self._view)
+                self.infos[agent]["moves"] = len(self._moves)
+                return
+            move, self._bury = Cards(self._bury), []
+        if what == "revolt":
+            code = self._engine.answer(None, move)
+        else:
+            code = self._engine.answer(move, False)
+        if code:
+            raise IllegalAction(seat, self._view.action, self._engine.refusal(code))
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        self._advance()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self._engine is None:
+            return None
+        state = self._engine.state()
+        last = state["tricks"][-1] if state["tricks"] else None
+        return (f"trump {state['trump']}, dealer {state['dealer']}, "
+                f"{len(state['tricks'])} tricks" + (f", last {last['plays']} won by seat "
+                                                    f"{last['winner']}" if last else ""))
+
+    def close(self) -> None:
+        self._engine = None
+
+
+def env(render_mode: str | None = None) -> ShengjiEnv:
+    """The environment (PettingZoo's usual entry point)."""
+    return ShengjiEnv(render_mode=render_mode)
