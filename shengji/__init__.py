@@ -30,14 +30,15 @@ from shengji._deal import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
 from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.round import (
-    Bot, Greedy, MatchRecord, RoundRecord, View, play_match, play_round, replay, simulate_rounds,
+    Bot, Greedy, MatchRecord, Pimc, RoundRecord, View, play_match, play_round, replay,
+    simulate_rounds,
 )
 from shengji.rules import Rules
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
     "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
-    "Bot", "Greedy", "View", "RoundRecord", "MatchRecord",
+    "Bot", "Greedy", "Pimc", "View", "RoundRecord", "MatchRecord",
     "play_round", "replay", "play_match", "simulate_rounds",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "legal_leads", "LEAD_CAP",

@@ -2,6 +2,7 @@
 # GIL: `drive` runs a round until a Python seat must decide; `simulate` plays many rounds.
 from libc.stdint cimport uint64_t, int8_t, int64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -9,7 +10,7 @@ from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
     BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, kind_points, rank_kinds, card_count, restrict,
-    difference, union_of, ctz, play_rank, outranks, legal_follows_raw,
+    difference, union_of, ctz, play_rank, outranks, legal_follows_raw, empty_buffer,
 )
 from shengji._deal cimport (
     Rng, rng_seed, rng_next, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE,
@@ -33,6 +34,7 @@ cdef enum:
     BOT_PYTHON = 0         # answered through shengji.round
     BOT_RANDOM = 1
     BOT_GREEDY = 2
+    BOT_PIMC = 3           # greedy, but its plays are chosen in Python (shengji.round.Pimc)
     CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
     CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
     CALL_NEVER = 2         # never show unless forced
@@ -424,7 +426,7 @@ cdef int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept 
     flag[0] = False
     if b.kind == BOT_RANDOM:
         return random_answer(g, b, cards, flag)
-    if b.kind == BOT_GREEDY:
+    if b.kind == BOT_GREEDY or b.kind == BOT_PIMC:
         return greedy_answer(g, b, cards, flag)
     return BAD_NO_DECISION
 
@@ -443,7 +445,8 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:
             return ASK_DONE
-        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON:
+        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
+                bots[g.seat].kind == BOT_PIMC and ask == ASK_PLAY):
             return ask
         rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
@@ -454,6 +457,7 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
 
 
 BOTS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY}   # the native bots, by name
+PIMC = BOT_PIMC
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
 BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
           "low_voids": BURY_LOW_VOIDS}
@@ -572,6 +576,88 @@ cdef class Round:
         if cards is not None:
             c = as_set(cards)
         return apply(self.g, c, flag, True)
+
+    def greedy_play(self):
+        """The greedy bot's play for the pending seat (a lead or a follow), found on a copy of
+        the round: the round itself (its random state included) is left as it is."""
+        cdef CardSet cards
+        cdef bint flag
+        cdef BotSpec b = self.bots[self.g.seat]
+        cdef Game* copy
+        cdef int rc
+        b.kind = BOT_GREEDY
+        if not self.g.pending or self.g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        copy = <Game*>calloc(1, sizeof(Game))
+        if copy == NULL:
+            raise MemoryError()
+        memcpy(copy, self.g, sizeof(Game))
+        copy.buf = empty_buffer()
+        rc = answer(copy, &b, &cards, &flag)
+        free(copy.buf.data)
+        free(copy)
+        if rc < 0:
+            raise PlayError("the greedy bot found no play")
+        return as_cards(cards)
+
+    def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 spec):
+        """For each candidate play of the pending seat, the mean over the worlds of its
+        team's result when the round is played out from here by four greedy bots (`spec`):
+        the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
+        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
+        The other hands and the bottom are the world's: the real ones are not used."""
+        cdef Game* g = self.g
+        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
+        cdef int seat = g.seat, q, rc = 0, team
+        cdef BotSpec greedy[4]
+        cdef CardSet c
+        cdef Game* scratch
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
+            raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        read_specs([spec] * 4, greedy)
+        scores = np.zeros(n, dtype=np.float64)
+        cdef double[::1] out = scores
+        scratch = <Game*>calloc(1, sizeof(Game))
+        if scratch == NULL:
+            raise MemoryError()
+        team = (seat - g.dealer) & 1          # 0: the dealer's team
+        try:
+            with nogil:
+                for i in range(n):
+                    for j in range(k):
+                        memcpy(scratch, g, sizeof(Game))
+                        scratch.buf = empty_buffer()  # its own play buffer
+                        for q in range(4):
+                            if q != seat:
+                                scratch.hands[q].ones = worlds[j, q, 0]
+                                scratch.hands[q].twos = worlds[j, q, 1]
+                                scratch.start_hands[q] = scratch.hands[q]
+                        scratch.bottom.ones = worlds[j, 4, 0]
+                        scratch.bottom.twos = worlds[j, 4, 1]
+                        c.ones = candidates[i, 0]
+                        c.twos = candidates[i, 1]
+                        rc = apply(scratch, c, False, True)
+                        if rc == 0:
+                            rc = drive(scratch, greedy, False)
+                        free(scratch.buf.data)
+                        if rc < 0:
+                            break
+                        out[i] += scratch.res.defender_points if team else \
+                            -scratch.res.defender_points
+                    if rc < 0:
+                        break
+        finally:
+            free(scratch)
+        if rc < 0:
+            raise PlayError(f"a rollout was refused: {REFUSALS.get(rc, rc)} (candidate {i})")
+        return scores / max(k, 1)
+
+    @property
+    def seed(self):
+        return self.g.seed
 
     def refusal(self, int code):
         return REFUSALS.get(code, f"code {code}")

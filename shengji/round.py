@@ -16,7 +16,10 @@ from shengji import _bots
 from shengji import reference as ref
 import numpy as np
 
-from shengji._core import Cards, Trump, category, decompose, follow_error, kind_name, order
+from shengji._core import (
+    Cards, Trump, category, decompose, follow_error, kind_name, legal_follows, legal_leads, order,
+    to_masks,
+)
 from shengji._worlds import WorldSampler
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
@@ -173,6 +176,9 @@ class View:
         uint64 masks; worlds[i] gives (four Cards hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ValueError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+        if len(self.sizes) != 4 or self.sizes[self.seat] != len(self.hand):
+            raise ShengjiError(f"seat {self.seat}: a malformed view: it holds "
+                               f"{len(self.hand)} cards but sizes say {self.sizes}")
         seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
             raise ValueError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
@@ -221,6 +227,7 @@ class View:
                                rel_seat(self.leader)], dtype=np.int8),
             "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
             "tricks": np.array(len(self.tricks), dtype=np.int8),
+            "bitboards": to_masks([self.hand, self.unseen()] + [played[q] for q in rel]),
         }
 
 
@@ -403,9 +410,64 @@ class Greedy:
                 f"revolt={self.revolt})")
 
 
+@dataclass(frozen=True)
+class Pimc:
+    """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
+    its seat knows (View.sample_worlds), plays every candidate out in each world with four
+    greedy bots (natively), and plays the candidate with the best mean result for its team
+    (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
+    per decision: candidates x worlds (at least one world each). Candidates: every legal
+    follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
+    choice and a seeded sample of the rest. Declarations, revolutions and the bury are
+    greedy's (`greedy` settings). Same seed, same choices."""
+
+    rollouts: int = 1000
+    max_candidates: int = 24
+    seed: int = 0
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self):
+        for name in ("rollouts", "max_candidates"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"Pimc.{name} must be a positive number, got {value!r}")
+        if not isinstance(self.greedy, Greedy):
+            raise ValueError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
+
+    def spec(self) -> tuple[int, int, int, int, int]:
+        return (_bots.PIMC, *self.greedy.spec()[1:])
+
+    def __str__(self) -> str:
+        return f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates})"
+
+    def choose(self, view: View, engine: Any) -> Cards:
+        """The play for the pending seat of `engine`, whose view is `view`."""
+        assert view.trump is not None
+        mine = engine.greedy_play()
+        if view.lead is None:
+            units = [p for p in legal_leads(view.hand, view.trump, cap=1).plays
+                     if len(decompose(p, view.trump)) == 1]
+            candidates = units + ([mine] if mine not in units else [])
+        else:
+            candidates = legal_follows(view.hand, view.lead, view.trump)
+        if len(candidates) == 1:
+            return candidates[0]
+        moment = 4 * len(view.tricks) + len(view.current)
+        rng = np.random.default_rng([self.seed, engine.seed, moment])
+        if len(candidates) > self.max_candidates:
+            others = [c for c in candidates if c != mine]
+            picked = rng.choice(len(others), self.max_candidates - 1, replace=False)
+            candidates = [mine] + [others[i] for i in sorted(picked)]
+        worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
+        places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
+        scores = engine.rollouts(np.ascontiguousarray(places), to_masks(candidates),
+                                 self.greedy.spec())
+        return candidates[int(np.argmax(scores))]
+
+
 def resolve_bots(bots: Any) -> tuple[list[tuple[int, int, int, int, int]], list[Any], list[str]]:
     """(engine specs, Python bot objects or None, names) for the four seats."""
-    seats = [bots] * 4 if isinstance(bots, (str, Greedy)) else (
+    seats = [bots] * 4 if isinstance(bots, (str, Greedy, Pimc)) else (
         list(bots) if isinstance(bots, (list, tuple)) else [])
     if len(seats) != 4:
         raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
@@ -421,6 +483,10 @@ def resolve_bots(bots: Any) -> tuple[list[tuple[int, int, int, int, int]], list[
         if isinstance(bot, Greedy):
             specs.append(bot.spec())
             objects.append(None)
+            names.append(str(bot))
+        elif isinstance(bot, Pimc):
+            specs.append(bot.spec())
+            objects.append(bot)
             names.append(str(bot))
         elif isinstance(bot, str):
             specs.append((_bots.BOTS[bot], 0, 0, _bots.BURIES["random"], 0))
@@ -505,7 +571,7 @@ def ask_python_bot(engine: Any, rules: Rules, levels: tuple[int, int], bot: Any,
                    seat: int) -> None:
     view = view_of(engine, rules, levels, what, seat)
     action = view.action
-    answer = getattr(bot, action)(view)
+    answer = bot.choose(view, engine) if isinstance(bot, Pimc) else getattr(bot, action)(view)
     cards: Cards | None = None
     if what == "revolt":
         if not isinstance(answer, bool):

@@ -206,6 +206,9 @@ def test_impossible_constraints_and_bad_arguments_are_named():
         view.sample_worlds(-1)
     with pytest.raises(ValueError, match=f"seat {view.seat}: rng must be"):
         view.sample_worlds(3, "x")
+    malformed = rd.View(**{**vars(view), "sizes": (9, 9, 9, 9)})
+    with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: a malformed view"):
+        malformed.sample_worlds(3)
     broken = rd.View(**{**vars(view), "voids": ("DCHST",) * 4})
     with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: no deal"):
         broken.sample_worlds(3)
@@ -229,3 +232,6 @@ def test_encodings():
                            if sj.category(sj.kind_name(k), view.trump) == "T"]
             assert sorted(np.flatnonzero(e["category"] == 4)) == trump_kinds
         assert e["action"] == rd.ACTIONS.index(view.action)
+        assert (e["bitboards"] == sj.to_masks([view.hand, view.unseen()]
+                                              + [played[(view.seat + i) % 4]
+                                                 for i in range(4)])).all()

@@ -1,0 +1,74 @@
+"""The pimc bot: legal and reproducible rounds, rollouts that play the round out exactly as
+greedy bots would from the same cards, and bad settings refused."""
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji import _bots
+from shengji import round as rd
+
+from test_rounds import check_round
+
+PRESETS = ["v3", "match16", "bo3"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pimc_rounds_keep_every_invariant_and_repeat(preset):
+    pimc = sj.Pimc(rollouts=60, seed=3)
+    for seed in range(3):
+        bots = [pimc, "greedy", pimc, "greedy"] if seed % 2 else ["random", pimc, "greedy", pimc]
+        rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4)
+        check_round(rec)
+        assert sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4) == rec
+
+
+def test_a_rollout_in_the_real_world_is_the_greedy_round():
+    """Given the real hands and bottom as its only world, the rollout of greedy's own play
+    scores what four greedy bots then really get."""
+    rules = sj.Rules.preset("v3")
+    greedy = sj.Greedy()
+    for seed in range(6):
+        specs = [sj.Pimc(greedy=greedy).spec()] + [greedy.spec()] * 3
+        engine = _bots.Round(rules, seed, 1, (2, 2), False, specs)
+        what, seat = engine.advance()
+        assert (what, seat) == ("play", 0)
+        state = engine.state()
+        world = np.zeros((1, 5, 2), dtype=np.uint64)
+        for q in range(4):
+            world[0, q] = sj.to_masks([engine.hand(q)])[0]
+        world[0, 4] = sj.to_masks([engine.buried(len(state["buriers"]) - 1)])[0]
+        play = engine.greedy_play()
+        score = engine.rollouts(world, sj.to_masks([play]), greedy.spec())
+        while (pending := engine.advance()) is not None:
+            assert engine.answer(engine.greedy_play()) == 0
+        points = engine.record()["defender_points"]
+        assert score[0] == (-points if seat % 2 == engine.record()["dealer"] % 2 else points)
+
+
+def test_pimc_picks_a_legal_candidate_with_the_best_mean():
+    rules = sj.Rules.preset("bo3")
+    pimc = sj.Pimc(rollouts=200, seed=1)
+    engine = _bots.Round(rules, 4, 0, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3)
+    for _ in range(6):           # a few of seat 0's decisions
+        pending = engine.advance()
+        assert pending == ("play", 0)
+        view = rd.view_of(engine, rules, (2, 2), "play", 0)
+        choice = pimc.choose(view, engine)
+        if view.lead is not None:
+            assert sj.is_legal_follow(view.hand, view.lead, choice, view.trump)
+        assert engine.answer(choice) == 0
+
+
+def test_bad_settings_and_inputs():
+    with pytest.raises(ValueError, match="Pimc.rollouts"):
+        sj.Pimc(rollouts=0)
+    with pytest.raises(ValueError, match="Pimc.greedy"):
+        sj.Pimc(greedy="greedy")
+    engine = _bots.Round(sj.Rules.preset("v3"), 1, 0, (2, 2), False,
+                         [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3)
+    with pytest.raises(sj.PlayError, match="no play is pending"):
+        engine.greedy_play()
+    engine.advance()
+    with pytest.raises(sj.PlayError, match=r"\(k, 5, 2\)"):
+        engine.rollouts(np.zeros((1, 4, 2), dtype=np.uint64), np.zeros((1, 2), np.uint64),
+                        sj.Greedy().spec())
