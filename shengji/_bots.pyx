@@ -21,7 +21,7 @@ from shengji._round cimport (
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
     BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
-    throw_failed, when_of, declaring_needed,
+    throw_failed, when_of, declaring_needed, suit_count,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -74,13 +74,15 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     for c in range(4):
         suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
     m = hand.ones
+    if suit_len[0] + suit_len[1] + suit_len[2] + suit_len[3] >= BOTTOM_SIZE:
+        m &= ~t.cat_mask[TRUMP]     # trumps score above every side card: never among the 8
     while m:
         k = ctz(m)
         m &= m - 1
         c = t.cat_of[k]
         value = kind_points(k)
         if c == TRUMP:
-            base = 10000 + card_order(t, k)
+            base = 1000000 + card_order(t, k)      # above every side card's score
         elif b.bury == BURY_VOIDS:
             base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
         elif b.bury == BURY_POINTS:
@@ -170,7 +172,7 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
                         + (4 if (g.declarer - g.seat) % 2 == 0 else 2))
         elif b.call == CALL_PATIENT and suit < 4:
             need = 0
-            if card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit))) < b.patience:
+            if suit_count(hand, suit) < b.patience:
                 continue
         else:
             need = 0
@@ -441,6 +443,9 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
     for seat in range(4):
         # greedy "never" passes every show but a needed one: the engine need not ask it
         g.silent[seat] = bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_NEVER
+        # and "patient" passes a first declaration until it holds `patience` cards of a suit
+        g.patience[seat] = bots[seat].patience if (
+            bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_PATIENT) else 0
     while True:
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:

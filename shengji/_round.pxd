@@ -4,7 +4,9 @@
 # rules and takes it (0, or a BAD_* / ILLEGAL_FOLLOW code with the state unchanged).
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
-from shengji._core cimport CardSet, TrumpTable, PlayBuffer, LeadShape
+from shengji._core cimport (
+    CardSet, TrumpTable, PlayBuffer, LeadShape, card_count, restrict,
+)
 from shengji._deal cimport Rng, DECK_SIZE
 
 cdef enum:
@@ -156,6 +158,8 @@ ctypedef struct Game:
     int seat
     bint silent[4]         # seats that pass every optional declaration and overturn: a native
                            # bot that only declares when declaring_needed; not asked those
+    int8_t patience[4]     # seats that declare a suit only holding this many cards of it (a
+                           # native bot; 0 for none): not asked a first declaration before
     int nopts
     bint may_pass
     CardSet opts[MAX_OPTIONS]
@@ -193,6 +197,11 @@ cdef inline bint declaring_needed(const Game* g) noexcept nogil:
     """Nobody declaring would mean dealing again: the deal is grabbed by declaring (a first
     round, after a revolution) and the rules have no other way to a trump."""
     return g.dealer < 0 and g.rules.no_declaration != 0
+
+
+cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
+    """Cards of a suit (0..3) in the hand, level cards and the trump suit alike."""
+    return card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit)))
 
 
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil

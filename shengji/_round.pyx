@@ -239,6 +239,28 @@ cdef inline bint may_declare(const Game* g, int seat) noexcept nogil:
             or (g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS) != 0))
 
 
+cdef bint patience_met(const Game* g, int seat) noexcept nogil:
+    """A seat with patience holds a level card of a suit with that many cards, or may declare
+    with a joker pair (which needs no suit): else it would pass a first declaration."""
+    cdef CardSet hand = g.hands[seat]
+    cdef uint64_t held = hand.ones & rank_kinds(seat_level(g, seat))
+    if g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS):
+        return True
+    while held:
+        if suit_count(hand, ctz(held) // 13) >= g.patience[seat]:
+            return True
+        held &= held - 1
+    return False
+
+
+cdef inline bint asks_declaration(const Game* g, int seat) noexcept nogil:
+    """Whether to offer a first declaration to this seat: it has one to make, and it is not a
+    native bot known to pass it (silent, or short of its patience)."""
+    if g.silent[seat] and not declaring_needed(g):
+        return False
+    return not g.patience[seat] or patience_met(g, seat)
+
+
 cdef void declare_options(Game* g, int seat) noexcept nogil:
     """A first declaration: one level card, or both copies at once (亮 + 加固; bo3: a pair),
     or with joker_pair_declares a joker pair for no trump; suits in order, jokers last."""
@@ -448,7 +470,9 @@ cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
     while g.pass_i < 4:
         seat = (g.pass_start + g.pass_i) % 4
         g.pass_i += 1
-        if g.silent[seat] and (what == EV_OVERTURN or not declaring_needed(g)):
+        if what == EV_OVERTURN and g.silent[seat]:
+            continue
+        if what == EV_DECLARE and not asks_declaration(g, seat):
             continue
         ask_show(g, seat, what, True)
         if what == EV_DECLARE:
@@ -478,7 +502,7 @@ cdef int run(Game* g) noexcept nogil:
                 add_card(&g.hands[seat], deck[drawn])
                 drawn += 1
                 if g.trump_suit < 0:
-                    if not may_declare(g, seat) or (g.silent[seat] and not declaring_needed(g)):
+                    if not may_declare(g, seat) or not asks_declaration(g, seat):
                         continue
                 elif seat == g.declarer:
                     if not may_reinforce(g):
@@ -760,6 +784,7 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
     g.ask = ASK_DONE
     g.pending = False
     g.silent[0] = g.silent[1] = g.silent[2] = g.silent[3] = False
+    g.patience[0] = g.patience[1] = g.patience[2] = g.patience[3] = 0
     return start_deal(g)
 
 

@@ -147,3 +147,20 @@ def test_greedy_settings_are_checked():
         sj.Greedy(bury="deep")
     with pytest.raises(ValueError, match="patience"):
         sj.Greedy(patience=0)
+
+
+def test_no_trump_is_buried_while_eight_side_cards_remain():
+    """Every strategy buries trumps only when nothing else is left; with a side suit of ten
+    cards or more "voids" once scored that suit's cards above the trumps (these deals)."""
+    checked = 0
+    for i in (57, 340, 362):
+        for bury in ("voids", "low", "points", "low_voids"):
+            rec = sj.play_round("v3", seed=_bots.round_seed(7, i), bots=sj.Greedy(bury=bury),
+                                dealer=1, levels=(2, 5))
+            if any(e["when"] == "buried" for e in rec.events):
+                continue            # overturned after the bury (抄底): another trump then
+            first = rec.buries[0]
+            assert not any(sj.category(c, rec.trump_object) == "T"
+                           for c in sj.Cards(first["cards"])), (i, bury, first)
+            checked += bury == "voids"
+    assert checked == 3
