@@ -279,13 +279,17 @@ cdef void declare_options(Game* g, int seat) noexcept nogil:
                 add_option(g, k, 2)
 
 
+cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
+    """The seat holds a pair of level cards or of jokers: every overturn shows one."""
+    return (g.hands[seat].twos & (rank_kinds(g.level) | JOKER_KINDS)) != 0
+
+
 cdef void overturn_options(Game* g, int seat) noexcept nogil:
     """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8)."""
     cdef int suit, k
     cdef CardSet hand = g.hands[seat]
-    if (seat == g.declarer or g.trump_suit < 0
-            or not hand.twos & (rank_kinds(g.level) | JOKER_KINDS)):
-        return          # every overturn shows a pair of level cards or of jokers
+    if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
+        return
     if g.rules.overturn_once:
         # a pair of another suit over a single, once; a joker pair makes any suit no trump
         if g.trump_suit == NO_TRUMP_SUIT:
@@ -507,7 +511,8 @@ cdef int run(Game* g) noexcept nogil:
                 elif seat == g.declarer:
                     if not may_reinforce(g):
                         continue
-                elif g.silent[seat] or not g.rules.overturn_while_drawing:
+                elif (g.silent[seat] or not g.rules.overturn_while_drawing
+                      or not holds_show_pair(g, seat)):
                     continue        # nothing to show: overturns wait for the pass
                 ask_show(g, seat, EV_DECLARE, True)
                 draw_options(g, seat)
