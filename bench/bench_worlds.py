@@ -3,36 +3,16 @@ leads of a hand."""
 import pytest
 
 import shengji as sj
+from bots import PassiveBot      # tests/bots.py (bench/conftest puts tests/ on the path)
 
 K = 20_000
 
 
-class Recorder:
-    """Seat 0 of a greedy table: plays its first legal card and keeps every view."""
-
-    def __init__(self):
-        self.views = []
-
-    def declare(self, view):
-        return None if view.may_pass else view.options[0]
-
-    def revolt(self, view):
-        return False
-
-    def bury(self, view):
-        return sj.Cards(list(view.hand)[:8])
-
-    def play(self, view):
-        self.views.append(view)
-        if view.lead is None:
-            return sj.Cards(list(view.hand)[:1])
-        return sj.legal_follows(view.hand, view.lead, view.trump)[0]
-
-
 def play_views():
-    bot = Recorder()
+    """Seat 0's views at its plays, at a greedy table (it plays its first legal card)."""
+    bot = PassiveBot()
     sj.play_round("v3", seed=4, bots=[bot, "greedy", "greedy", "greedy"])
-    return bot.views
+    return [v for v in bot.views if v.action == "play"]
 
 
 @pytest.mark.parametrize("trick", [0, 12])

@@ -89,6 +89,30 @@ cdef inline uint64_t submultisets(CardSet part) noexcept nogil:
     return (<uint64_t>1 << popcount(part.ones & ~part.twos)) * POW3[popcount(part.twos)] - 1
 
 
+cdef inline CardSet submultiset_of(CardSet part, uint64_t code) noexcept nogil:
+    """The sub-multiset of `part` that `code` (0 .. submultisets(part)) spells in mixed radix,
+    a digit per kind from the lowest: 0..1 copies of a single kind, 0..2 of a pair."""
+    cdef CardSet out
+    cdef uint64_t m = part.ones, bit
+    cdef int copies
+    out.ones = 0
+    out.twos = 0
+    while m:
+        bit = m & -m
+        m &= m - 1
+        if part.twos & bit:
+            copies = <int>(code % 3)
+            code //= 3
+        else:
+            copies = <int>(code & 1)
+            code >>= 1
+        if copies >= 1:
+            out.ones |= bit
+        if copies == 2:
+            out.twos |= bit
+    return out
+
+
 cdef inline uint64_t rank_kinds(int rank) noexcept nogil:
     """The four kinds of one rank (2..14)."""
     return RANK_2 << (rank - 2)

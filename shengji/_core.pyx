@@ -475,7 +475,7 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
     `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
     or a BAD_* code."""
     cdef int64_t before = out.n, weight
-    cdef int c, k, rc, copies
+    cdef int c, rc
     cdef uint64_t m, sub, code
     cdef CardSet part, x
     if card_count(hand) > MAX_HAND:
@@ -517,23 +517,7 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
         for code in range(1, <uint64_t>weight + 1):
             if out.n - before >= cap:
                 return out.n - before
-            x.ones = 0
-            x.twos = 0
-            sub = code
-            m = part.ones
-            while m:
-                k = ctz(m)
-                m &= m - 1
-                if (part.twos >> k) & 1:
-                    copies = <int>(sub % 3)
-                    sub //= 3
-                else:
-                    copies = <int>(sub & 1)
-                    sub >>= 1
-                if copies >= 1:
-                    x.ones |= <uint64_t>1 << k
-                if copies == 2:
-                    x.twos |= <uint64_t>1 << k
+            x = submultiset_of(part, code)
             if not is_unit(t, x):
                 rc = buffer_push(out, x)
                 if rc < 0:
@@ -1315,30 +1299,42 @@ def batch_follow_codes(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] lead
     return out
 
 
+cdef int64_t follows_of_rows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
+                             const int8_t[::1] codes, PlayBuffer* buf, int64_t[::1] out,
+                             bint keep, Py_ssize_t* bad_row) noexcept nogil:
+    """The legal follows of each row: out[i] is the row's count (keep False: the buffer is
+    emptied for each row) or the buffer's length after it (keep True: every row's follows
+    kept). Returns 0, or the first BAD_* code with its row in bad_row."""
+    cdef Py_ssize_t i
+    cdef int64_t rc
+    for i in range(hands.shape[0]):
+        if not keep:
+            buf.n = 0
+        rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i))
+        if rc == 0:
+            rc = legal_follows_raw(&TABLES[codes[i]], row(hands, i), row(leads, i), buf)
+        if rc < 0:
+            bad_row[0] = i
+            return rc
+        out[i] = buf.n if keep else rc
+    return 0
+
+
 def batch_legal_follow_counts(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads, trumps):
     """Number of distinct legal follows for n positions (int64 array)."""
-    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    cdef Py_ssize_t n = hands.shape[0], bad_row = -1
     check_rows(leads, n, "leads")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
     cdef const int8_t[::1] codes = codes_arr
     out = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] res = out
-    cdef int64_t rc = 0, bad = 0
+    cdef int64_t bad
     cdef PlayBuffer buf
     buf = empty_buffer()
     try:
         with nogil:
-            for i in range(n):
-                buf.n = 0
-                rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i))
-                if rc == 0:
-                    rc = legal_follows_raw(&TABLES[codes[i]], row(hands, i), row(leads, i), &buf)
-                if rc < 0:
-                    bad = rc
-                    bad_row = i
-                    break
-                res[i] = rc
+            bad = follows_of_rows(hands, leads, codes, &buf, res, False, &bad_row)
     finally:
         free(buf.data)
     if bad:
@@ -1363,27 +1359,19 @@ cdef object gathered(PlayBuffer* buf, const int64_t[::1] ends, Py_ssize_t n):
 def batch_legal_follows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads, trumps):
     """Every legal follow for n positions, without the GIL: (masks, offsets), the follows of
     row i being masks[offsets[i]:offsets[i + 1]] ((m, 2) uint64 [ones, twos], see to_masks)."""
-    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    cdef Py_ssize_t n = hands.shape[0], bad_row = -1
     check_rows(leads, n, "leads")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
     cdef const int8_t[::1] codes = codes_arr
     ends_arr = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] ends = ends_arr
-    cdef int64_t rc = 0, bad = 0
+    cdef int64_t bad
     cdef PlayBuffer buf
     buf = empty_buffer()
     try:
         with nogil:
-            for i in range(n):
-                rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i))
-                if rc == 0:
-                    rc = legal_follows_raw(&TABLES[codes[i]], row(hands, i), row(leads, i), &buf)
-                if rc < 0:
-                    bad = rc
-                    bad_row = i
-                    break
-                ends[i] = buf.n
+            bad = follows_of_rows(hands, leads, codes, &buf, ends, True, &bad_row)
         if bad:
             raise_bad(<int>bad, f"row {bad_row}")
         return gathered(&buf, ends, n)

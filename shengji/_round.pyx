@@ -7,7 +7,7 @@ from libc.stdlib cimport free
 
 from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
-    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, submultisets, trump_table, check_cardset, check_throw_raw, follow_code,
+    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, submultisets, submultiset_of, trump_table, check_cardset, check_throw_raw, follow_code,
     legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
     union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
 )
@@ -99,37 +99,17 @@ cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nog
     read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
     its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
     cdef uint64_t weight[5]
-    cdef uint64_t total = 0, x, mask
-    cdef int c, k, copies
-    cdef CardSet part, out
+    cdef uint64_t total = 0, x
+    cdef int c
     for c in range(5):
-        part = restrict(hand, t.cat_mask[c])
-        weight[c] = submultisets(part)
+        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
         total += weight[c]
     x = rng_below(r, total)
     c = 0
     while x >= weight[c]:
         x -= weight[c]
         c += 1
-    part = restrict(hand, t.cat_mask[c])
-    x += 1
-    out.ones = 0
-    out.twos = 0
-    mask = part.ones
-    while mask:
-        k = ctz(mask)
-        mask &= mask - 1
-        if (part.twos >> k) & 1:
-            copies = <int>(x % 3)
-            x //= 3
-        else:
-            copies = <int>(x & 1)
-            x >>= 1
-        if copies >= 1:
-            out.ones |= <uint64_t>1 << k
-        if copies == 2:
-            out.twos |= <uint64_t>1 << k
-    return out
+    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
 
 
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
