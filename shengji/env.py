@@ -33,7 +33,7 @@ from shengji.round import View, as_rules, check_round_args, view_of
 MAX_ACTIONS = 2048
 OBS_KEYS = ("hand", "played", "current", "shown", "unseen", "bottom", "voids", "sizes",
             "category", "order", "trump", "levels", "points", "seats", "action", "tricks")
-OBS_SIZE = 54 * 5 + 54 * 4 * 3 + 4 * 5 + 4 + 2 + 4 + 2 + 3 + 1 + 1   # OBS_KEYS flattened
+OBS_SIZE = 54 * 5 + 54 * 4 * 3 + 4 * 5 + 4 + 2 + 4 + 2 + 4 + 1 + 1   # OBS_KEYS flattened
 
 
 class ShengjiEnv(AECEnv):
@@ -123,7 +123,8 @@ class ShengjiEnv(AECEnv):
             mask[:len(self._moves)] = 1
         else:
             # what a seat not asked sees now (its encoded action reads "play")
-            view = view_of(self._engine, self.rules, self.levels, "play", seat)
+            view = view_of(self._engine, self.rules, self.levels, "play", seat,
+                           None if self._pending is None else self._pending[1])
         encoded = view.encode()
         flat = np.concatenate([np.asarray(encoded[k], dtype=np.int16).ravel()
                                for k in OBS_KEYS])

@@ -60,6 +60,8 @@ class View:
     #                                            it lacks by not following them
     buriers: tuple[int, ...] = ()  # who buried, in order (the dealer, then any 抄底)
     own_buries: tuple[Cards | None, ...] = ()  # the cards of this seat's buries (else None)
+    turn: int | None = None        # the seat deciding now (this one, unless the view is taken
+    #                                for another seat; None when the round is over)
 
     @property
     def lead(self) -> Cards | None:
@@ -224,7 +226,7 @@ class View:
             "points": np.array([self.points[self.seat % 2], self.points[1 - self.seat % 2]],
                                dtype=np.int16),
             "seats": np.array([rel_seat(self.dealer), rel_seat(self.declarer),
-                               rel_seat(self.leader)], dtype=np.int8),
+                               rel_seat(self.leader), rel_seat(self.turn)], dtype=np.int8),
             "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
             "tricks": np.array(len(self.tricks), dtype=np.int8),
             "bitboards": to_masks([self.hand, self.unseen()] + [played[q] for q in rel]),
@@ -541,7 +543,9 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
                        first_round=bool(first_round), bots=names, **d)
 
 
-def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat: int) -> View:
+def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat: int,
+            turn: int | None = -1) -> View:
+    """What `seat` sees now; `turn`: the seat deciding (default: `seat` itself)."""
     s = engine.state()
     points = [0, 0]
     for t in s["tricks"]:
@@ -564,7 +568,8 @@ def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat:
                             for bits in s["voids"]),
                 buriers=tuple(buriers),
                 own_buries=tuple(engine.buried(i) if b == seat else None
-                                 for i, b in enumerate(buriers)))
+                                 for i, b in enumerate(buriers)),
+                turn=seat if turn == -1 else turn)
 
 
 def ask_python_bot(engine: Any, rules: Rules, levels: tuple[int, int], bot: Any, what: str,

@@ -29,6 +29,9 @@ def play_out(e, seed, rng_seed, **options):
             e.step(None)
             continue
         assert obs["observation"].shape == (OBS_SIZE,)
+        for other in e.agents:      # every seat's observation says whose turn it is
+            seats = e.observe(other)["observation"][-6:-2]
+            assert seats[3] == (int(agent[-1]) - int(other[-1])) % 4
         legal = np.flatnonzero(obs["action_mask"])
         assert len(legal) == info["moves"] and 0 < len(legal) <= MAX_ACTIONS
         e.step(int(rng.choice(legal)))
