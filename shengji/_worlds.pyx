@@ -12,11 +12,11 @@
 # with that weight, then shuffles each group and hands its cards out by the table: every
 # labelled deal comes out with the same probability.
 from libc.stdint cimport uint64_t, int8_t, int64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 
 import numpy as np
 
-from shengji._core cimport CardSet, popcount, ctz, card_count, union_of, difference, is_subset
+from shengji._core cimport CardSet, popcount, ctz
 from shengji._deal cimport Rng, rng_seed, rng_next, rng_below
 
 from shengji._core import Cards
@@ -198,7 +198,7 @@ cdef class WorldSampler:
         cdef int64_t lo = 0, hi = self.ntables - 1, mid
         cdef const int8_t* table
         cdef int8_t cards[MAX_CARDS]
-        cdef int g, p, j, n, i, k
+        cdef int g, p, j, n, i
         cdef int8_t tmp
         cdef uint64_t bit
         while lo < hi:
