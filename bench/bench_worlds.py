@@ -24,8 +24,9 @@ def bench_sample_worlds(benchmark, trick):
 
 
 def bench_legal_leads(benchmark):
-    hands = [v.hand for v in play_views()[:10]]
-    trump = play_views()[0].trump
+    views = play_views()[:10]
+    hands = [v.hand for v in views]
+    trump = views[0].trump
     masks = sj.to_masks(hands)
     benchmark.group = "legal_leads, one 16-25 card hand (batch, cap 10,000)"
     benchmark.extra_info.update(engine="core", items=len(hands))

@@ -77,7 +77,7 @@ cdef class WorldSampler:
         cdef int left[NPLACES]
         if len(need) != NPLACES or len(fixed) != NPLACES:
             raise ValueError(f"need and fixed give the {NPLACES} places")
-        listed = sorted(((int(m), Cards(c)) for m, c in groups if len(Cards(c))),
+        listed = sorted((mc for mc in ((int(m), Cards(c)) for m, c in groups) if len(mc[1])),
                         key=lambda mc: (popcount(mc[0]), len(mc[1])))
         if len(listed) > MAX_GROUPS:
             raise ValueError("at most 32 groups of cards")
@@ -103,9 +103,9 @@ cdef class WorldSampler:
             self.fixed[p].twos = c.twos
             if self.need[p] < 0:
                 raise ShengjiError(f"place {p} cannot hold {self.need[p]} cards")
-        if sum(self.need[p] for p in range(NPLACES)) != total:
-            raise ShengjiError(f"{total} unseen cards for places holding "
-                               f"{sum(self.need[p] for p in range(NPLACES))}")
+        held = sum(self.need[p] for p in range(NPLACES))
+        if held != total:
+            raise ShengjiError(f"{total} unseen cards for places holding {held}")
         self.ntables = 0
         self.room = 0
         self.steps = 0

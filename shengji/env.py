@@ -83,8 +83,8 @@ class ShengjiEnv(AECEnv):
         pending = self._engine.advance()
         if pending is None:
             self._pending = None
-            settlement = self._engine.record()["settlement"]
-            dealer = self._engine.record()["dealer"]
+            record = self._engine.record()
+            settlement, dealer = record["settlement"], record["dealer"]
             rising = dealer % 2 if settlement["dealer_holds"] else 1 - dealer % 2
             for i, agent in enumerate(self.possible_agents):
                 self.rewards[agent] = float(settlement["rise"] if i % 2 == rising

@@ -7,6 +7,7 @@ answer goes through the same checks. docs/engine.md "Rounds" describes the recor
 from __future__ import annotations
 
 import dataclasses
+from functools import cached_property
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -70,13 +71,18 @@ class View:
 
     def played(self) -> list[Cards]:
         """The cards each seat has played in tricks so far (the trick in progress included)."""
+        return list(self._played)
+
+    @cached_property
+    def _played(self) -> tuple[Cards, ...]:
+        # read once per view: places(), unseen(), shown_copies() and encode() all need it
         out = [Cards() for _ in range(4)]
         for t in self.tricks:
             for k, play in enumerate(t["plays"]):
                 out[(t["leader"] + k) % 4] += Cards(play)
         for k, play in enumerate(self.current):
             out[((self.leader or 0) + k) % 4] += play
-        return out
+        return tuple(out)
 
     def shown_copies(self) -> list[tuple[int, str, int]]:
         """(seat, card, buries before the show) for each copy a seat showed in this deal's
@@ -447,8 +453,8 @@ class Pimc:
         assert view.trump is not None
         mine = engine.greedy_play()
         if view.lead is None:
-            units = [p for p in legal_leads(view.hand, view.trump, cap=1).plays
-                     if len(decompose(p, view.trump)) == 1]
+            # with a cap of 1 the list holds the units alone (they are always all listed)
+            units = legal_leads(view.hand, view.trump, cap=1).plays
             candidates = units + ([mine] if mine not in units else [])
         else:
             candidates = legal_follows(view.hand, view.lead, view.trump)

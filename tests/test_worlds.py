@@ -1,6 +1,7 @@
 """What a seat sees (View), its encodings, and worlds sampled from it: every world agrees with
 what the seat knows, the real deal always does, and the sampler is uniform over the deals of
 the physical cards (chi-square against exact enumeration)."""
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -206,10 +207,10 @@ def test_impossible_constraints_and_bad_arguments_are_named():
         view.sample_worlds(-1)
     with pytest.raises(ValueError, match=f"seat {view.seat}: rng must be"):
         view.sample_worlds(3, "x")
-    malformed = rd.View(**{**vars(view), "sizes": (9, 9, 9, 9)})
+    malformed = dataclasses.replace(view, sizes=(9, 9, 9, 9))
     with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: a malformed view"):
         malformed.sample_worlds(3)
-    broken = rd.View(**{**vars(view), "voids": ("DCHST",) * 4})
+    broken = dataclasses.replace(view, voids=("DCHST",) * 4)
     with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: no deal"):
         broken.sample_worlds(3)
 
