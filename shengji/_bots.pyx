@@ -19,7 +19,7 @@ from shengji._round cimport (
     Game, GameRules, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY,
     PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN,
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
-    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, ILLEGAL_FOLLOW, random_submultiset,
+    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
     throw_failed, when_of, declaring_needed, suit_count,
 )
@@ -66,47 +66,60 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     cdef CardSet hand = g.hands[g.seat], out
     cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
     cdef int64_t key
-    cdef int suit_len[4]
+    cdef int suit_len[5]
     cdef int n = 0, i, j, k, c, value, base, nlow = 0
+    cdef int per_suit, per_point_card, per_point, per_pair
     cdef uint64_t m
     if b.bury == BURY_RANDOM:
         return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
-    for c in range(4):
+    for c in range(5):
         suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
-    m = hand.ones
-    if suit_len[0] + suit_len[1] + suit_len[2] + suit_len[3] >= BOTTOM_SIZE:
-        m &= ~t.cat_mask[TRUMP]     # trumps score above every side card: never among the 8
-    while m:
-        k = ctz(m)
-        m &= m - 1
-        c = t.cat_of[k]
-        value = kind_points(k)
+    # a card's score, lowest buried first: its place on its suit's line, plus per_suit (by the
+    # strategy, the suit and its length), per_point_card if it scores, per_point for each point,
+    # per_pair if it is held as a pair
+    for c in range(5):
+        per_point_card = 1000       # low, low_voids: keep the point cards and the pairs
+        per_point = 0
+        per_pair = 100
         if c == TRUMP:
-            base = 1000000 + card_order(t, k)      # above every side card's score
+            if suit_len[0] + suit_len[1] + suit_len[2] + suit_len[3] >= BOTTOM_SIZE:
+                break
+            per_suit = 1000000 + 16         # above every side card's score
+            per_point_card = per_pair = 0
         elif b.bury == BURY_VOIDS:
-            base = suit_len[c] * 1000 + c * 100 + t.pos_of[k]   # whole suits, shortest first
+            per_suit = suit_len[c] * 1000 + c * 100     # whole suits, shortest first
+            per_point_card = per_pair = 0
         elif b.bury == BURY_POINTS:
-            base = (0 if value else 1000) - 10 * value + t.pos_of[k]
+            per_suit = 1000                 # the point cards, most points first
+            per_point_card = -1000
+            per_point = -10
+            per_pair = 0
         elif b.bury == BURY_LOW_VOIDS:
             # a card of a suit one shorter weighs like one a rank lower: short suits go first
-            base = suit_len[c] * 12 + t.pos_of[k] + (1000 if value else 0) + (
-                100 if (hand.twos >> k) & 1 else 0)
+            per_suit = suit_len[c] * 12
         else:
-            base = t.pos_of[k] + (1000 if value else 0) + (100 if (hand.twos >> k) & 1 else 0)
-        for j in range(2 if (hand.twos >> k) & 1 else 1):
-            # lowest score first, the earlier card on ties; the kind rides in the low bits
-            key = ((<int64_t>base << 7 | n) << 6) | k
-            n += 1
-            if nlow == BOTTOM_SIZE:
-                if key >= lowest[BOTTOM_SIZE - 1]:
-                    continue
-                nlow -= 1
-            i = nlow
-            while i > 0 and lowest[i - 1] > key:
-                lowest[i] = lowest[i - 1]
-                i -= 1
-            lowest[i] = key
-            nlow += 1
+            per_suit = 0
+        m = hand.ones & t.cat_mask[c]
+        while m:
+            k = ctz(m)
+            m &= m - 1
+            value = kind_points(k)
+            base = (per_suit + t.pos_of[k] + (per_point_card if value else 0) + per_point * value
+                    + (per_pair if (hand.twos >> k) & 1 else 0))
+            for j in range(2 if (hand.twos >> k) & 1 else 1):
+                # lowest score first, the earlier card on ties; the kind rides in the low bits
+                key = ((<int64_t>base << 7 | n) << 6) | k
+                n += 1
+                if nlow == BOTTOM_SIZE:
+                    if key >= lowest[BOTTOM_SIZE - 1]:
+                        continue
+                    nlow -= 1
+                i = nlow
+                while i > 0 and lowest[i - 1] > key:
+                    lowest[i] = lowest[i - 1]
+                    i -= 1
+                lowest[i] = key
+                nlow += 1
     out.ones = 0
     out.twos = 0
     for i in range(BOTTOM_SIZE):
@@ -446,6 +459,7 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         # and "patient" passes a first declaration until it holds `patience` cards of a suit
         g.patience[seat] = bots[seat].patience if (
             bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_PATIENT) else 0
+    g.watch_valid = False       # the draw loop's watched kinds depend on both
     while True:
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:
@@ -481,6 +495,7 @@ REFUSALS = {
     BAD_NOT_IN_HAND: "card not in hand",
     BAD_LEAD_NONE: "a lead holds at least one card",
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
+    BAD_WATCH: "engine bug: the draw loop skipped a draw where a seat had a show to make",
     BAD_LEAD_MIXED: "a lead is one suit or all trumps (§4)",
     BAD_COPIES: "a third copy of a card",
     BAD_MASK: "not a set of cards",

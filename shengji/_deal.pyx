@@ -15,8 +15,15 @@ cdef extern from *:
         *lo = (unsigned long long)m;
         return (unsigned long long)(m >> 64);
     }
+    /* x, hidden from the optimizer: gcc would otherwise turn a loop's bound into a 128-bit
+       induction variable of the product and pay for it at every step */
+    static inline unsigned long long sj_opaque(unsigned long long x) {
+        __asm__("" : "+r"(x));
+        return x;
+    }
     """
     uint64_t mulhi "sj_mulhi"(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
+    uint64_t opaque "sj_opaque"(uint64_t x) noexcept nogil
 
 cdef uint64_t SEED_LIMIT = 0xFFFFFFFFFFFFFFFFULL
 
@@ -74,7 +81,7 @@ cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
     for i in range(DECK_SIZE):
         deck[i] = i // 2
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = <int>rng_below(&local, i + 1)
+        j = <int>rng_below(&local, opaque(i + 1))
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp

@@ -99,6 +99,7 @@ cdef enum:
     BAD_NOT_IN_HAND = -24
     BAD_LEAD_NONE = -25    # a lead must hold at least one card
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
+    BAD_WATCH = -27        # debug builds: the draw loop would have skipped a seat's show
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 
@@ -160,6 +161,8 @@ ctypedef struct Game:
                            # bot that only declares when declaring_needed; not asked those
     int8_t patience[4]     # seats that declare a suit only holding this many cards of it (a
                            # native bot; 0 for none): not asked a first declaration before
+    uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
+    bint watch_valid       # watch holds for the hands and the standing declaration
     int nopts
     bint may_pass
     CardSet opts[MAX_OPTIONS]

@@ -17,6 +17,38 @@ from shengji._core import Cards
 from shengji.errors import PlayError
 
 
+cdef extern from *:
+    """
+    /* The draw loop's hot part (run in _round.pyx): deals deck[d], deck[d + 1], ... (d < end)
+       to the seats in turn from seat (first + d) & 3, the hands in registers, until a seat
+       draws a kind it watches or draw `end` is made. Returns the draws made so far. */
+    static inline int sj_draw_until(const int8_t *deck, int d, int end, int first,
+                                    uint64_t *ones, uint64_t *twos, const uint64_t *watch) {
+        int s0 = (first + d) & 3, s1 = (s0 + 1) & 3, s2 = (s0 + 2) & 3, s3 = (s0 + 3) & 3;
+        uint64_t o0 = ones[s0], o1 = ones[s1], o2 = ones[s2], o3 = ones[s3];
+        uint64_t t0 = twos[s0], t1 = twos[s1], t2 = twos[s2], t3 = twos[s3];
+        uint64_t w0 = watch[s0], w1 = watch[s1], w2 = watch[s2], w3 = watch[s3], bit;
+        int k;
+    #define SJ_DRAW(o, t, w) { k = deck[d++]; bit = (uint64_t)1 << k; t |= o & bit; o |= bit; \
+                               if ((w >> k) & 1) goto out; }
+        while (end - d >= 4) {
+            SJ_DRAW(o0, t0, w0) SJ_DRAW(o1, t1, w1) SJ_DRAW(o2, t2, w2) SJ_DRAW(o3, t3, w3)
+        }
+        if (d < end) SJ_DRAW(o0, t0, w0)
+        if (d < end) SJ_DRAW(o1, t1, w1)
+        if (d < end) SJ_DRAW(o2, t2, w2)
+    #undef SJ_DRAW
+    out:
+        ones[s0] = o0; ones[s1] = o1; ones[s2] = o2; ones[s3] = o3;
+        twos[s0] = t0; twos[s1] = t1; twos[s2] = t2; twos[s3] = t3;
+        return d;
+    }
+    """
+    int draw_until "sj_draw_until"(const int8_t* deck, int d, int end, int first,
+                                   uint64_t* ones, uint64_t* twos,
+                                   const uint64_t* watch) noexcept nogil
+
+
 cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
     """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
     while n:
@@ -336,6 +368,7 @@ cdef void take_show(Game* g, CardSet shown) noexcept nogil:
     """The pending seat shows one of its options."""
     cdef int kind = ctz(shown.ones), count = 2 if shown.twos else 1
     cdef int seat = g.seat, what = g.show_what
+    g.watch_valid = False
     if g.dealer < 0:
         # the first declaration picks the dealer (seed 002 "第一局…亮牌的玩家"; seed 003
         # "首先亮2的一家即为庄家"; match16 after a revolution: 抢庄)
@@ -387,6 +420,7 @@ cdef int start_deal(Game* g) noexcept nogil:
     g.reinforced = False
     g.table = NULL
     g.phase = PH_DRAW
+    g.watch_valid = False
     return 0
 
 
@@ -469,37 +503,101 @@ cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
     return False
 
 
+cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
+    """The seat that just drew is offered a show: a first declaration, the declarer's
+    reinforcement, or (overturn_while_drawing) an overturn; other overturns wait for the pass."""
+    if g.trump_suit < 0:
+        return may_declare(g, seat) and asks_declaration(g, seat)
+    if seat == g.declarer:
+        return may_reinforce(g)
+    return (not g.silent[seat] and g.rules.overturn_while_drawing
+            and holds_show_pair(g, seat))
+
+
+cdef uint64_t EVERY_DRAW = ~(<uint64_t>0)
+
+
+cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
+    """The kinds whose draw may make asked_at_draw true for this seat, as things stand: a draw
+    of another kind leaves it false (the hand only grows, and nothing else changes without a
+    show). EVERY_DRAW when it is true already, and only then. The draw loop checks a seat only
+    on these draws."""
+    if asked_at_draw(g, seat):
+        return EVERY_DRAW
+    cdef uint64_t level_kinds, held, watch
+    if g.trump_suit < 0:
+        if g.silent[seat] and not declaring_needed(g):
+            return 0
+        # a level card, or a joker towards a pair; short of its patience, also any card of a
+        # suit whose level card it holds
+        level_kinds = rank_kinds(seat_level(g, seat))
+        watch = level_kinds | (JOKER_KINDS if g.rules.joker_pair_declares else 0)
+        held = g.hands[seat].ones & level_kinds
+        while held:
+            watch |= (<uint64_t>0x1FFF) << (13 * (ctz(held) // 13))
+            held &= held - 1
+        return watch
+    if seat == g.declarer:
+        if (g.rules.reinforce and g.shown == 1 and g.overturns == 0
+                and g.trump_suit != NO_TRUMP_SUIT):
+            return (<uint64_t>1) << level_kind(g.trump_suit, g.level)    # its second copy
+        return 0
+    if g.silent[seat] or not g.rules.overturn_while_drawing:
+        return 0
+    return rank_kinds(g.level) | JOKER_KINDS      # towards a pair to overturn with
+
+
+cdef inline void store_hands(Game* g, const uint64_t* ones, const uint64_t* twos) noexcept nogil:
+    cdef int seat
+    for seat in range(4):
+        g.hands[seat].ones = ones[seat]
+        g.hands[seat].twos = twos[seat]
+
+
 cdef int run(Game* g) noexcept nogil:
     """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
-    cdef int seat, rc, k, i, drawn
+    cdef int seat, rc, k, i, drawn, first
     cdef const int8_t* deck
+    # the draw loop's hands in locals: stores to g.hands would make gcc reload every field of g
+    # at each draw (Python builds with -fno-strict-aliasing)
+    cdef uint64_t ones[4]
+    cdef uint64_t twos[4]
+    cdef uint64_t every[4]
+    every[0] = every[1] = every[2] = every[3] = EVERY_DRAW
     if g.pending:
         return g.ask
     while True:
         if g.phase == PH_DRAW:
-            # the loop's state in locals: stores to the hands would otherwise make gcc reload
-            # g.drawn and the deck pointer at every draw
             deck = g.decks[g.ndeals - 1]
             drawn = g.drawn
+            first = g.first_drawer
+            for seat in range(4):
+                ones[seat] = g.hands[seat].ones
+                twos[seat] = g.hands[seat].twos
+                if not g.watch_valid:
+                    g.watch[seat] = draw_watch(g, seat)
+            g.watch_valid = True
             while drawn < DRAWN:
-                seat = (g.first_drawer + drawn) & 3
-                add_card(&g.hands[seat], deck[drawn])
-                drawn += 1
-                if g.trump_suit < 0:
-                    if not may_declare(g, seat) or not asks_declaration(g, seat):
-                        continue
-                elif seat == g.declarer:
-                    if not may_reinforce(g):
-                        continue
-                elif (g.silent[seat] or not g.rules.overturn_while_drawing
-                      or not holds_show_pair(g, seat)):
-                    continue        # nothing to show: overturns wait for the pass
-                ask_show(g, seat, EV_DECLARE, True)
-                draw_options(g, seat)
-                if g.nopts:
-                    g.drawn = drawn
-                    g.pending = True
-                    return ASK_SHOW
+                # a debug build stops at every draw, to check that the watch skips none that asks
+                drawn = draw_until(deck, drawn, DRAWN, first, ones, twos,
+                                   &every[0] if SHENGJI_DEBUG else &g.watch[0])
+                seat = (first + drawn - 1) & 3
+                g.hands[seat].ones = ones[seat]
+                g.hands[seat].twos = twos[seat]
+                if not (g.watch[seat] >> deck[drawn - 1]) & 1:
+                    if SHENGJI_DEBUG and asked_at_draw(g, seat):
+                        return BAD_WATCH
+                    continue        # the last draw, not a watched one
+                g.watch[seat] = draw_watch(g, seat)
+                if g.watch[seat] == EVERY_DRAW:        # asked_at_draw
+                    ask_show(g, seat, EV_DECLARE, True)
+                    draw_options(g, seat)
+                    if g.nopts:
+                        g.drawn = drawn
+                        g.pending = True
+                        store_hands(g, ones, twos)
+                        return ASK_SHOW
+            store_hands(g, ones, twos)
             g.drawn = drawn
             g.bottom.ones = 0
             g.bottom.twos = 0
