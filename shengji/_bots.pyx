@@ -495,7 +495,7 @@ REFUSALS = {
     BAD_NOT_IN_HAND: "card not in hand",
     BAD_LEAD_NONE: "a lead holds at least one card",
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
-    BAD_WATCH: "engine bug: the draw loop skipped a draw where a seat had a show to make",
+    BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
     BAD_LEAD_MIXED: "a lead is one suit or all trumps (§4)",
     BAD_COPIES: "a third copy of a card",
     BAD_MASK: "not a set of cards",

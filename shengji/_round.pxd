@@ -99,7 +99,7 @@ cdef enum:
     BAD_NOT_IN_HAND = -24
     BAD_LEAD_NONE = -25    # a lead must hold at least one card
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
-    BAD_WATCH = -27        # debug builds: the draw loop would have skipped a seat's show
+    BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 

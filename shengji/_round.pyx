@@ -521,29 +521,39 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     """The kinds whose draw may make asked_at_draw true for this seat, as things stand: a draw
     of another kind leaves it false (the hand only grows, and nothing else changes without a
     show). EVERY_DRAW when it is true already, and only then. The draw loop checks a seat only
-    on these draws."""
-    if asked_at_draw(g, seat):
-        return EVERY_DRAW
+    on these draws; a debug build checks every draw against asked_at_draw."""
+    cdef CardSet hand = g.hands[seat]
     cdef uint64_t level_kinds, held, watch
+    cdef int suit
     if g.trump_suit < 0:
         if g.silent[seat] and not declaring_needed(g):
             return 0
-        # a level card, or a joker towards a pair; short of its patience, also any card of a
-        # suit whose level card it holds
+        if g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS):
+            return EVERY_DRAW
         level_kinds = rank_kinds(seat_level(g, seat))
+        held = hand.ones & level_kinds
+        if held and not g.patience[seat]:
+            return EVERY_DRAW
+        # a level card, or a joker towards a pair; short of its patience, any card of a suit
+        # whose level card it holds
         watch = level_kinds | (JOKER_KINDS if g.rules.joker_pair_declares else 0)
-        held = g.hands[seat].ones & level_kinds
         while held:
-            watch |= (<uint64_t>0x1FFF) << (13 * (ctz(held) // 13))
+            suit = ctz(held) // 13
+            if suit_count(hand, suit) >= g.patience[seat]:
+                return EVERY_DRAW
+            watch |= (<uint64_t>0x1FFF) << (13 * suit)
             held &= held - 1
         return watch
     if seat == g.declarer:
         if (g.rules.reinforce and g.shown == 1 and g.overturns == 0
                 and g.trump_suit != NO_TRUMP_SUIT):
-            return (<uint64_t>1) << level_kind(g.trump_suit, g.level)    # its second copy
+            watch = (<uint64_t>1) << level_kind(g.trump_suit, g.level)    # its second copy
+            return EVERY_DRAW if hand.twos & watch else watch
         return 0
     if g.silent[seat] or not g.rules.overturn_while_drawing:
         return 0
+    if holds_show_pair(g, seat):
+        return EVERY_DRAW
     return rank_kinds(g.level) | JOKER_KINDS      # towards a pair to overturn with
 
 
@@ -589,6 +599,8 @@ cdef int run(Game* g) noexcept nogil:
                         return BAD_WATCH
                     continue        # the last draw, not a watched one
                 g.watch[seat] = draw_watch(g, seat)
+                if SHENGJI_DEBUG and (g.watch[seat] == EVERY_DRAW) != asked_at_draw(g, seat):
+                    return BAD_WATCH
                 if g.watch[seat] == EVERY_DRAW:        # asked_at_draw
                     ask_show(g, seat, EV_DECLARE, True)
                     draw_options(g, seat)
