@@ -1,5 +1,6 @@
 # Seeded decks: xoshiro256** keyed by (seed, index) through splitmix64, an unbiased bounded draw
-# (Lemire's multiply-and-reject) and a Fisher-Yates shuffle of the 108 cards.
+# (Lemire's multiply-and-reject) and a Fisher-Yates shuffle of the 108 cards whose bounded draws
+# come in batches, several from one 64-bit output (Brackett-Rozinsky & Lemire 2024).
 cimport cython
 from libc.stdint cimport uint64_t, int8_t, int64_t
 
@@ -15,15 +16,28 @@ cdef extern from *:
         *lo = (unsigned long long)m;
         return (unsigned long long)(m >> 64);
     }
-    /* x, hidden from the optimizer: gcc would otherwise turn a loop's bound into a 128-bit
-       induction variable of the product and pay for it at every step */
-    static inline unsigned long long sj_opaque(unsigned long long x) {
-        __asm__("" : "+r"(x));
+    /* One batch of Fisher-Yates steps (shuffle_deck): with m cards left, step i swaps the card
+       at place m - 1 - i with the one at the next digit of x * m (m - 1) ... (the high word of
+       x * (m - i), x going on as the low word). Returns the low word left. */
+    static inline uint64_t sj_batch_swaps(int8_t *deck, uint64_t x, int m, int steps) {
+        uint64_t bound = (uint64_t)m, last = bound - (uint64_t)steps;
+        for (; bound != last; bound--) {
+            /* the bound as a plain register: gcc would otherwise keep a 128-bit induction
+               variable for the product */
+            uint64_t b = bound;
+            __asm__("" : "+r"(b));
+            uint64_t j = (uint64_t)(((unsigned __int128)x * b) >> 64);
+            int8_t card = deck[b - 1];
+            x *= b;         /* the low word of the product */
+            deck[b - 1] = deck[j];
+            deck[j] = card;
+        }
         return x;
     }
     """
     uint64_t mulhi "sj_mulhi"(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
-    uint64_t opaque "sj_opaque"(uint64_t x) noexcept nogil
+    uint64_t batch_swaps "sj_batch_swaps"(int8_t* deck, uint64_t x, int m,
+                                          int steps) noexcept nogil
 
 cdef uint64_t SEED_LIMIT = 0xFFFFFFFFFFFFFFFFULL
 
@@ -71,20 +85,44 @@ cdef uint64_t rng_below(Rng* r, uint64_t bound) noexcept nogil:
     return hi
 
 
+# The shuffle's batches: with m cards left to place, the next BATCH_STEPS[m] steps (bounds m,
+# m - 1, ...) take their indices from one 64-bit output x: x * P, for P the product of their
+# bounds, is one of Lemire's bounded draws (an index below P, written in mixed radix, one digit
+# per step), unbiased when the low word left over is at least 2^64 mod P (BATCH_THRESHOLD[m]).
+# P stays below 2^54, so at most one batch in 1,024 falls short.
+cdef int BATCH_STEPS[DECK_SIZE + 1]
+cdef uint64_t BATCH_THRESHOLD[DECK_SIZE + 1]
+
+
+def _batches():
+    for m in range(2, DECK_SIZE + 1):
+        steps, product = 0, 1
+        while m - steps >= 2 and product * (m - steps) < 2 ** 54:
+            product *= m - steps
+            steps += 1
+        BATCH_STEPS[m] = steps
+        BATCH_THRESHOLD[m] = 2 ** 64 % product
+
+
+_batches()
+
+
 cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
-    """A fresh two-deck pack (kind k at places 2k and 2k+1), shuffled by Fisher-Yates."""
-    cdef int i, j
-    cdef int8_t tmp
+    """A fresh two-deck pack (kind k at places 2k and 2k+1), shuffled by Fisher-Yates: with m
+    cards left, the card at place m - 1 swaps with the one at a uniform place below m."""
+    cdef int i, m = DECK_SIZE
     # the state in a local copy: a store to the int8 deck may alias it, so gcc would reload
     # the state from memory after every swap
     cdef Rng local = r[0]
     for i in range(DECK_SIZE):
         deck[i] = i // 2
-    for i in range(DECK_SIZE - 1, 0, -1):
-        j = <int>rng_below(&local, opaque(i + 1))
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    while m >= 2:
+        # a batch that falls short keeps its swaps and another is drawn on top, as in the
+        # paper: from any order, a batch of uniform steps fills the top places with a uniform
+        # choice, and the steps after it shuffle the rest whatever order it is left in
+        while batch_swaps(deck, rng_next(&local), m, BATCH_STEPS[m]) < BATCH_THRESHOLD[m]:
+            pass
+        m -= BATCH_STEPS[m]
     r[0] = local
 
 

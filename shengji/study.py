@@ -243,7 +243,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
                 strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
     return {"study": study.name, "rules": rules.name, "settings": rules_to_dict(rules),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 3}
+            "strategies": list(strategies), "options": options, "version": 4}
 
 
 def study_options(study: Study, play_every: int | None, bots: str | None) -> dict[str, Any]:

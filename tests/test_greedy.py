@@ -151,9 +151,11 @@ def test_greedy_settings_are_checked():
 
 def test_no_trump_is_buried_while_eight_side_cards_remain():
     """Every strategy buries trumps only when nothing else is left; with a side suit of ten
-    cards or more "voids" once scored that suit's cards above the trumps (these deals)."""
+    cards or more "voids" once scored that suit's cards above the trumps. In these deals the
+    dealer holds two such suits and fewer than 8 other side cards, so that scoring buried
+    trumps."""
     checked = 0
-    for i in (57, 340, 362):
+    for i in (11, 31, 69):
         for bury in ("voids", "low", "points", "low_voids"):
             rec = sj.play_round("v3", seed=_bots.round_seed(7, i), bots=sj.Greedy(bury=bury),
                                 dealer=1, levels=(2, 5))
@@ -162,5 +164,11 @@ def test_no_trump_is_buried_while_eight_side_cards_remain():
             first = rec.buries[0]
             assert not any(sj.category(c, rec.trump_object) == "T"
                            for c in sj.Cards(first["cards"])), (i, bury, first)
-            checked += bury == "voids"
+            if bury == "voids":
+                held = sj.Cards(first["cards"]) + sj.Cards(rec.hands[rec.dealer])
+                suits = Counter(sj.category(c, rec.trump_object) for c in held)
+                del suits["T"]
+                assert max(suits.values()) >= 10
+                assert sum(n for n in suits.values() if n < 10) < 8
+                checked += 1
     assert checked == 3

@@ -201,7 +201,7 @@ def test_views_show_only_what_a_seat_may_see():
 def test_illegal_answers_name_the_seat_the_action_and_the_rule(action, answer, match):
     # seat 0 deals in match16 and is asked each of these in one of the first rounds
     with pytest.raises(sj.IllegalAction, match=match) as info:
-        for seed in range(50):
+        for seed in range(200):
             bots = [ScriptedBot(action, answer)] + [EagerBot() for _ in range(3)]
             sj.play_round("match16", seed=seed, dealer=seed % 4, bots=bots)
     assert info.value.seat == 0
