@@ -1,6 +1,6 @@
 # The native bots and the loop that lets them play rounds of the engine (_round.pxd) without the
 # GIL: `drive` runs a round until a Python seat must decide; `simulate` plays many rounds.
-from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.stdint cimport uint64_t, int8_t, int64_t, INT64_MAX
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
@@ -56,6 +56,22 @@ ctypedef struct BotSpec:
 
 
 # -- Burying by strategy, and the random player ---------------------------------------------
+cdef extern from *:
+    """
+    /* Keeps the 8 smallest keys seen, ascending (start: all INT64_MAX): the key passes down the
+       row, each place keeping the smaller. No branches: the keys come in no predictable order,
+       and a mispredicted branch costs more than the 8 compares. */
+    static inline void sj_keep_lowest8(int64_t *lowest, int64_t key) {
+        for (int i = 0; i < 8; i++) {
+            int64_t here = lowest[i];
+            lowest[i] = here < key ? here : key;
+            key = here < key ? key : here;
+        }
+    }
+    """
+    void keep_lowest8 "sj_keep_lowest8"(int64_t* lowest, int64_t key) noexcept nogil
+
+
 cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
     return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
 
@@ -65,15 +81,16 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], out
     cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
-    cdef int64_t key
     cdef int suit_len[5]
-    cdef int n = 0, i, j, k, c, value, base, nlow = 0
+    cdef int n = 0, i, j, k, c, value, base
     cdef int per_suit, per_point_card, per_point, per_pair
     cdef uint64_t m
     if b.bury == BURY_RANDOM:
         return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
     for c in range(5):
         suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
+    for i in range(BOTTOM_SIZE):
+        lowest[i] = INT64_MAX
     # a card's score, lowest buried first: its place on its suit's line, plus per_suit (by the
     # strategy, the suit and its length), per_point_card if it scores, per_point for each point,
     # per_pair if it is held as a pair
@@ -108,18 +125,8 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
                     + (per_pair if (hand.twos >> k) & 1 else 0))
             for j in range(2 if (hand.twos >> k) & 1 else 1):
                 # lowest score first, the earlier card on ties; the kind rides in the low bits
-                key = ((<int64_t>base << 7 | n) << 6) | k
+                keep_lowest8(lowest, ((<int64_t>base << 7 | n) << 6) | k)
                 n += 1
-                if nlow == BOTTOM_SIZE:
-                    if key >= lowest[BOTTOM_SIZE - 1]:
-                        continue
-                    nlow -= 1
-                i = nlow
-                while i > 0 and lowest[i - 1] > key:
-                    lowest[i] = lowest[i - 1]
-                    i -= 1
-                lowest[i] = key
-                nlow += 1
     out.ones = 0
     out.twos = 0
     for i in range(BOTTOM_SIZE):
