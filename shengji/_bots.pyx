@@ -21,7 +21,7 @@ from shengji._round cimport (
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
     BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
-    throw_failed, when_of, declaring_needed, suit_count,
+    throw_failed, when_of, declaring_needed, suit_count, suit_strength, shown_suit, overturn_pays,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -159,20 +159,6 @@ cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
 
 
 # -- The greedy bot: plays like a sensible human from what its seat can see -------------------
-cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
-    """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none)."""
-    cdef int level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
-    cdef uint64_t mask = ((<uint64_t>3) << SMALL_JOKER) | rank_kinds(level)
-    if suit < 4:
-        mask |= (<uint64_t>0x1FFF) << (13 * suit)
-    return card_count(restrict(hand, mask))
-
-
-cdef int shown_suit(CardSet shown) noexcept nogil:
-    cdef int kind = ctz(shown.ones)
-    return 4 if kind >= SMALL_JOKER else kind // 13
-
-
 cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
     """Declares the suit it holds most of (at once, or once it holds `patience` cards of it);
     reinforces; overturns when the new trump would give it clearly more trumps (more still
@@ -188,8 +174,9 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
         elif b.call == CALL_NEVER and not declaring_needed(g):
             continue        # "never" still grabs a deal that nobody's declaration would redeal
         elif g.show_what == EV_OVERTURN:
-            need = 2 * (suit_strength(g, hand, g.trump_suit)
-                        + (4 if (g.declarer - g.seat) % 2 == 0 else 2))
+            if not overturn_pays(g, g.opts[i]):
+                continue
+            need = 0
         elif b.call == CALL_PATIENT and suit < 4:
             need = 0
             if suit_count(hand, suit) < b.patience:
@@ -466,6 +453,8 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         # and "patient" passes a first declaration until it holds `patience` cards of a suit
         g.patience[seat] = bots[seat].patience if (
             bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_PATIENT) else 0
+        # and every greedy seat passes an overturn that does not pay
+        g.picky[seat] = bots[seat].kind == BOT_GREEDY
     g.watch_valid = False       # the draw loop's watched kinds depend on both
     while True:
         ask = run(g)

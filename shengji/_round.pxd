@@ -161,6 +161,8 @@ ctypedef struct Game:
                            # bot that only declares when declaring_needed; not asked those
     int8_t patience[4]     # seats that declare a suit only holding this many cards of it (a
                            # native bot; 0 for none): not asked a first declaration before
+    bint picky[4]          # seats that overturn only when overturn_pays (a native bot): not
+                           # asked an overturn that does not
     uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
     bint watch_valid       # watch holds for the hands and the standing declaration
     int nopts
@@ -207,6 +209,9 @@ cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
     return card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit)))
 
 
+cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil
+cdef int shown_suit(CardSet shown) noexcept nogil
+cdef bint overturn_pays(const Game* g, CardSet shown) noexcept nogil
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,

@@ -296,12 +296,32 @@ cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
     return (g.hands[seat].twos & (rank_kinds(g.level) | JOKER_KINDS)) != 0
 
 
-cdef void overturn_options(Game* g, int seat) noexcept nogil:
-    """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8)."""
+cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
+    """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none), for
+    the seat deciding (g.seat)."""
+    cdef int level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
+    cdef uint64_t mask = ((<uint64_t>3) << SMALL_JOKER) | rank_kinds(level)
+    if suit < 4:
+        mask |= (<uint64_t>0x1FFF) << (13 * suit)
+    return card_count(restrict(hand, mask))
+
+
+cdef int shown_suit(CardSet shown) noexcept nogil:
+    cdef int kind = ctz(shown.ones)
+    return 4 if kind >= SMALL_JOKER else kind // 13
+
+
+cdef bint overturn_pays(const Game* g, CardSet shown) noexcept nogil:
+    """The greedy bot's overturn rule, for the seat deciding: the trump this pair would make
+    gives it at least 2 more trumps than the standing one, 4 when its own team declared."""
+    cdef CardSet hand = g.hands[g.seat]
+    return suit_strength(g, hand, shown_suit(shown)) >= suit_strength(g, hand, g.trump_suit) + (
+        4 if (g.declarer - g.seat) % 2 == 0 else 2)
+
+
+cdef void list_overturns(Game* g, CardSet hand) noexcept nogil:
+    """The overturns this hand may make: the rules' order (overturn_once, or ranked)."""
     cdef int suit, k
-    cdef CardSet hand = g.hands[seat]
-    if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
-        return
     if g.rules.overturn_once:
         # a pair of another suit over a single, once; a joker pair makes any suit no trump
         if g.trump_suit == NO_TRUMP_SUIT:
@@ -323,6 +343,21 @@ cdef void overturn_options(Game* g, int seat) noexcept nogil:
     for k in range(SMALL_JOKER, BIG_JOKER + 1):
         if holds_pair(hand, k) and show_strength(k, 2) > g.strength:
             add_option(g, k, 2)
+
+
+cdef void overturn_options(Game* g, int seat) noexcept nogil:
+    """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8). A picky seat
+    (the greedy bot) is offered them only when one pays."""
+    cdef int i
+    cdef CardSet hand = g.hands[seat]
+    if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
+        return
+    list_overturns(g, hand)
+    if g.picky[seat]:
+        for i in range(g.nopts):
+            if overturn_pays(g, g.opts[i]):
+                return
+        g.nopts = 0
 
 
 cdef inline bint may_reinforce(const Game* g) noexcept nogil:
@@ -880,6 +915,7 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
     g.pending = False
     g.silent[0] = g.silent[1] = g.silent[2] = g.silent[3] = False
     g.patience[0] = g.patience[1] = g.patience[2] = g.patience[3] = 0
+    g.picky[0] = g.picky[1] = g.picky[2] = g.picky[3] = False
     return start_deal(g)
 
 
