@@ -81,13 +81,13 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], out
     cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
-    cdef int suit_len[5]
+    cdef int suit_len[4]
     cdef int n = 0, i, j, k, c, value, base
     cdef int per_suit, per_point_card, per_point, per_pair
     cdef uint64_t m
     if b.bury == BURY_RANDOM:
         return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
-    for c in range(5):
+    for c in range(4):
         suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
     for i in range(BOTTOM_SIZE):
         lowest[i] = INT64_MAX
@@ -455,7 +455,7 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
             bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_PATIENT) else 0
         # and every greedy seat passes an overturn that does not pay
         g.picky[seat] = bots[seat].kind == BOT_GREEDY
-    g.watch_valid = False       # the draw loop's watched kinds depend on both
+    g.watch_valid = False       # the draw loop's watched kinds depend on silent and patience
     while True:
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:
