@@ -174,7 +174,7 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
         elif b.call == CALL_NEVER and not declaring_needed(g):
             continue        # "never" still grabs a deal that nobody's declaration would redeal
         elif g.show_what == EV_OVERTURN:
-            if not overturn_pays(g, g.opts[i]):
+            if not overturn_pays(g, g.seat, g.opts[i]):
                 continue
             need = 0
         elif b.call == CALL_PATIENT and suit < 4:
@@ -183,7 +183,7 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
                 continue
         else:
             need = 0
-        strength = suit_strength(g, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
+        strength = suit_strength(g, g.seat, hand, suit) * 2 + (1 if g.opts[i].twos else 0)
         if strength >= need and strength > best:
             best = strength
             cards[0] = g.opts[i]

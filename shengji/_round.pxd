@@ -209,9 +209,9 @@ cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
     return card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit)))
 
 
-cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil
+cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
 cdef int shown_suit(CardSet shown) noexcept nogil
-cdef bint overturn_pays(const Game* g, CardSet shown) noexcept nogil
+cdef bint overturn_pays(const Game* g, int seat, CardSet shown) noexcept nogil
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,

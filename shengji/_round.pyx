@@ -296,10 +296,10 @@ cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
     return (g.hands[seat].twos & (rank_kinds(g.level) | JOKER_KINDS)) != 0
 
 
-cdef int suit_strength(const Game* g, CardSet hand, int suit) noexcept nogil:
-    """Cards of the hand that would be trumps with this trump suit (NO_TRUMP_SUIT: none), for
-    the seat deciding (g.seat)."""
-    cdef int level = g.level if g.dealer >= 0 else g.levels[g.seat & 1]
+cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil:
+    """Cards of the seat's hand that would be trumps with this trump suit (NO_TRUMP_SUIT:
+    none)."""
+    cdef int level = g.level if g.dealer >= 0 else g.levels[seat & 1]
     cdef uint64_t mask = ((<uint64_t>3) << SMALL_JOKER) | rank_kinds(level)
     if suit < 4:
         mask |= (<uint64_t>0x1FFF) << (13 * suit)
@@ -311,53 +311,64 @@ cdef int shown_suit(CardSet shown) noexcept nogil:
     return 4 if kind >= SMALL_JOKER else kind // 13
 
 
-cdef bint overturn_pays(const Game* g, CardSet shown) noexcept nogil:
-    """The greedy bot's overturn rule, for the seat deciding: the trump this pair would make
-    gives it at least 2 more trumps than the standing one, 4 when its own team declared."""
-    cdef CardSet hand = g.hands[g.seat]
-    return suit_strength(g, hand, shown_suit(shown)) >= suit_strength(g, hand, g.trump_suit) + (
-        4 if (g.declarer - g.seat) % 2 == 0 else 2)
+cdef bint overturn_pays(const Game* g, int seat, CardSet shown) noexcept nogil:
+    """The greedy bot's overturn rule: the trump this pair would make gives the seat at least
+    2 more trumps than the standing one, 4 when its own team declared."""
+    cdef CardSet hand = g.hands[seat]
+    return (suit_strength(g, seat, hand, shown_suit(shown))
+            >= suit_strength(g, seat, hand, g.trump_suit)
+            + (4 if (g.declarer - seat) % 2 == 0 else 2))
 
 
-cdef void list_overturns(Game* g, CardSet hand) noexcept nogil:
-    """The overturns this hand may make: the rules' order (overturn_once, or ranked)."""
+cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
+    """The kinds whose pair this hand may overturn with, by the rules' order (overturn_once,
+    or ranked)."""
     cdef int suit, k
+    cdef uint64_t out = 0
     if g.rules.overturn_once:
         # a pair of another suit over a single, once; a joker pair makes any suit no trump
         if g.trump_suit == NO_TRUMP_SUIT:
-            return
+            return 0
         if g.shown == 1:
             for suit in range(4):
                 k = level_kind(suit, g.level)
                 if suit != g.trump_suit and holds_pair(hand, k):
-                    add_option(g, k, 2)
-        for k in range(SMALL_JOKER, BIG_JOKER + 1):
-            if holds_pair(hand, k):
-                add_option(g, k, 2)
-        return
+                    out |= (<uint64_t>1) << k
+        return out | (hand.twos & JOKER_KINDS)
     # ranked: a strictly stronger pair; an unreinforced single falls to a pair of another suit
     for suit in range(4):
         k = level_kind(suit, g.level)
         if holds_pair(hand, k) and 1 + suit > g.strength and (g.strength or suit != g.trump_suit):
-            add_option(g, k, 2)
+            out |= (<uint64_t>1) << k
     for k in range(SMALL_JOKER, BIG_JOKER + 1):
         if holds_pair(hand, k) and show_strength(k, 2) > g.strength:
-            add_option(g, k, 2)
+            out |= (<uint64_t>1) << k
+    return out
+
+
+cdef uint64_t paying_overturns(const Game* g, int seat) noexcept nogil:
+    """The overturn kinds whose pair pays (overturn_pays): what a picky seat is offered."""
+    cdef uint64_t kinds = overturn_kinds(g, g.hands[seat]), out = 0, bit
+    cdef CardSet pair
+    while kinds:
+        bit = kinds & (~kinds + 1)
+        kinds ^= bit
+        pair.ones = pair.twos = bit
+        if overturn_pays(g, seat, pair):
+            out |= bit
+    return out
 
 
 cdef void overturn_options(Game* g, int seat) noexcept nogil:
-    """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8). A picky seat
-    (the greedy bot) is offered them only when one pays."""
-    cdef int i
-    cdef CardSet hand = g.hands[seat]
+    """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8), in kind
+    order. A picky seat (the greedy bot) is offered only those that pay."""
+    cdef uint64_t kinds
     if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
         return
-    list_overturns(g, hand)
-    if g.picky[seat]:
-        for i in range(g.nopts):
-            if overturn_pays(g, g.opts[i]):
-                return
-        g.nopts = 0
+    kinds = paying_overturns(g, seat) if g.picky[seat] else overturn_kinds(g, g.hands[seat])
+    while kinds:
+        add_option(g, ctz(kinds), 2)
+        kinds &= kinds - 1
 
 
 cdef inline bint may_reinforce(const Game* g) noexcept nogil:
@@ -546,7 +557,7 @@ cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
     if seat == g.declarer:
         return may_reinforce(g)
     return (not g.silent[seat] and g.rules.overturn_while_drawing
-            and holds_show_pair(g, seat))
+            and holds_show_pair(g, seat) and (not g.picky[seat] or paying_overturns(g, seat)))
 
 
 cdef uint64_t EVERY_DRAW = ~(<uint64_t>0)
@@ -587,9 +598,17 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
         return 0
     if g.silent[seat] or not g.rules.overturn_while_drawing:
         return 0
-    if holds_show_pair(g, seat):
+    watch = rank_kinds(g.level) | JOKER_KINDS      # towards a pair to overturn with
+    if not holds_show_pair(g, seat):
+        return watch
+    if not g.picky[seat] or paying_overturns(g, seat):
         return EVERY_DRAW
-    return rank_kinds(g.level) | JOKER_KINDS      # towards a pair to overturn with
+    # a picky seat's overturn pays only once a card raises its count of the new trumps
+    held = overturn_kinds(g, hand) & ~JOKER_KINDS
+    while held:
+        watch |= (<uint64_t>0x1FFF) << (13 * (ctz(held) // 13))
+        held &= held - 1
+    return watch
 
 
 cdef inline void store_hands(Game* g, const uint64_t* ones, const uint64_t* twos) noexcept nogil:
