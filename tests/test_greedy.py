@@ -152,8 +152,8 @@ def test_greedy_settings_are_checked():
 def test_no_trump_is_buried_while_eight_side_cards_remain():
     """Every strategy buries trumps only when nothing else is left; with a side suit of ten
     cards or more "voids" once scored that suit's cards above the trumps. In these deals the
-    dealer holds two such suits and fewer than 8 other side cards, so that scoring buried
-    trumps."""
+    dealer holds such a suit and fewer than 8 cards in its shorter side suits, where that
+    scoring would bury trumps (checked below)."""
     checked = 0
     for i in (6, 105, 191):
         for bury in ("voids", "low", "points", "low_voids"):
