@@ -101,7 +101,7 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
         if c == TRUMP:
             if suit_len[0] + suit_len[1] + suit_len[2] + suit_len[3] >= BOTTOM_SIZE:
                 break
-            per_suit = 1000000 + 16         # above every side card's score
+            per_suit = 1000000              # above every side card's score
             per_point_card = per_pair = 0
         elif b.bury == BURY_VOIDS:
             per_suit = suit_len[c] * 1000 + c * 100     # whole suits, shortest first
