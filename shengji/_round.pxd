@@ -164,7 +164,8 @@ ctypedef struct Game:
     bint picky[4]          # seats that overturn only when overturn_pays (a native bot): not
                            # asked an overturn that does not
     uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
-    bint watch_valid       # watch holds for the hands and the standing declaration
+    uint64_t watch_pairs   # the kinds whose first copy joins a seat's watch (pair_kinds)
+    bint watch_valid       # watch and watch_pairs hold for the hands and the standing declaration
     int nopts
     bint may_pass
     CardSet opts[MAX_OPTIONS]

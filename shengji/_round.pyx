@@ -21,32 +21,65 @@ cdef extern from *:
     """
     /* The draw loop's hot part (run in _round.pyx): deals deck[d], deck[d + 1], ... (d < end)
        to the seats in turn from seat (first + d) & 3, the hands in registers, until a seat
-       draws a kind it watches or draw `end` is made. Returns the draws made so far. */
-    static inline int sj_draw_until(const int8_t *deck, int d, int end, int first,
-                                    uint64_t *ones, uint64_t *twos, const uint64_t *watch) {
-        int s0 = (first + d) & 3, s1 = (s0 + 1) & 3, s2 = (s0 + 2) & 3, s3 = (s0 + 3) & 3;
-        uint64_t o0 = ones[s0], o1 = ones[s1], o2 = ones[s2], o3 = ones[s3];
-        uint64_t t0 = twos[s0], t1 = twos[s1], t2 = twos[s2], t3 = twos[s3];
-        uint64_t w0 = watch[s0], w1 = watch[s1], w2 = watch[s2], w3 = watch[s3], bit;
-        int k;
-    #define SJ_DRAW(o, t, w) { k = deck[d++]; bit = (uint64_t)1 << k; t |= o & bit; o |= bit; \
-                               if ((w >> k) & 1) goto out; }
-        while (end - d >= 4) {
-            SJ_DRAW(o0, t0, w0) SJ_DRAW(o1, t1, w1) SJ_DRAW(o2, t2, w2) SJ_DRAW(o3, t3, w3)
-        }
-        if (d < end) SJ_DRAW(o0, t0, w0)
-        if (d < end) SJ_DRAW(o1, t1, w1)
-        if (d < end) SJ_DRAW(o2, t2, w2)
+       draws a kind it watches or draw `end` is made. Returns the draws made so far. A kind of
+       `pairs` a seat draws joins its watch, so that its second copy stops the loop: the loop
+       stops for pairs, not for their first cards. The watches go back into `watch`.
+       In the loop a hand is its kinds held (o) and those held once (x): one xor and one or a
+       draw, where twos would take three. Seat j draws deck[b + j] in the round of four that
+       starts at b; the loop enters that round at the seat to draw, so that each seat's hand
+       stays in the same registers whichever seat drew last. */
+    static int sj_draw_until(const int8_t *deck, int d, int end, int first, uint64_t *ones,
+                             uint64_t *twos, uint64_t *watch, uint64_t pairs) {
+        uint64_t o0 = ones[0], o1 = ones[1], o2 = ones[2], o3 = ones[3];
+        uint64_t x0 = o0 ^ twos[0], x1 = o1 ^ twos[1], x2 = o2 ^ twos[2], x3 = o3 ^ twos[3];
+        uint64_t w0 = watch[0], w1 = watch[1], w2 = watch[2], w3 = watch[3], bit;
+        int s = (first + d) & 3;
+        /* the round's address as an integer: it may lie before the deck, in the first round */
+        uintptr_t b = (uintptr_t)deck + d - s, last = (uintptr_t)deck + end;
+    #define SJ_CARD(j) (*(const uint8_t *)(b + j))
+    #define SJ_DRAW(j, o, x, w) { bit = (uint64_t)1 << SJ_CARD(j); x ^= bit; o |= bit; \
+                                  if (w & bit) { b += j + 1; goto out; } }
+    #define SJ_DRAW_PAIRS(j, o, x, w) { SJ_DRAW(j, o, x, w) w |= bit & pairs; }
+    #define SJ_DRAWS(DRAW, L) { \
+            if (last - b >= 4) { \
+                switch (s) { case 0: goto L##0; case 1: goto L##1; case 2: goto L##2; \
+                             default: goto L##3; } \
+                for (;;) { \
+                    L##0: DRAW(0, o0, x0, w0) \
+                    L##1: DRAW(1, o1, x1, w1) \
+                    L##2: DRAW(2, o2, x2, w2) \
+                    L##3: DRAW(3, o3, x3, w3) \
+                    b += 4; \
+                    if (last - b < 4) break; \
+                } \
+                s = 0; \
+            } \
+            /* the last round, with fewer than four draws left (and so none from seat 3) */ \
+            switch (s) { \
+                case 0: if (b < last) DRAW(0, o0, x0, w0) /* fall through */ \
+                case 1: if (b + 1 < last) DRAW(1, o1, x1, w1) /* fall through */ \
+                case 2: if (b + 2 < last) DRAW(2, o2, x2, w2) \
+            } \
+            b = last; }
+        /* two copies of the loop, so that the common case pays nothing for pairs */
+        if (pairs)
+            SJ_DRAWS(SJ_DRAW_PAIRS, pairs_seat)
+        else
+            SJ_DRAWS(SJ_DRAW, seat)
+    #undef SJ_DRAWS
+    #undef SJ_DRAW_PAIRS
     #undef SJ_DRAW
+    #undef SJ_CARD
     out:
-        ones[s0] = o0; ones[s1] = o1; ones[s2] = o2; ones[s3] = o3;
-        twos[s0] = t0; twos[s1] = t1; twos[s2] = t2; twos[s3] = t3;
-        return d;
+        ones[0] = o0; ones[1] = o1; ones[2] = o2; ones[3] = o3;
+        twos[0] = o0 & ~x0; twos[1] = o1 & ~x1; twos[2] = o2 & ~x2; twos[3] = o3 & ~x3;
+        watch[0] = w0; watch[1] = w1; watch[2] = w2; watch[3] = w3;
+        return (int)(b - (uintptr_t)deck);
     }
     """
     int draw_until "sj_draw_until"(const int8_t* deck, int d, int end, int first,
-                                   uint64_t* ones, uint64_t* twos,
-                                   const uint64_t* watch) noexcept nogil
+                                   uint64_t* ones, uint64_t* twos, uint64_t* watch,
+                                   uint64_t pairs) noexcept nogil
 
 
 cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
@@ -563,11 +596,27 @@ cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
 cdef uint64_t EVERY_DRAW = ~(<uint64_t>0)
 
 
+cdef uint64_t pair_kinds(const Game* g) noexcept nogil:
+    """The kinds that a seat needs a pair of for a show and watches from its first copy on
+    (draw_until's pairs): jokers before the first declaration (joker_pair_declares), level
+    cards and jokers to overturn while drawing; none when no seat is asked such a show."""
+    cdef int seat
+    for seat in range(4):
+        if g.trump_suit < 0:
+            if g.rules.joker_pair_declares and not (g.silent[seat] and not declaring_needed(g)):
+                return JOKER_KINDS
+        elif seat != g.declarer and not g.silent[seat] and g.rules.overturn_while_drawing:
+            return rank_kinds(g.level) | JOKER_KINDS
+    return 0
+
+
 cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     """The kinds whose draw may make asked_at_draw true for this seat, as things stand: a draw
     of another kind leaves it false (the hand only grows, and nothing else changes without a
-    show). EVERY_DRAW when it is true already, and only then. The draw loop checks a seat only
-    on these draws; a debug build checks every draw against asked_at_draw."""
+    show). EVERY_DRAW when it is true already, and only then. Of the kinds it needs a pair of
+    (pair_kinds), it watches those it holds: the draw loop adds the others as they come. The
+    draw loop checks a seat only on these draws; a debug build checks every draw against
+    asked_at_draw."""
     cdef CardSet hand = g.hands[seat]
     cdef uint64_t level_kinds, held, watch
     cdef int suit
@@ -580,9 +629,9 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
         held = hand.ones & level_kinds
         if held and not g.patience[seat]:
             return EVERY_DRAW
-        # a level card, or a joker towards a pair; short of its patience, any card of a suit
-        # whose level card it holds
-        watch = level_kinds | (JOKER_KINDS if g.rules.joker_pair_declares else 0)
+        # a level card, or the second copy of a joker; short of its patience, any card of a
+        # suit whose level card it holds
+        watch = level_kinds | (hand.ones & JOKER_KINDS if g.rules.joker_pair_declares else 0)
         while held:
             suit = ctz(held) // 13
             if suit_count(hand, suit) >= g.patience[seat]:
@@ -598,9 +647,9 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
         return 0
     if g.silent[seat] or not g.rules.overturn_while_drawing:
         return 0
-    watch = rank_kinds(g.level) | JOKER_KINDS      # towards a pair to overturn with
+    watch = rank_kinds(g.level) | JOKER_KINDS
     if not holds_show_pair(g, seat):
-        return watch
+        return hand.ones & watch        # the second copy, for a pair to overturn with
     if not g.picky[seat] or paying_overturns(g, seat):
         return EVERY_DRAW
     # a picky seat's overturn pays only once a card raises its count of the new trumps
@@ -640,17 +689,22 @@ cdef int run(Game* g) noexcept nogil:
                 twos[seat] = g.hands[seat].twos
                 if not g.watch_valid:
                     g.watch[seat] = draw_watch(g, seat)
-            g.watch_valid = True
+            if not g.watch_valid:
+                g.watch_pairs = pair_kinds(g)
+                g.watch_valid = True
             while drawn < DRAWN:
                 # a debug build stops at every draw, to check that the watch skips none that asks
                 drawn = draw_until(deck, drawn, DRAWN, first, ones, twos,
-                                   &every[0] if SHENGJI_DEBUG else &g.watch[0])
+                                   &every[0] if SHENGJI_DEBUG else &g.watch[0], g.watch_pairs)
                 seat = (first + drawn - 1) & 3
                 g.hands[seat].ones = ones[seat]
                 g.hands[seat].twos = twos[seat]
-                if not (g.watch[seat] >> deck[drawn - 1]) & 1:
-                    if SHENGJI_DEBUG and asked_at_draw(g, seat):
-                        return BAD_WATCH
+                k = deck[drawn - 1]
+                if not (g.watch[seat] >> k) & 1:
+                    if SHENGJI_DEBUG:
+                        if asked_at_draw(g, seat):
+                            return BAD_WATCH
+                        g.watch[seat] |= ((<uint64_t>1) << k) & g.watch_pairs   # as draw_until
                     continue        # the last draw, not a watched one
                 g.watch[seat] = draw_watch(g, seat)
                 if SHENGJI_DEBUG and (g.watch[seat] == EVERY_DRAW) != asked_at_draw(g, seat):
