@@ -1,6 +1,6 @@
 # The native bots and the loop that lets them play rounds of the engine (_round.pxd) without the
 # GIL: `drive` runs a round until a Python seat must decide; `simulate` plays many rounds.
-from libc.stdint cimport uint64_t, int8_t, int64_t, INT64_MAX
+from libc.stdint cimport uint64_t, int8_t, int64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
@@ -9,8 +9,8 @@ import numpy as np
 from shengji._core cimport (
     CardSet, TrumpTable, LeadShape, TRUMP, SMALL_JOKER, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND,
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
-    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, points_raw, kind_points, rank_kinds, card_count, restrict,
-    difference, union_of, ctz, play_rank, outranks, legal_follows_raw, empty_buffer,
+    BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, MAX_HAND, points_raw, kind_points, rank_kinds, card_count,
+    restrict, difference, union_of, ctz, play_rank, outranks, legal_follows_raw, empty_buffer,
 )
 from shengji._deal cimport (
     Rng, rng_seed, rng_next, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE,
@@ -58,18 +58,24 @@ ctypedef struct BotSpec:
 # -- Burying by strategy, and the random player ---------------------------------------------
 cdef extern from *:
     """
-    /* Keeps the 8 smallest keys seen, ascending (start: all INT64_MAX): the key passes down the
-       row, each place keeping the smaller. No branches: the keys come in no predictable order,
-       and a mispredicted branch costs more than the 8 compares. */
-    static inline void sj_keep_lowest8(int64_t *lowest, int64_t key) {
-        for (int i = 0; i < 8; i++) {
-            int64_t here = lowest[i];
-            lowest[i] = here < key ? here : key;
-            key = here < key ? key : here;
+    /* The 8 smallest of keys[0..n) (n >= 8), ascending: each key passes down a row of 8 places
+       held in registers, each place keeping the smaller. No branches: the keys come in no
+       predictable order, and a mispredicted branch costs more than the 8 compares. */
+    static inline void sj_lowest8(const int64_t *keys, int n, int64_t *lowest) {
+        int64_t l0 = INT64_MAX, l1 = INT64_MAX, l2 = INT64_MAX, l3 = INT64_MAX,
+                l4 = INT64_MAX, l5 = INT64_MAX, l6 = INT64_MAX, l7 = INT64_MAX, key, here;
+    #define SJ_PLACE(l) here = l; l = here < key ? here : key; key = here < key ? key : here;
+        for (int i = 0; i < n; i++) {
+            key = keys[i];
+            SJ_PLACE(l0) SJ_PLACE(l1) SJ_PLACE(l2) SJ_PLACE(l3)
+            SJ_PLACE(l4) SJ_PLACE(l5) SJ_PLACE(l6) SJ_PLACE(l7)
         }
+    #undef SJ_PLACE
+        lowest[0] = l0; lowest[1] = l1; lowest[2] = l2; lowest[3] = l3;
+        lowest[4] = l4; lowest[5] = l5; lowest[6] = l6; lowest[7] = l7;
     }
     """
-    void keep_lowest8 "sj_keep_lowest8"(int64_t* lowest, int64_t key) noexcept nogil
+    void lowest8 "sj_lowest8"(const int64_t* keys, int n, int64_t* lowest) noexcept nogil
 
 
 cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
@@ -80,7 +86,8 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     """8 cards by the bury strategy; trumps only when nothing else is left."""
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], out
-    cdef int64_t lowest[BOTTOM_SIZE]   # the 8 smallest keys so far, ascending
+    cdef int64_t keys[MAX_HAND + BOTTOM_SIZE]     # the dealer holds the bottom too
+    cdef int64_t lowest[BOTTOM_SIZE]
     cdef int suit_len[4]
     cdef int n = 0, i, j, k, c, value, base
     cdef int per_suit, per_point_card, per_point, per_pair
@@ -89,8 +96,6 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
         return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
     for c in range(4):
         suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
-    for i in range(BOTTOM_SIZE):
-        lowest[i] = INT64_MAX
     # a card's score, lowest buried first: its place on its suit's line, plus per_suit (by the
     # strategy, the suit and its length), per_point_card if it scores, per_point for each point,
     # per_pair if it is held as a pair
@@ -125,8 +130,9 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
                     + (per_pair if (hand.twos >> k) & 1 else 0))
             for j in range(2 if (hand.twos >> k) & 1 else 1):
                 # lowest score first, the earlier card on ties; the kind rides in the low bits
-                keep_lowest8(lowest, ((<int64_t>base << 7 | n) << 6) | k)
+                keys[n] = ((<int64_t>base << 7 | n) << 6) | k
                 n += 1
+    lowest8(keys, n, lowest)
     out.ones = 0
     out.twos = 0
     for i in range(BOTTOM_SIZE):
