@@ -75,12 +75,18 @@ cdef extern from *:
     /* 3**p for the p pairs of one category of a hand (at most 12) */
     static const unsigned long long SJ_POW3[13] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561,
                                                    19683, 59049, 177147, 531441};
+    /* §7 points of a card of each kind: a five 5, a ten or a king 10 */
+    #define SJ_SUIT_POINTS 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 10, 0
+    static const signed char SJ_KIND_POINTS[54] = {SJ_SUIT_POINTS, SJ_SUIT_POINTS,
+                                                   SJ_SUIT_POINTS, SJ_SUIT_POINTS, 0, 0};
+    #undef SJ_SUIT_POINTS
     """
     int popcount "sj_popcount"(uint64_t x) noexcept nogil
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
     int SHENGJI_DEBUG      # 1 in a build with SHENGJI_DEBUG=1 (checks and sanitizer on)
     uint64_t RANK_2 "SJ_RANK_2"
     const uint64_t* POW3 "SJ_POW3"
+    const int8_t* KIND_POINTS "SJ_KIND_POINTS"
 
 
 cdef inline uint64_t submultisets(CardSet part) noexcept nogil:
@@ -120,8 +126,7 @@ cdef inline uint64_t rank_kinds(int rank) noexcept nogil:
 
 cdef inline int kind_points(int kind) noexcept nogil:
     """§7 points of one card of this kind."""
-    return (5 * <int>((rank_kinds(5) >> kind) & 1)
-            + 10 * <int>(((rank_kinds(10) | rank_kinds(13)) >> kind) & 1))
+    return KIND_POINTS[kind]
 
 
 cdef inline int points_raw(CardSet c) noexcept nogil:
