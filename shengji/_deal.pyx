@@ -20,16 +20,21 @@ cdef extern from *:
        at place m - 1 - i with the one at the next digit of x * m (m - 1) ... (the high word of
        x * (m - i), x going on as the low word). Returns the low word left. */
     static inline uint64_t sj_batch_swaps(int8_t *deck, uint64_t x, int m, int steps) {
-        uint64_t bound = (uint64_t)m, last = bound - (uint64_t)steps;
-        for (; bound != last; bound--) {
+        uint64_t bound = (uint64_t)m, j;
+        for (int i = 0; i < steps; i++, bound--) {
             /* the bound as a plain register: gcc would otherwise keep a 128-bit induction
-               variable for the product */
-            uint64_t b = bound;
-            __asm__("" : "+r"(b));
-            uint64_t j = (uint64_t)(((unsigned __int128)x * b) >> 64);
-            int8_t card = deck[b - 1];
-            x *= b;         /* the low word of the product */
-            deck[b - 1] = deck[j];
+               variable for the product, or unrolled, a register for every bound */
+            __asm__("" : "+r"(bound));
+    #if defined(__x86_64__) && defined(__GNUC__)
+            /* x stays in rax, where mul leaves the low word: gcc's own code spills it or
+               multiplies twice */
+            __asm__("mulq %2" : "+a"(x), "=d"(j) : "r"(bound) : "cc");
+    #else
+            j = (uint64_t)(((unsigned __int128)x * bound) >> 64);
+            x *= bound;     /* the low word of the product */
+    #endif
+            int8_t card = deck[bound - 1];
+            deck[bound - 1] = deck[j];
             deck[j] = card;
         }
         return x;
