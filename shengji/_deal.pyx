@@ -23,7 +23,7 @@ cdef extern from *:
         uint64_t bound = (uint64_t)m, j;
         for (int i = 0; i < steps; i++, bound--) {
             /* the bound as a plain register: gcc would otherwise keep a 128-bit induction
-               variable for the product, or unrolled, a register for every bound */
+               variable for the product */
             __asm__("" : "+r"(bound));
     #if defined(__x86_64__) && defined(__GNUC__)
             /* x stays in rax, where mul leaves the low word: gcc's own code spills it or
