@@ -10,11 +10,10 @@ from shengji._core import Cards, kind_name
 
 cdef extern from *:
     """
-    static inline unsigned long long sj_mulhi(unsigned long long a, unsigned long long b,
-                                              unsigned long long *lo) {
+    static inline uint64_t sj_mulhi(uint64_t a, uint64_t b, uint64_t *lo) {
         unsigned __int128 m = (unsigned __int128)a * b;
-        *lo = (unsigned long long)m;
-        return (unsigned long long)(m >> 64);
+        *lo = (uint64_t)m;
+        return (uint64_t)(m >> 64);
     }
     /* One batch of Fisher-Yates steps (shuffle_deck): with m cards left, step i swaps the card
        at place m - 1 - i with the one at the next digit of x * m (m - 1) ... (the high word of
