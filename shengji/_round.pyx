@@ -332,8 +332,7 @@ cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil:
     """Cards of the seat's hand that would be trumps with this trump suit (NO_TRUMP_SUIT:
     none)."""
-    cdef int level = g.level if g.dealer >= 0 else g.levels[seat & 1]
-    cdef uint64_t mask = ((<uint64_t>3) << SMALL_JOKER) | rank_kinds(level)
+    cdef uint64_t mask = JOKER_KINDS | rank_kinds(seat_level(g, seat))
     if suit < 4:
         mask |= (<uint64_t>0x1FFF) << (13 * suit)
     return card_count(restrict(hand, mask))
