@@ -22,6 +22,7 @@ from shengji._round cimport (
     BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
     throw_failed, when_of, declaring_needed, suit_count, suit_strength, shown_suit, overturn_pays,
+    side_bury_is_moot,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -446,10 +447,21 @@ cdef int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept 
     return BAD_NO_DECISION
 
 
+cdef inline bint buries_side_cards(const Game* g, const BotSpec* b) noexcept nogil:
+    """bury_by takes no trump from this hand: its strategy is not random, and the hand holds
+    8 side cards."""
+    cdef CardSet hand = g.hands[g.seat]
+    return b.bury != BURY_RANDOM and (
+        card_count(hand) - card_count(restrict(hand, g.table.cat_mask[TRUMP])) >= BOTTOM_SIZE)
+
+
 cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept nogil:
     """Run the round, the native bots answering, until a Python seat must decide or the round
-    ends (with declarations_only: once the first trick is about to start, the bottom buried):
-    returns ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
+    ends. With declarations_only it stops once the first trick is about to start, the bottom
+    buried; or sooner, at the dealer's bury, where which side cards go changes nothing before
+    the first trick (side_bury_is_moot) and the bot would bury side cards only: the dealer
+    then still holds the bottom, with the trumps it would keep. Returns ASK_* or a BAD_* code
+    (a native bot's answer refused is an engine bug)."""
     cdef int ask, rc, seat
     cdef CardSet cards
     cdef bint flag
@@ -469,6 +481,9 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
                 bots[g.seat].kind == BOT_PIMC and ask == ASK_PLAY):
             return ask
+        if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
+                and side_bury_is_moot(g)):
+            return ASK_DONE
         rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
             return rc
@@ -793,7 +808,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     round_seed(seed, i)) played by native bots without the GIL: a dict of arrays, one entry
     per round (COLUMNS + seed).
     With play False each round stops when its first trick would start (deals, declarations,
-    the bottom buried): DECLARATION_COLUMNS + seed, the same values as the whole round's."""
+    the bottom buried; drive skips a bury that changes none of them):
+    DECLARATION_COLUMNS + seed, the same values as the whole round's."""
     cdef GameRules gr = game_rules(rules)
     cdef BotSpec kinds[4]
     cdef Game* g
@@ -844,9 +860,11 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 c_deals[i] = g.ndeals
                 c_over[i] = g.overturns
                 c_reinf[i] = g.reinforced
-                # the declarer's trumps when the first trick starts (-1: the bottom was turned)
-                c_dtrumps[i] = -1 if g.declarer < 0 else card_count(
-                    restrict(g.start_hands[g.declarer], g.table.cat_mask[TRUMP]))
+                # the declarer's trumps when the first trick starts (-1: the bottom was turned);
+                # without play, those it holds now: drive stops before a bury of side cards only
+                c_dtrumps[i] = -1 if g.declarer < 0 else card_count(restrict(
+                    g.start_hands[g.declarer] if play else g.hands[g.declarer],
+                    g.table.cat_mask[TRUMP]))
                 if play:
                     c_points[i] = g.res.defender_points
                     c_tpoints[i] = g.res.trick_points

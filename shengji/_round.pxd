@@ -223,6 +223,7 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
                     int level0, int level1, bint first_round) noexcept nogil
 cdef int run(Game* g) noexcept nogil
+cdef bint side_bury_is_moot(const Game* g) noexcept nogil
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
 
 cdef GameRules game_rules(object rules) except *

@@ -391,13 +391,17 @@ cdef uint64_t paying_overturns(const Game* g, int seat) noexcept nogil:
     return out
 
 
-cdef void overturn_options(Game* g, int seat) noexcept nogil:
-    """Overturns by a seat other than the declarer (seed 002 §4, seed 003 (一)8), in kind
-    order. A picky seat (the greedy bot) is offered only those that pay."""
-    cdef uint64_t kinds
+cdef uint64_t offered_overturns(const Game* g, int seat) noexcept nogil:
+    """The kinds whose pair a seat other than the declarer may overturn with (seed 002 §4,
+    seed 003 (一)8). A picky seat (the greedy bot) is offered only those that pay."""
     if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
-        return
-    kinds = paying_overturns(g, seat) if g.picky[seat] else overturn_kinds(g, g.hands[seat])
+        return 0
+    return paying_overturns(g, seat) if g.picky[seat] else overturn_kinds(g, g.hands[seat])
+
+
+cdef void overturn_options(Game* g, int seat) noexcept nogil:
+    """The overturns a seat is offered, in kind order."""
+    cdef uint64_t kinds = offered_overturns(g, seat)
     while kinds:
         add_option(g, ctz(kinds), 2)
         kinds &= kinds - 1
@@ -838,6 +842,22 @@ cdef int apply_show(Game* g, CardSet shown) noexcept nogil:
                 g.phase = PH_STEAL
             return 0
     return BAD_SHOW
+
+
+cdef bint side_bury_is_moot(const Game* g) noexcept nogil:
+    """At the dealer's bury: whether the round up to its first trick comes out the same
+    whichever side cards (no trumps) it buries. It does unless the pass with 抄底 follows and
+    offers someone an overturn: who steals takes the buried cards. The dealer's hand still
+    holds the bottom here, but burying side cards keeps its level cards, jokers and trumps,
+    and only lowers a side suit's count, so it is offered no overturn later that it is not
+    offered now (overturn_pays)."""
+    cdef int seat
+    if g.phase != PH_BURY or not (g.rules.steal_bottom and g.declarer >= 0):
+        return g.phase == PH_BURY
+    for seat in range(4):
+        if not g.silent[seat] and offered_overturns(g, seat):
+            return False
+    return True
 
 
 cdef int apply_bury(Game* g, CardSet cards) noexcept nogil:

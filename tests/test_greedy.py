@@ -33,9 +33,13 @@ def test_every_calling_strategy_replays(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_declarations_only_stops_where_the_first_trick_starts(preset):
-    """simulate(play=False) gives the whole rounds' declaration columns, deal by deal."""
+    """simulate(play=False) gives the whole rounds' declaration columns, deal by deal: also
+    where it skips the bury (bury strategies other than random, when nobody could steal the
+    bottom), and where it may not (the random one; v3's pass with 抄底)."""
     for bot in (sj.Greedy(call="eager"), sj.Greedy(call="patient", patience=4),
-                sj.Greedy(call="never", revolt=True), "random"):
+                sj.Greedy(call="never", revolt=True), "random",
+                sj.Greedy(call="eager", bury="points"), sj.Greedy(bury="random"),
+                [sj.Greedy(call="eager", bury="voids"), "random"] * 2):
         specs, _, _ = sj.round.resolve_bots(bot)
         for first_round in (False, True):
             whole = _bots.simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
