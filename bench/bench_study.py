@@ -1,6 +1,6 @@
 """The studies on one core: the trump-calling study's deal + declaration simulations (each deal
-dealt and its declarations run to the first trick, the bottom buried), and whole chunks of
-both studies."""
+dealt and its declarations run to the first trick, the bottom buried where that changes a
+result), and whole chunks of both studies."""
 import pytest
 
 import shengji as sj
