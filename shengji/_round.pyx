@@ -852,8 +852,10 @@ cdef bint side_bury_is_moot(const Game* g) noexcept nogil:
     and only lowers a side suit's count, so it is offered no overturn later that it is not
     offered now (overturn_pays)."""
     cdef int seat
-    if g.phase != PH_BURY or not (g.rules.steal_bottom and g.declarer >= 0):
-        return g.phase == PH_BURY
+    if g.phase != PH_BURY:
+        return False            # a bury after 抄底: the pass goes on
+    if not (g.rules.steal_bottom and g.declarer >= 0):
+        return True             # the first trick comes next
     for seat in range(4):
         if not g.silent[seat] and offered_overturns(g, seat):
             return False
