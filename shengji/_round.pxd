@@ -205,9 +205,14 @@ cdef inline bint declaring_needed(const Game* g) noexcept nogil:
     return g.dealer < 0 and g.rules.no_declaration != 0
 
 
+cdef inline uint64_t suit_kinds(int suit) noexcept nogil:
+    """The 13 kinds of a suit (0..3), its level card among them."""
+    return (<uint64_t>0x1FFF) << (13 * suit)
+
+
 cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
     """Cards of a suit (0..3) in the hand, level cards and the trump suit alike."""
-    return card_count(restrict(hand, (<uint64_t>0x1FFF) << (13 * suit)))
+    return card_count(restrict(hand, suit_kinds(suit)))
 
 
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil

@@ -334,7 +334,7 @@ cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept
     none)."""
     cdef uint64_t mask = JOKER_KINDS | rank_kinds(seat_level(g, seat))
     if suit < 4:
-        mask |= (<uint64_t>0x1FFF) << (13 * suit)
+        mask |= suit_kinds(suit)
     return card_count(restrict(hand, mask))
 
 
@@ -639,7 +639,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
             suit = ctz(held) // 13
             if suit_count(hand, suit) >= g.patience[seat]:
                 return EVERY_DRAW
-            watch |= (<uint64_t>0x1FFF) << (13 * suit)
+            watch |= suit_kinds(suit)
             held &= held - 1
         return watch
     if seat == g.declarer:
@@ -658,7 +658,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     # a picky seat's overturn pays only once a card raises its count of the new trumps
     held = overturn_kinds(g, hand) & ~JOKER_KINDS
     while held:
-        watch |= (<uint64_t>0x1FFF) << (13 * (ctz(held) // 13))
+        watch |= suit_kinds(ctz(held) // 13)
         held &= held - 1
     return watch
 
