@@ -473,7 +473,7 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
             bots[seat].kind == BOT_GREEDY and bots[seat].call == CALL_PATIENT) else 0
         # and every greedy seat passes an overturn that does not pay
         g.picky[seat] = bots[seat].kind == BOT_GREEDY
-    g.watch_valid = False       # the draw loop's watched kinds depend on silent and patience
+    g.watch_valid = False       # the draw loop's watches depend on silent, patience and picky
     while True:
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:
