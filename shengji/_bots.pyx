@@ -12,6 +12,7 @@ from shengji._core cimport (
     BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, MAX_HAND, points_raw, kind_points, rank_kinds, card_count,
     restrict, difference, union_of, ctz, play_rank, outranks, legal_follows_raw, empty_buffer,
 )
+from shengji._knowledge cimport Knowledge, SeatKnowledge, OBSERVERS, TABLE
 from shengji._deal cimport (
     Rng, rng_seed, rng_next, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE,
 )
@@ -19,10 +20,10 @@ from shengji._round cimport (
     Game, GameRules, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY,
     PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN,
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
-    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, ILLEGAL_FOLLOW, random_submultiset,
+    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_KNOWLEDGE, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
     throw_failed, when_of, declaring_needed, suit_count, suit_strength, shown_suit, overturn_pays,
-    side_bury_is_moot,
+    side_bury_is_moot, unseen_by, know_now,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -45,7 +46,6 @@ cdef enum:
     BURY_RANDOM = 3        # uniform over 8-card choices
     BURY_LOW_VOIDS = 4     # low side cards without points, short suits first (makes voids)
     FOLLOW_CAP = 2000      # most follows the greedy bot weighs; beyond, it follows at random
-    ALL_KINDS = 0x3FFFFFFFFFFFFF
 
 
 ctypedef struct BotSpec:
@@ -196,17 +196,6 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
             cards[0] = g.opts[i]
     if best < 0 and not g.may_pass:
         cards[0] = g.opts[0]
-
-
-cdef CardSet unseen_by(const Game* g, int seat) noexcept nogil:
-    """Cards this seat cannot see: not in its hand, not played, not the bottom it buried."""
-    cdef CardSet x
-    x.ones = ALL_KINDS
-    x.twos = ALL_KINDS
-    x = difference(difference(x, g.hands[seat]), g.played)
-    if g.nburies and g.buriers[g.nburies - 1] == seat:
-        x = difference(x, g.bottom)
-    return x
 
 
 cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
@@ -513,6 +502,7 @@ REFUSALS = {
     BAD_LEAD_NONE: "a lead holds at least one card",
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
     BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
+    BAD_KNOWLEDGE: "engine bug: a seat's knowledge disagrees with the round",
     BAD_LEAD_MIXED: "a lead is one suit or all trumps (§4)",
     BAD_COPIES: "a third copy of a card",
     BAD_MASK: "not a set of cards",
@@ -571,18 +561,22 @@ cdef class Round:
     """One round in progress (§9-§10 then §4-§8). `advance()` lets the native bots play until
     a Python seat must decide; `answer()` takes that seat's decision through the same checks."""
     cdef Game* g
+    cdef Knowledge* know       # what each seat and the table know, kept by the engine
     cdef BotSpec bots[4]
     cdef readonly object rules
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
-        if self.g == NULL:
+        self.know = <Knowledge*>calloc(OBSERVERS, sizeof(Knowledge))
+        if self.g == NULL or self.know == NULL:
             raise MemoryError()
+        self.g.know = self.know
 
     def __dealloc__(self):
         if self.g != NULL:
             free(self.g.buf.data)
             free(self.g)
+        free(self.know)
 
     def __init__(self, rules, seed, int dealer, levels, bint first_round, bots):
         cdef GameRules gr = game_rules(rules)
@@ -630,6 +624,7 @@ cdef class Round:
             raise MemoryError()
         memcpy(copy, self.g, sizeof(Game))
         copy.buf = empty_buffer()
+        copy.know = NULL
         rc = answer(copy, &b, &cards, &flag)
         free(copy.buf.data)
         free(copy)
@@ -667,6 +662,7 @@ cdef class Round:
                     for j in range(k):
                         memcpy(scratch, g, sizeof(Game))
                         scratch.buf = empty_buffer()  # its own play buffer
+                        scratch.know = NULL           # the rollout reads no knowledge
                         for q in range(4):
                             if q != seat:
                                 scratch.hands[q].ones = worlds[j, q, 0]
@@ -721,14 +717,22 @@ cdef class Round:
     def hand(self, int seat):
         return as_cards(self.g.hands[seat])
 
+    def knowledge(self, int seat):
+        """What `seat` knows now (shengji._knowledge.SeatKnowledge); seat 4: the table, what
+        every seat knows."""
+        if not 0 <= seat < OBSERVERS:
+            raise ValueError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
+        know_now(self.g)
+        return SeatKnowledge.of(&self.know[seat],
+                                self.g.table.code if self.g.trump_suit >= 0 else -1)
+
     @property
     def trump(self):
         return None if self.g.trump_suit < 0 else Trump.from_code(self.g.table.code)
 
     def state(self):
-        """What is public now: draws, shows, dealer, declarer, level, trump, tricks, how many
-        cards each seat holds, and the categories (bits: D C H S trump) each has shown it
-        lacks by not following them."""
+        """What is public now: draws, shows, dealer, declarer, level, trump, tricks (what each
+        seat knows beyond: knowledge())."""
         g = self.g
         return {"deal": g.ndeals - 1, "drawn": g.drawn,
                 "dealer": None if g.dealer < 0 else g.dealer,
@@ -736,19 +740,13 @@ cdef class Round:
                 "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
                 "events": self.events(), "tricks": self.tricks(),
                 "current": [as_cards(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
-                "leader": g.leader if g.phase == PH_PLAY else None,
-                "buriers": [g.buriers[i] for i in range(g.nburies)],
-                "sizes": [card_count(g.hands[i]) for i in range(4)],
-                "voids": [g.voids[i] if g.phase == PH_PLAY else 0 for i in range(4)]}
+                "leader": g.leader if g.phase == PH_PLAY else None}
 
     def deck(self, int d):
         """Deal d's 108 cards in draw order, as card text."""
         if not 0 <= d < self.g.ndeals:
             raise IndexError(f"deal {d} has not been dealt")
         return " ".join(KIND_NAMES[self.g.decks[d][i]] for i in range(DECK_SIZE))
-
-    def buried(self, int i):
-        return as_cards(self.g.buried[i])
 
     def events(self):
         cdef Event* e

@@ -5,9 +5,10 @@
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, card_count, restrict,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference,
 )
 from shengji._deal cimport Rng, DECK_SIZE
+from shengji._knowledge cimport Knowledge
 
 cdef enum:
     MAX_TRICKS = 25        # hands of 25 shrink by at least one card a trick
@@ -100,6 +101,7 @@ cdef enum:
     BAD_LEAD_NONE = -25    # a lead must hold at least one card
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
     BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
+    BAD_KNOWLEDGE = -28    # debug builds: a seat's knowledge disagrees with the round
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 
@@ -184,6 +186,9 @@ ctypedef struct Game:
     int leader
     RoundResult res
     PlayBuffer buf
+    Knowledge* know        # what each seat and the table know (_knowledge.pxd), kept as the
+                           # round goes when not NULL: an array of OBSERVERS, owned by the
+                           # caller; NULL in the studies and in rollouts, which read none
 
 
 
@@ -215,6 +220,18 @@ cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
     return card_count(restrict(hand, suit_kinds(suit)))
 
 
+cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
+    """Cards this seat cannot see while the tricks are played: not in its hand, not played,
+    not the bottom it buried last. (Debug builds check the seats' knowledge against it in the
+    tricks.)"""
+    cdef CardSet x
+    x.ones = x.twos = ALL_KINDS
+    x = difference(difference(x, g.hands[seat]), g.played)
+    if g.nburies and g.buriers[g.nburies - 1] == seat:
+        x = difference(x, g.bottom)
+    return x
+
+
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
 cdef int shown_suit(CardSet shown) noexcept nogil
 cdef bint overturn_pays(const Game* g, int seat, CardSet shown) noexcept nogil
@@ -230,6 +247,7 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
 cdef int run(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef void know_now(Game* g) noexcept nogil
 
 cdef GameRules game_rules(object rules) except *
 cdef CardSet as_set(object cards) except *

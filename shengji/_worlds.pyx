@@ -1,18 +1,24 @@
 # Determinization (docs/engine.md "Sampling worlds"): the cards a seat cannot see, dealt to the
 # places it cannot see into, uniformly among the deals of the physical cards (each copy of a
-# card its own card) that agree with everything the seat knows.
+# card its own card) that agree with everything the seat knows (shengji._knowledge).
 #
 # What the seat knows comes down to where each unseen card may be: a category a seat has shown
-# it lacks (a void) keeps that category's cards out of its hand; a card a seat showed in a
-# declaration and has not played is in its hand (or in a bottom it buried since). Cards with the
-# same set of allowed places form a group. A deal is then a table x[group][place] of how many
-# cards of each group go to each place (rows summing to the group sizes, columns to what each
-# place holds), times a split of each group's cards: n_g! / prod_p x[g][p]! labelled splits per
-# group. The sampler lists every such table with its number of labelled deals, draws a table
-# with that weight, then shuffles each group and hands its cards out by the table: every
-# labelled deal comes out with the same probability.
-from libc.stdint cimport uint64_t, int8_t, int64_t
-from libc.stdlib cimport realloc, free
+# it lacks (a void) keeps that category's cards out of its hand; a card shown and surely not
+# played is in that seat's hand, or with the seats and the bottom it may have passed to since.
+# Cards with the same allowed places form a group. Where what the seat saw has several
+# explanations (the card a seat played may be the one it showed, or the other copy), a card
+# carries a weight per place, the physical histories that put it there, and a kind whose two
+# unseen copies go together is a mixture: each of its alternatives is dealt in turn, weighted.
+# A deal is a table x[group][place] of how many cards of each group go to each place (rows
+# summing to the group sizes, columns to what each place holds), times n_g! / prod_p x[g][p]!
+# labelled splits per group (times w[g][p] ** x[g][p] for weighted cards). The sampler counts
+# the weighted deals from each group on, for each count of cards the places still need
+# (memoized: the tables themselves, often millions, are never listed), then draws each group's
+# row in turn by the deals it leaves, shuffles the group and hands its cards out by the row:
+# every labelled deal comes out with the same probability.
+from libc.math cimport pow
+from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
+from libc.stdlib cimport calloc, realloc, free
 
 import numpy as np
 
@@ -26,9 +32,10 @@ cdef enum:
     NPLACES = 5            # seats 0..3, then the rest: the bottom (and the undealt cards)
     MAX_GROUPS = 32        # distinct sets of allowed places
     MAX_CARDS = 108
-    TABLE_CAP = 1000000    # most tables listed, and ...
-    STEP_CAP = 50000000    # ... most steps taken listing them: beyond, the constraints are
-                           # refused as too many to sample exactly
+    MAX_COMPONENTS = 64    # combinations of the alternatives of mixed kinds
+    STATE_CAP = 4000000    # most (group, cards still needed) states counted by default, and
+    STEPS_PER_STATE = 50   # most steps taken counting them, per state allowed: beyond, the
+                           # constraints are refused as too many to sample exactly
 
 cdef double FACTORIAL[MAX_CARDS + 1]
 
@@ -43,177 +50,380 @@ cdef void fill_factorials() noexcept:
 fill_factorials()
 
 
+ctypedef struct Component:
+    # one combination of the mixed kinds' alternatives, with the cards of every group
+    double ways            # the physical histories it stands for
+    double deals           # its weighted deals: ways x count(0, need)
+    int ngroups
+    int size[MAX_GROUPS]
+    int mask[MAX_GROUPS]   # the places a group's cards may go to
+    int room[MAX_GROUPS + 1][NPLACES]   # cards of groups g.. that may go to each place
+    double weight[MAX_GROUPS][NPLACES]  # histories per card of the group put in each place
+    int8_t kinds[MAX_GROUPS][MAX_CARDS]
+
+
+def place_weights(where):
+    """A group's places as five weights: from a bitmask (1 where allowed), or as given."""
+    if isinstance(where, (int, np.integer)):
+        if not 0 <= where < (1 << NPLACES):
+            raise ValueError(f"places {where!r}: a bitmask of the {NPLACES} places")
+        return tuple(float(where >> p & 1) for p in range(NPLACES))
+    weights = tuple(float(w) for w in where)
+    if len(weights) != NPLACES or any(not w >= 0 for w in weights):
+        raise ValueError(f"places {where!r}: {NPLACES} weights >= 0")
+    return weights
+
+
+cdef inline double uniform(Rng* r) noexcept nogil:
+    """A double in [0, 1) from 53 random bits."""
+    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline uint64_t state_key(int c, int g, const int* left) noexcept nogil:
+    """(component, group, what each place still needs) in one word; never 0."""
+    cdef uint64_t key = ((<uint64_t>c) << 6 | <uint64_t>g) + 1
+    cdef int p
+    for p in range(NPLACES):
+        key = key << 7 | <uint64_t>left[p]
+    return key
+
+
 cdef class WorldSampler:
-    """Uniform deals of unseen cards to places. `groups`: (allowed places bitmask, Cards)
-    pairs, a card appearing in the group of the places it may be in; `need`: how many unseen
-    cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards each place is
-    known to hold (the seat's own hand), added to every world."""
-    cdef int ngroups
-    cdef int size[MAX_GROUPS]
-    cdef int mask[MAX_GROUPS]
-    cdef int8_t kinds[MAX_GROUPS][MAX_CARDS]
+    """Uniform deals of unseen cards to places. `groups`: (places, Cards) pairs, the places a
+    bitmask of where the cards may be, or for a card that is one of several explanations of
+    what the seat saw, a weight per place (the physical histories that put it there); `need`:
+    how many unseen cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards
+    each place is known to hold (the seat's own hand), added to every world; `mixtures`: for
+    each kind whose unseen copies go together, its alternatives [(ways, groups), ...]: every
+    combination of them is dealt with the groups, weighted by its ways. `max_states`: the
+    most states counted before the constraints are refused as too many."""
+    cdef int ncomponents
+    cdef Component* comps
     cdef int need[NPLACES]
     cdef CardSet fixed[NPLACES]
-    cdef int64_t ntables
-    cdef int64_t room
+    cdef uint64_t* memo_keys   # open addressing: the counted states ...
+    cdef double* memo_deals    # ... and their weighted deals
+    cdef int64_t memo_size     # a power of two
+    cdef int64_t nstates
     cdef int64_t steps
-    cdef int stride            # ngroups x NPLACES
-    cdef int8_t* table_data    # ntables x stride counts
-    cdef double* cumulative    # running total of the tables' weights
+    cdef int64_t max_states
     cdef readonly double deals   # labelled deals in all (the total weight)
 
     def __cinit__(self):
-        self.table_data = NULL
-        self.cumulative = NULL
+        self.comps = NULL
+        self.memo_keys = NULL
+        self.memo_deals = NULL
 
     def __dealloc__(self):
-        free(self.table_data)
-        free(self.cumulative)
+        free(self.comps)
+        free(self.memo_keys)
+        free(self.memo_deals)
 
-    def __init__(self, groups, need, fixed):
-        cdef int g, p, total = 0, k
-        cdef uint64_t bits
-        cdef int x[MAX_GROUPS * NPLACES]
+    def __init__(self, groups, need, fixed, mixtures=(), int64_t max_states=STATE_CAP):
+        cdef int g, p, c, total
         cdef int left[NPLACES]
         if len(need) != NPLACES or len(fixed) != NPLACES:
             raise ValueError(f"need and fixed give the {NPLACES} places")
-        listed = sorted((mc for mc in ((int(m), Cards(c)) for m, c in groups) if len(mc[1])),
-                        key=lambda mc: (popcount(mc[0]), len(mc[1])))
+        for p in range(NPLACES):
+            self.need[p] = int(need[p])
+            f = Cards(fixed[p])
+            self.fixed[p].ones = f.ones
+            self.fixed[p].twos = f.twos
+            if not 0 <= self.need[p] <= MAX_CARDS:
+                raise ShengjiError(f"place {p} cannot hold {self.need[p]} cards")
+        combos = [(1.0, list(groups))]
+        for alternatives in mixtures:
+            combos = [(ways * float(w), gs + list(more)) for ways, gs in combos
+                      for w, more in alternatives]
+            if len(combos) > MAX_COMPONENTS:
+                raise ShengjiError(f"more than {MAX_COMPONENTS} combinations of the cards' "
+                                   "explanations: too many to sample exactly")
+        self.comps = <Component*>calloc(max(1, len(combos)), sizeof(Component))
+        if self.comps == NULL:
+            raise MemoryError()
+        self.ncomponents = len(combos)
+        self.memo_size = 1024
+        self.memo_keys = <uint64_t*>calloc(self.memo_size, sizeof(uint64_t))
+        self.memo_deals = <double*>calloc(self.memo_size, sizeof(double))
+        if self.memo_keys == NULL or self.memo_deals == NULL:
+            raise MemoryError()
+        self.nstates = 0
+        self.steps = 0
+        self.max_states = max_states
+        self.deals = 0.0
+        held = sum(self.need[p] for p in range(NPLACES))
+        for c, (ways, gs) in enumerate(combos):
+            comp = &self.comps[c]
+            self.fill(comp, ways, gs)
+            total = sum(comp.size[g] for g in range(comp.ngroups))
+            if held != total:
+                raise ShengjiError(f"{total} unseen cards for places holding {held}")
+            for p in range(NPLACES):
+                left[p] = self.need[p]
+            comp.deals = comp.ways * self.count(c, 0, left) if comp.ways > 0 else 0.0
+            self.deals += comp.deals
+        if not self.deals > 0:
+            raise ShengjiError("no deal of the unseen cards agrees with what the seat knows "
+                               "(hand sizes, voids, shown cards)")
+
+    cdef int fill(self, Component* comp, double ways, list groups) except -1:
+        """A component's groups: cards with the same place weights together, the most
+        constrained first (fewer states to count)."""
+        cdef int g, p, k
+        cdef uint64_t bits
+        merged = {}
+        for where, cards in groups:
+            weights = place_weights(where)
+            merged[weights] = merged.get(weights, Cards()) + Cards(cards)
+        listed = sorted(((w, c) for w, c in merged.items() if len(c)),
+                        key=lambda wc: (sum(x > 0 for x in wc[0]), len(wc[1])))
         if len(listed) > MAX_GROUPS:
-            raise ValueError("at most 32 groups of cards")
-        self.ngroups = len(listed)
-        for g, (m, cards) in enumerate(listed):
-            if not 0 < m < (1 << NPLACES):
+            raise ValueError(f"at most {MAX_GROUPS} groups of cards")
+        comp.ways = ways
+        comp.ngroups = len(listed)
+        for g, (weights, cards) in enumerate(listed):
+            comp.mask[g] = 0
+            for p in range(NPLACES):
+                comp.weight[g][p] = weights[p]
+                if weights[p] > 0:
+                    comp.mask[g] |= 1 << p
+            if comp.mask[g] == 0:
                 raise ShengjiError(f"no deal of the unseen cards agrees with what the seat "
                                    f"knows: {cards} may be in no place")
-            self.mask[g] = m
-            self.size[g] = 0
+            comp.size[g] = 0
             bits = cards.ones
             while bits:
                 k = ctz(bits)
                 bits &= bits - 1
                 for _ in range(2 if (cards.twos >> k) & 1 else 1):
-                    self.kinds[g][self.size[g]] = k
-                    self.size[g] += 1
-            total += self.size[g]
+                    comp.kinds[g][comp.size[g]] = k
+                    comp.size[g] += 1
         for p in range(NPLACES):
-            self.need[p] = int(need[p])
-            c = Cards(fixed[p])
-            self.fixed[p].ones = c.ones
-            self.fixed[p].twos = c.twos
-            if self.need[p] < 0:
-                raise ShengjiError(f"place {p} cannot hold {self.need[p]} cards")
-        held = sum(self.need[p] for p in range(NPLACES))
-        if held != total:
-            raise ShengjiError(f"{total} unseen cards for places holding {held}")
-        self.ntables = 0
-        self.room = 0
-        self.steps = 0
-        self.stride = self.ngroups * NPLACES
-        self.deals = 0.0
-        for p in range(NPLACES):
-            left[p] = self.need[p]
-        if self.ngroups == 0:
-            self.add_table(x, 1.0)
-        elif self.split(0, 0, self.size[0], left, x, FACTORIAL[self.size[0]]) < 0:
-            raise ShengjiError(f"more than {TABLE_CAP:,} ways to split the unseen cards "
-                               f"between the places (or {STEP_CAP:,} steps to list them): too "
-                               "many constraints to sample exactly")
-        if self.ntables == 0:
-            raise ShengjiError("no deal of the unseen cards agrees with what the seat knows "
-                               "(hand sizes, voids, shown cards)")
+            comp.room[comp.ngroups][p] = 0
+            for g in range(comp.ngroups - 1, -1, -1):
+                comp.room[g][p] = comp.room[g + 1][p] + (
+                    comp.size[g] if (comp.mask[g] >> p) & 1 else 0)
+        return 0
 
     @property
-    def tables(self):
-        """How many count tables (group x place) the deals fall into."""
-        return self.ntables
+    def states(self):
+        """How many (group, cards still needed) states were counted."""
+        return self.nstates
 
-    cdef int add_table(self, const int* x, double weight) except -2:
-        cdef int64_t i
-        cdef int8_t* grown_t
-        cdef double* grown_c
-        if self.ntables == TABLE_CAP:
-            return -1
-        if self.ntables == self.room:
-            self.room = self.room * 2 + 64
-            grown_t = <int8_t*>realloc(self.table_data, self.room * self.stride + 1)
-            if grown_t == NULL:
+    cdef int64_t slot(self, uint64_t key) noexcept nogil:
+        """The memo slot holding key, or the empty slot where it would go."""
+        cdef int64_t i = <int64_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 20) & (self.memo_size - 1)
+        while self.memo_keys[i] != 0 and self.memo_keys[i] != key:
+            i = (i + 1) & (self.memo_size - 1)
+        return i
+
+    cdef int remember(self, uint64_t key, double deals) except -1:
+        cdef int64_t i, n = self.memo_size
+        cdef uint64_t* keys = self.memo_keys
+        cdef double* values = self.memo_deals
+        if self.nstates >= self.max_states:
+            raise ShengjiError(f"more than {self.max_states:,} ways to split the unseen cards "
+                               "between the places: too many constraints to sample exactly")
+        if 2 * (self.nstates + 1) > n:
+            self.memo_size = 2 * n
+            self.memo_keys = <uint64_t*>calloc(self.memo_size, sizeof(uint64_t))
+            self.memo_deals = <double*>calloc(self.memo_size, sizeof(double))
+            if self.memo_keys == NULL or self.memo_deals == NULL:
+                free(keys)
+                free(values)
                 raise MemoryError()
-            self.table_data = grown_t
-            grown_c = <double*>realloc(self.cumulative, self.room * sizeof(double))
-            if grown_c == NULL:
-                raise MemoryError()
-            self.cumulative = grown_c
-        for i in range(self.stride):
-            self.table_data[self.ntables * self.stride + i] = <int8_t>x[i]
-        self.deals += weight
-        self.cumulative[self.ntables] = self.deals
-        self.ntables += 1
+            for i in range(n):
+                if keys[i]:
+                    self.memo_keys[self.slot(keys[i])] = keys[i]
+                    self.memo_deals[self.slot(keys[i])] = values[i]
+            free(keys)
+            free(values)
+        i = self.slot(key)
+        self.memo_keys[i] = key
+        self.memo_deals[i] = deals
+        self.nstates += 1
         return 0
 
-    cdef int split(self, int g, int p, int rest, int* left, int* x, double weight) except -2:
-        """Every count of group g's `rest` cards still to place for place p, and on to the
-        next places and groups; weight carries n_g! / prod x! for the rows so far. The last
-        group takes what the places still need."""
-        cdef int n, lo, hi, rc, q, h, room
+    cdef double count(self, int c, int g, int* left) except -1.0:
+        """The weighted deals of groups g.. of component c into the cards each place still
+        needs (left)."""
+        cdef const Component* comp = &self.comps[c]
+        cdef uint64_t key
+        cdef int64_t i
+        cdef int p
+        cdef double deals
+        if g == comp.ngroups:
+            for p in range(NPLACES):
+                if left[p]:
+                    return 0.0
+            return 1.0
+        for p in range(NPLACES):
+            if left[p] > comp.room[g][p]:
+                return 0.0          # the groups left cannot fill this place
+        key = state_key(c, g, left)
+        i = self.slot(key)
+        if self.memo_keys[i] == key:
+            return self.memo_deals[i]
+        deals = FACTORIAL[comp.size[g]] * self.spread(c, g, 0, comp.size[g], left, 1.0)
+        self.remember(key, deals)
+        return deals
+
+    cdef double spread(self, int c, int g, int p, int rest, int* left,
+                       double weight) except -1.0:
+        """Every count of group g's `rest` cards still to place for places p.., each times
+        prod w^x / x! so far and the deals it leaves the next groups."""
+        cdef const Component* comp = &self.comps[c]
+        cdef int n, hi, q
+        cdef double total = 0.0, w
         self.steps += 1
-        if self.steps > STEP_CAP:
-            return -1
+        if self.steps > STEPS_PER_STATE * self.max_states:
+            raise ShengjiError(f"more than {STEPS_PER_STATE * self.max_states:,} steps to count "
+                               "the ways to split the unseen cards: too many constraints to "
+                               "sample exactly")
+        if p == NPLACES:
+            return weight * self.count(c, g + 1, left) if rest == 0 else 0.0
+        if not (comp.mask[g] >> p) & 1:
+            return self.spread(c, g, p + 1, rest, left, weight)
+        hi = left[p] if left[p] < rest else rest
+        for q in range(p + 1, NPLACES):
+            if (comp.mask[g] >> q) & 1:
+                break
+        else:
+            # the last place the group may go to takes the rest of it
+            if rest > left[p]:
+                return 0.0
+            hi = rest
+            n = rest
+            w = weight * pow(comp.weight[g][p], n) / FACTORIAL[n]
+            left[p] -= n
+            total = self.spread(c, g, NPLACES, 0, left, w)
+            left[p] += n
+            return total
+        for n in range(hi + 1):
+            left[p] -= n
+            total += self.spread(c, g, p + 1, rest - n, left,
+                                 weight * pow(comp.weight[g][p], n) / FACTORIAL[n])
+            left[p] += n
+        return total
+
+    cdef double counted(self, int c, int g, const int* left) noexcept nogil:
+        """count() of a state counted already (every state a draw can reach was)."""
+        cdef const Component* comp = &self.comps[c]
+        cdef uint64_t key
+        cdef int64_t i
+        cdef int p
+        if g == comp.ngroups:
+            for p in range(NPLACES):
+                if left[p]:
+                    return 0.0
+            return 1.0
+        for p in range(NPLACES):
+            if left[p] > comp.room[g][p]:
+                return 0.0
+        key = state_key(c, g, left)
+        i = self.slot(key)
+        return self.memo_deals[i] if self.memo_keys[i] == key else 0.0
+
+    cdef bint pick_row(self, int c, int g, int p, int rest, int* left, int* row,
+                       double weight, double* u) noexcept nogil:
+        """Walk group g's rows in count()'s order, taking each one's deals off u; the row
+        where u runs out is drawn (in row, taken off left). True once drawn."""
+        cdef const Component* comp = &self.comps[c]
+        cdef int n, hi, q
+        cdef double w
         if p == NPLACES:
             if rest:
-                return 0
-            if g == self.ngroups - 1:
-                return self.add_table(x, weight)
-            for q in range(NPLACES):
-                # the later groups must be able to fill what each place still needs
-                room = 0
-                for h in range(g + 1, self.ngroups):
-                    if (self.mask[h] >> q) & 1:
-                        room += self.size[h]
-                if left[q] > room:
-                    return 0
-            return self.split(g + 1, 0, self.size[g + 1], left, x,
-                              weight * FACTORIAL[self.size[g + 1]])
-        if not (self.mask[g] >> p) & 1:
-            lo = hi = 0
-        elif g == self.ngroups - 1:
-            lo = hi = left[p]
+                return False
+            w = weight * self.counted(c, g + 1, left)
+            if u[0] < w:
+                return True
+            u[0] -= w
+            return False
+        if not (comp.mask[g] >> p) & 1:
+            row[p] = 0
+            return self.pick_row(c, g, p + 1, rest, left, row, weight, u)
+        hi = left[p] if left[p] < rest else rest
+        n = 0
+        for q in range(p + 1, NPLACES):
+            if (comp.mask[g] >> q) & 1:
+                break
         else:
-            lo = 0
-            hi = left[p] if left[p] < rest else rest
-        if lo > rest:
-            return 0
-        for n in range(lo, hi + 1):
-            x[g * NPLACES + p] = n
+            if rest > left[p]:
+                return False
+            n = hi = rest
+        while n <= hi:
+            row[p] = n
             left[p] -= n
-            rc = self.split(g, p + 1, rest - n, left, x, weight / FACTORIAL[n])
+            if self.pick_row(c, g, p + 1, rest - n, left, row,
+                             weight * pow(comp.weight[g][p], n) / FACTORIAL[n], u):
+                return True
             left[p] += n
-            if rc < 0:
-                return rc
-        return 0
+            n += 1
+        return False
+
+    cdef void last_row(self, int c, int g, int* left, int* row) noexcept nogil:
+        """The last row (in count()'s order) of group g that leaves deals: where pick_row
+        ends when rounding leaves u just past the total."""
+        cdef double u = 1e308
+        cdef int best[NPLACES]
+        cdef int saved[NPLACES]
+        cdef int p
+        for p in range(NPLACES):
+            saved[p] = left[p]
+        # walk every row, keeping the last with deals
+        self.walk_rows(c, g, 0, self.comps[c].size[g], left, row, best)
+        for p in range(NPLACES):
+            row[p] = best[p]
+            left[p] = saved[p] - best[p]
+
+    cdef void walk_rows(self, int c, int g, int p, int rest, int* left, int* row,
+                        int* best) noexcept nogil:
+        cdef const Component* comp = &self.comps[c]
+        cdef int n, hi, q
+        if p == NPLACES:
+            if rest == 0 and self.counted(c, g + 1, left) > 0:
+                for q in range(NPLACES):
+                    best[q] = row[q]
+            return
+        if not (comp.mask[g] >> p) & 1:
+            row[p] = 0
+            self.walk_rows(c, g, p + 1, rest, left, row, best)
+            return
+        hi = left[p] if left[p] < rest else rest
+        for n in range(hi + 1):
+            if comp.weight[g][p] == 0 and n:
+                break
+            row[p] = n
+            left[p] -= n
+            self.walk_rows(c, g, p + 1, rest - n, left, row, best)
+            left[p] += n
 
     cdef void sample_into(self, Rng* r, CardSet* out) noexcept nogil:
         """One world: the cards of each place into out[0..4]."""
-        cdef double u = <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0) * self.deals
-        cdef int64_t lo = 0, hi = self.ntables - 1, mid
-        cdef const int8_t* table
+        cdef double u = uniform(r) * self.deals
+        cdef const Component* comp
         cdef int8_t cards[MAX_CARDS]
-        cdef int g, p, j, n, i
+        cdef int left[NPLACES]
+        cdef int row[NPLACES]
+        cdef int g, p, j, n, i, c = 0
         cdef int8_t tmp
         cdef uint64_t bit
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.cumulative[mid] > u:
-                hi = mid
-            else:
-                lo = mid + 1
-        table = &self.table_data[lo * self.stride]
+        while c < self.ncomponents - 1 and u >= self.comps[c].deals:
+            u -= self.comps[c].deals
+            c += 1
+        comp = &self.comps[c]
         for p in range(NPLACES):
             out[p] = self.fixed[p]
-        for g in range(self.ngroups):
-            n = self.size[g]
+            left[p] = self.need[p]
+        for g in range(comp.ngroups):
+            # a row of group g, by the deals it leaves: u of count(g, left) / size!
+            u = uniform(r) * self.counted(c, g, left) / FACTORIAL[comp.size[g]]
+            if not self.pick_row(c, g, 0, comp.size[g], left, row, 1.0, &u):
+                # rounding left u past the last row: take the last row with deals
+                self.last_row(c, g, left, row)
+            n = comp.size[g]
             for j in range(n):
-                cards[j] = self.kinds[g][j]
+                cards[j] = comp.kinds[g][j]
             for j in range(n - 1):          # Fisher-Yates, front to back
                 i = j + <int>rng_below(r, n - j)
                 tmp = cards[j]
@@ -221,7 +431,7 @@ cdef class WorldSampler:
                 cards[i] = tmp
             j = 0
             for p in range(NPLACES):
-                for i in range(table[g * NPLACES + p]):
+                for i in range(row[p]):
                     bit = <uint64_t>1 << cards[j]
                     out[p].twos |= out[p].ones & bit
                     out[p].ones |= bit

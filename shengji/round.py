@@ -7,7 +7,7 @@ answer goes through the same checks. docs/engine.md "Rounds" describes the recor
 from __future__ import annotations
 
 import dataclasses
-from functools import cached_property
+from functools import lru_cache
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from shengji._core import (
     Cards, Trump, category, decompose, follow_error, kind_name, legal_follows, legal_leads, order,
     to_masks,
 )
+from shengji._knowledge import TABLE, SeatKnowledge
 from shengji._worlds import WorldSampler
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.rules import Rules
@@ -34,7 +35,8 @@ REST = 4                 # place 4 of a world: the cards in no hand (the bottom,
 class View:
     """What one seat may see when it must decide: never another hand, nor a bottom it did not
     bury. `action` says what is asked: "declare" (a show: declare, reinforce, overturn or a
-    forced declaration, as `show`), "revolt", "bury" or "play"."""
+    forced declaration, as `show`), "revolt", "bury" or "play". What the seat knows of where
+    the cards are comes from the engine, which keeps it as the round goes (`knowledge`)."""
 
     seat: int
     action: str
@@ -54,13 +56,11 @@ class View:
     current: tuple[Cards, ...]     # plays of the trick in progress, from its leader
     leader: int | None             # the seat leading the trick in progress
     points: tuple[int, int]        # points taken in tricks by each team so far
-    bottom: Cards | None           # the buried cards, for the seat that buried them
+    knowledge: SeatKnowledge       # what this seat knows (shengji._knowledge.SeatKnowledge)
+    shown: tuple[Cards, ...]       # per seat, the cards every seat knows it holds: shown in a
+    #                                declaration or a failed throw, and surely not played or
+    #                                buried since
     deal: int = 0                  # which deal of the round (redeals count up)
-    sizes: tuple[int, ...] = (0, 0, 0, 0)   # cards each seat holds now
-    voids: tuple[str, ...] = ("", "", "", "")  # categories (of "DCHST") each seat has shown
-    #                                            it lacks by not following them
-    buriers: tuple[int, ...] = ()  # who buried, in order (the dealer, then any 抄底)
-    own_buries: tuple[Cards | None, ...] = ()  # the cards of this seat's buries (else None)
     turn: int | None = None        # the seat deciding now (this one, unless the view is taken
     #                                for another seat; None when the round is over)
 
@@ -69,162 +69,86 @@ class View:
         """The lead to follow, or None when this seat leads."""
         return self.current[0] if self.current else None
 
-    def played(self) -> list[Cards]:
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Cards each seat holds now."""
+        return self.knowledge.sizes
+
+    @property
+    def voids(self) -> tuple[str, ...]:
+        """Categories (of "DCHST") each seat has shown it lacks by not following them."""
+        return tuple("".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
+                     for bits in self.knowledge.voids)
+
+    @property
+    def bottom(self) -> Cards | None:
+        """The buried cards, for the seat that buried them last while they are down."""
+        return self.knowledge.bottom
+
+    @property
+    def buriers(self) -> tuple[int, ...]:
+        """Who buried, in order (the dealer, then any 抄底)."""
+        return self.knowledge.buriers
+
+    @property
+    def own_buries(self) -> tuple[Cards | None, ...]:
+        """The cards of this seat's buries (None for the others')."""
+        return self.knowledge.own_buries
+
+    def played(self) -> tuple[Cards, ...]:
         """The cards each seat has played in tricks so far (the trick in progress included)."""
-        return list(self._played)
-
-    @cached_property
-    def _played(self) -> tuple[Cards, ...]:
-        # read once per view: places(), unseen(), shown_copies() and encode() all need it
-        out = [Cards() for _ in range(4)]
-        for t in self.tricks:
-            for k, play in enumerate(t["plays"]):
-                out[(t["leader"] + k) % 4] += Cards(play)
-        for k, play in enumerate(self.current):
-            out[((self.leader or 0) + k) % 4] += play
-        return tuple(out)
-
-    def shown_copies(self) -> list[tuple[int, str, int]]:
-        """(seat, card, buries before the show) for each copy a seat showed in this deal's
-        declarations and has not played since."""
-        played = [Counter(p) for p in self.played()]
-        copies = []
-        buried = 0          # a show after burying (v3's 抄底 pass) comes after bury k
-        for e in self.shows:
-            if e["deal"] != self.deal or e["action"] not in ("declare", "reinforce",
-                                                             "overturn", "forced"):
-                continue
-            if e["when"] == "buried":
-                buried += 1
-            # a reinforce shows the declared card's second copy with the first
-            cards = e["cards"].split()[:1] if e["action"] == "reinforce" else e["cards"].split()
-            copies += [(e["seat"], card, buried if e["when"] == "buried" else 0)
-                       for card in cards]
-        kept = []
-        for seat, card, when in reversed(copies):      # the latest shows were played last
-            if played[seat][card]:
-                played[seat][card] -= 1
-            else:
-                kept.append((seat, card, when))
-        return kept[::-1]
-
-    def shown_held(self) -> list[Cards]:
-        """The cards each seat showed in this deal's declarations and has not played since:
-        still in its hand (or in a bottom it has buried since)."""
-        held: list[list[str]] = [[] for _ in range(4)]
-        for seat, card, _ in self.shown_copies():
-            held[seat].append(card)
-        return [Cards(h) for h in held]
+        return self.knowledge.played
 
     def unseen(self) -> Cards:
         """The cards this seat cannot see: neither in its hand, nor played, nor in the bottom
-        it buried last."""
-        seen = self.hand + sum(self.played(), Cards()) + (self.bottom or Cards())
-        return FULL_DECK - seen
-
-    def rest_size(self) -> int:
-        """Cards in no hand: the bottom, and while drawing the cards still to be drawn."""
-        return 108 - sum(self.sizes) - len(sum(self.played(), Cards()))
-
-    def places(self) -> tuple[list[tuple[int, Cards]], list[int], list[Cards]]:
-        """What the seat knows, as the world sampler takes it: (groups of unseen cards by the
-        bitmask of places they may be in, cards each place still needs, cards each place is
-        known to hold). Places 0..3 are the seats, REST the cards in no hand."""
-        need = [0 if q == self.seat else self.sizes[q] for q in range(4)]
-        need.append(0 if self.bottom is not None else self.rest_size())
-        fixed = [Cards() for _ in range(5)]
-        fixed[self.seat] = self.hand
-        if self.bottom is not None:
-            fixed[REST] = self.bottom
-        open_places = place_mask(q for q in range(5) if need[q])
-        blocked = [place_mask(q for q in range(4) if CATEGORIES[c] in self.voids[q])
-                   for c in range(5)]
-        taker = [q for q in range(4) if self.sizes[q] > 25]   # holds the bottom to bury it
-
-        def from_bottom(i: int) -> int:
-            """Where a card buried at bury i may be now: in the bottom, or taken up by a
-            later burier (抄底) or by the seat holding the bottom now."""
-            return place_mask([REST, *self.buriers[i + 1:], *taker])
-
-        pinned: list[tuple[str, int]] = []
-        for q, card, before in self.shown_copies():
-            if q != self.seat:
-                mask = 1 << q
-                buries = [i for i in range(before, len(self.buriers)) if self.buriers[i] == q]
-                if buries:
-                    mask |= from_bottom(buries[0])
-                pinned.append((card, mask))
-        for i, cards in enumerate(self.own_buries):
-            # a bottom this seat took up again since is all in its hand or its later bury
-            passed_back = self.seat in self.buriers[i + 1:] or self.seat in taker
-            if cards is not None and not passed_back and not (
-                    i == len(self.buriers) - 1 and self.bottom):
-                pinned += [(card, from_bottom(i)) for card in cards]
-        groups: dict[int, Counter] = {}
-        left = Counter(self.unseen())
-        for card, places in pinned:
-            if left[card]:
-                left[card] -= 1
-                mask = places & open_places & ~blocked[self.category_index(card)]
-                groups.setdefault(mask, Counter())[card] += 1
-        for card, n in left.items():
-            if n:
-                mask = open_places & ~blocked[self.category_index(card)]
-                groups.setdefault(mask, Counter())[card] += n
-        return ([(m, Cards(list(c.elements()))) for m, c in groups.items()], need, fixed)
+        it buried last while that is down."""
+        return self.knowledge.unseen()
 
     def category_index(self, card: str) -> int:
         return CATEGORIES.index(category(card, self.trump)) if self.trump is not None else 0
 
     def sample_worlds(self, k: int, rng: Any = 0) -> "Worlds":
         """k deals of the unseen cards consistent with everything this seat knows (each
-        seat's hand size, the voids others have shown, the cards shown in declarations and
-        not played, the bottom it buried), uniformly among the deals of the physical cards.
-        rng: an int seed or a numpy Generator. Worlds(hands, rest): (k, 4, 2) and (k, 2)
-        uint64 masks; worlds[i] gives (four Cards hands, Cards rest)."""
+        seat's hand size, the voids others have shown, the cards shown and where they may be
+        now, the bottom it buried and where those cards may be now), uniformly among the
+        deals of the physical cards. rng: an int seed or a numpy Generator.
+        Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
+        hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ValueError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
-        if len(self.sizes) != 4 or self.sizes[self.seat] != len(self.hand):
-            raise ShengjiError(f"seat {self.seat}: a malformed view: it holds "
-                               f"{len(self.hand)} cards but sizes say {self.sizes}")
         seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
             raise ValueError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
                              f"Generator, got {rng!r}")
-        groups, need, fixed = self.places()
-        try:
-            sampler = WorldSampler(groups, need, fixed)
-        except ShengjiError as e:
-            raise ShengjiError(f"seat {self.seat}: {e}") from None
-        places = sampler.sample(k, seed)
+        places = world_sampler(self.knowledge).sample(k, seed)
         return Worlds(places[:, :4], places[:, REST])
 
     def encode(self) -> dict[str, np.ndarray]:
         """The view as NumPy arrays for learning code; docs/engine.md "Encodings" gives each
         field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on."""
         rel = [(self.seat + i) % 4 for i in range(4)]
-        played = self.played()
-        shown = self.shown_held()
+        know = self.knowledge
+        played = know.played
+        unseen = know.unseen()
         cur = [Cards() for _ in range(4)]
         for k, play in enumerate(self.current):
             cur[((self.leader or 0) + k) % 4] = play
         t = self.trump
+        voids = know.voids
         def rel_seat(q: int | None) -> int:
             return -1 if q is None else (q - self.seat) % 4
         return {
             "hand": np.array(self.hand.counts(), dtype=np.int8),
             "played": np.array([played[q].counts() for q in rel], dtype=np.int8),
             "current": np.array([cur[q].counts() for q in rel], dtype=np.int8),
-            "shown": np.array([shown[q].counts() for q in rel], dtype=np.int8),
-            "unseen": np.array(self.unseen().counts(), dtype=np.int8),
-            "bottom": np.array((self.bottom or Cards()).counts(), dtype=np.int8),
-            "voids": np.array([[c in self.voids[q] for c in CATEGORIES] for q in rel],
+            "shown": np.array([self.shown[q].counts() for q in rel], dtype=np.int8),
+            "unseen": np.array(unseen.counts(), dtype=np.int8),
+            "bottom": np.array((know.bottom or Cards()).counts(), dtype=np.int8),
+            "voids": np.array([[voids[q] >> c & 1 for c in range(5)] for q in rel],
                               dtype=np.bool_),
-            "sizes": np.array([self.sizes[q] for q in rel], dtype=np.int8),
-            "category": np.array([CATEGORIES.index(category(kind_name(k), t)) if t else -1
-                                  for k in range(54)], dtype=np.int8),
-            "order": np.array([order(kind_name(k), t) if t else -1 for k in range(54)],
-                              dtype=np.int8),
+            "sizes": np.array([know.sizes[q] for q in rel], dtype=np.int8),
+            "category": kind_lines(t)[0].copy(),
+            "order": kind_lines(t)[1].copy(),
             "trump": np.array([t.level if t else 0,
                                ("DCHS".index(t.suit) if t.suit else 4) if t else -1],
                               dtype=np.int8),
@@ -235,8 +159,28 @@ class View:
                                rel_seat(self.leader), rel_seat(self.turn)], dtype=np.int8),
             "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
             "tricks": np.array(len(self.tricks), dtype=np.int8),
-            "bitboards": to_masks([self.hand, self.unseen()] + [played[q] for q in rel]),
+            "bitboards": to_masks([self.hand, unseen] + [played[q] for q in rel]),
         }
+
+
+@lru_cache(maxsize=None)
+def kind_lines(trump: Trump | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each kind's category (0..4, D C H S trump) and place on its category's line under the
+    trump, -1 before there is one (read-only: shared by every encoding)."""
+    cats = np.array([CATEGORIES.index(category(kind_name(k), trump)) if trump else -1
+                     for k in range(54)], dtype=np.int8)
+    places = np.array([order(kind_name(k), trump) if trump else -1 for k in range(54)],
+                      dtype=np.int8)
+    cats.flags.writeable = places.flags.writeable = False
+    return cats, places
+
+
+def world_sampler(knowledge: SeatKnowledge) -> WorldSampler:
+    """The sampler of the worlds a seat's knowledge allows; errors name the seat."""
+    try:
+        return WorldSampler(*knowledge.places())
+    except ShengjiError as e:
+        raise ShengjiError(f"seat {knowledge.seat}: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -252,16 +196,6 @@ class Worlds:
     def __getitem__(self, i: int) -> tuple[list[Cards], Cards]:
         return ([Cards.from_masks(int(a), int(b)) for a, b in self.hands[i]],
                 Cards.from_masks(int(self.rest[i, 0]), int(self.rest[i, 1])))
-
-
-def place_mask(places: Any) -> int:
-    mask = 0
-    for p in places:
-        mask |= 1 << p
-    return mask
-
-
-FULL_DECK = Cards([kind_name(k) for k in range(54)] * 2)
 
 
 class Bot(Protocol):
@@ -557,25 +491,15 @@ def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat:
     for t in s["tricks"]:
         points[t["winner"] % 2] += t["points"]
     options, may_pass = engine.options if what == "show" else ([], False)
-    buriers = s["buriers"]
-    # the bottom is down unless a seat has taken it up to bury (抄底)
-    played = sum(len(Cards(p)) for t in s["tricks"] for p in t["plays"])
-    bottom_down = sum(s["sizes"]) + played + sum(len(c) for c in s["current"]) == 100
+    table = engine.knowledge(TABLE)
     return View(seat=seat, action="declare" if what == "show" else what,
                 hand=engine.hand(seat), rules=rules, levels=levels, level=s["level"],
                 trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
                 shows=tuple(s["events"]), show=engine.show_kind if what == "show" else None,
                 options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
                 current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
-                bottom=engine.buried(len(buriers) - 1)
-                if buriers and buriers[-1] == seat and bottom_down else None,
-                deal=s["deal"], sizes=tuple(s["sizes"]),
-                voids=tuple("".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
-                            for bits in s["voids"]),
-                buriers=tuple(buriers),
-                own_buries=tuple(engine.buried(i) if b == seat else None
-                                 for i, b in enumerate(buriers)),
-                turn=seat if turn == -1 else turn)
+                knowledge=engine.knowledge(seat), shown=tuple(table.held(q) for q in range(4)),
+                deal=s["deal"], turn=seat if turn == -1 else turn)
 
 
 def ask_python_bot(engine: Any, rules: Rules, levels: tuple[int, int], bot: Any, what: str,

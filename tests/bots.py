@@ -72,3 +72,27 @@ class LateBot(PassiveBot):
     def declare(self, view):
         self.views.append(view)
         return view.options[0] if view.drawn == 100 or not view.may_pass else None
+
+
+class RandomBot:
+    """Declares, overturns, revolts, buries and plays at random (throws included), from its
+    own generator: a Python bot that reaches the rare declaration paths."""
+
+    def __init__(self, seed):
+        import random
+        self.rng = random.Random(seed)
+
+    def declare(self, view):
+        choices = list(view.options) + ([None] if view.may_pass else [])
+        return self.rng.choice(choices)
+
+    def revolt(self, view):
+        return self.rng.random() < 0.5
+
+    def bury(self, view):
+        return sj.Cards(self.rng.sample(list(view.hand), 8))
+
+    def play(self, view):
+        if view.lead is None:
+            return self.rng.choice(sj.legal_leads(view.hand, view.trump, cap=64).plays)
+        return self.rng.choice(sj.legal_follows(view.hand, view.lead, view.trump))

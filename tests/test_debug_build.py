@@ -2,7 +2,8 @@
 SHENGJI_DEBUG=1: bounds and initialisation checks on every memoryview access, the
 undefined-behaviour sanitizer (out-of-range indexing of the kernels' fixed-size arrays, bad
 shifts, overflow) aborting on the first fault, and the draw loop stopping at every draw to
-check its watches against the plain condition (docs/engine.md)."""
+check its watches against the plain condition, and the knowledge kept for each seat against
+the round at every step (docs/engine.md)."""
 import os
 import shutil
 import subprocess
@@ -28,7 +29,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
     tests = [str(ROOT / "tests" / name) for name in
              ("test_properties.py", "test_decisions.py", "test_worked_examples.py",
               "test_golden.py", "test_bad_input.py", "test_deal.py", "test_random_player.py",
-              "test_settlement.py", "test_rounds.py", "test_greedy.py")]
+              "test_settlement.py", "test_rounds.py", "test_greedy.py", "test_knowledge.py")]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "--rootdir", str(ROOT), *tests],
                          cwd=tmp_path, env=env, capture_output=True, text=True)

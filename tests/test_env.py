@@ -102,3 +102,28 @@ def test_an_illegal_action_names_the_seat():
         e.step(-1)
     with pytest.warns(UserWarning, match="not used: rule"):
         e.reset(seed=1, options={"rule": "v3"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["v3", "match16", "bo3"])
+def test_thousands_of_random_games_run_through(rules):
+    """Uniformly random legal actions (a declare, overturn, revolt or bury no bot would
+    make), 2,000 games per preset, first rounds among them: no exception, and each seat's
+    observation counts every card once."""
+    e = env()
+    for seed in range(2000):
+        e.reset(seed=seed, options={"rules": rules, "first_round": seed % 3 == 0})
+        rng = np.random.default_rng(seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            if seed % 50 == 0:
+                # hand + played + unseen + the bottom it knows: two of every kind
+                o = obs["observation"]
+                # hand, played (4 x 54), current (4 x 54), shown (4 x 54), unseen, bottom
+                hand, played, unseen, bottom = o[:54], o[54:270], o[702:756], o[756:810]
+                counts = hand + played.reshape(4, 54).sum(axis=0) + unseen + bottom
+                assert (counts == 2).all(), (seed, agent)
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

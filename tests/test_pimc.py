@@ -5,6 +5,7 @@ import pytest
 
 import shengji as sj
 from shengji import _bots
+from shengji._knowledge import TABLE
 from shengji import round as rd
 
 from test_rounds import check_round
@@ -32,11 +33,11 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
         engine = _bots.Round(rules, seed, 1, (2, 2), False, specs)
         what, seat = engine.advance()
         assert (what, seat) == ("play", 0)
-        state = engine.state()
         world = np.zeros((1, 5, 2), dtype=np.uint64)
         for q in range(4):
             world[0, q] = sj.to_masks([engine.hand(q)])[0]
-        world[0, 4] = sj.to_masks([engine.buried(len(state["buriers"]) - 1)])[0]
+        last = engine.knowledge(TABLE).buriers[-1]          # who knows the bottom
+        world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
         play = engine.greedy_play()
         score = engine.rollouts(world, sj.to_masks([play]), greedy.spec())
         while (pending := engine.advance()) is not None:

@@ -1,0 +1,68 @@
+# What a seat knows (docs/engine.md "What a seat knows"), kept by the round engine as the round
+# goes: one Knowledge per seat, and one for the table (what every seat knows: the shows, the
+# plays, who took and buried the bottom, never a hand). The engine calls the know_* functions
+# below at each event (`Game.know`, NULL when nobody reads it: the studies pay nothing); the
+# views, the world sampler and the learning encodings read these structs and nothing else.
+#
+# Cards are tracked copy by copy: each kind has two physical copies, and for each the places it
+# may be in now. When what a seat sees could be either copy (a QH played by a seat that may hold
+# the QH shown earlier, or the other one), both explanations are kept as alternatives, each
+# standing for `ways` physical histories, so that the sampler stays uniform over the deals of
+# the physical cards.
+from libc.stdint cimport uint8_t, uint32_t, int8_t
+
+from shengji._core cimport CardSet
+
+cpdef enum:
+    REST = 4               # place of the cards in no hand: the bottom (and, while drawing,
+                           # the cards still to draw)
+    PLAYED = 5             # place of the cards played to tricks
+    HIDDEN = 0x1F          # the four hands and the rest
+    TABLE = 4              # the observer that sees no hand: what every seat knows
+    OBSERVERS = 5          # seats 0..3, then the table
+    MAX_ALTS = 8           # alternatives kept per kind (see Knowledge.overflow)
+
+
+ctypedef struct KindKnowledge:
+    uint8_t nalts          # alternatives: explanations of what the seat saw of this kind (>= 1)
+    uint8_t where[MAX_ALTS][2]  # per alternative, the places (bits: seats 0..3, REST, PLAYED)
+                           # each of the two copies may be in now; the smaller mask first
+    uint32_t ways[MAX_ALTS]     # physical histories each alternative stands for
+
+
+ctypedef struct Knowledge:
+    int8_t seat            # the observer: 0..3, or TABLE
+    int8_t overflow        # an event gave a kind more than MAX_ALTS alternatives: the
+                           # alternatives are incomplete and the sampler refuses them
+    CardSet hand           # the observer's hand (empty for the table)
+    CardSet played[4]      # the cards each seat has played to tricks in this deal
+    int8_t sizes[4]        # the cards each seat holds now
+    int8_t voids[4]        # per seat, the categories (bits, _core's order) it has shown it
+                           # lacks by not following them
+    int8_t nburies         # buries in this deal: the dealer's, then any 抄底
+    int8_t buriers[5]      # who made each
+    CardSet buried[5]      # the cards of each bury this observer made (empty for the others')
+    int8_t bottom_known    # the observer buried last and the bottom is still down: it is
+    CardSet bottom         # these cards
+    int rest               # cards in no hand: the bottom, while drawing the undrawn cards too
+    int drawn              # draws of the deal read so far (the engine catches up on the
+                           # draws before each other event and each read: know_draws)
+    KindKnowledge kinds[54]     # where each copy of each kind may be
+
+
+cdef void know_deal(Knowledge* know) noexcept nogil
+cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) noexcept nogil
+cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil
+cdef void know_turn(Knowledge* know, int kind) noexcept nogil
+cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil
+cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil
+cdef void know_play(Knowledge* know, int seat, CardSet cards, int void_bits) noexcept nogil
+cdef int copies_at(const KindKnowledge* k, int alt, int place) noexcept nogil
+
+
+cdef class SeatKnowledge:
+    cdef Knowledge k
+    cdef int trump_code    # the trump's table (for the voids' categories), -1 before a trump
+
+    @staticmethod
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code)

@@ -1,0 +1,445 @@
+# What a seat knows, kept event by event (the contract is _knowledge.pxd). Each event is read
+# by the five observers (the four seats and the table), each seeing what it may see: its own
+# draws, bury and bottom, everybody's shows, plays, takes and buries (not their cards).
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
+
+from shengji._core cimport (
+    CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, ctz, card_count, union_of, difference, trump_table,
+)
+from shengji._deal cimport DECK_SIZE
+
+from shengji._core import Cards, Trump
+from shengji.errors import ShengjiError
+
+
+
+# -- One kind's alternatives -------------------------------------------------------------------
+cdef inline uint8_t bit(int place) noexcept nogil:
+    return <uint8_t>(1 << place)
+
+
+cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
+                  int8_t* overflow) noexcept nogil:
+    """One more alternative: copies in places a and b. Masks are kept smaller first, so that
+    two alternatives that differ only by which copy is which merge; one with a copy in no
+    place cannot be and is dropped."""
+    cdef int i
+    cdef uint8_t t
+    if a == 0 or b == 0 or ways == 0:
+        return
+    if a > b:
+        t = a
+        a = b
+        b = t
+    for i in range(out.nalts):
+        if out.where[i][0] == a and out.where[i][1] == b:
+            out.ways[i] += ways
+            return
+    if out.nalts == MAX_ALTS:
+        overflow[0] = 1
+        return
+    out.where[out.nalts][0] = a
+    out.where[out.nalts][1] = b
+    out.ways[out.nalts] = ways
+    out.nalts += 1
+
+
+cdef void move_copies(KindKnowledge* k, int n, int frm, int to,
+                      int8_t* overflow) noexcept nogil:
+    """n copies went from place frm to place to, seen (a draw, a play): any copy that may have
+    been at frm may be the one; a pair seen at once is both copies, one explanation."""
+    cdef KindKnowledge out
+    cdef int i, c
+    cdef uint8_t f = bit(frm)
+    out.nalts = 0
+    for i in range(k.nalts):
+        if n == 2:
+            if k.where[i][0] & f and k.where[i][1] & f:
+                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
+            continue
+        for c in range(2):
+            if k.where[i][c] & f:
+                add_alt(&out, bit(to), k.where[i][1 - c], k.ways[i], overflow)
+    k[0] = out
+
+
+cdef void pin_copies(KindKnowledge* k, int n, int place, bint exact,
+                     int8_t* overflow) noexcept nogil:
+    """n copies are at place now (a show: at least n; with exact, the whole of the place is
+    seen, so the other copy is not there)."""
+    cdef KindKnowledge out
+    cdef int i, c
+    cdef uint8_t p = bit(place), a, b
+    out.nalts = 0
+    for i in range(k.nalts):
+        a = k.where[i][0]
+        b = k.where[i][1]
+        if n == 2:
+            if a & p and b & p:
+                add_alt(&out, p, p, k.ways[i], overflow)
+        elif n == 0:
+            add_alt(&out, a & ~p, b & ~p, k.ways[i], overflow)
+        else:
+            for c in range(2):
+                if k.where[i][c] & p:
+                    b = k.where[i][1 - c]
+                    add_alt(&out, p, b & ~p if exact else b, k.ways[i], overflow)
+    k[0] = out
+
+
+cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
+                int8_t* overflow) noexcept nogil:
+    """Every copy that may be at frm may now be in `add` too (a bury: from a hand to the
+    bottom), or with leave only there (the bottom taken into a hand)."""
+    cdef KindKnowledge out
+    cdef int i, c
+    cdef uint8_t f = bit(frm)
+    cdef uint8_t w[2]
+    out.nalts = 0
+    for i in range(k.nalts):
+        for c in range(2):
+            w[c] = k.where[i][c]
+            if w[c] & f:
+                w[c] = ((w[c] & ~f) if leave else w[c]) | add
+        add_alt(&out, w[0], w[1], k.ways[i], overflow)
+    k[0] = out
+
+
+cdef int copies_at(const KindKnowledge* k, int alt, int place) noexcept nogil:
+    """Copies of alternative alt known to be at place (and nowhere else)."""
+    return (k.where[alt][0] == bit(place)) + (k.where[alt][1] == bit(place))
+
+
+cdef inline int count_of(CardSet c, int kind) noexcept nogil:
+    return <int>((c.ones >> kind) & 1) + <int>((c.twos >> kind) & 1)
+
+
+# -- Events, as each observer sees them --------------------------------------------------------
+cdef void know_deal(Knowledge* know) noexcept nogil:
+    """A new deal: nothing is known of where any card is."""
+    cdef int o, q, k
+    cdef Knowledge* K
+    cdef uint8_t anywhere
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.seat = o
+        K.overflow = 0
+        K.hand.ones = K.hand.twos = 0
+        for q in range(4):
+            K.played[q].ones = K.played[q].twos = 0
+            K.sizes[q] = 0
+            K.voids[q] = 0
+        K.nburies = 0
+        K.bottom_known = 0
+        K.bottom.ones = K.bottom.twos = 0
+        K.rest = DECK_SIZE
+        K.drawn = 0
+        anywhere = HIDDEN & ~(bit(o) if o < 4 else 0)
+        for k in range(NUM_KINDS):
+            K.kinds[k].nalts = 1
+            K.kinds[k].where[0][0] = K.kinds[k].where[0][1] = anywhere
+            K.kinds[k].ways[0] = 1
+
+
+cdef inline void add_kind(CardSet* c, int kind) noexcept nogil:
+    cdef uint64_t b = (<uint64_t>1) << kind
+    c.twos |= c.ones & b
+    c.ones |= b
+
+
+cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) noexcept nogil:
+    """The draws not read yet, up to draw `end` of the deck, seat (first + d) & 3 drawing card
+    d: each seen by the drawer alone."""
+    cdef int d, seat, o, kind
+    for d in range(know[0].drawn, end):
+        seat = (first + d) & 3
+        kind = deck[d]
+        for o in range(OBSERVERS):
+            know[o].sizes[seat] += 1
+            know[o].rest -= 1
+        add_kind(&know[seat].hand, kind)
+        move_copies(&know[seat].kinds[kind], 1, REST, seat, &know[seat].overflow)
+    for o in range(OBSERVERS):
+        know[o].drawn = end
+
+
+cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil:
+    """The seat shows these cards from its hand (a declaration, or what a failed throw
+    revealed): the others now know the seat holds them."""
+    cdef int o, kind
+    cdef uint64_t m
+    for o in range(OBSERVERS):
+        if o == seat:
+            continue
+        m = shown.ones
+        while m:
+            kind = ctz(m)
+            m &= m - 1
+            pin_copies(&know[o].kinds[kind], count_of(shown, kind), seat, False,
+                       &know[o].overflow)
+
+
+cdef void know_turn(Knowledge* know, int kind) noexcept nogil:
+    """翻底: the card of the bottom that decided the trump is seen by all."""
+    cdef int o
+    for o in range(OBSERVERS):
+        pin_copies(&know[o].kinds[kind], 1, REST, False, &know[o].overflow)
+
+
+cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil:
+    """The seat takes the bottom into its hand (the dealer, or a 抄底 overturner): it sees the
+    cards, the others see only that it took them."""
+    cdef int o, kind
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.sizes[seat] += card_count(bottom)
+        K.rest -= card_count(bottom)
+        K.bottom_known = 0
+        for kind in range(NUM_KINDS):
+            if o == seat:
+                pin_copies(&K.kinds[kind], count_of(bottom, kind), REST, True, &K.overflow)
+            widen(&K.kinds[kind], REST, bit(seat), True, &K.overflow)
+    know[seat].hand = union_of(know[seat].hand, bottom)
+
+
+cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil:
+    """The seat buries these cards: it knows the bottom now; any card the others knew it
+    held may now be in the bottom."""
+    cdef int o, kind, i
+    cdef uint64_t m
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        i = K.nburies
+        K.nburies += 1
+        K.buriers[i] = seat
+        K.buried[i].ones = K.buried[i].twos = 0
+        K.sizes[seat] -= card_count(cards)
+        K.rest += card_count(cards)
+        if o != seat:
+            for kind in range(NUM_KINDS):
+                widen(&K.kinds[kind], seat, bit(REST), False, &K.overflow)
+    K = &know[seat]
+    K.buried[K.nburies - 1] = cards
+    K.hand = difference(K.hand, cards)
+    K.bottom = cards
+    K.bottom_known = 1
+    m = cards.ones
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        move_copies(&K.kinds[kind], count_of(cards, kind), seat, REST, &K.overflow)
+
+
+cdef void know_play(Knowledge* know, int seat, CardSet cards, int void_bits) noexcept nogil:
+    """The seat plays these cards to a trick; void_bits: the categories it has shown it
+    lacks (this play included)."""
+    cdef int o, kind, n = card_count(cards)
+    cdef uint64_t m
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.played[seat] = union_of(K.played[seat], cards)
+        K.sizes[seat] -= n
+        K.voids[seat] |= void_bits
+        m = cards.ones
+        while m:
+            kind = ctz(m)
+            m &= m - 1
+            move_copies(&K.kinds[kind], count_of(cards, kind), seat, PLAYED, &K.overflow)
+    know[seat].hand = difference(know[seat].hand, cards)
+
+
+# -- Python: a seat's knowledge at one moment ---------------------------------------------------
+cdef object as_cards(CardSet c):
+    return Cards.from_masks(c.ones, c.twos)
+
+
+cdef object kinds_cards(list kinds):
+    """The cards of a list of kind indices (a kind listed twice: both copies)."""
+    cdef CardSet c
+    c.ones = c.twos = 0
+    for kind in kinds:
+        add_kind(&c, kind)
+    return as_cards(c)
+
+
+cdef class SeatKnowledge:
+    """A copy of what one seat (or, for seat 4, the table) knows at one moment of a round, as
+    the engine kept it. `places()` gives it to the world sampler; `alternatives(kind)` shows
+    how it tracks the two copies of a kind."""
+
+    @staticmethod
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code):
+        cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
+        out.k = k[0]
+        out.trump_code = trump_code
+        return out
+
+    @property
+    def seat(self):
+        return self.k.seat
+
+    @property
+    def hand(self):
+        return as_cards(self.k.hand)
+
+    @property
+    def played(self):
+        """The cards each seat has played to tricks in this deal."""
+        return tuple(as_cards(self.k.played[q]) for q in range(4))
+
+    @property
+    def sizes(self):
+        return tuple(self.k.sizes[q] for q in range(4))
+
+    @property
+    def voids(self):
+        """Per seat, the categories (bits: D C H S trump) it has shown it lacks."""
+        return tuple(self.k.voids[q] for q in range(4))
+
+    @property
+    def buriers(self):
+        return tuple(self.k.buriers[i] for i in range(self.k.nburies))
+
+    @property
+    def own_buries(self):
+        """The cards of each bury this seat made (None for the others' buries)."""
+        return tuple(as_cards(self.k.buried[i]) if self.k.buriers[i] == self.k.seat else None
+                     for i in range(self.k.nburies))
+
+    @property
+    def bottom(self):
+        """The bottom, while this seat buried it last and it is down; else None."""
+        return as_cards(self.k.bottom) if self.k.bottom_known else None
+
+    @property
+    def rest(self):
+        """Cards in no hand: the bottom, and while drawing the cards still to draw."""
+        return self.k.rest
+
+    @property
+    def overflow(self):
+        return bool(self.k.overflow)
+
+    def alternatives(self, kind):
+        """[(ways, (places of one copy, places of the other))] for a kind index, places as
+        bitmasks (seats 0..3, 4 the rest, 5 played)."""
+        cdef const KindKnowledge* kk = &self.k.kinds[kind]
+        return [(kk.ways[i], (kk.where[i][0], kk.where[i][1])) for i in range(kk.nalts)]
+
+    def held(self, int seat):
+        """The cards this observer knows for certain that `seat` holds: its own hand, or
+        another seat's cards shown (in a declaration or a failed throw) and certainly still
+        there, whatever explanation of the plays since is the true one."""
+        cdef int kind, i, least
+        cdef const KindKnowledge* kk
+        cdef CardSet out
+        out.ones = out.twos = 0
+        for kind in range(NUM_KINDS):
+            kk = &self.k.kinds[kind]
+            least = 2 if kk.nalts else 0
+            for i in range(kk.nalts):
+                least = min(least, copies_at(kk, i, seat))
+            for i in range(least):
+                add_kind(&out, kind)
+        return as_cards(out)
+
+    def unseen(self):
+        """The cards this seat cannot see: not in its hand, not played, not the bottom it
+        knows."""
+        cdef CardSet x
+        x.ones = x.twos = ALL_KINDS
+        x = difference(x, self.k.hand)
+        for q in range(4):
+            x = difference(x, self.k.played[q])
+        if self.k.bottom_known:
+            x = difference(x, self.k.bottom)
+        return as_cards(x)
+
+    def replace(self, sizes=None, voids=None):
+        """A copy with other hand sizes or voids (to try the sampler on a changed state)."""
+        cdef SeatKnowledge out = SeatKnowledge.of(&self.k, self.trump_code)
+        for q in range(4):
+            if sizes is not None:
+                out.k.sizes[q] = sizes[q]
+            if voids is not None:
+                out.k.voids[q] = voids[q]
+        return out
+
+    def check(self):
+        """Raise ShengjiError naming the seat when the state cannot be (a copy changed by
+        replace(), or a bug): the sizes against the hand and the cards in play."""
+        seat = self.k.seat
+        sizes = self.sizes
+        played = sum(card_count(self.k.played[q]) for q in range(4))
+        if seat < 4 and sizes[seat] != card_count(self.k.hand):
+            raise ShengjiError(f"seat {seat}: a malformed knowledge state: it holds "
+                               f"{card_count(self.k.hand)} cards but sizes say {sizes}")
+        if any(not 0 <= n <= 33 for n in sizes) or sum(sizes) + self.k.rest + played != 108:
+            raise ShengjiError(f"seat {seat}: a malformed knowledge state: the hands {sizes}, "
+                               f"{self.k.rest} cards in no hand and {played} played are not "
+                               "the 108 cards")
+
+    def places(self):
+        """What the seat knows, as the world sampler (shengji._worlds.WorldSampler) takes it:
+        (groups, need, fixed, mixtures). groups: (allowed places, Cards), the places a bitmask
+        (seats 0..3, 4 the rest) or, for a copy that is one of several explanations, a weight
+        per place; need: the unseen cards each place holds; fixed: the cards each place is
+        known to hold; mixtures: for a kind whose two unseen copies are tracked by several
+        alternatives, [(ways, [(mask, Cards), ...]), ...]."""
+        cdef int seat = self.k.seat, q, kind, i, c, p, u, nu
+        cdef const KindKnowledge* kk
+        cdef uint8_t w, mine = bit(seat) if seat < 4 else 0
+        cdef uint8_t blocked_by_cat[5]
+        cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
+        if self.k.overflow:
+            raise ShengjiError(f"seat {seat}: what it saw has more than {MAX_ALTS} "
+                               "explanations for one card: the worlds cannot be sampled exactly")
+        self.check()
+        need = [0 if q == seat else self.k.sizes[q] for q in range(4)]
+        need.append(0 if self.k.bottom_known else self.k.rest)
+        fixed = [Cards() for _ in range(5)]
+        if seat < 4:
+            fixed[seat] = as_cards(self.k.hand)
+        if self.k.bottom_known:
+            fixed[REST] = as_cards(self.k.bottom)
+        for c in range(5):
+            blocked_by_cat[c] = 0
+            for q in range(4):
+                if (self.k.voids[q] >> c) & 1:
+                    blocked_by_cat[c] |= bit(q)
+        groups = {}
+        mixtures = []
+        for kind in range(NUM_KINDS):
+            kk = &self.k.kinds[kind]
+            blocked = blocked_by_cat[table.cat_of[kind]] if table != NULL else 0
+            alts = []
+            for i in range(kk.nalts):
+                unseen = []
+                for c in range(2):
+                    w = kk.where[i][c]
+                    if w == mine or w == bit(PLAYED) or (self.k.bottom_known and w == bit(REST)):
+                        continue
+                    unseen.append(w & ~blocked & HIDDEN)
+                alts.append((kk.ways[i], unseen))
+            nu = len(alts[0][1]) if alts else 0
+            if any(len(u_) != nu for _, u_ in alts):
+                raise ShengjiError(f"seat {seat}: a malformed knowledge state: the explanations "
+                                   f"of {kinds_cards([kind])} disagree on how many copies "
+                                   "it has not seen")
+            if nu == 0:
+                continue
+            if len(alts) == 1:
+                for mask in alts[0][1]:
+                    groups.setdefault(mask, []).append(kind)
+            elif nu == 1:
+                weights = tuple(sum(ways for ways, (m,) in alts if m >> p & 1)
+                                for p in range(5))
+                groups.setdefault(weights, []).append(kind)
+            else:
+                mixtures.append([(ways, [(m, kinds_cards([kind])) for m in masks])
+                                 for ways, masks in alts])
+        return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()],
+                need, fixed, mixtures)
