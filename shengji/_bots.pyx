@@ -11,8 +11,11 @@ from shengji._core cimport (
     FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_MIXED,
     BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, MAX_HAND, points_raw, kind_points, rank_kinds, card_count,
     restrict, difference, union_of, ctz, play_rank, outranks, legal_follows_raw, empty_buffer,
+    SHENGJI_DEBUG,
 )
-from shengji._knowledge cimport Knowledge, SeatKnowledge, OBSERVERS, TABLE
+from shengji._knowledge cimport (
+    RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees,
+)
 from shengji._deal cimport (
     Rng, rng_seed, rng_next, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE,
 )
@@ -20,10 +23,10 @@ from shengji._round cimport (
     Game, GameRules, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY,
     PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN,
     EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
-    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_KNOWLEDGE, ILLEGAL_FOLLOW, random_submultiset,
+    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, ILLEGAL_FOLLOW, random_submultiset,
     random_lead, random_follow, game_start, run, apply, game_rules, as_set, as_cards,
     throw_failed, when_of, declaring_needed, suit_count, suit_strength, shown_suit, overturn_pays,
-    side_bury_is_moot, unseen_by, know_now,
+    side_bury_is_moot, unseen_by,
 )
 
 from shengji._core import KIND_NAMES, Cards, Trump
@@ -502,7 +505,6 @@ REFUSALS = {
     BAD_LEAD_NONE: "a lead holds at least one card",
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
     BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
-    BAD_KNOWLEDGE: "engine bug: a seat's knowledge disagrees with the round",
     BAD_LEAD_MIXED: "a lead is one suit or all trumps (§4)",
     BAD_COPIES: "a third copy of a card",
     BAD_MASK: "not a set of cards",
@@ -561,16 +563,16 @@ cdef class Round:
     """One round in progress (§9-§10 then §4-§8). `advance()` lets the native bots play until
     a Python seat must decide; `answer()` takes that seat's decision through the same checks."""
     cdef Game* g
-    cdef Knowledge* know       # what each seat and the table know, kept by the engine
+    cdef RoundKnowledge* know  # what each seat and the table know, read from the round
     cdef BotSpec bots[4]
     cdef readonly object rules
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
-        self.know = <Knowledge*>calloc(OBSERVERS, sizeof(Knowledge))
+        self.know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
         if self.g == NULL or self.know == NULL:
             raise MemoryError()
-        self.g.know = self.know
+        self.know.deal = -1
 
     def __dealloc__(self):
         if self.g != NULL:
@@ -597,7 +599,16 @@ cdef class Round:
         if rc < 0:
             raise PlayError(f"the round engine refused a native bot's answer: "
                             f"{REFUSALS.get(rc, rc)}")
+        if SHENGJI_DEBUG:
+            self.check_knowledge()
         return None if rc == ASK_DONE else (ASKS[rc], self.g.seat)
+
+    def check_knowledge(self):
+        """Read the round so far into the seats' knowledge and check it against the round
+        (debug builds do at every decision): PlayError if they disagree."""
+        catch_up(self.know, self.g)
+        if not agrees(self.know, self.g):
+            raise PlayError("engine bug: a seat's knowledge disagrees with the round")
 
     def answer(self, cards=None, bint flag=False):
         """The pending seat's answer; returns 0, or the refusal code (state unchanged)."""
@@ -624,7 +635,6 @@ cdef class Round:
             raise MemoryError()
         memcpy(copy, self.g, sizeof(Game))
         copy.buf = empty_buffer()
-        copy.know = NULL
         rc = answer(copy, &b, &cards, &flag)
         free(copy.buf.data)
         free(copy)
@@ -662,7 +672,6 @@ cdef class Round:
                     for j in range(k):
                         memcpy(scratch, g, sizeof(Game))
                         scratch.buf = empty_buffer()  # its own play buffer
-                        scratch.know = NULL           # the rollout reads no knowledge
                         for q in range(4):
                             if q != seat:
                                 scratch.hands[q].ones = worlds[j, q, 0]
@@ -722,8 +731,8 @@ cdef class Round:
         every seat knows."""
         if not 0 <= seat < OBSERVERS:
             raise ValueError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
-        know_now(self.g)
-        return SeatKnowledge.of(&self.know[seat],
+        catch_up(self.know, self.g)
+        return SeatKnowledge.of(&self.know.seen[seat],
                                 self.g.table.code if self.g.trump_suit >= 0 else -1)
 
     @property

@@ -1,8 +1,10 @@
-# What a seat knows (docs/engine.md "What a seat knows"), kept by the round engine as the round
-# goes: one Knowledge per seat, and one for the table (what every seat knows: the shows, the
-# plays, who took and buried the bottom, never a hand). The engine calls the know_* functions
-# below at each event (`Game.know`, NULL when nobody reads it: the studies pay nothing); the
-# views, the world sampler and the learning encodings read these structs and nothing else.
+# What a seat knows (docs/engine.md "What a seat knows"), kept natively as the round goes: one
+# Knowledge per seat, and one for the table (what every seat knows: the shows, the plays, who
+# took and buried the bottom, never a hand). A RoundKnowledge reads the engine's own record of
+# the round (the deck, the events, the buries, the tricks) event by event, from where it
+# stopped the last time (catch_up): the engine itself does nothing for it, so the studies and
+# rollouts, which read no knowledge, pay nothing. The views, the world sampler and the
+# learning encodings read these structs and nothing else.
 #
 # Cards are tracked copy by copy: each kind has two physical copies, and for each the places it
 # may be in now. When what a seat sees could be either copy (a QH played by a seat that may hold
@@ -12,6 +14,7 @@
 from libc.stdint cimport uint8_t, uint32_t, int8_t
 
 from shengji._core cimport CardSet
+from shengji._round cimport Game
 
 cpdef enum:
     REST = 4               # place of the cards in no hand: the bottom (and, while drawing,
@@ -38,25 +41,36 @@ ctypedef struct Knowledge:
     CardSet played[4]      # the cards each seat has played to tricks in this deal
     int8_t sizes[4]        # the cards each seat holds now
     int8_t voids[4]        # per seat, the categories (bits, _core's order) it has shown it
-                           # lacks by not following them
+                           # lacks by not following them (the engine's Game.voids)
     int8_t nburies         # buries in this deal: the dealer's, then any 抄底
     int8_t buriers[5]      # who made each
     CardSet buried[5]      # the cards of each bury this observer made (empty for the others')
     int8_t bottom_known    # the observer buried last and the bottom is still down: it is
     CardSet bottom         # these cards
     int rest               # cards in no hand: the bottom, while drawing the undrawn cards too
-    int drawn              # draws of the deal read so far (the engine catches up on the
-                           # draws before each other event and each read: know_draws)
+    int drawn              # draws of the deal read so far
     KindKnowledge kinds[54]     # where each copy of each kind may be
 
 
+ctypedef struct RoundKnowledge:
+    Knowledge seen[OBSERVERS]   # what seats 0..3 and the table know
+    int deal               # the deal read (-1: none yet); a new deal starts afresh
+    int nevents            # the round's events read
+    int took               # the dealer's take of the bottom read
+    int nsteals            # 抄底 takes read
+    int nburies            # buries read
+    int nplays             # plays to tricks read
+
+
+cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
+cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
 cdef void know_deal(Knowledge* know) noexcept nogil
 cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) noexcept nogil
 cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil
 cdef void know_turn(Knowledge* know, int kind) noexcept nogil
 cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil
 cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil
-cdef void know_play(Knowledge* know, int seat, CardSet cards, int void_bits) noexcept nogil
+cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil
 cdef int copies_at(const KindKnowledge* k, int alt, int place) noexcept nogil
 
 

@@ -1,12 +1,17 @@
 # What a seat knows, kept event by event (the contract is _knowledge.pxd). Each event is read
 # by the five observers (the four seats and the table), each seeing what it may see: its own
 # draws, bury and bottom, everybody's shows, plays, takes and buries (not their cards).
+# catch_up reads the events from the engine's record in the order they happened.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
 
 from shengji._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, ctz, card_count, union_of, difference, trump_table,
 )
 from shengji._deal cimport DECK_SIZE
+from shengji._round cimport (
+    Game, Trick, Event, DRAWN, PH_BURY, PH_PLAY, WHEN_DRAWING, WHEN_BURIED, EV_DECLARE,
+    EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed, unseen_by,
+)
 
 from shengji._core import Cards, Trump
 from shengji.errors import ShengjiError
@@ -232,9 +237,8 @@ cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil:
         move_copies(&K.kinds[kind], count_of(cards, kind), seat, REST, &K.overflow)
 
 
-cdef void know_play(Knowledge* know, int seat, CardSet cards, int void_bits) noexcept nogil:
-    """The seat plays these cards to a trick; void_bits: the categories it has shown it
-    lacks (this play included)."""
+cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil:
+    """The seat plays these cards to a trick."""
     cdef int o, kind, n = card_count(cards)
     cdef uint64_t m
     cdef Knowledge* K
@@ -242,13 +246,107 @@ cdef void know_play(Knowledge* know, int seat, CardSet cards, int void_bits) noe
         K = &know[o]
         K.played[seat] = union_of(K.played[seat], cards)
         K.sizes[seat] -= n
-        K.voids[seat] |= void_bits
         m = cards.ones
         while m:
             kind = ctz(m)
             m &= m - 1
             move_copies(&K.kinds[kind], count_of(cards, kind), seat, PLAYED, &K.overflow)
     know[seat].hand = difference(know[seat].hand, cards)
+
+
+# -- Reading the round ------------------------------------------------------------------------
+cdef void catch_up_buries(RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """The dealer's take of the bottom, once made, and the buries whose take has been read
+    (bury 0 follows the dealer's take, bury i the i-th 抄底)."""
+    cdef CardSet bottom
+    cdef int i
+    if not rk.took and g.phase >= PH_BURY:
+        bottom.ones = bottom.twos = 0
+        for i in range(DRAWN, DECK_SIZE):
+            add_kind(&bottom, g.decks[rk.deal][i])
+        know_take(rk.seen, g.dealer, bottom)
+        rk.took = 1
+    while rk.took and rk.nburies < g.nburies and rk.nburies <= rk.nsteals:
+        know_bury(rk.seen, g.buriers[rk.nburies], g.buried[rk.nburies])
+        rk.nburies += 1
+
+
+cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """Read what happened in the round since the last call, in the order it happened: the
+    draws, the shows between them, the take of the bottom, the buries with the 抄底 shows and
+    takes between them, the plays."""
+    cdef int deal = g.ndeals - 1, q, o, j, seat, plays
+    cdef const int8_t* deck = g.decks[deal]
+    cdef const Event* e
+    cdef const Trick* t
+    cdef CardSet shown
+    if rk.deal != deal:
+        know_deal(rk.seen)
+        rk.deal = deal
+        rk.took = rk.nsteals = rk.nburies = rk.nplays = 0
+    while rk.nevents < g.nevents:
+        e = &g.events[rk.nevents]
+        rk.nevents += 1
+        if e.deal != deal:
+            continue            # an earlier deal's: what it showed is not in these cards
+        know_draws(rk.seen, deck, g.first_drawer, e.at if e.when == WHEN_DRAWING else DRAWN)
+        if e.when == WHEN_BURIED:
+            catch_up_buries(rk, g)
+        if e.what == EV_DECLARE or e.what == EV_REINFORCE or e.what == EV_OVERTURN or \
+                e.what == EV_FORCED:
+            shown.ones = (<uint64_t>1) << e.kind
+            shown.twos = shown.ones if e.count == 2 else 0
+            know_show(rk.seen, e.seat, shown)
+            if e.when == WHEN_BURIED:
+                # 抄底: the overturner takes up the bottom buried last
+                know_take(rk.seen, e.seat, g.buried[rk.nburies - 1])
+                rk.nsteals += 1
+        elif e.what == EV_TURN:
+            know_turn(rk.seen, e.kind)
+    know_draws(rk.seen, deck, g.first_drawer, g.drawn)
+    catch_up_buries(rk, g)
+    plays = 4 * g.ntricks + g.step if g.phase >= PH_PLAY else 0
+    while rk.nplays < plays:
+        t = &g.tricks[rk.nplays // 4]
+        j = rk.nplays % 4
+        seat = (t.leader + j) & 3
+        if j == 0 and throw_failed(t):
+            know_show(rk.seen, seat, difference(t.attempted, t.plays[0]))   # kept in hand
+        know_play(rk.seen, seat, t.plays[j])
+        rk.nplays += 1
+    if g.phase >= PH_PLAY:
+        for o in range(OBSERVERS):
+            for q in range(4):
+                rk.seen[o].voids[q] = g.voids[q]
+
+
+cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """The knowledge read agrees with the round (checked in debug builds): each seat's hand,
+    everybody's hand sizes, the played cards, and in the tricks the unseen cards
+    (unseen_by)."""
+    cdef int o, q
+    cdef const Knowledge* K
+    cdef CardSet played, unseen
+    for o in range(OBSERVERS):
+        K = &rk.seen[o]
+        played.ones = played.twos = 0
+        for q in range(4):
+            if K.sizes[q] != card_count(g.hands[q]):
+                return False
+            played = union_of(played, K.played[q])
+        if g.phase >= PH_PLAY and (played.ones != g.played.ones or played.twos != g.played.twos):
+            return False
+        if o < 4:
+            if K.hand.ones != g.hands[o].ones or K.hand.twos != g.hands[o].twos:
+                return False
+            if g.phase >= PH_PLAY:
+                unseen.ones = unseen.twos = ALL_KINDS
+                unseen = difference(difference(unseen, K.hand), played)
+                if K.bottom_known:
+                    unseen = difference(unseen, K.bottom)
+                if unseen.ones != unseen_by(g, o).ones or unseen.twos != unseen_by(g, o).twos:
+                    return False
+    return True
 
 
 # -- Python: a seat's knowledge at one moment ---------------------------------------------------

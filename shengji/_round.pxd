@@ -8,7 +8,6 @@ from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference,
 )
 from shengji._deal cimport Rng, DECK_SIZE
-from shengji._knowledge cimport Knowledge
 
 cdef enum:
     MAX_TRICKS = 25        # hands of 25 shrink by at least one card a trick
@@ -101,7 +100,6 @@ cdef enum:
     BAD_LEAD_NONE = -25    # a lead must hold at least one card
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
     BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
-    BAD_KNOWLEDGE = -28    # debug builds: a seat's knowledge disagrees with the round
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 
@@ -186,9 +184,6 @@ ctypedef struct Game:
     int leader
     RoundResult res
     PlayBuffer buf
-    Knowledge* know        # what each seat and the table know (_knowledge.pxd), kept as the
-                           # round goes when not NULL: an array of OBSERVERS, owned by the
-                           # caller; NULL in the studies and in rollouts, which read none
 
 
 
@@ -222,8 +217,7 @@ cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
 
 cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
     """Cards this seat cannot see while the tricks are played: not in its hand, not played,
-    not the bottom it buried last. (Debug builds check the seats' knowledge against it in the
-    tricks.)"""
+    not the bottom it buried last. (The knowledge says the same: debug builds check it.)"""
     cdef CardSet x
     x.ones = x.twos = ALL_KINDS
     x = difference(difference(x, g.hands[seat]), g.played)
@@ -247,7 +241,6 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
 cdef int run(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
-cdef void know_now(Game* g) noexcept nogil
 
 cdef GameRules game_rules(object rules) except *
 cdef CardSet as_set(object cards) except *

@@ -6,16 +6,12 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 from libc.stdlib cimport free
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, ALL_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
     BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, submultisets, submultiset_of, trump_table, check_cardset, check_throw_raw, follow_code,
     legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
     union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
 )
 from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
-from shengji._knowledge cimport (
-    Knowledge, OBSERVERS, know_deal, know_draws, know_show, know_turn, know_take, know_bury,
-    know_play,
-)
 
 from shengji._core import Cards
 from shengji.errors import PlayError
@@ -464,9 +460,6 @@ cdef void take_show(Game* g, CardSet shown) noexcept nogil:
           and g.phase == PH_PASS1):
         g.dealer = seat    # seed 002: in the first round the overturner takes the deal
     log_event(g, seat, what, kind, 2 if what == EV_REINFORCE else count)
-    if g.know != NULL:
-        know_now(g)
-        know_show(g.know, seat, shown)
     if what == EV_REINFORCE:
         g.reinforced = True
         g.shown = 2
@@ -510,8 +503,6 @@ cdef int start_deal(Game* g) noexcept nogil:
     g.table = NULL
     g.phase = PH_DRAW
     g.watch_valid = False
-    if g.know != NULL:
-        know_deal(g.know)
     return 0
 
 
@@ -561,9 +552,6 @@ cdef void turn_bottom(Game* g) noexcept nogil:
             if decider < 0:
                 decider = suit
     log_event(g, g.dealer, EV_TURN, decider, 1)
-    if g.know != NULL:
-        know_now(g)
-        know_turn(g.know, decider)
     set_trump(g, NO_TRUMP_SUIT if decider >= SMALL_JOKER else decider // 13)
 
 
@@ -682,41 +670,6 @@ cdef inline void store_hands(Game* g, const uint64_t* ones, const uint64_t* twos
         g.hands[seat].twos = twos[seat]
 
 
-cdef void know_now(Game* g) noexcept nogil:
-    """Bring the knowledge up to now: the draws it has not read (the draw loop leaves them, so
-    as to stay as fast as when nobody keeps the knowledge)."""
-    know_draws(g.know, g.decks[g.ndeals - 1], g.first_drawer, g.drawn)
-
-
-cdef bint knowledge_agrees(Game* g) noexcept nogil:
-    """The knowledge kept event by event agrees with the round: each seat's hand, everybody's
-    hand sizes, the played cards, and in the tricks the unseen cards (unseen_by)."""
-    cdef int o, q
-    cdef const Knowledge* K
-    cdef CardSet played, unseen
-    know_now(g)
-    for o in range(OBSERVERS):
-        K = &g.know[o]
-        played.ones = played.twos = 0
-        for q in range(4):
-            if K.sizes[q] != card_count(g.hands[q]):
-                return False
-            played = union_of(played, K.played[q])
-        if played.ones != g.played.ones or played.twos != g.played.twos:
-            return False
-        if o < 4:
-            if K.hand.ones != g.hands[o].ones or K.hand.twos != g.hands[o].twos:
-                return False
-            if g.phase == PH_PLAY:
-                unseen.ones = unseen.twos = ALL_KINDS
-                unseen = difference(difference(unseen, K.hand), played)
-                if K.bottom_known:
-                    unseen = difference(unseen, K.bottom)
-                if unseen.ones != unseen_by(g, o).ones or unseen.twos != unseen_by(g, o).twos:
-                    return False
-    return True
-
-
 cdef int run(Game* g) noexcept nogil:
     """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
     cdef int seat, rc, k, i, drawn, first
@@ -727,8 +680,6 @@ cdef int run(Game* g) noexcept nogil:
     cdef uint64_t twos[4]
     cdef uint64_t every[4]
     every[0] = every[1] = every[2] = every[3] = EVERY_DRAW
-    if SHENGJI_DEBUG and g.know != NULL and not knowledge_agrees(g):
-        return BAD_KNOWLEDGE
     if g.pending:
         return g.ask
     while True:
@@ -841,9 +792,6 @@ cdef int run(Game* g) noexcept nogil:
             g.phase = PH_TAKE_BOTTOM
         elif g.phase == PH_TAKE_BOTTOM:
             g.hands[g.dealer] = union_of(g.hands[g.dealer], g.bottom)
-            if g.know != NULL:
-                know_now(g)
-                know_take(g.know, g.dealer, g.bottom)
             g.seat = g.dealer
             g.phase = PH_BURY
         elif g.phase == PH_BURY or g.phase == PH_STEAL:
@@ -891,8 +839,6 @@ cdef int apply_show(Game* g, CardSet shown) noexcept nogil:
             elif g.phase == PH_PASS2:
                 # 抄底: the overturner takes the bottom and buries 8 of its own
                 g.hands[g.seat] = union_of(g.hands[g.seat], g.bottom)
-                if g.know != NULL:
-                    know_take(g.know, g.seat, g.bottom)    # the draws are read: a show came first
                 g.phase = PH_STEAL
             return 0
     return BAD_SHOW
@@ -929,8 +875,6 @@ cdef int apply_bury(Game* g, CardSet cards) noexcept nogil:
     g.buried[g.nburies] = cards
     g.buriers[g.nburies] = g.seat
     g.nburies += 1
-    if g.know != NULL:
-        know_bury(g.know, g.seat, cards)
     if g.phase == PH_BURY:
         g.pass_i = 0
         g.pass_start = g.dealer
@@ -986,16 +930,6 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
     return 0
 
 
-cdef void know_last_play(Game* g) noexcept nogil:
-    """The play just made, as the seats and the table see it (read back from the trick, so
-    that apply_play stays as lean as when nobody keeps the knowledge)."""
-    cdef const Trick* t = &g.tricks[g.ntricks - 1 if g.step == 0 else g.ntricks]
-    cdef int j = 3 if g.step == 0 else g.step - 1, seat = (t.leader + j) & 3
-    if j == 0 and throw_failed(t):
-        know_show(g.know, seat, difference(t.attempted, t.plays[0]))   # seen, kept in hand
-    know_play(g.know, seat, t.plays[j], g.voids[seat])
-
-
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
     """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
     a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
@@ -1019,8 +953,6 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
         rc = apply_bury(g, cards)
     else:
         rc = apply_play(g, cards, check or SHENGJI_DEBUG)
-        if rc == 0 and g.know != NULL:
-            know_last_play(g)
     if rc == 0:
         g.pending = False
     return rc
