@@ -566,6 +566,8 @@ cdef class Round:
     cdef RoundKnowledge* know  # what each seat and the table know, read from the round
     cdef BotSpec bots[4]
     cdef readonly object rules
+    cdef list event_dicts      # events() and tricks() as built so far
+    cdef list trick_dicts
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
@@ -573,6 +575,8 @@ cdef class Round:
         if self.g == NULL or self.know == NULL:
             raise MemoryError()
         self.know.deal = -1
+        self.event_dicts = []
+        self.trick_dicts = []
 
     def __dealloc__(self):
         if self.g != NULL:
@@ -758,27 +762,29 @@ cdef class Round:
         return " ".join(KIND_NAMES[self.g.decks[d][i]] for i in range(DECK_SIZE))
 
     def events(self):
+        """The events so far as dicts: built once each (a round only adds events), shared by
+        every view of this round."""
         cdef Event* e
-        out = []
-        for i in range(self.g.nevents):
+        for i in range(len(self.event_dicts), self.g.nevents):
             e = &self.g.events[i]
-            out.append({"deal": e.deal, "when": WHEN[e.when], "at": e.at,
-                        "seat": None if e.seat < 0 else e.seat,
-                        "action": EVENTS[e.what],
-                        "cards": None if e.kind < 0 else
-                        str(Cards([KIND_NAMES[e.kind]] * e.count))})
-        return out
+            self.event_dicts.append({"deal": e.deal, "when": WHEN[e.when], "at": e.at,
+                                     "seat": None if e.seat < 0 else e.seat,
+                                     "action": EVENTS[e.what],
+                                     "cards": None if e.kind < 0 else
+                                     str(Cards([KIND_NAMES[e.kind]] * e.count))})
+        return list(self.event_dicts)
 
     def tricks(self):
+        """The finished tricks as dicts: built once each, shared by every view of this
+        round."""
         cdef Trick* t
-        out = []
-        for i in range(self.g.ntricks):
+        for i in range(len(self.trick_dicts), self.g.ntricks):
             t = &self.g.tricks[i]
-            out.append({"leader": t.leader,
-                        "plays": [str(as_cards(t.plays[j])) for j in range(4)],
-                        "winner": t.winner, "points": sum(points_raw(t.plays[j]) for j in range(4)),
-                        "attempted": str(as_cards(t.attempted)) if throw_failed(t) else None})
-        return out
+            self.trick_dicts.append({
+                "leader": t.leader, "plays": [str(as_cards(t.plays[j])) for j in range(4)],
+                "winner": t.winner, "points": sum(points_raw(t.plays[j]) for j in range(4)),
+                "attempted": str(as_cards(t.attempted)) if throw_failed(t) else None})
+        return list(self.trick_dicts)
 
     def record(self):
         """The finished round as plain data (shengji.round.RoundRecord builds on it)."""
@@ -788,14 +794,14 @@ cdef class Round:
         r = &g.res
         trump = self.trump
         return {"deals": [self.deck(d) for d in range(g.ndeals)],
-                "events": self.events(),
+                "events": [dict(e) for e in self.events()],
                 "dealer": g.dealer, "declarer": None if g.declarer < 0 else g.declarer,
                 "trump": {"level": trump.level, "suit": trump.suit},
                 "hands": [str(as_cards(g.start_hands[i])) for i in range(4)],
                 "buries": [{"seat": g.buriers[i], "cards": str(as_cards(g.buried[i]))}
                            for i in range(g.nburies)],
                 "bottom": str(as_cards(g.bottom)),
-                "tricks": self.tricks(),
+                "tricks": [{**t, "plays": list(t["plays"])} for t in self.tricks()],
                 "trick_points": r.trick_points, "defender_points": r.defender_points,
                 "bottom_points": r.bottom_points, "multiplier": r.multiplier,
                 "penalty": r.penalty,

@@ -80,3 +80,4 @@ cdef class SeatKnowledge:
 
     @staticmethod
     cdef SeatKnowledge of(const Knowledge* k, int trump_code)
+    cdef CardSet unseen_set(self)

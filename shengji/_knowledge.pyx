@@ -13,7 +13,9 @@ from shengji._round cimport (
     EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed, unseen_by,
 )
 
-from shengji._core import Cards, Trump
+import numpy as np
+
+from shengji._core import Cards
 from shengji.errors import ShengjiError
 
 
@@ -443,6 +445,63 @@ cdef class SeatKnowledge:
             for i in range(least):
                 add_kind(&out, kind)
         return as_cards(out)
+
+    def encode(self, SeatKnowledge table):
+        """The knowledge parts of View.encode (docs/engine.md "Encodings"), seat axes relative
+        to this seat: hand, played, shown (what `table` knows each seat holds), unseen,
+        bottom, voids, sizes, and the bitboards of the hand, the unseen cards and each seat's
+        plays."""
+        cdef int seat = self.k.seat, i, q, kind, alt, least
+        cdef const KindKnowledge* kk
+        cdef CardSet unseen = self.unseen_set()
+        hand = np.zeros(NUM_KINDS, dtype=np.int8)
+        played = np.zeros((4, NUM_KINDS), dtype=np.int8)
+        shown = np.zeros((4, NUM_KINDS), dtype=np.int8)
+        unseen_counts = np.zeros(NUM_KINDS, dtype=np.int8)
+        bottom = np.zeros(NUM_KINDS, dtype=np.int8)
+        voids = np.zeros((4, 5), dtype=np.bool_)
+        sizes = np.zeros(4, dtype=np.int8)
+        boards = np.zeros((6, 2), dtype=np.uint64)
+        cdef int8_t[::1] h = hand, u = unseen_counts, b = bottom, z = sizes
+        cdef int8_t[:, ::1] p = played, sh = shown
+        cdef uint8_t[:, ::1] v = voids.view(np.uint8)
+        cdef uint64_t[:, ::1] bb = boards
+        for kind in range(NUM_KINDS):
+            h[kind] = count_of(self.k.hand, kind)
+            u[kind] = count_of(unseen, kind)
+            if self.k.bottom_known:
+                b[kind] = count_of(self.k.bottom, kind)
+        bb[0, 0] = self.k.hand.ones
+        bb[0, 1] = self.k.hand.twos
+        bb[1, 0] = unseen.ones
+        bb[1, 1] = unseen.twos
+        for i in range(4):
+            q = (seat + i) & 3
+            z[i] = self.k.sizes[q]
+            bb[2 + i, 0] = self.k.played[q].ones
+            bb[2 + i, 1] = self.k.played[q].twos
+            for c in range(5):
+                v[i, c] = (self.k.voids[q] >> c) & 1
+            for kind in range(NUM_KINDS):
+                p[i, kind] = count_of(self.k.played[q], kind)
+                kk = &table.k.kinds[kind]
+                least = 2 if kk.nalts else 0
+                for alt in range(kk.nalts):
+                    least = min(least, copies_at(kk, alt, q))
+                sh[i, kind] = least
+        return {"hand": hand, "played": played, "shown": shown, "unseen": unseen_counts,
+                "bottom": bottom, "voids": voids, "sizes": sizes, "bitboards": boards}
+
+    cdef CardSet unseen_set(self):
+        cdef CardSet x
+        cdef int q
+        x.ones = x.twos = ALL_KINDS
+        x = difference(x, self.k.hand)
+        for q in range(4):
+            x = difference(x, self.k.played[q])
+        if self.k.bottom_known:
+            x = difference(x, self.k.bottom)
+        return x
 
     def unseen(self):
         """The cards this seat cannot see: not in its hand, not played, not the bottom it

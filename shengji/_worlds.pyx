@@ -14,10 +14,11 @@
 # labelled splits per group (times w[g][p] ** x[g][p] for weighted cards). The sampler counts
 # the weighted deals from each group on, for each count of cards the places still need
 # (memoized: the tables themselves, often millions, are never listed), then draws each group's
-# row in turn by the deals it leaves, shuffles the group and hands its cards out by the row:
-# every labelled deal comes out with the same probability.
+# row in turn by the deals it leaves (the rows of a state listed once, with their running
+# total, the first time a draw reaches it), shuffles the group and hands its cards out by the
+# row: every labelled deal comes out with the same probability.
 from libc.math cimport pow
-from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport calloc, realloc, free
 
 import numpy as np
@@ -36,6 +37,7 @@ cdef enum:
     STATE_CAP = 4000000    # most (group, cards still needed) states counted by default, and
     STEPS_PER_STATE = 50   # most steps taken counting them, per state allowed: beyond, the
                            # constraints are refused as too many to sample exactly
+    ARENA_CAP = 4000000    # rows kept for drawing; past this they are listed again
 
 cdef double FACTORIAL[MAX_CARDS + 1]
 
@@ -54,6 +56,9 @@ ctypedef struct Component:
     # one combination of the mixed kinds' alternatives, with the cards of every group
     double ways            # the physical histories it stands for
     double deals           # its weighted deals: ways x count(0, need)
+    int64_t root_first     # the rows of its first group, from rows_of (-1: not yet), ...
+    int64_t root_rows
+    int64_t root_listing   # ... in this listing of the arena
     int ngroups
     int size[MAX_GROUPS]
     int mask[MAX_GROUPS]   # the places a group's cards may go to
@@ -102,7 +107,15 @@ cdef class WorldSampler:
     cdef int need[NPLACES]
     cdef CardSet fixed[NPLACES]
     cdef uint64_t* memo_keys   # open addressing: the counted states ...
-    cdef double* memo_deals    # ... and their weighted deals
+    cdef double* memo_deals    # ... their weighted deals ...
+    cdef int64_t* memo_first   # ... and their rows in the arena (+ 1; 0: not listed yet)
+    cdef int32_t* memo_nrows
+    cdef int8_t* arena_rows    # the rows listed for drawing (NPLACES counts each) ...
+    cdef double* arena_cum     # ... and the running total of the deals each leaves
+    cdef int64_t arena_n
+    cdef int64_t arena_room
+    cdef int64_t listing       # how often the arena was emptied
+    cdef bint out_of_memory
     cdef int64_t memo_size     # a power of two
     cdef int64_t nstates
     cdef int64_t steps
@@ -113,11 +126,19 @@ cdef class WorldSampler:
         self.comps = NULL
         self.memo_keys = NULL
         self.memo_deals = NULL
+        self.memo_first = NULL
+        self.memo_nrows = NULL
+        self.arena_rows = NULL
+        self.arena_cum = NULL
 
     def __dealloc__(self):
         free(self.comps)
         free(self.memo_keys)
         free(self.memo_deals)
+        free(self.memo_first)
+        free(self.memo_nrows)
+        free(self.arena_rows)
+        free(self.arena_cum)
 
     def __init__(self, groups, need, fixed, mixtures=(), int64_t max_states=STATE_CAP):
         cdef int g, p, c, total
@@ -165,6 +186,14 @@ cdef class WorldSampler:
         if not self.deals > 0:
             raise ShengjiError("no deal of the unseen cards agrees with what the seat knows "
                                "(hand sizes, voids, shown cards)")
+        self.memo_first = <int64_t*>calloc(self.memo_size, sizeof(int64_t))
+        self.memo_nrows = <int32_t*>calloc(self.memo_size, sizeof(int32_t))
+        if self.memo_first == NULL or self.memo_nrows == NULL:
+            raise MemoryError()
+        self.arena_n = self.arena_room = self.listing = 0
+        self.out_of_memory = False
+        for c in range(self.ncomponents):
+            self.comps[c].root_first = -1
 
     cdef int fill(self, Component* comp, double ways, list groups) except -1:
         """A component's groups: cards with the same place weights together, the most
@@ -324,103 +353,126 @@ cdef class WorldSampler:
         i = self.slot(key)
         return self.memo_deals[i] if self.memo_keys[i] == key else 0.0
 
-    cdef bint pick_row(self, int c, int g, int p, int rest, int* left, int* row,
-                       double weight, double* u) noexcept nogil:
-        """Walk group g's rows in count()'s order, taking each one's deals off u; the row
-        where u runs out is drawn (in row, taken off left). True once drawn."""
+    cdef int64_t rows_of(self, int c, int g, int* left, int64_t* nrows) noexcept nogil:
+        """The rows of group g from the state (c, g, left), each with the running total of the
+        deals it leaves, built once per state and kept in the arena; -1 when memory fails."""
+        cdef uint64_t key = state_key(c, g, left)
+        cdef int64_t i = self.slot(key), first, j
+        cdef int row[NPLACES]
+        if self.memo_first[i] == 0:
+            if self.arena_n > ARENA_CAP:
+                # full: forget every state's rows and start again
+                self.arena_n = 0
+                self.listing += 1
+                for j in range(self.memo_size):
+                    self.memo_first[j] = 0
+            first = self.arena_n
+            if self.add_rows(c, g, 0, self.comps[c].size[g], left, row, 1.0) < 0:
+                return -1
+            for j in range(first + 1, self.arena_n):
+                self.arena_cum[j] += self.arena_cum[j - 1]
+            self.memo_first[i] = first + 1
+            self.memo_nrows[i] = <int32_t>(self.arena_n - first)
+        nrows[0] = self.memo_nrows[i]
+        return self.memo_first[i] - 1
+
+    cdef int add_rows(self, int c, int g, int p, int rest, int* left, int* row,
+                      double weight) noexcept nogil:
+        """Append group g's rows for places p.. with the deals each leaves."""
         cdef const Component* comp = &self.comps[c]
         cdef int n, hi, q
         cdef double w
+        cdef int8_t* grown_r
+        cdef double* grown_c
         if p == NPLACES:
             if rest:
-                return False
+                return 0
             w = weight * self.counted(c, g + 1, left)
-            if u[0] < w:
-                return True
-            u[0] -= w
-            return False
+            if w <= 0:
+                return 0
+            if self.arena_n == self.arena_room:
+                self.arena_room = self.arena_room * 2 + 1024
+                grown_r = <int8_t*>realloc(self.arena_rows, self.arena_room * NPLACES)
+                if grown_r == NULL:
+                    return -1
+                self.arena_rows = grown_r
+                grown_c = <double*>realloc(self.arena_cum, self.arena_room * sizeof(double))
+                if grown_c == NULL:
+                    return -1
+                self.arena_cum = grown_c
+            for q in range(NPLACES):
+                self.arena_rows[self.arena_n * NPLACES + q] = <int8_t>row[q]
+            self.arena_cum[self.arena_n] = w      # made running totals by rows_of
+            self.arena_n += 1
+            return 0
         if not (comp.mask[g] >> p) & 1:
             row[p] = 0
-            return self.pick_row(c, g, p + 1, rest, left, row, weight, u)
-        hi = left[p] if left[p] < rest else rest
-        n = 0
-        for q in range(p + 1, NPLACES):
-            if (comp.mask[g] >> q) & 1:
-                break
-        else:
-            if rest > left[p]:
-                return False
-            n = hi = rest
-        while n <= hi:
-            row[p] = n
-            left[p] -= n
-            if self.pick_row(c, g, p + 1, rest - n, left, row,
-                             weight * pow(comp.weight[g][p], n) / FACTORIAL[n], u):
-                return True
-            left[p] += n
-            n += 1
-        return False
-
-    cdef void last_row(self, int c, int g, int* left, int* row) noexcept nogil:
-        """The last row (in count()'s order) of group g that leaves deals: where pick_row
-        ends when rounding leaves u just past the total."""
-        cdef double u = 1e308
-        cdef int best[NPLACES]
-        cdef int saved[NPLACES]
-        cdef int p
-        for p in range(NPLACES):
-            saved[p] = left[p]
-        # walk every row, keeping the last with deals
-        self.walk_rows(c, g, 0, self.comps[c].size[g], left, row, best)
-        for p in range(NPLACES):
-            row[p] = best[p]
-            left[p] = saved[p] - best[p]
-
-    cdef void walk_rows(self, int c, int g, int p, int rest, int* left, int* row,
-                        int* best) noexcept nogil:
-        cdef const Component* comp = &self.comps[c]
-        cdef int n, hi, q
-        if p == NPLACES:
-            if rest == 0 and self.counted(c, g + 1, left) > 0:
-                for q in range(NPLACES):
-                    best[q] = row[q]
-            return
-        if not (comp.mask[g] >> p) & 1:
-            row[p] = 0
-            self.walk_rows(c, g, p + 1, rest, left, row, best)
-            return
+            return self.add_rows(c, g, p + 1, rest, left, row, weight)
         hi = left[p] if left[p] < rest else rest
         for n in range(hi + 1):
-            if comp.weight[g][p] == 0 and n:
-                break
             row[p] = n
             left[p] -= n
-            self.walk_rows(c, g, p + 1, rest - n, left, row, best)
+            if self.add_rows(c, g, p + 1, rest - n, left, row,
+                             weight * pow(comp.weight[g][p], n) / FACTORIAL[n]) < 0:
+                left[p] += n
+                return -1
             left[p] += n
+        return 0
 
     cdef void sample_into(self, Rng* r, CardSet* out) noexcept nogil:
         """One world: the cards of each place into out[0..4]."""
-        cdef double u = uniform(r) * self.deals
-        cdef const Component* comp
+        cdef double u
+        cdef Component* comp
         cdef int8_t cards[MAX_CARDS]
         cdef int left[NPLACES]
-        cdef int row[NPLACES]
+        cdef const int8_t* row
+        cdef int8_t last[NPLACES]
         cdef int g, p, j, n, i, c = 0
+        cdef int64_t first, nrows, lo, hi, mid
         cdef int8_t tmp
         cdef uint64_t bit
-        while c < self.ncomponents - 1 and u >= self.comps[c].deals:
-            u -= self.comps[c].deals
-            c += 1
+        if self.ncomponents > 1:
+            u = uniform(r) * self.deals
+            while c < self.ncomponents - 1 and u >= self.comps[c].deals:
+                u -= self.comps[c].deals
+                c += 1
         comp = &self.comps[c]
         for p in range(NPLACES):
             out[p] = self.fixed[p]
             left[p] = self.need[p]
         for g in range(comp.ngroups):
-            # a row of group g, by the deals it leaves: u of count(g, left) / size!
-            u = uniform(r) * self.counted(c, g, left) / FACTORIAL[comp.size[g]]
-            if not self.pick_row(c, g, 0, comp.size[g], left, row, 1.0, &u):
-                # rounding left u past the last row: take the last row with deals
-                self.last_row(c, g, left, row)
+            if g == comp.ngroups - 1:
+                # the last group fills what the places still need
+                for p in range(NPLACES):
+                    last[p] = <int8_t>left[p]
+                row = last
+            else:
+                # a row of group g, by the deals it leaves (the first group's rows are the
+                # same at every draw: kept at hand)
+                if g == 0 and comp.root_first >= 0 and comp.root_listing == self.listing:
+                    first = comp.root_first
+                    nrows = comp.root_rows
+                else:
+                    first = self.rows_of(c, g, left, &nrows)
+                    if first < 0:
+                        self.out_of_memory = True
+                        return
+                    if g == 0:
+                        comp.root_first = first
+                        comp.root_rows = nrows
+                        comp.root_listing = self.listing
+                u = uniform(r) * self.arena_cum[first + nrows - 1]
+                lo = first
+                hi = first + nrows - 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if self.arena_cum[mid] > u:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                row = &self.arena_rows[lo * NPLACES]
+            for p in range(NPLACES):
+                left[p] -= row[p]
             n = comp.size[g]
             for j in range(n):
                 cards[j] = comp.kinds[g][j]
@@ -451,7 +503,12 @@ cdef class WorldSampler:
         with nogil:
             for i in range(k):
                 self.sample_into(&r, places)
+                if self.out_of_memory:
+                    break
                 for p in range(NPLACES):
                     view[i, p, 0] = places[p].ones
                     view[i, p, 1] = places[p].twos
+        if self.out_of_memory:
+            self.out_of_memory = False
+            raise MemoryError("no memory for the rows of the worlds to draw")
         return out

@@ -57,9 +57,7 @@ class View:
     leader: int | None             # the seat leading the trick in progress
     points: tuple[int, int]        # points taken in tricks by each team so far
     knowledge: SeatKnowledge       # what this seat knows (shengji._knowledge.SeatKnowledge)
-    shown: tuple[Cards, ...]       # per seat, the cards every seat knows it holds: shown in a
-    #                                declaration or a failed throw, and surely not played or
-    #                                buried since
+    table: SeatKnowledge           # what every seat knows
     deal: int = 0                  # which deal of the round (redeals count up)
     turn: int | None = None        # the seat deciding now (this one, unless the view is taken
     #                                for another seat; None when the round is over)
@@ -68,6 +66,12 @@ class View:
     def lead(self) -> Cards | None:
         """The lead to follow, or None when this seat leads."""
         return self.current[0] if self.current else None
+
+    @property
+    def shown(self) -> tuple[Cards, ...]:
+        """Per seat, the cards every seat knows it holds: shown in a declaration or a failed
+        throw, and surely not played or buried since."""
+        return tuple(self.table.held(q) for q in range(4))
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -127,26 +131,22 @@ class View:
         """The view as NumPy arrays for learning code; docs/engine.md "Encodings" gives each
         field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on."""
         rel = [(self.seat + i) % 4 for i in range(4)]
-        know = self.knowledge
-        played = know.played
-        unseen = know.unseen()
-        cur = [Cards() for _ in range(4)]
+        known = self.knowledge.encode(self.table)
+        current = np.zeros((4, 54), dtype=np.int8)
         for k, play in enumerate(self.current):
-            cur[((self.leader or 0) + k) % 4] = play
+            current[((self.leader or 0) + k - self.seat) % 4] = play.counts()
         t = self.trump
-        voids = know.voids
         def rel_seat(q: int | None) -> int:
             return -1 if q is None else (q - self.seat) % 4
         return {
-            "hand": np.array(self.hand.counts(), dtype=np.int8),
-            "played": np.array([played[q].counts() for q in rel], dtype=np.int8),
-            "current": np.array([cur[q].counts() for q in rel], dtype=np.int8),
-            "shown": np.array([self.shown[q].counts() for q in rel], dtype=np.int8),
-            "unseen": np.array(unseen.counts(), dtype=np.int8),
-            "bottom": np.array((know.bottom or Cards()).counts(), dtype=np.int8),
-            "voids": np.array([[voids[q] >> c & 1 for c in range(5)] for q in rel],
-                              dtype=np.bool_),
-            "sizes": np.array([know.sizes[q] for q in rel], dtype=np.int8),
+            "hand": known["hand"],
+            "played": known["played"],
+            "current": current,
+            "shown": known["shown"],
+            "unseen": known["unseen"],
+            "bottom": known["bottom"],
+            "voids": known["voids"],
+            "sizes": known["sizes"],
             "category": kind_lines(t)[0].copy(),
             "order": kind_lines(t)[1].copy(),
             "trump": np.array([t.level if t else 0,
@@ -159,7 +159,7 @@ class View:
                                rel_seat(self.leader), rel_seat(self.turn)], dtype=np.int8),
             "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
             "tricks": np.array(len(self.tricks), dtype=np.int8),
-            "bitboards": to_masks([self.hand, unseen] + [played[q] for q in rel]),
+            "bitboards": known["bitboards"],
         }
 
 
@@ -491,14 +491,13 @@ def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat:
     for t in s["tricks"]:
         points[t["winner"] % 2] += t["points"]
     options, may_pass = engine.options if what == "show" else ([], False)
-    table = engine.knowledge(TABLE)
     return View(seat=seat, action="declare" if what == "show" else what,
                 hand=engine.hand(seat), rules=rules, levels=levels, level=s["level"],
                 trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
                 shows=tuple(s["events"]), show=engine.show_kind if what == "show" else None,
                 options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
                 current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
-                knowledge=engine.knowledge(seat), shown=tuple(table.held(q) for q in range(4)),
+                knowledge=engine.knowledge(seat), table=engine.knowledge(TABLE),
                 deal=s["deal"], turn=seat if turn == -1 else turn)
 
 

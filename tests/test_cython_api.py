@@ -6,8 +6,11 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import shengji as sj
+
+pytestmark = pytest.mark.slow     # compiles an extension
 
 USER_CODE = """
 from shengji._core cimport CardSet, trump_table, follow_code, trick_winner_raw

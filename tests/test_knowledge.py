@@ -105,7 +105,7 @@ def decisions_of_python_round(preset, seed, first_round):
 @pytest.mark.parametrize("play", ["random", "greedy", "python"])
 def test_the_true_world_is_one_every_seat_allows(preset, play):
     counts = Counter()
-    rounds = 40 if play == "python" else 12
+    rounds = 25 if play == "python" else 12
     for seed in range(rounds):
         first_round = seed % 2 == 1
         steps = (decisions_of_python_round(preset, seed, first_round) if play == "python"
@@ -227,7 +227,7 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
     from shengji import reference_knowledge
     rules = sj.Rules.preset(preset)
     compared = Counter()
-    for seed in range(30):
+    for seed in range(15):
         bots = [RandomBot(4 * seed + q) for q in range(4)]
         engine = _bots.Round(rules, seed, seed % 4, (2, 2), False, PYTHON)
         snapshots = []
@@ -251,4 +251,4 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
                     assert unordered(engine_weights(alts[o][k])) == unordered(ref[k]), (
                         seed, o, tricks, step, sj.kind_name(k), alts[o][k], ref[k])
                     compared[len(alts[o][k]) > 1] += 1
-    assert compared[True] and compared[False] > 1000, compared
+    assert compared[True] >= 20 and compared[False] > 1000, compared

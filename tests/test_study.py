@@ -180,6 +180,7 @@ def test_cli_bad_input(args, words, tmp_path):
     assert not (tmp_path / "o" / "summary.json").exists()
 
 
+@pytest.mark.slow
 def test_sigterm_keeps_the_finished_part_and_resume_completes(tmp_path):
     out = tmp_path / "o"
     deals = 4 * CHUNK
@@ -267,6 +268,7 @@ def test_burying_with_random_play(tmp_path):
         st.run_study("burying", "v3", deals=10, out=tmp_path / "x", bots="pimc")
 
 
+@pytest.mark.slow
 def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
     _, summary = reference_run
     ray_summary = st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, workers=2,
