@@ -614,6 +614,11 @@ cdef class Round:
         if not agrees(self.know, self.g):
             raise PlayError("engine bug: a seat's knowledge disagrees with the round")
 
+    @property
+    def pending(self):
+        """(what, seat) of the decision waiting for an answer, or None."""
+        return (ASKS[self.g.ask], self.g.seat) if self.g.pending else None
+
     def answer(self, cards=None, bint flag=False):
         """The pending seat's answer; returns 0, or the refusal code (state unchanged)."""
         cdef CardSet c

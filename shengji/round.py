@@ -485,7 +485,12 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
 
 def view_of(engine: Any, rules: Rules, levels: tuple[int, int], what: str, seat: int,
             turn: int | None = -1) -> View:
-    """What `seat` sees now; `turn`: the seat deciding (default: `seat` itself)."""
+    """What `seat` sees now; `turn`: the seat deciding (default: `seat` itself, which must be
+    the one the round waits for)."""
+    if turn == -1 and engine.pending != (what, seat):
+        raise ShengjiError(f"seat {seat}: no {what} decision of this seat is pending (the round "
+                           f"waits for {engine.pending or 'nothing: it is over'}); a view for "
+                           "another seat names the seat deciding (turn)")
     s = engine.state()
     points = [0, 0]
     for t in s["tricks"]:

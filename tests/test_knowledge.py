@@ -252,3 +252,16 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
                         seed, o, tricks, step, sj.kind_name(k), alts[o][k], ref[k])
                     compared[len(alts[o][k]) > 1] += 1
     assert compared[True] >= 20 and compared[False] > 1000, compared
+
+
+def test_a_view_for_a_seat_that_is_not_deciding_is_refused():
+    rules = sj.Rules.preset("v3")
+    engine = _bots.Round(rules, 3, 0, (2, 2), False, PYTHON)
+    what, seat = engine.advance()
+    other = (seat + 1) % 4
+    with pytest.raises(sj.ShengjiError, match=f"seat {other}: no {what} decision of this seat"):
+        rd.view_of(engine, rules, (2, 2), what, other)
+    # a view taken for another seat names who decides
+    assert rd.view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
+    with pytest.raises(ValueError, match="seat must be 0..3, or 4 for the table"):
+        engine.knowledge(5)
