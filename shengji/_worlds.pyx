@@ -273,28 +273,39 @@ cdef class WorldSampler:
         self.nstates += 1
         return 0
 
-    cdef double count(self, int c, int g, int* left) except -1.0:
-        """The weighted deals of groups g.. of component c into the cards each place still
-        needs (left)."""
+    cdef bint settled(self, int c, int g, const int* left, double* deals) noexcept nogil:
+        """Whether the weighted deals of state (c, g, left) are known without counting: past
+        the last group, a place the groups left cannot fill, or a state counted already."""
         cdef const Component* comp = &self.comps[c]
         cdef uint64_t key
         cdef int64_t i
         cdef int p
-        cdef double deals
+        deals[0] = 0.0
         if g == comp.ngroups:
             for p in range(NPLACES):
                 if left[p]:
-                    return 0.0
-            return 1.0
+                    return True
+            deals[0] = 1.0
+            return True
         for p in range(NPLACES):
             if left[p] > comp.room[g][p]:
-                return 0.0          # the groups left cannot fill this place
+                return True
         key = state_key(c, g, left)
         i = self.slot(key)
         if self.memo_keys[i] == key:
-            return self.memo_deals[i]
-        deals = FACTORIAL[comp.size[g]] * self.spread(c, g, 0, comp.size[g], left, 1.0)
-        self.remember(key, deals)
+            deals[0] = self.memo_deals[i]
+            return True
+        return False
+
+    cdef double count(self, int c, int g, int* left) except -1.0:
+        """The weighted deals of groups g.. of component c into the cards each place still
+        needs (left)."""
+        cdef double deals
+        if self.settled(c, g, left, &deals):
+            return deals
+        deals = FACTORIAL[self.comps[c].size[g]] * self.spread(c, g, 0, self.comps[c].size[g],
+                                                               left, 1.0)
+        self.remember(state_key(c, g, left), deals)
         return deals
 
     cdef double spread(self, int c, int g, int p, int rest, int* left,
@@ -337,21 +348,9 @@ cdef class WorldSampler:
 
     cdef double counted(self, int c, int g, const int* left) noexcept nogil:
         """count() of a state counted already (every state a draw can reach was)."""
-        cdef const Component* comp = &self.comps[c]
-        cdef uint64_t key
-        cdef int64_t i
-        cdef int p
-        if g == comp.ngroups:
-            for p in range(NPLACES):
-                if left[p]:
-                    return 0.0
-            return 1.0
-        for p in range(NPLACES):
-            if left[p] > comp.room[g][p]:
-                return 0.0
-        key = state_key(c, g, left)
-        i = self.slot(key)
-        return self.memo_deals[i] if self.memo_keys[i] == key else 0.0
+        cdef double deals
+        self.settled(c, g, left, &deals)
+        return deals
 
     cdef int64_t rows_of(self, int c, int g, int* left, int64_t* nrows) noexcept nogil:
         """The rows of group g from the state (c, g, left), each with the running total of the
