@@ -1,4 +1,4 @@
-# What a seat knows (docs/engine.md "What a seat knows"), kept natively as the round goes: one
+# What a seat knows (docs/engine.md "What a seat knows"), kept natively, event by event: one
 # Knowledge per seat, and one for the table (what every seat knows: the shows, the plays, who
 # took and buried the bottom, never a hand). A RoundKnowledge reads the engine's own record of
 # the round (the deck, the events, the buries, the tricks) event by event, from where it
@@ -9,8 +9,8 @@
 # Cards are tracked copy by copy: each kind has two physical copies, and for each the places it
 # may be in now. When what a seat sees could be either copy (a QH played by a seat that may hold
 # the QH shown earlier, or the other one), both explanations are kept as alternatives, each
-# standing for `ways` physical histories, so that the sampler stays uniform over the deals of
-# the physical cards.
+# standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
+# by the explanations that allow it.
 from libc.stdint cimport uint8_t, uint32_t, int8_t
 
 from shengji._core cimport CardSet
@@ -30,7 +30,7 @@ ctypedef struct KindKnowledge:
     uint8_t nalts          # alternatives: explanations of what the seat saw of this kind (>= 1)
     uint8_t where[MAX_ALTS][2]  # per alternative, the places (bits: seats 0..3, REST, PLAYED)
                            # each of the two copies may be in now; the smaller mask first
-    uint32_t ways[MAX_ALTS]     # physical histories each alternative stands for
+    uint32_t ways[MAX_ALTS]     # explanations each alternative stands for
 
 
 ctypedef struct Knowledge:
@@ -64,14 +64,6 @@ ctypedef struct RoundKnowledge:
 
 cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
-cdef void know_deal(Knowledge* know) noexcept nogil
-cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) noexcept nogil
-cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil
-cdef void know_turn(Knowledge* know, int kind) noexcept nogil
-cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil
-cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil
-cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil
-cdef int copies_at(const KindKnowledge* k, int alt, int place) noexcept nogil
 
 
 cdef class SeatKnowledge:

@@ -19,7 +19,6 @@ from shengji._core import Cards
 from shengji.errors import ShengjiError
 
 
-
 # -- One kind's alternatives -------------------------------------------------------------------
 cdef inline uint8_t bit(int place) noexcept nogil:
     return <uint8_t>(1 << place)

@@ -36,7 +36,8 @@ class View:
     """What one seat may see when it must decide: never another hand, nor a bottom it did not
     bury. `action` says what is asked: "declare" (a show: declare, reinforce, overturn or a
     forced declaration, as `show`), "revolt", "bury" or "play". What the seat knows of where
-    the cards are comes from the engine, which keeps it as the round goes (`knowledge`)."""
+    the cards are comes from the engine, which keeps it as the round goes (`knowledge`). The
+    dicts of `shows` and `tricks` are shared by every view of the round: read them only."""
 
     seat: int
     action: str
@@ -107,9 +108,6 @@ class View:
         """The cards this seat cannot see: neither in its hand, nor played, nor in the bottom
         it buried last while that is down."""
         return self.knowledge.unseen()
-
-    def category_index(self, card: str) -> int:
-        return CATEGORIES.index(category(card, self.trump)) if self.trump is not None else 0
 
     def sample_worlds(self, k: int, rng: Any = 0) -> "Worlds":
         """k deals of the unseen cards consistent with everything this seat knows (each
