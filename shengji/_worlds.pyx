@@ -7,7 +7,7 @@
 # played is in that seat's hand, or with the seats and the bottom it may have passed to since.
 # Cards with the same allowed places form a group. Where what the seat saw has several
 # explanations (the card a seat played may be the one it showed, or the other copy), a card
-# carries a weight per place, the physical histories that put it there, and a kind whose two
+# carries a weight per place, the explanations that put it there, and a kind whose two
 # unseen copies go together is a mixture: each of its alternatives is dealt in turn, weighted.
 # A deal is a table x[group][place] of how many cards of each group go to each place (rows
 # summing to the group sizes, columns to what each place holds), times n_g! / prod_p x[g][p]!
@@ -54,7 +54,7 @@ fill_factorials()
 
 ctypedef struct Component:
     # one combination of the mixed kinds' alternatives, with the cards of every group
-    double ways            # the physical histories it stands for
+    double ways            # the explanations it stands for
     double deals           # its weighted deals: ways x count(0, need)
     int64_t root_first     # the rows of its first group, from rows_of (-1: not yet), ...
     int64_t root_rows
@@ -63,7 +63,7 @@ ctypedef struct Component:
     int size[MAX_GROUPS]
     int mask[MAX_GROUPS]   # the places a group's cards may go to
     int room[MAX_GROUPS + 1][NPLACES]   # cards of groups g.. that may go to each place
-    double weight[MAX_GROUPS][NPLACES]  # histories per card of the group put in each place
+    double weight[MAX_GROUPS][NPLACES]  # explanations per card of the group put in each place
     int8_t kinds[MAX_GROUPS][MAX_CARDS]
 
 
@@ -96,7 +96,7 @@ cdef inline uint64_t state_key(int c, int g, const int* left) noexcept nogil:
 cdef class WorldSampler:
     """Uniform deals of unseen cards to places. `groups`: (places, Cards) pairs, the places a
     bitmask of where the cards may be, or for a card that is one of several explanations of
-    what the seat saw, a weight per place (the physical histories that put it there); `need`:
+    what the seat saw, a weight per place (the explanations that put it there); `need`:
     how many unseen cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards
     each place is known to hold (the seat's own hand), added to every world; `mixtures`: for
     each kind whose unseen copies go together, its alternatives [(ways, groups), ...]: every

@@ -176,13 +176,13 @@ def test_a_buried_card_may_be_the_one_a_thief_played():
     (抄底), takes the bottom up and later plays that card. The copy played may be the buried
     one, so the other copy can be anywhere the dealer cannot see: the dealer's knowledge keeps
     both explanations, and its worlds put the unseen copy in every hand it may be in, twice as
-    often (per place) with the thief or in the bottom: two histories lead there, one
+    often (per place) with the thief or in the bottom: two explanations lead there, one
     elsewhere."""
     engine, thief, kind, cat = find_steal_then_play()
     know = engine.knowledge(0)
     anywhere = 0b11110          # not in the dealer's own hand
     alts = know.alternatives(kind)
-    # as many histories behind each (the ways count both copies of a symmetric draw)
+    # as many explanations behind each (the ways count both copies of a symmetric draw)
     assert len({ways for ways, _ in alts}) == 1, alts
     assert sorted(masks for _, masks in alts) == sorted([
         tuple(sorted((1 << PLAYED, anywhere))),
