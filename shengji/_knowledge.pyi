@@ -12,7 +12,10 @@ TABLE: int
 OBSERVERS: int
 MAX_ALTS: int
 
+def restore_knowledge(state: bytes, trump_code: int) -> SeatKnowledge: ...
+
 class SeatKnowledge:
+    def state_bytes(self) -> bytes: ...
     @property
     def seat(self) -> int: ...
     @property

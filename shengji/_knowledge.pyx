@@ -3,6 +3,7 @@
 # draws, bury and bottom, everybody's shows, plays, takes and buries (not their cards).
 # catch_up reads the events from the engine's record in the order they happened.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
+from libc.string cimport memcpy, memset
 
 from shengji._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, ctz, card_count, union_of, difference, trump_table,
@@ -57,7 +58,7 @@ cdef void move_copies(KindKnowledge* k, int n, int frm, int to,
     cdef KindKnowledge out
     cdef int i, c
     cdef uint8_t f = bit(frm)
-    out.nalts = 0
+    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
         if n == 2:
             if k.where[i][0] & f and k.where[i][1] & f:
@@ -76,7 +77,7 @@ cdef void pin_copies(KindKnowledge* k, int n, int place, bint exact,
     cdef KindKnowledge out
     cdef int i, c
     cdef uint8_t p = bit(place), a, b
-    out.nalts = 0
+    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
         a = k.where[i][0]
         b = k.where[i][1]
@@ -101,7 +102,7 @@ cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
     cdef int i, c
     cdef uint8_t f = bit(frm)
     cdef uint8_t w[2]
-    out.nalts = 0
+    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
         for c in range(2):
             w[c] = k.where[i][c]
@@ -364,6 +365,17 @@ cdef object kinds_cards(list kinds):
     return as_cards(c)
 
 
+def restore_knowledge(bytes state, int trump_code):
+    """A SeatKnowledge from SeatKnowledge.state_bytes() (unpickling)."""
+    if len(state) != sizeof(Knowledge) or not -1 <= trump_code < 65:
+        raise ValueError(f"not a knowledge state: {len(state)} bytes (of {sizeof(Knowledge)}), "
+                         f"trump table {trump_code}")
+    cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
+    memcpy(&out.k, <const char*>state, sizeof(Knowledge))
+    out.trump_code = trump_code
+    return out
+
+
 cdef class SeatKnowledge:
     """A copy of what one seat (or, for seat 4, the table) knows at one moment of a round, as
     the engine kept it. `places()` gives it to the world sampler; `alternatives(kind)` shows
@@ -375,6 +387,21 @@ cdef class SeatKnowledge:
         out.k = k[0]
         out.trump_code = trump_code
         return out
+
+    def __reduce__(self):
+        return (restore_knowledge, (self.state_bytes(), self.trump_code))
+
+    def state_bytes(self):
+        """The struct as bytes (for pickling and comparing)."""
+        return (<char*>&self.k)[:sizeof(Knowledge)]
+
+    def __eq__(self, other):
+        return (isinstance(other, SeatKnowledge)
+                and self.trump_code == (<SeatKnowledge>other).trump_code
+                and self.state_bytes() == other.state_bytes())
+
+    def __hash__(self):
+        return hash((self.state_bytes(), self.trump_code))
 
     @property
     def seat(self):
@@ -422,10 +449,13 @@ cdef class SeatKnowledge:
     def overflow(self):
         return bool(self.k.overflow)
 
-    def alternatives(self, kind):
+    def alternatives(self, int kind):
         """[(ways, (places of one copy, places of the other))] for a kind index, places as
         bitmasks (seats 0..3, 4 the rest, 5 played)."""
-        cdef const KindKnowledge* kk = &self.k.kinds[kind]
+        cdef const KindKnowledge* kk
+        if not 0 <= kind < NUM_KINDS:
+            raise ValueError(f"a kind index is 0..{NUM_KINDS - 1}, got {kind}")
+        kk = &self.k.kinds[kind]
         return [(kk.ways[i], (kk.where[i][0], kk.where[i][1])) for i in range(kk.nalts)]
 
     def held(self, int seat):
@@ -435,6 +465,8 @@ cdef class SeatKnowledge:
         cdef int kind, i, least
         cdef const KindKnowledge* kk
         cdef CardSet out
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
         out.ones = out.twos = 0
         for kind in range(NUM_KINDS):
             kk = &self.k.kinds[kind]

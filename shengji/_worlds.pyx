@@ -176,6 +176,9 @@ cdef class WorldSampler:
         for c, (ways, gs) in enumerate(combos):
             comp = &self.comps[c]
             self.fill(comp, ways, gs)
+            if comp.ways == 0:
+                comp.deals = 0.0
+                continue
             total = sum(comp.size[g] for g in range(comp.ngroups))
             if held != total:
                 raise ShengjiError(f"{total} unseen cards for places holding {held}")
@@ -217,8 +220,8 @@ cdef class WorldSampler:
                 if weights[p] > 0:
                     comp.mask[g] |= 1 << p
             if comp.mask[g] == 0:
-                raise ShengjiError(f"no deal of the unseen cards agrees with what the seat "
-                                   f"knows: {cards} may be in no place")
+                comp.ways = 0       # a card with no place: no deal of this combination
+                return 0
             comp.size[g] = 0
             bits = cards.ones
             while bits:
@@ -367,6 +370,7 @@ cdef class WorldSampler:
                     self.memo_first[j] = 0
             first = self.arena_n
             if self.add_rows(c, g, 0, self.comps[c].size[g], left, row, 1.0) < 0:
+                self.arena_n = first        # what was listed of this state is dropped
                 return -1
             for j in range(first + 1, self.arena_n):
                 self.arena_cum[j] += self.arena_cum[j - 1]
@@ -380,6 +384,7 @@ cdef class WorldSampler:
         """Append group g's rows for places p.. with the deals each leaves."""
         cdef const Component* comp = &self.comps[c]
         cdef int n, hi, q
+        cdef int64_t room
         cdef double w
         cdef int8_t* grown_r
         cdef double* grown_c
@@ -390,15 +395,16 @@ cdef class WorldSampler:
             if w <= 0:
                 return 0
             if self.arena_n == self.arena_room:
-                self.arena_room = self.arena_room * 2 + 1024
-                grown_r = <int8_t*>realloc(self.arena_rows, self.arena_room * NPLACES)
+                room = self.arena_room * 2 + 1024     # the room grows once both arrays do
+                grown_r = <int8_t*>realloc(self.arena_rows, room * NPLACES)
                 if grown_r == NULL:
                     return -1
                 self.arena_rows = grown_r
-                grown_c = <double*>realloc(self.arena_cum, self.arena_room * sizeof(double))
+                grown_c = <double*>realloc(self.arena_cum, room * sizeof(double))
                 if grown_c == NULL:
                     return -1
                 self.arena_cum = grown_c
+                self.arena_room = room
             for q in range(NPLACES):
                 self.arena_rows[self.arena_n * NPLACES + q] = <int8_t>row[q]
             self.arena_cum[self.arena_n] = w      # made running totals by rows_of

@@ -265,3 +265,29 @@ def test_a_view_for_a_seat_that_is_not_deciding_is_refused():
     assert rd.view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
     with pytest.raises(ValueError, match="seat must be 0..3, or 4 for the table"):
         engine.knowledge(5)
+
+
+def test_knowledge_pickles_and_compares_by_value():
+    import pickle
+    rules = sj.Rules.preset("v3")
+    bots = [RandomBot(q) for q in range(4)]
+    engine = _bots.Round(rules, 5, 0, (2, 2), False, PYTHON)
+    while (pending := engine.advance()) is not None and pending[0] != "play":
+        rd.ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
+    view = rd.view_of(engine, rules, (2, 2), *pending)
+    again = pickle.loads(pickle.dumps(view))
+    assert again == view and again.knowledge.places()[1] == view.knowledge.places()[1]
+    assert rd.view_of(engine, rules, (2, 2), *pending) == view
+    with pytest.raises(ValueError, match="a kind index is 0..53"):
+        view.knowledge.alternatives(54)
+    with pytest.raises(ValueError, match="seat must be 0..3"):
+        view.knowledge.held(-1)
+
+
+def test_an_explanation_a_void_rules_out_weighs_nothing():
+    """Two alternatives for a kind's two unseen copies; a void leaves one of them no place:
+    the sampler deals the other (it used to refuse the whole)."""
+    sampler = WorldSampler([(0b00100, "2D 2D")], [0, 1, 3, 0, 0], [""] * 5,
+                           [[(1, [(0b00000, "AD"), (0b00100, "AD")]),
+                             (1, [(0b00010, "AD"), (0b00100, "AD")])]])
+    assert sampler.deals == 1.0
