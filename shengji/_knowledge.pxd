@@ -72,4 +72,3 @@ cdef class SeatKnowledge:
 
     @staticmethod
     cdef SeatKnowledge of(const Knowledge* k, int trump_code)
-    cdef CardSet unseen_set(self)

@@ -51,46 +51,29 @@ cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
     out.nalts += 1
 
 
-cdef void move_copies(KindKnowledge* k, int n, int frm, int to,
-                      int8_t* overflow) noexcept nogil:
-    """n copies went from place frm to place to, seen (a draw, a play): any copy that may have
-    been at frm may be the one; a pair seen at once is both copies, one explanation."""
-    cdef KindKnowledge out
-    cdef int i, c
-    cdef uint8_t f = bit(frm)
-    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
-    for i in range(k.nalts):
-        if n == 2:
-            if k.where[i][0] & f and k.where[i][1] & f:
-                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
-            continue
-        for c in range(2):
-            if k.where[i][c] & f:
-                add_alt(&out, bit(to), k.where[i][1 - c], k.ways[i], overflow)
-    k[0] = out
-
-
-cdef void pin_copies(KindKnowledge* k, int n, int place, bint exact,
+cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
                      int8_t* overflow) noexcept nogil:
-    """n copies are at place now (a show: at least n; with exact, the whole of the place is
-    seen, so the other copy is not there)."""
+    """n copies were seen at place `at` and are at `to` now (a draw, a show, a play, a bury
+    of its own): any copy that may have been at `at` may be the one, each choice an
+    explanation; a pair seen at once is both copies, one explanation. With exact the whole of
+    `at` was seen (the bottom taken up), so no other copy is there."""
     cdef KindKnowledge out
     cdef int i, c
-    cdef uint8_t p = bit(place), a, b
+    cdef uint8_t f = bit(at), a, b
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
         a = k.where[i][0]
         b = k.where[i][1]
         if n == 2:
-            if a & p and b & p:
-                add_alt(&out, p, p, k.ways[i], overflow)
+            if a & f and b & f:
+                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
         elif n == 0:
-            add_alt(&out, a & ~p, b & ~p, k.ways[i], overflow)
+            add_alt(&out, a & ~f, b & ~f, k.ways[i], overflow)
         else:
             for c in range(2):
-                if k.where[i][c] & p:
+                if k.where[i][c] & f:
                     b = k.where[i][1 - c]
-                    add_alt(&out, p, b & ~p if exact else b, k.ways[i], overflow)
+                    add_alt(&out, bit(to), b & ~f if exact else b, k.ways[i], overflow)
     k[0] = out
 
 
@@ -112,9 +95,27 @@ cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
     k[0] = out
 
 
-cdef int copies_at(const KindKnowledge* k, int alt, int place) noexcept nogil:
-    """Copies of alternative alt known to be at place (and nowhere else)."""
-    return (k.where[alt][0] == bit(place)) + (k.where[alt][1] == bit(place))
+cdef int certain_copies(const KindKnowledge* k, int place) noexcept nogil:
+    """Copies at place (and nowhere else) in every alternative: there whichever explanation
+    is true."""
+    cdef int i, least = 2 if k.nalts else 0
+    for i in range(k.nalts):
+        least = min(least, (k.where[i][0] == bit(place)) + (k.where[i][1] == bit(place)))
+    return least
+
+
+cdef CardSet unseen_of(const Knowledge* K) noexcept nogil:
+    """The cards the observer cannot see: not in its hand, not played, not the bottom it
+    knows."""
+    cdef CardSet x
+    cdef int q
+    x.ones = x.twos = ALL_KINDS
+    x = difference(x, K.hand)
+    for q in range(4):
+        x = difference(x, K.played[q])
+    if K.bottom_known:
+        x = difference(x, K.bottom)
+    return x
 
 
 cdef inline int count_of(CardSet c, int kind) noexcept nogil:
@@ -165,7 +166,7 @@ cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) no
             know[o].sizes[seat] += 1
             know[o].rest -= 1
         add_kind(&know[seat].hand, kind)
-        move_copies(&know[seat].kinds[kind], 1, REST, seat, &know[seat].overflow)
+        see_copies(&know[seat].kinds[kind], 1, REST, seat, False, &know[seat].overflow)
     for o in range(OBSERVERS):
         know[o].drawn = end
 
@@ -182,7 +183,7 @@ cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil:
         while m:
             kind = ctz(m)
             m &= m - 1
-            pin_copies(&know[o].kinds[kind], count_of(shown, kind), seat, False,
+            see_copies(&know[o].kinds[kind], count_of(shown, kind), seat, seat, False,
                        &know[o].overflow)
 
 
@@ -190,7 +191,7 @@ cdef void know_turn(Knowledge* know, int kind) noexcept nogil:
     """翻底: the card of the bottom that decided the trump is seen by all."""
     cdef int o
     for o in range(OBSERVERS):
-        pin_copies(&know[o].kinds[kind], 1, REST, False, &know[o].overflow)
+        see_copies(&know[o].kinds[kind], 1, REST, REST, False, &know[o].overflow)
 
 
 cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil:
@@ -205,7 +206,8 @@ cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil:
         K.bottom_known = 0
         for kind in range(NUM_KINDS):
             if o == seat:
-                pin_copies(&K.kinds[kind], count_of(bottom, kind), REST, True, &K.overflow)
+                see_copies(&K.kinds[kind], count_of(bottom, kind), REST, REST, True,
+                           &K.overflow)
             widen(&K.kinds[kind], REST, bit(seat), True, &K.overflow)
     know[seat].hand = union_of(know[seat].hand, bottom)
 
@@ -236,7 +238,7 @@ cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil:
     while m:
         kind = ctz(m)
         m &= m - 1
-        move_copies(&K.kinds[kind], count_of(cards, kind), seat, REST, &K.overflow)
+        see_copies(&K.kinds[kind], count_of(cards, kind), seat, REST, False, &K.overflow)
 
 
 cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil:
@@ -252,7 +254,8 @@ cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil:
         while m:
             kind = ctz(m)
             m &= m - 1
-            move_copies(&K.kinds[kind], count_of(cards, kind), seat, PLAYED, &K.overflow)
+            see_copies(&K.kinds[kind], count_of(cards, kind), seat, PLAYED, False,
+                       &K.overflow)
     know[seat].hand = difference(know[seat].hand, cards)
 
 
@@ -328,7 +331,7 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     (unseen_by)."""
     cdef int o, q
     cdef const Knowledge* K
-    cdef CardSet played, unseen
+    cdef CardSet played, unseen, truth
     for o in range(OBSERVERS):
         K = &rk.seen[o]
         played.ones = played.twos = 0
@@ -342,11 +345,9 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
             if K.hand.ones != g.hands[o].ones or K.hand.twos != g.hands[o].twos:
                 return False
             if g.phase >= PH_PLAY:
-                unseen.ones = unseen.twos = ALL_KINDS
-                unseen = difference(difference(unseen, K.hand), played)
-                if K.bottom_known:
-                    unseen = difference(unseen, K.bottom)
-                if unseen.ones != unseen_by(g, o).ones or unseen.twos != unseen_by(g, o).twos:
+                unseen = unseen_of(K)
+                truth = unseen_by(g, o)
+                if unseen.ones != truth.ones or unseen.twos != truth.twos:
                     return False
     return True
 
@@ -462,18 +463,13 @@ cdef class SeatKnowledge:
         """The cards this observer knows for certain that `seat` holds: its own hand, or
         another seat's cards shown (in a declaration or a failed throw) and certainly still
         there, whatever explanation of the plays since is the true one."""
-        cdef int kind, i, least
-        cdef const KindKnowledge* kk
+        cdef int kind, i
         cdef CardSet out
         if not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3, got {seat}")
         out.ones = out.twos = 0
         for kind in range(NUM_KINDS):
-            kk = &self.k.kinds[kind]
-            least = 2 if kk.nalts else 0
-            for i in range(kk.nalts):
-                least = min(least, copies_at(kk, i, seat))
-            for i in range(least):
+            for i in range(certain_copies(&self.k.kinds[kind], seat)):
                 add_kind(&out, kind)
         return as_cards(out)
 
@@ -482,9 +478,8 @@ cdef class SeatKnowledge:
         to this seat: hand, played, shown (what `table` knows each seat holds), unseen,
         bottom, voids, sizes, and the bitboards of the hand, the unseen cards and each seat's
         plays."""
-        cdef int seat = self.k.seat, i, q, kind, alt, least
-        cdef const KindKnowledge* kk
-        cdef CardSet unseen = self.unseen_set()
+        cdef int seat = self.k.seat, i, q, kind
+        cdef CardSet unseen = unseen_of(&self.k)
         hand = np.zeros(NUM_KINDS, dtype=np.int8)
         played = np.zeros((4, NUM_KINDS), dtype=np.int8)
         shown = np.zeros((4, NUM_KINDS), dtype=np.int8)
@@ -515,36 +510,14 @@ cdef class SeatKnowledge:
                 v[i, c] = (self.k.voids[q] >> c) & 1
             for kind in range(NUM_KINDS):
                 p[i, kind] = count_of(self.k.played[q], kind)
-                kk = &table.k.kinds[kind]
-                least = 2 if kk.nalts else 0
-                for alt in range(kk.nalts):
-                    least = min(least, copies_at(kk, alt, q))
-                sh[i, kind] = least
+                sh[i, kind] = certain_copies(&table.k.kinds[kind], q)
         return {"hand": hand, "played": played, "shown": shown, "unseen": unseen_counts,
                 "bottom": bottom, "voids": voids, "sizes": sizes, "bitboards": boards}
-
-    cdef CardSet unseen_set(self):
-        cdef CardSet x
-        cdef int q
-        x.ones = x.twos = ALL_KINDS
-        x = difference(x, self.k.hand)
-        for q in range(4):
-            x = difference(x, self.k.played[q])
-        if self.k.bottom_known:
-            x = difference(x, self.k.bottom)
-        return x
 
     def unseen(self):
         """The cards this seat cannot see: not in its hand, not played, not the bottom it
         knows."""
-        cdef CardSet x
-        x.ones = x.twos = ALL_KINDS
-        x = difference(x, self.k.hand)
-        for q in range(4):
-            x = difference(x, self.k.played[q])
-        if self.k.bottom_known:
-            x = difference(x, self.k.bottom)
-        return as_cards(x)
+        return as_cards(unseen_of(&self.k))
 
     def replace(self, sizes=None, voids=None):
         """A copy with other hand sizes or voids (to try the sampler on a changed state)."""
