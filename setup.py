@@ -41,7 +41,7 @@ def extension(name):
 
 
 setup(ext_modules=cythonize([extension(name)
-                             for name in ("_core", "_deal", "_round", "_knowledge", "_bots",
-                                          "_worlds")],
+                             for name in ("_core", "_deal", "_engine", "_policies",
+                                          "_knowledge", "_driver", "_worlds")],
                             compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None))

@@ -3,8 +3,8 @@ plays, each played out by four greedy bots natively). Target: 50 ms or less on o
 import pytest
 
 import shengji as sj
-from shengji import _bots
-from shengji import round as rd
+from shengji.play import Table
+from shengji import views
 
 
 @pytest.mark.parametrize("moment", ["first lead", "a follow"])
@@ -12,10 +12,10 @@ def bench_pimc_decision(benchmark, moment):
     rules = sj.Rules.preset("v3")
     pimc = sj.Pimc(rollouts=1000)
     dealer = 0 if moment == "first lead" else 3      # seat 0 leads, or follows seat 3
-    engine = _bots.Round(rules, 2, dealer, (2, 2), False,
+    engine = Table(rules, 2, dealer, (2, 2), False,
                          [pimc.spec()] + [sj.Greedy().spec()] * 3)
     assert engine.advance() == ("play", 0)
-    view = rd.view_of(engine, rules, (2, 2), "play", 0)
+    view = views.view_of(engine, rules, (2, 2), "play", 0)
     benchmark.group = f"pimc decision, 1,000 rollouts, {moment} (decisions)"
     benchmark.extra_info.update(engine="core", items=1)
     benchmark(pimc.choose, view, engine)

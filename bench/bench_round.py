@@ -2,7 +2,8 @@
 import pytest
 
 import shengji as sj
-from shengji import _bots
+from shengji.play import simulate
+from shengji.bots import resolve_bots
 
 ROUNDS = {"random": 5_000, "greedy": 2_000}
 
@@ -15,5 +16,5 @@ def bench_rounds(benchmark, preset, bot):
     by four bots of one kind."""
     benchmark.group = f"whole rounds, {bot} bots, {preset} (nogil)"
     benchmark.extra_info.update(engine="core", items=ROUNDS[bot])
-    specs, _, _ = sj.round.resolve_bots(bot)
-    benchmark(_bots.simulate, sj.Rules.preset(preset), 1, 0, ROUNDS[bot], specs)
+    specs, _, _ = resolve_bots(bot)
+    benchmark(simulate, sj.Rules.preset(preset), 1, 0, ROUNDS[bot], specs)

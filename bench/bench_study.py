@@ -4,7 +4,7 @@ result), and whole chunks of both studies."""
 import pytest
 
 import shengji as sj
-from shengji import _bots
+from shengji.play import simulate
 from shengji import study as st
 
 DECLARATIONS = 20_000
@@ -17,7 +17,7 @@ def bench_declarations(benchmark, preset, strategy):
     benchmark.group = f"deal + declarations, {preset}, {strategy}"
     benchmark.extra_info.update(engine="core", items=DECLARATIONS)
     specs = [st.CALLING[strategy].spec()] * 4
-    benchmark(_bots.simulate, sj.Rules.preset(preset), 1, 0, DECLARATIONS, specs, 0, (2, 2),
+    benchmark(simulate, sj.Rules.preset(preset), 1, 0, DECLARATIONS, specs, 0, (2, 2),
               True, play=False)
 
 

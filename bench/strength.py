@@ -12,7 +12,6 @@ import time
 import numpy as np
 
 import shengji as sj
-from shengji import _bots
 from shengji import study as st
 
 
@@ -27,7 +26,7 @@ def pimc_gain(rec, pimc_team):
 def play_deal(args):
     seed, i, rollouts, preset = args
     pimc = sj.Pimc(rollouts=rollouts, seed=seed)
-    round_seed = _bots.round_seed(seed, i)
+    round_seed = sj.round_seed(seed, i)
     out = []
     for team in (0, 1):
         bots = [pimc if s % 2 == team else "greedy" for s in range(4)]

@@ -7,6 +7,7 @@ from shengji._core import (
     Cards,
     Trump,
     LEAD_CAP,
+    RANK_NAMES,
     batch_follow_codes,
     batch_legal_follow_counts,
     batch_legal_follows,
@@ -29,19 +30,19 @@ from shengji._core import (
 from shengji._deal import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
 from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
-from shengji.round import (
-    Bot, Greedy, MatchRecord, Pimc, RoundRecord, View, play_match, play_round, replay,
-    simulate_rounds,
-)
+from shengji.bots import Bot, BotSpec, Greedy, Pimc, SearchBot
+from shengji.play import play_match, play_round, round_seed, simulate_rounds
+from shengji.records import MatchRecord, RoundRecord, replay
 from shengji.rules import Rules
+from shengji.views import View, Worlds
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
     "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
-    "Bot", "Greedy", "Pimc", "View", "RoundRecord", "MatchRecord",
-    "play_round", "replay", "play_match", "simulate_rounds",
+    "Bot", "BotSpec", "Greedy", "Pimc", "SearchBot", "View", "Worlds", "RoundRecord",
+    "MatchRecord", "play_round", "replay", "play_match", "simulate_rounds", "round_seed",
     "parse_cards", "category", "order", "decompose", "points",
-    "is_legal_follow", "follow_error", "legal_follows", "legal_leads", "LEAD_CAP",
+    "is_legal_follow", "follow_error", "legal_follows", "legal_leads", "LEAD_CAP", "RANK_NAMES",
     "trick_winner", "check_throw",
     "kind_name", "deal", "decks",
     "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",

@@ -14,6 +14,8 @@ _Category = Literal["S", "H", "C", "D", "T"]
 DEBUG_BUILD: bool
 KIND_NAMES: tuple[str, ...]
 RANK_NAMES: dict[int, str]
+BAD_INPUT: dict[int, str]
+FOLLOW_RULES: dict[int, str]
 SUIT_LETTERS: str
 
 def kind_name(kind: int) -> str: ...

@@ -1027,7 +1027,9 @@ cdef inline const TrumpTable* table_of(object trump) except NULL:
 # ---------------------------------------------------------------------------------------------
 # The public functions (validated, with the GIL)
 # ---------------------------------------------------------------------------------------------
-_BAD_INPUT = {
+# The one message of each code: BAD_* (bad input to a kernel) and FOLLOW_* (the rule an
+# illegal follow breaks); the round driver's refusals use them too.
+BAD_INPUT = {
     BAD_LEAD_EMPTY: "the lead is empty",
     BAD_LEAD_MIXED: "the lead mixes categories (a lead is one suit, or all trumps)",
     BAD_HAND_SIZE: "a hand holds more than 25 cards",
@@ -1038,12 +1040,19 @@ _BAD_INPUT = {
     BAD_MEMORY: "out of memory",
     BAD_LEAD_SIZE: "the lead holds more than 25 cards",
 }
+FOLLOW_RULES = {
+    FOLLOW_COUNT: "wrong number of cards (§4)",
+    FOLLOW_NOT_IN_HAND: "card not in hand",
+    FOLLOW_SUIT: "must follow suit (§4.1)",
+    FOLLOW_TRACTOR: "must play tractors (§4.2)",
+    FOLLOW_PAIRS: "must play pairs (§4.2)",
+}
 
 
 cdef int raise_bad(int code, str where) except -1:
     if code == BAD_MEMORY:
         raise MemoryError(where)
-    raise PlayError(f"{where}: {_BAD_INPUT[code]}")
+    raise PlayError(f"{where}: {BAD_INPUT[code]}")
 
 
 cdef int single_kind(object card) except -1:
@@ -1114,24 +1123,25 @@ def follow_error(hand, lead, play, trump):
     cat = "trump" if shape.cat == TRUMP else "♦♣♥♠"[shape.cat]
     suit_cards = restrict(h, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
+    rule = FOLLOW_RULES[rc]
     if rc == FOLLOW_COUNT:
-        return (f"wrong number of cards: the lead has {shape.ncards}, the play "
-                f"{card_count(p)} and the hand {card_count(h)}")
+        return (f"{rule}: the lead has {shape.ncards}, the play {card_count(p)} and the hand "
+                f"{card_count(h)}")
     if rc == FOLLOW_NOT_IN_HAND:
-        return f"card not in hand: {missing_text(p, h)}"
+        return f"{rule}: {missing_text(p, h)}"
     if rc == FOLLOW_SUIT:
         if nc <= shape.ncards:
-            return (f"must follow suit (§4.1): the hand holds {nc} {cat} card(s), all of which "
-                    f"must be played; the play leaves out {missing_text(suit_cards, p)}")
-        return (f"must follow suit (§4.1): the hand holds {nc} {cat} cards, enough for the "
-                f"{shape.ncards}-card lead, so every card played must be {cat}")
+            return (f"{rule}: the hand holds {nc} {cat} card(s), all of which must be played; "
+                    f"the play leaves out {missing_text(suit_cards, p)}")
+        return (f"{rule}: the hand holds {nc} {cat} cards, enough for the {shape.ncards}-card "
+                f"lead, so every card played must be {cat}")
     if rc == FOLLOW_TRACTOR:
         nneed = profile_of(t, suit_cards.twos, &shape, need)
         ngot = profile_of(t, p.twos, &shape, got)
-        return (f"must play tractors (§4.2): against the lead's tractors the hand can answer "
-                f"with tractors of {[need[i] for i in range(nneed)]} pairs, the play has "
+        return (f"{rule}: against the lead's tractors the hand can answer with tractors of "
+                f"{[need[i] for i in range(nneed)]} pairs, the play has "
                 f"{[got[i] for i in range(ngot)]}")
-    return (f"must play pairs (§4.2): the lead holds {shape.npairs} pair(s) and the hand "
+    return (f"{rule}: the lead holds {shape.npairs} pair(s) and the hand "
             f"{popcount(suit_cards.twos)} in {cat}, so the play must hold "
             f"{min(shape.npairs, popcount(suit_cards.twos))}; it holds {popcount(p.twos)}")
 

@@ -14,7 +14,7 @@
 from libc.stdint cimport uint8_t, uint32_t, int8_t
 
 from shengji._core cimport CardSet
-from shengji._round cimport Game
+from shengji._engine cimport Game
 
 cpdef enum:
     REST = 4               # place of the cards in no hand: the bottom (and, while drawing,

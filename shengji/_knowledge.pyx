@@ -9,7 +9,7 @@ from shengji._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, ctz, card_count, union_of, difference, trump_table,
 )
 from shengji._deal cimport DECK_SIZE
-from shengji._round cimport (
+from shengji._engine cimport (
     Game, Trick, Event, DRAWN, PH_BURY, PH_PLAY, WHEN_DRAWING, WHEN_BURIED, EV_DECLARE,
     EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed, unseen_by,
 )

@@ -7,7 +7,6 @@ import json
 import sys
 
 import shengji as sj
-from shengji._core import RANK_NAMES
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -24,8 +23,8 @@ def print_round(rec: sj.RoundRecord, out=None) -> None:
     out = sys.stdout if out is None else out
     trump = rec.trump_object
     suit = trump.suit
-    print(f"Round of {rec.rules.name}, seed {rec.seed}: levels {RANK_NAMES[rec.levels[0]]} "
-          f"(seats 0+2) and {RANK_NAMES[rec.levels[1]]} (seats 1+3).", file=out)
+    print(f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
+          f"(seats 0+2) and {sj.RANK_NAMES[rec.levels[1]]} (seats 1+3).", file=out)
     for e in rec.events:
         who = f"seat {e['seat']}" if e["seat"] is not None else "the table"
         card = f" {pretty(e['cards'])}" if e["cards"] else ""
@@ -33,7 +32,7 @@ def print_round(rec: sj.RoundRecord, out=None) -> None:
                 "buried": "after burying"}[e["when"]]
         print(f"  deal {e['deal']}, {when}: {who} {e['action'].replace('_', ' ')}{card}",
               file=out)
-    print(f"Dealer seat {rec.dealer}, level {RANK_NAMES[trump.level]}, trump "
+    print(f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
           f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
           f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
           file=out)
@@ -97,49 +96,43 @@ def simulate(args) -> None:
     """Rounds or matches with the chosen bots, summed up with 95% intervals."""
     import numpy as np
 
-    from shengji import study as st
-    from shengji._bots import round_seed
+    from shengji.stats import Sums, level_delta, metric
     names = args.bots.split(",")
     bots = names[0] if len(names) == 1 else names
-    metrics: list[tuple[str, str, st.Sums, bool]] = []
+    metrics: list[dict] = []
     if args.matches:
         from tqdm import tqdm
         winners, lengths = [], []
         for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None):
-            m = sj.play_match(args.rules, seed=round_seed(args.seed, i), bots=bots)
+            m = sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
             winners.append(m.winner)
             lengths.append(len(m.rounds))
         w = np.array(winners)
-        metrics = [("wins", "team=0+2", st.Sums.of(w == 0), True),
-                   ("wins", "team=1+3", st.Sums.of(w == 1), True),
-                   ("rounds_mean", "all", st.Sums.of(lengths), False)]
+        metrics = [metric("wins", "team=0+2", Sums.of(w == 0)),
+                   metric("wins", "team=1+3", Sums.of(w == 1)),
+                   metric("rounds_mean", "all", Sums.of(lengths))]
         what = f"{args.matches:,} matches"
     else:
         frame = sj.simulate_rounds(args.rounds, args.rules, bots=bots, seed=args.seed,
                                    workers=args.workers or 1)
         holds = frame["dealer_holds"].to_numpy()
-        delta = st.level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
+        delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
         team = frame["dealer"].to_numpy() % 2
         for group, mask in (("all", np.ones(len(frame), bool)), ("dealer=0+2", team == 0),
                             ("dealer=1+3", team == 1)):
             if group != "all" and not mask.any():
                 continue
             metrics += [
-                ("defender_points_mean", group,
-                 st.Sums.of(frame["defender_points"].to_numpy()[mask]), False),
-                ("dealer_holds", group, st.Sums.of(holds[mask]), True),
-                ("level_delta_mean", group, st.Sums.of(delta[mask]), False)]
-        metrics += [("bottom_dug", "all", st.Sums.of(frame["multiplier"].to_numpy() > 0), True),
-                    ("throws_mean", "all", st.Sums.of(frame["throws"].to_numpy()), False),
-                    ("failed_throws_mean", "all", st.Sums.of(frame["failed_throws"].to_numpy()),
-                     False)]
+                metric("defender_points_mean", group,
+                       Sums.of(frame["defender_points"].to_numpy()[mask])),
+                metric("dealer_holds", group, Sums.of(holds[mask])),
+                metric("level_delta_mean", group, Sums.of(delta[mask]))]
+        metrics += [metric("bottom_dug", "all", Sums.of(frame["multiplier"].to_numpy() > 0)),
+                    metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
+                    metric("failed_throws_mean", "all",
+                           Sums.of(frame["failed_throws"].to_numpy()))]
         what = f"{args.rounds:,} rounds"
-    rows = []
-    for name, group, sums, proportion in metrics:
-        value, low, high = sums.interval(proportion)
-        rows.append({"name": name, "group": group, "value": value, "ci_low": low,
-                     "ci_high": high, "n": sums.n})
-    print_summary({"metrics": rows},
+    print_summary({"metrics": metrics},
                   title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
 

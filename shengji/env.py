@@ -25,10 +25,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from shengji import _bots
-from shengji._core import Cards, legal_follows, legal_leads
-from shengji.errors import IllegalAction
-from shengji.round import View, as_rules, check_round_args, view_of
+from shengji import Cards, IllegalAction, Rules, legal_follows, legal_leads
+from shengji.bots import BotSpec
+from shengji.play import Table
+from shengji.validate import round_args
+from shengji.views import View, view_of
 
 MAX_ACTIONS = 2048
 OBS_KEYS = ("hand", "played", "current", "shown", "unseen", "bottom", "voids", "sizes",
@@ -47,7 +48,7 @@ class ShengjiEnv(AECEnv):
             "observation": spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16),
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
         self._act_space = spaces.Discrete(MAX_ACTIONS)
-        self._engine: Any = None
+        self._table: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -57,9 +58,9 @@ class ShengjiEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         opts = dict(options or {})
-        self.rules = as_rules(opts.pop("rules", "v3"))
+        self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
-        seed, dealer, levels = check_round_args(seed, opts.pop("dealer", 0),
+        seed, dealer, levels = round_args(seed, opts.pop("dealer", 0),
                                                 opts.pop("levels", (2, 2)))
         first_round = bool(opts.pop("first_round", False))
         if opts:
@@ -67,8 +68,8 @@ class ShengjiEnv(AECEnv):
             warnings.warn(f"shengji env: reset options not used: {', '.join(map(str, opts))} "
                           "(known: rules, dealer, levels, first_round)", stacklevel=2)
         self.levels = levels
-        self._engine = _bots.Round(self.rules, seed, dealer, levels, first_round,
-                                   [(0, 0, 0, 0, 0)] * 4)
+        self._table = Table(self.rules, seed, dealer, levels, first_round,
+                            [BotSpec.python()] * 4)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -80,10 +81,10 @@ class ShengjiEnv(AECEnv):
 
     def _advance(self) -> None:
         """On to the next decision, or the end of the round."""
-        pending = self._engine.advance()
+        pending = self._table.advance()
         if pending is None:
             self._pending = None
-            record = self._engine.record()
+            record = self._table.record()
             settlement, dealer = record["settlement"], record["dealer"]
             rising = dealer % 2 if settlement["dealer_holds"] else 1 - dealer % 2
             for i, agent in enumerate(self.possible_agents):
@@ -93,7 +94,7 @@ class ShengjiEnv(AECEnv):
             self._accumulate_rewards()
             return
         self._pending = pending
-        self._view = view_of(self._engine, self.rules, self.levels, *pending)
+        self._view = view_of(self._table, self.rules, self.levels, *pending)
         self._moves, cut = self._moves_of(self._view)
         seat = pending[1]
         self.agent_selection = self.possible_agents[seat]
@@ -123,7 +124,7 @@ class ShengjiEnv(AECEnv):
             mask[:len(self._moves)] = 1
         else:
             # what a seat not asked sees now (its encoded action reads "play")
-            view = view_of(self._engine, self.rules, self.levels, "play", seat,
+            view = view_of(self._table, self.rules, self.levels, "play", seat,
                            None if self._pending is None else self._pending[1])
         encoded = view.encode()
         flat = np.concatenate([np.asarray(encoded[k], dtype=np.int16).ravel()
@@ -153,26 +154,26 @@ class ShengjiEnv(AECEnv):
                 return
             move, self._bury = Cards(self._bury), []
         if what == "revolt":
-            code = self._engine.answer(None, move)
+            code = self._table.answer(None, move)
         else:
-            code = self._engine.answer(move, False)
+            code = self._table.answer(move, False)
         if code:
-            raise IllegalAction(seat, self._view.action, self._engine.refusal(code))
+            raise IllegalAction(seat, self._view.action, self._table.refusal(code))
         for a in self.agents:
             self.rewards[a] = 0.0
         self._advance()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self._engine is None:
+        if self.render_mode != "ansi" or self._table is None:
             return None
-        state = self._engine.state()
+        state = self._table.state()
         last = state["tricks"][-1] if state["tricks"] else None
         return (f"trump {state['trump']}, dealer {state['dealer']}, "
                 f"{len(state['tricks'])} tricks" + (f", last {last['plays']} won by seat "
                                                     f"{last['winner']}" if last else ""))
 
     def close(self) -> None:
-        self._engine = None
+        self._table = None
 
 
 def env(render_mode: str | None = None) -> ShengjiEnv:

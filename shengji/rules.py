@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
-from shengji import _round
+from shengji import _driver
 from shengji.results import Advance, Settlement
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
@@ -121,6 +122,35 @@ class Rules:
             raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
         return PRESETS[name]
 
+    @staticmethod
+    def of(rules: "Rules | str") -> "Rules":
+        """These rules, or the preset of this name."""
+        if isinstance(rules, Rules):
+            return rules
+        if isinstance(rules, str):
+            return Rules.preset(rules)
+        raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-able data (records and study manifests hold them)."""
+        return {k: (list(map(list, v)) if k == "dealer_rises" and v is not None
+                    else list(v) if isinstance(v, tuple) else v)
+                for k, v in dataclasses.asdict(self).items()}
+
+    @staticmethod
+    def from_dict(d: Any) -> "Rules":
+        """The rules of to_dict()'s data (or a preset's name); ValueError naming a bad setting."""
+        if isinstance(d, str):
+            return Rules.preset(d)
+        if not isinstance(d, dict):
+            raise ValueError(f"rules must be a preset name or a dict of settings, got {d!r}")
+        d = dict(d)
+        if d.get("dealer_rises") is not None:
+            d["dealer_rises"] = tuple(tuple(row) for row in d["dealer_rises"])
+        if "must_play" in d:
+            d["must_play"] = tuple(d["must_play"])
+        return Rules().replace(**d)
+
     def replace(self, **changes) -> "Rules":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
@@ -131,7 +161,7 @@ class Rules:
         """The level change for the defenders' final points (§8), before must-play clamping."""
         if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
             raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {points!r}")
-        return Settlement(*_round.settle(self, points))
+        return Settlement(*_driver.settle(self, points))
 
     def advance(self, level: int, rise: int, held: bool) -> Advance:
         """Where the rising team's level goes (§8, must-play clamping), and whether it wins.
@@ -170,7 +200,7 @@ class Rules:
     def bottom_multiplier(self, last_lead, trump) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
         largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
-        return _round.bottom_multiplier(self, last_lead, trump)
+        return _driver.bottom_multiplier(self, last_lead, trump)
 
 
 CHOICES = {"overturn": ("ranked", "once"),

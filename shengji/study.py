@@ -17,7 +17,6 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 from __future__ import annotations
 
 import json
-import math
 import os
 import multiprocessing
 import signal
@@ -29,13 +28,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji import _bots
 from shengji._core import kind_name, points
-from shengji.round import Greedy, as_rules, rules_to_dict
+from shengji.bots import BotSpec, Greedy
+from shengji.play import first_deals, simulate
 from shengji.rules import Rules
+from shengji.stats import Sums, level_delta, metric
 
 LEVEL = 2               # every study round is played at level 2 by both teams
-Z95 = 1.959963984540054
 POINTS = np.array([points(kind_name(k)) for k in range(54)], dtype=np.int64)   # by kind
 
 CALLING = {
@@ -63,49 +62,9 @@ class StudyError(ValueError):
     """A study that cannot run as asked: one line saying why."""
 
 
-@dataclass
-class Sums:
-    """Streaming sums of one metric: enough for its mean and 95% interval."""
-
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    @classmethod
-    def of(cls, values: Any) -> "Sums":
-        v = np.asarray(values, dtype=np.float64)
-        return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
-
-    def merge(self, other: "Sums") -> None:
-        self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
-
-    def interval(self, proportion: bool) -> tuple[Any, Any, Any]:
-        """(value, ci_low, ci_high): Wilson's interval for a proportion, else the normal one;
-        None for a metric with no deal (e.g. the declarer's trumps when nobody declares)."""
-        if self.n == 0:
-            return (None, None, None)
-        mean = self.total / self.n
-        if proportion:
-            z2 = Z95 ** 2
-            centre = (mean + z2 / (2 * self.n)) / (1 + z2 / self.n)
-            half = Z95 * math.sqrt(mean * (1 - mean) / self.n + z2 / (4 * self.n ** 2)) / (
-                1 + z2 / self.n)
-            # exactly 0 (1) at a proportion of 0 (1), where rounding would leave a speck
-            return (mean, 0.0 if mean == 0 else centre - half, 1.0 if mean == 1 else centre + half)
-        var = max(0.0, self.squares / self.n - mean ** 2) * self.n / max(1, self.n - 1)
-        half = Z95 * math.sqrt(var / self.n)
-        return (mean, mean - half, mean + half)
-
-
-def is_proportion(name: str) -> bool:
-    return not (name.endswith("_mean") or name.endswith("_diff"))
-
-
 def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
     """Seat 0's 25 cards (it draws first) and the bottom of each deal, from the draw orders
-    (_bots.first_deals)."""
+    (first_deals)."""
     count = len(cards)
     hand = cards[:, 0:100:4]
     counts = np.bincount((np.arange(count)[:, None] * 54 + hand).ravel(),
@@ -122,17 +81,11 @@ def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def level_delta(cols: dict[str, np.ndarray]) -> np.ndarray:
-    """The dealer's team's level change: its rise when it holds, minus the defenders' rise."""
-    rise = cols["rise"].astype(np.int64)
-    return np.where(cols["dealer_holds"].astype(bool), rise, -rise)
-
-
-def bury_specs(strategy: str, bots: str) -> list[tuple[int, int, int, int, int]]:
+def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
     """Four bots that bury by `strategy` and play as `bots` (greedy or random)."""
     if bots == "greedy":
         return [BURYING[strategy].spec()] * 4
-    return [(_bots.BOTS["random"], 0, 0, _bots.BURIES[strategy], 0)] * 4
+    return [BotSpec.random(bury=strategy)] * 4
 
 
 def calling_chunk(rules: Rules, seed: int, start: int, count: int,
@@ -143,7 +96,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
-    seeds, cards = _bots.first_deals(seed, start, count)
+    seeds, cards = first_deals(seed, start, count)
     rows["seed"] = seeds.astype(np.uint64)
     for name, values in deal_metrics(cards).items():
         sums[f"{name}|all"] = Sums.of(values)
@@ -153,7 +106,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     played[first - start::play_every or 1] = True
     for strategy in strategies:
         specs = [CALLING[strategy].spec()] * 4
-        cols = _bots.simulate(rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True,
+        cols = simulate(rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True,
                               play=False)
         declared = cols["declarer"] >= 0
         metrics = {
@@ -164,7 +117,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             == (cols["dealer"][declared] % 2),
             "declarer_trump_count_mean": cols["declarer_trumps"][declared],
         }
-        whole = _bots.simulate(rules, seed, first, int(played.sum()), specs, 0,
+        whole = simulate(rules, seed, first, int(played.sum()), specs, 0,
                                (LEVEL, LEVEL), True, step=max(play_every, 1))
         metrics["dealer_holds"] = whole["dealer_holds"] > 0
         metrics["level_delta_mean"] = level_delta(whole)
@@ -191,7 +144,7 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
     rows: dict[str, Any] = {}
     per: dict[str, dict[str, np.ndarray]] = {}
     for strategy in strategies:
-        cols = _bots.simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
+        cols = simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
                               (LEVEL, LEVEL), False)
         rows.setdefault("seed", cols["seed"].astype(np.uint64))
         delta = level_delta(cols)
@@ -241,7 +194,7 @@ STUDIES = {
 
 def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
                 strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
-    return {"study": study.name, "rules": rules.name, "settings": rules_to_dict(rules),
+    return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
             "strategies": list(strategies), "options": options, "version": 4}
 
@@ -297,7 +250,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"unknown or repeated strategy: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
     options = study_options(study, play_every, bots)
-    rules = as_rules(rules)
+    rules = Rules.of(rules)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise StudyError(f"--deals must be a positive number, got {deals!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
@@ -502,11 +455,9 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
         for key, counts in r["hists"].items():
             hists[key] = hists.get(key, 0) + np.array(counts, dtype=np.int64)
     metrics = []
-    for key, s in totals.items():
+    for key, sums in totals.items():
         name, group = key.split("|")
-        value, low, high = s.interval(is_proportion(name))
-        metrics.append({"name": name, "group": group, "value": value, "ci_low": low,
-                        "ci_high": high, "n": s.n})
+        metrics.append(metric(name, group, sums))
     return {"study": manifest["study"], "rules": manifest["rules"], "deals": manifest["deals"],
             "seed": manifest["seed"], "metrics": metrics,
             "distributions": {k: v.tolist() for k, v in hists.items()}}

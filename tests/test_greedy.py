@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 import shengji as sj
-from shengji import _bots
+from shengji.bots import resolve_bots
+from shengji.play import DECLARATION_COLUMNS, simulate
 from shengji import reference as ref
 
 from test_rounds import check_round
@@ -40,13 +41,13 @@ def test_declarations_only_stops_where_the_first_trick_starts(preset):
                 sj.Greedy(call="never", revolt=True), "random",
                 sj.Greedy(call="eager", bury="points"), sj.Greedy(bury="random"),
                 [sj.Greedy(call="eager", bury="voids"), "random"] * 2):
-        specs, _, _ = sj.round.resolve_bots(bot)
+        specs, _, _ = resolve_bots(bot)
         for first_round in (False, True):
-            whole = _bots.simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
+            whole = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
                                    first_round)
-            declared = _bots.simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
+            declared = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
                                       first_round, play=False)
-            assert set(declared) == set(_bots.DECLARATION_COLUMNS) | {"seed"}
+            assert set(declared) == set(DECLARATION_COLUMNS) | {"seed"}
             for column, values in declared.items():
                 assert (values == whole[column]).all(), (bot, first_round, column)
 
@@ -161,7 +162,7 @@ def test_no_trump_is_buried_while_eight_side_cards_remain():
     checked = 0
     for i in (6, 105, 191):
         for bury in ("voids", "low", "points", "low_voids"):
-            rec = sj.play_round("v3", seed=_bots.round_seed(7, i), bots=sj.Greedy(bury=bury),
+            rec = sj.play_round("v3", seed=sj.round_seed(7, i), bots=sj.Greedy(bury=bury),
                                 dealer=1, levels=(2, 5))
             if any(e["when"] == "buried" for e in rec.events):
                 continue            # overturned after the bury (抄底): another trump then

@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji import _bots
-from shengji import round as rd
+from shengji.play import Table, ask_python_bot
+from shengji import records
+from shengji import views
 from shengji._knowledge import PLAYED, REST, TABLE
 from shengji._worlds import WorldSampler
 from bots import RandomBot
 
 PRESETS = ["v3", "match16", "bo3"]
-PYTHON = [(0, 0, 0, 0, 0)] * 4
+PYTHON = [sj.BotSpec.python()] * 4
 
 
 def true_places(engine, played):
@@ -80,13 +81,13 @@ def decisions_of_native_round(preset, seed, bots, first_round):
     then replayed through an engine whose seats all answer from Python."""
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, bots, seed % 4, (2, 2), first_round)
-    engine = _bots.Round(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
+    engine = Table(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
     shows = [e for e in rec.events if e["action"] in ("declare", "reinforce", "overturn",
                                                       "forced", "revolution")]
     buries = list(rec.buries)
     while (pending := engine.advance()) is not None:
         yield engine, pending
-        assert rd.replay_answer(engine, rec, shows, buries, *pending) == 0
+        assert records.replay_answer(engine, rec, shows, buries, *pending) == 0
     yield engine, None
 
 
@@ -94,10 +95,10 @@ def decisions_of_python_round(preset, seed, first_round):
     """The engine at every decision of a round of four RandomBots."""
     rules = sj.Rules.preset(preset)
     bots = [RandomBot(4 * seed + q) for q in range(4)]
-    engine = _bots.Round(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
+    engine = Table(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
     while (pending := engine.advance()) is not None:
         yield engine, pending
-        rd.ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
+        ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
     yield engine, None
 
 
@@ -115,7 +116,7 @@ def test_the_true_world_is_one_every_seat_allows(preset, play):
                 continue        # every decision before the tricks, a quarter of the plays
             check_every_observer(engine, counts)
             if pending is not None:
-                view = rd.view_of(engine, sj.Rules.preset(preset), (2, 2), *pending)
+                view = views.view_of(engine, sj.Rules.preset(preset), (2, 2), *pending)
                 assert view.encode()["unseen"].sum() == len(view.unseen())
                 counts[pending[0]] += 1
     assert counts["play"] and counts["show"] and counts["bury"] and counts["held"]
@@ -138,7 +139,7 @@ def test_a_single_then_the_pair_that_holds_it_is_one_pair():
         if term or trunc:
             env.step(None)
             continue
-        table = env._engine.knowledge(TABLE)
+        table = env._table.knowledge(TABLE)
         two_spades = sj.Cards("2S").ones.bit_length() - 1
         seen_pair |= any(table.held(q).counts()[two_spades] == 2 for q in range(4))
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
@@ -153,7 +154,7 @@ def find_steal_then_play():
     rules = sj.Rules.preset("v3")
     for seed in range(3000):
         bots = [RandomBot(4 * seed + q) for q in range(4)]
-        engine = _bots.Round(rules, seed, 0, (2, 2), False, PYTHON)
+        engine = Table(rules, seed, 0, (2, 2), False, PYTHON)
         while (pending := engine.advance()) is not None:
             know = engine.knowledge(0)
             if pending == ("play", 0) and len(know.buriers) == 2 and know.buriers[0] == 0:
@@ -166,7 +167,7 @@ def find_steal_then_play():
                             and [p.counts()[k] for p in know.played] == [
                                 int(q == thief) for q in range(4)]):
                         return engine, thief, k, "DCHST".index(sj.category(card, trump))
-            rd.ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
+            ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
     raise AssertionError("no such round in 3000 seeds")
 
 
@@ -228,7 +229,7 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
     compared = Counter()
     for seed in range(15):
         bots = [RandomBot(4 * seed + q) for q in range(4)]
-        engine = _bots.Round(rules, seed, seed % 4, (2, 2), False, PYTHON)
+        engine = Table(rules, seed, seed % 4, (2, 2), False, PYTHON)
         snapshots = []
         plays = 0
         while (pending := engine.advance()) is not None:
@@ -238,8 +239,8 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
                 snapshots.append((len(state["tricks"]), len(state["current"]),
                                   [[engine.knowledge(o).alternatives(k) for k in range(54)]
                                    for o in range(4)]))
-            rd.ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
-        rec = rd.RoundRecord(rules=rules, seed=seed, first_drawer=seed % 4, levels=(2, 2),
+            ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
+        rec = records.RoundRecord(rules=rules, seed=seed, first_drawer=seed % 4, levels=(2, 2),
                              first_round=False, **engine.record())
         if len(rec.deals) != 1:
             continue
@@ -255,13 +256,13 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
 
 def test_a_view_for_a_seat_that_is_not_deciding_is_refused():
     rules = sj.Rules.preset("v3")
-    engine = _bots.Round(rules, 3, 0, (2, 2), False, PYTHON)
+    engine = Table(rules, 3, 0, (2, 2), False, PYTHON)
     what, seat = engine.advance()
     other = (seat + 1) % 4
     with pytest.raises(sj.ShengjiError, match=f"seat {other}: no {what} decision of this seat"):
-        rd.view_of(engine, rules, (2, 2), what, other)
+        views.view_of(engine, rules, (2, 2), what, other)
     # a view taken for another seat names who decides
-    assert rd.view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
+    assert views.view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
     with pytest.raises(ValueError, match="seat must be 0..3, or 4 for the table"):
         engine.knowledge(5)
 
@@ -270,13 +271,13 @@ def test_knowledge_pickles_and_compares_by_value():
     import pickle
     rules = sj.Rules.preset("v3")
     bots = [RandomBot(q) for q in range(4)]
-    engine = _bots.Round(rules, 5, 0, (2, 2), False, PYTHON)
+    engine = Table(rules, 5, 0, (2, 2), False, PYTHON)
     while (pending := engine.advance()) is not None and pending[0] != "play":
-        rd.ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
-    view = rd.view_of(engine, rules, (2, 2), *pending)
+        ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
+    view = views.view_of(engine, rules, (2, 2), *pending)
     again = pickle.loads(pickle.dumps(view))
     assert again == view and again.knowledge.places()[1] == view.knowledge.places()[1]
-    assert rd.view_of(engine, rules, (2, 2), *pending) == view
+    assert views.view_of(engine, rules, (2, 2), *pending) == view
     with pytest.raises(ValueError, match="a kind index is 0..53"):
         view.knowledge.alternatives(54)
     with pytest.raises(ValueError, match="seat must be 0..3"):

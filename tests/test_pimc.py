@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji import _bots
+from shengji.play import Table
+from shengji import views
 from shengji._knowledge import TABLE
-from shengji import round as rd
 
 from test_rounds import check_round
 
@@ -30,7 +30,7 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
     greedy = sj.Greedy()
     for seed in range(6):
         specs = [sj.Pimc(greedy=greedy).spec()] + [greedy.spec()] * 3
-        engine = _bots.Round(rules, seed, 1, (2, 2), False, specs)
+        engine = Table(rules, seed, 1, (2, 2), False, specs)
         what, seat = engine.advance()
         assert (what, seat) == ("play", 0)
         world = np.zeros((1, 5, 2), dtype=np.uint64)
@@ -49,11 +49,11 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
 def test_pimc_picks_a_legal_candidate_with_the_best_mean():
     rules = sj.Rules.preset("bo3")
     pimc = sj.Pimc(rollouts=200, seed=1)
-    engine = _bots.Round(rules, 4, 0, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3)
+    engine = Table(rules, 4, 0, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3)
     for _ in range(6):           # a few of seat 0's decisions
         pending = engine.advance()
         assert pending == ("play", 0)
-        view = rd.view_of(engine, rules, (2, 2), "play", 0)
+        view = views.view_of(engine, rules, (2, 2), "play", 0)
         choice = pimc.choose(view, engine)
         if view.lead is not None:
             assert sj.is_legal_follow(view.hand, view.lead, choice, view.trump)
@@ -65,7 +65,7 @@ def test_bad_settings_and_inputs():
         sj.Pimc(rollouts=0)
     with pytest.raises(ValueError, match="Pimc.greedy"):
         sj.Pimc(greedy="greedy")
-    engine = _bots.Round(sj.Rules.preset("v3"), 1, 0, (2, 2), False,
+    engine = Table(sj.Rules.preset("v3"), 1, 0, (2, 2), False,
                          [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3)
     with pytest.raises(sj.PlayError, match="no play is pending"):
         engine.greedy_play()

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import shengji as sj
-from shengji import round as rd
+from shengji.play import Table
+from shengji import records
 from shengji.reference_declarations import declaration_outcome
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -31,7 +32,7 @@ def check_round(rec):
                                         rec.trump["level"])
     assert rec.trump["level"] == rec.levels[rec.dealer % 2]
     # every follow legal and every winner right by the reference (and the engine, in replay)
-    assert rd.replay(json.loads(json.dumps(rec.to_dict()))) == rec
+    assert records.replay(json.loads(json.dumps(rec.to_dict()))) == rec
     # points: captured by both teams + the bottom = 200
     taken = [0, 0]
     for t in rec.tricks:
@@ -215,7 +216,7 @@ def test_a_mixed_lead_is_refused():
                 if len(cats) > 1:
                     return sj.Cards(list(cats.values())[:2])
             return super().play(view)
-    with pytest.raises(sj.IllegalAction, match="seat 2, play: .*one suit or all trumps"):
+    with pytest.raises(sj.IllegalAction, match="seat 2, play: .*one suit, or all trumps"):
         sj.play_round("v3", seed=0, dealer=2, bots=["random", "random", MixedLeader(), "random"])
 
 
@@ -307,8 +308,8 @@ def test_simulate_rows_are_the_rounds_play_round_gives(preset):
     for i in range(30):
         row = frame.iloc[i]
         rec = sj.play_round(preset, seed=int(row["seed"]), bots="greedy", dealer=1)
-        expected = rd.round_row(rec)
-        got = {k: row[k] for k in rd.FRAME_COLUMNS}
+        expected = records.round_row(rec)
+        got = {k: row[k] for k in records.FRAME_COLUMNS}
         got["declarer"] = None if pd.isna(got["declarer"]) else int(got["declarer"])
         assert {k: (v.item() if hasattr(v, "item") else v) for k, v in got.items()} == expected
 
@@ -327,10 +328,9 @@ def test_simulate_rounds_with_python_bots_gives_the_same_columns():
 def test_every_card_is_accounted_for_at_every_decision(preset):
     """Driving the engine decision by decision: the hands hold every card drawn and not yet
     played (with the bottom while a seat buries), and the deal's cards are never duplicated."""
-    from shengji import _bots
     for seed in range(6):
-        engine = _bots.Round(sj.Rules.preset(preset), seed, seed % 4, (2, 2), seed % 2 == 1,
-                             [(0, 0, 0, 0, 0)] * 4)
+        engine = Table(sj.Rules.preset(preset), seed, seed % 4, (2, 2), seed % 2 == 1,
+                             [sj.BotSpec.python()] * 4)
         while (pending := engine.advance()) is not None:
             what, seat = pending
             s = engine.state()
@@ -359,6 +359,6 @@ def test_every_card_is_accounted_for_at_every_decision(preset):
                 code = engine.answer(sj.legal_follows(hands[seat], s["current"][0],
                                                       engine.trump)[0], False)
             assert code == 0
-        check_round(rd.RoundRecord(rules=sj.Rules.preset(preset), seed=seed,
+        check_round(records.RoundRecord(rules=sj.Rules.preset(preset), seed=seed,
                                    first_drawer=seed % 4, levels=(2, 2),
                                    first_round=seed % 2 == 1, **engine.record()))

@@ -10,7 +10,7 @@ import time
 import pytest
 
 import shengji as sj
-from shengji import _bots
+from shengji.play import first_deals
 from shengji import study as st
 
 CHUNK = st.STUDIES["trump-calling"].chunk_size
@@ -47,11 +47,11 @@ def test_summary_schema_and_counts(reference_run):
 
 
 def test_deal_metrics_against_a_plain_count():
-    seeds, cards = _bots.first_deals(3, 10, 40)
+    seeds, cards = first_deals(3, 10, 40)
     values = st.deal_metrics(cards)
     for j, i in enumerate(range(10, 50)):
-        assert seeds[j] == _bots.round_seed(3, i)
-        hands, bottom = sj.deal(_bots.round_seed(3, i), 0, 0)
+        assert seeds[j] == sj.round_seed(3, i)
+        hands, bottom = sj.deal(sj.round_seed(3, i), 0, 0)
         hand = list(hands[0])
         level = [c for c in hand if c[:-1] == "2" and c not in ("SJ", "BJ")]
         assert values["hand_has_level_card"][j] == bool(level)
@@ -213,7 +213,7 @@ def test_deals_parquet_and_plots(reference_run):
     out, summary = reference_run
     frame = pd.read_parquet(out / "deals.parquet")
     assert len(frame) == DEALS and list(frame["deal"]) == list(range(DEALS))
-    assert frame["seed"].iloc[7] == _bots.round_seed(5, 7)
+    assert frame["seed"].iloc[7] == sj.round_seed(5, 7)
     rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[7]), bots=st.CALLING["patient5"],
                         first_round=True)
     assert frame["patient5_declarer_trumps"].iloc[7] == sum(

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji import _bots
-from shengji import round as rd
+from shengji.play import Table
+from shengji import records
+from shengji import views
 from shengji._worlds import WorldSampler
 
 PRESETS = ["v3", "match16", "bo3"]
@@ -29,16 +30,16 @@ def views_of_a_round(preset, seed, first_round):
     where each decision's view is taken."""
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, "random", seed % 4, (2, 2), first_round)
-    engine = _bots.Round(rules, seed, seed % 4, (2, 2), first_round, [(0, 0, 0, 0, 0)] * 4)
+    engine = Table(rules, seed, seed % 4, (2, 2), first_round, [sj.BotSpec.python()] * 4)
     shows = [e for e in rec.events if e["action"] in ("declare", "reinforce", "overturn",
                                                       "forced", "revolution")]
     buries = list(rec.buries)
     out = []
     while (pending := engine.advance()) is not None:
         what, seat = pending
-        out.append((rd.view_of(engine, rules, (2, 2), what, seat),
+        out.append((views.view_of(engine, rules, (2, 2), what, seat),
                     [engine.hand(q) for q in range(4)]))
-        assert rd.replay_answer(engine, rec, shows, buries, what, seat) == 0
+        assert records.replay_answer(engine, rec, shows, buries, what, seat) == 0
     return out
 
 
@@ -168,7 +169,7 @@ def test_an_endgame_view_against_plain_enumeration():
             if len(unseen) > 9:
                 continue
             rest_known = view.bottom is not None
-            places = [q for q in range(4) if q != view.seat] + ([] if rest_known else [rd.REST])
+            places = [q for q in range(4) if q != view.seat] + ([] if rest_known else [views.REST])
             need = [0 if q == view.seat else view.sizes[q] for q in range(4)] + [
                 0 if rest_known else 108 - sum(view.sizes) - len(sum(view.played(), sj.Cards()))]
             seen_at = Counter()
@@ -177,7 +178,7 @@ def test_an_endgame_view_against_plain_enumeration():
             for c in sum(view.played(), sj.Cards()):
                 seen_at[(c, reference_knowledge.PLAYED)] += 1
             for c in view.bottom or ():
-                seen_at[(c, rd.REST)] += 1
+                seen_at[(c, views.REST)] += 1
             expected = Counter()
             for assignment in itertools.product(places, repeat=len(unseen)):
                 if [assignment.count(p) for p in range(5)] != need:
@@ -273,7 +274,7 @@ def test_encodings():
             trump_kinds = [k for k in range(54)
                            if sj.category(sj.kind_name(k), view.trump) == "T"]
             assert sorted(np.flatnonzero(e["category"] == 4)) == trump_kinds
-        assert e["action"] == rd.ACTIONS.index(view.action)
+        assert e["action"] == views.ACTIONS.index(view.action)
         assert (e["bitboards"] == sj.to_masks([view.hand, view.unseen()]
                                               + [played[(view.seat + i) % 4]
                                                  for i in range(4)])).all()

@@ -1,25 +1,22 @@
 # The native round engine, built on the rules core (_core.pxd) and the seeded deal (_deal.pxd):
 # dealing with declarations (§9), the bottom (§10), the tricks with throw checks (§4-§6), the
-# bottom multiplier and settlement (§7-§8), as a state machine that native bots drive without
-# the GIL and Python bots through shengji.round. docs/engine.md and docs/design/declarations.md.
-from libc.stdint cimport uint64_t, int8_t, int64_t
-from libc.stdlib cimport free
+# bottom multiplier and settlement (§7-§8), as a state machine that the driver (_driver.pyx)
+# runs without the GIL, native bots (_policies.pyx) and Python bots answering its decisions.
+# No Python objects here. docs/engine.md and docs/design/declarations.md.
+from libc.stdint cimport uint64_t, int8_t
+from libc.string cimport memcpy
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, NUM_KINDS, MAX_HAND, SMALL_JOKER, BIG_JOKER,
-    BAD_LEAD_EMPTY, SHENGJI_DEBUG, rank_kinds, submultisets, submultiset_of, trump_table, check_cardset, check_throw_raw, follow_code,
-    legal_follows_raw, winner_of, points_raw, lead_shape, decompose_raw, card_count, is_subset,
-    union_of, difference, restrict, popcount, ctz, empty_buffer, overflows,
+    CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
+    rank_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
+    decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
-from shengji._deal cimport Rng, rng_seed, rng_below, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
-
-from shengji._core import Cards
-from shengji.errors import PlayError
+from shengji._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
 
 cdef extern from *:
     """
-    /* The draw loop's hot part (run in _round.pyx): deals deck[d], deck[d + 1], ... (d < end)
+    /* The draw loop's hot part (run in _engine.pyx): deals deck[d], deck[d + 1], ... (d < end)
        to the seats in turn from seat (first + d) & 3, the hands in registers, until a seat
        draws a kind it watches or draw `end` is made. Returns the draws made so far. A kind of
        `pairs` a seat draws joins its watch, so that its second copy stops the loop: the loop
@@ -82,127 +79,6 @@ cdef extern from *:
                                    uint64_t pairs) noexcept nogil
 
 
-cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
-    """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
-    while n:
-        mask &= mask - 1
-        n -= 1
-    return mask & -mask
-
-
-cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
-    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
-    m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
-    common case: a single led) is a uniform pick among the pool's cards, two a uniform pick
-    among the pairs of distinct kinds and the doubled kinds."""
-    cdef int8_t kinds[NUM_KINDS]
-    cdef int8_t counts[NUM_KINDS]
-    cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
-    cdef int n = 0, i, j, take, k
-    cdef uint64_t m_ones = pool.ones, x, w
-    cdef CardSet out
-    out.ones = 0
-    out.twos = 0
-    if m == 1:
-        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
-        x = rng_below(r, card_count(pool))
-        w = popcount(m_ones)
-        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
-        return out
-    if m == 2:
-        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
-        n = popcount(m_ones)
-        w = <uint64_t>(n * (n - 1) // 2)
-        x = rng_below(r, w + popcount(pool.twos))
-        if x >= w:
-            out.ones = nth_bit(pool.twos, <int>(x - w))
-            out.twos = out.ones
-            return out
-        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
-        while x >= <uint64_t>(n - 1 - i):
-            x -= n - 1 - i
-            i += 1
-        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
-        return out
-    while m_ones:
-        kinds[n] = ctz(m_ones)
-        counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
-        n += 1
-        m_ones &= m_ones - 1
-    for j in range(m + 1):
-        ways[n][j] = 1 if j == 0 else 0
-    for i in range(n - 1, -1, -1):
-        for j in range(m + 1):
-            w = ways[i + 1][j]
-            if j >= 1:
-                w += ways[i + 1][j - 1]
-            if j >= 2 and counts[i] == 2:
-                w += ways[i + 1][j - 2]
-            ways[i][j] = w
-    x = rng_below(r, ways[0][m])
-    j = m
-    for i in range(n):
-        take = 0
-        while True:
-            w = ways[i + 1][j - take]
-            if x < w:
-                break
-            x -= w
-            take += 1
-        if take >= 1:
-            out.ones |= <uint64_t>1 << kinds[i]
-        if take == 2:
-            out.twos |= <uint64_t>1 << kinds[i]
-        j -= take
-    return out
-
-
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
-    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
-    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
-    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
-    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
-    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
-    cdef uint64_t weight[5]
-    cdef uint64_t total = 0, x
-    cdef int c
-    for c in range(5):
-        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
-        total += weight[c]
-    x = rng_below(r, total)
-    c = 0
-    while x >= weight[c]:
-        x -= weight[c]
-        c += 1
-    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
-
-
-cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil:
-    """A uniform choice among the legal follows (§4) of a lead of this shape. With no shape to
-    keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
-    choice of the free cards is legal and is drawn directly; otherwise the legal follows are
-    listed and one is picked. Returns 0, or a BAD_* code from the core."""
-    cdef CardSet suit_cards
-    cdef int nc
-    cdef int64_t n
-    suit_cards = restrict(hand, t.cat_mask[shape.cat])
-    nc = card_count(suit_cards)
-    if nc <= shape.ncards:
-        out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
-                                                         shape.ncards - nc))
-        return 0
-    if shape.npairs == 0:
-        out[0] = random_submultiset(r, suit_cards, shape.ncards)
-        return 0
-    buf.n = 0
-    n = legal_follows_raw(t, hand, lead, buf)
-    if n <= 0:
-        return <int>n if n < 0 else -1
-    out[0] = buf.data[rng_below(r, <uint64_t>n)]
-    return 0
-
-
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil:
     """§8: returns 1 when the dealer team holds, 0 when the defenders take over; the rise of the
     team that goes up (before must-play clamping) into rise."""
@@ -239,8 +115,8 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 # ---------------------------------------------------------------------------------------------
 # The round as a state machine (RULES.md §9-§10, docs/design/declarations.md): `run` advances
 # until a seat must decide and says what it must decide; `apply` checks that seat's answer
-# against the rules and takes it. Native bots answer inside the loop without the GIL; a Python
-# bot answers through shengji.round, which calls the same `apply`.
+# against the rules and takes it. Native bots answer inside the driver's loop without the GIL;
+# a Python bot answers through shengji.play, which calls the same `apply`.
 # ---------------------------------------------------------------------------------------------
 cdef uint64_t JOKER_KINDS = (<uint64_t>1 << SMALL_JOKER) | (<uint64_t>1 << BIG_JOKER)
 
@@ -284,26 +160,27 @@ cdef inline bint may_declare(const Game* g, int seat) noexcept nogil:
             or (g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS) != 0))
 
 
-cdef bint patience_met(const Game* g, int seat) noexcept nogil:
-    """A seat with patience holds a level card of a suit with that many cards, or may declare
-    with a joker pair (which needs no suit): else it would pass a first declaration."""
+cdef bint suit_cards_met(const Game* g, int seat) noexcept nogil:
+    """The seat may make a first declaration its passes do not pass for want of cards
+    (suit_cards): a level card of a suit it holds that many cards of, or a joker pair (which
+    needs no suit)."""
     cdef CardSet hand = g.hands[seat]
     cdef uint64_t held = hand.ones & rank_kinds(seat_level(g, seat))
     if g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS):
         return True
     while held:
-        if suit_count(hand, ctz(held) // 13) >= g.patience[seat]:
+        if suit_count(hand, ctz(held) // 13) >= g.passes[seat].suit_cards:
             return True
         held &= held - 1
     return False
 
 
 cdef inline bint asks_declaration(const Game* g, int seat) noexcept nogil:
-    """Whether to offer a first declaration to this seat: it has one to make, and it is not a
-    native bot known to pass it (silent, or short of its patience)."""
-    if g.silent[seat] and not declaring_needed(g):
+    """Whether to offer a first declaration to this seat, holding one to make: its passes do
+    not pass them all (a fast copy of show_passed)."""
+    if g.passes[seat].optional and not declaring_needed(g):
         return False
-    return not g.patience[seat] or patience_met(g, seat)
+    return not g.passes[seat].suit_cards or suit_cards_met(g, seat)
 
 
 cdef void declare_options(Game* g, int seat) noexcept nogil:
@@ -338,20 +215,6 @@ cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept
     return card_count(restrict(hand, mask))
 
 
-cdef int shown_suit(CardSet shown) noexcept nogil:
-    cdef int kind = ctz(shown.ones)
-    return 4 if kind >= SMALL_JOKER else kind // 13
-
-
-cdef bint overturn_pays(const Game* g, int seat, CardSet shown) noexcept nogil:
-    """The greedy bot's overturn rule: the trump this pair would make gives the seat at least
-    2 more trumps than the standing one, 4 when its own team declared."""
-    cdef CardSet hand = g.hands[seat]
-    return (suit_strength(g, seat, hand, shown_suit(shown))
-            >= suit_strength(g, seat, hand, g.trump_suit)
-            + (4 if (g.declarer - seat) % 2 == 0 else 2))
-
-
 cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
     """The kinds whose pair this hand may overturn with, by the rules' order (overturn_once,
     or ranked)."""
@@ -378,25 +241,66 @@ cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
     return out
 
 
-cdef uint64_t paying_overturns(const Game* g, int seat) noexcept nogil:
-    """The overturn kinds whose pair pays (overturn_pays): what a picky seat is offered."""
-    cdef uint64_t kinds = overturn_kinds(g, g.hands[seat]), out = 0, bit
-    cdef CardSet pair
+cdef uint64_t unpassed_overturns(const Game* g, int seat) noexcept nogil:
+    """The overturn kinds whose pair the seat's passes do not pass: show_passed's gain test,
+    with the standing trump's count taken once (debug builds check it against show_passed)."""
+    cdef uint64_t kinds, out = 0, bit
+    cdef CardSet hand = g.hands[seat]
+    cdef int k, need
+    if g.passes[seat].optional:
+        return 0
+    kinds = overturn_kinds(g, hand)
+    if not g.passes[seat].weigh_overturns:
+        return kinds
+    need = suit_strength(g, seat, hand, g.trump_suit) + (
+        g.passes[seat].gain_over_partner if (g.declarer - seat) % 2 == 0
+        else g.passes[seat].gain_over_opponent)
     while kinds:
         bit = kinds & (~kinds + 1)
         kinds ^= bit
-        pair.ones = pair.twos = bit
-        if overturn_pays(g, seat, pair):
+        k = ctz(bit)
+        if suit_strength(g, seat, hand, NO_TRUMP_SUIT if k >= SMALL_JOKER else k // 13) >= need:
             out |= bit
     return out
 
 
 cdef uint64_t offered_overturns(const Game* g, int seat) noexcept nogil:
     """The kinds whose pair a seat other than the declarer may overturn with (seed 002 §4,
-    seed 003 (一)8). A picky seat (the greedy bot) is offered only those that pay."""
+    seed 003 (一)8), less those its passes pass by their gain (the caller skips a seat that
+    passes every overturn)."""
     if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
         return 0
-    return paying_overturns(g, seat) if g.picky[seat] else overturn_kinds(g, g.hands[seat])
+    return (unpassed_overturns(g, seat) if g.passes[seat].weigh_overturns
+            else overturn_kinds(g, g.hands[seat]))
+
+
+cdef bint passes_every_show(const Game* g, int seat, int what) noexcept nogil:
+    """Whether the seat's passes pass every show of this kind (EV_*) the rules let it make
+    now: show_passed over the rules' options, the slow and plain test that the engine's fast
+    ones must agree with (debug builds check it at every draw and every offer)."""
+    cdef CardSet hand = g.hands[seat], opt
+    cdef uint64_t kinds = 0
+    cdef int k
+    if g.passes[seat].optional and (what == EV_OVERTURN or (
+            what == EV_DECLARE and not declaring_needed(g))):
+        return True
+    if what == EV_DECLARE:
+        kinds = hand.ones & rank_kinds(seat_level(g, seat))
+        if g.rules.joker_pair_declares:
+            kinds |= hand.twos & JOKER_KINDS
+    elif (what == EV_OVERTURN and seat != g.declarer and g.trump_suit >= 0
+          and holds_show_pair(g, seat)):
+        kinds = overturn_kinds(g, hand)
+    elif what == EV_REINFORCE:
+        return not may_reinforce(g)
+    while kinds:
+        k = ctz(kinds)
+        kinds &= kinds - 1
+        opt.ones = (<uint64_t>1) << k
+        opt.twos = 0 if what == EV_DECLARE and k < SMALL_JOKER else opt.ones
+        if not show_passed(g, &g.passes[seat], seat, what, opt):
+            return False
+    return True
 
 
 cdef void overturn_options(Game* g, int seat) noexcept nogil:
@@ -523,7 +427,7 @@ cdef void turn_bottom(Game* g) noexcept nogil:
             i += 1
         g.dealer = 3 - down[i] // 13     # ♠ seat 0, ♥ seat 1, ♣ seat 2, ♦ seat 3 (RULES.md §9)
         g.level = g.levels[g.dealer & 1]
-    if g.rules.no_declaration == 0:
+    if g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
         # seed 002: card by card; a level card gives its suit, a joker no trump; else the first card
         for i in range(BOTTOM_SIZE):
             k = down[i]
@@ -563,26 +467,30 @@ cdef inline void ask_show(Game* g, int seat, int what, bint may_pass) noexcept n
     g.nopts = 0
 
 
-cdef bint offer_in_turn(Game* g, int what) noexcept nogil:
+cdef int offer_in_turn(Game* g, int what) noexcept nogil:
     """A pass: the seats in play order from pass_start, each offered a declaration or an
-    overturn once; True when one has a show to make (the pending decision)."""
+    overturn once; 1 when one has a show to make (the pending decision), else 0 (or
+    BAD_PASSES in a debug build)."""
     cdef int seat
     while g.pass_i < 4:
         seat = (g.pass_start + g.pass_i) % 4
         g.pass_i += 1
-        if what == EV_OVERTURN and g.silent[seat]:
-            continue
-        if what == EV_DECLARE and not asks_declaration(g, seat):
+        if (what == EV_OVERTURN and g.passes[seat].optional) or (
+                what == EV_DECLARE and not asks_declaration(g, seat)):
+            if SHENGJI_DEBUG and not passes_every_show(g, seat, what):
+                return BAD_PASSES
             continue
         ask_show(g, seat, what, True)
         if what == EV_DECLARE:
             declare_options(g, seat)
         else:
             overturn_options(g, seat)
+        if SHENGJI_DEBUG and (g.nopts == 0) != passes_every_show(g, seat, what):
+            return BAD_PASSES
         if g.nopts:
             g.pending = True
-            return True
-    return False
+            return 1
+    return 0
 
 
 cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
@@ -592,8 +500,18 @@ cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
         return may_declare(g, seat) and asks_declaration(g, seat)
     if seat == g.declarer:
         return may_reinforce(g)
-    return (not g.silent[seat] and g.rules.overturn_while_drawing
-            and holds_show_pair(g, seat) and (not g.picky[seat] or paying_overturns(g, seat)))
+    return (not g.passes[seat].optional and g.rules.overturn_while_drawing
+            and holds_show_pair(g, seat)
+            and (not g.passes[seat].weigh_overturns or unpassed_overturns(g, seat)))
+
+
+cdef inline int show_at_draw(const Game* g, int seat) noexcept nogil:
+    """EV_* of the show a seat may be offered when it draws (0: none)."""
+    if g.trump_suit < 0:
+        return EV_DECLARE
+    if seat == g.declarer:
+        return EV_REINFORCE
+    return EV_OVERTURN if g.rules.overturn_while_drawing else 0
 
 
 cdef uint64_t EVERY_DRAW = ~(<uint64_t>0)
@@ -606,9 +524,11 @@ cdef uint64_t pair_kinds(const Game* g) noexcept nogil:
     cdef int seat
     for seat in range(4):
         if g.trump_suit < 0:
-            if g.rules.joker_pair_declares and not (g.silent[seat] and not declaring_needed(g)):
+            if g.rules.joker_pair_declares and not (g.passes[seat].optional
+                                                    and not declaring_needed(g)):
                 return JOKER_KINDS
-        elif seat != g.declarer and not g.silent[seat] and g.rules.overturn_while_drawing:
+        elif (seat != g.declarer and not g.passes[seat].optional
+              and g.rules.overturn_while_drawing):
             return rank_kinds(g.level) | JOKER_KINDS
     return 0
 
@@ -624,20 +544,20 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     cdef uint64_t level_kinds, held, watch
     cdef int suit
     if g.trump_suit < 0:
-        if g.silent[seat] and not declaring_needed(g):
+        if g.passes[seat].optional and not declaring_needed(g):
             return 0
         if g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS):
             return EVERY_DRAW
         level_kinds = rank_kinds(seat_level(g, seat))
         held = hand.ones & level_kinds
-        if held and not g.patience[seat]:
+        if held and not g.passes[seat].suit_cards:
             return EVERY_DRAW
-        # a level card, or the second copy of a joker; short of its patience, any card of a
+        # a level card, or the second copy of a joker; short of its suit_cards, any card of a
         # suit whose level card it holds
         watch = level_kinds | (hand.ones & JOKER_KINDS if g.rules.joker_pair_declares else 0)
         while held:
             suit = ctz(held) // 13
-            if suit_count(hand, suit) >= g.patience[seat]:
+            if suit_count(hand, suit) >= g.passes[seat].suit_cards:
                 return EVERY_DRAW
             watch |= suit_kinds(suit)
             held &= held - 1
@@ -648,14 +568,14 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
             watch = (<uint64_t>1) << level_kind(g.trump_suit, g.level)    # its second copy
             return EVERY_DRAW if hand.twos & watch else watch
         return 0
-    if g.silent[seat] or not g.rules.overturn_while_drawing:
+    if g.passes[seat].optional or not g.rules.overturn_while_drawing:
         return 0
     watch = rank_kinds(g.level) | JOKER_KINDS
     if not holds_show_pair(g, seat):
         return hand.ones & watch        # the second copy, for a pair to overturn with
-    if not g.picky[seat] or paying_overturns(g, seat):
+    if not g.passes[seat].weigh_overturns or unpassed_overturns(g, seat):
         return EVERY_DRAW
-    # a picky seat's overturn pays only once a card raises its count of the new trumps
+    # an overturn weighed by its gain passes until a card raises the count of the new trumps
     held = overturn_kinds(g, hand) & ~JOKER_KINDS
     while held:
         watch |= suit_kinds(ctz(held) // 13)
@@ -703,6 +623,9 @@ cdef int run(Game* g) noexcept nogil:
                 g.hands[seat].ones = ones[seat]
                 g.hands[seat].twos = twos[seat]
                 k = deck[drawn - 1]
+                if SHENGJI_DEBUG and not asked_at_draw(g, seat) and not passes_every_show(
+                        g, seat, show_at_draw(g, seat)):
+                    return BAD_PASSES
                 if not (g.watch[seat] >> k) & 1:
                     if SHENGJI_DEBUG:
                         if asked_at_draw(g, seat):
@@ -715,6 +638,9 @@ cdef int run(Game* g) noexcept nogil:
                 if g.watch[seat] == EVERY_DRAW:        # asked_at_draw
                     ask_show(g, seat, EV_DECLARE, True)
                     draw_options(g, seat)
+                    if SHENGJI_DEBUG and (g.nopts == 0) != passes_every_show(
+                            g, seat, show_at_draw(g, seat)):
+                        return BAD_PASSES
                     if g.nopts:
                         g.drawn = drawn
                         g.pending = True
@@ -732,7 +658,7 @@ cdef int run(Game* g) noexcept nogil:
             if g.trump_suit >= 0:
                 g.phase = PH_PASS1
                 g.pass_start = g.dealer
-            elif g.rules.no_declaration == 0:
+            elif g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
                 g.phase = PH_ASK
                 g.pass_start = g.dealer if g.dealer >= 0 else g.first_drawer
             elif g.dealer < 0:
@@ -741,14 +667,15 @@ cdef int run(Game* g) noexcept nogil:
                 rc = start_deal(g)
                 if rc < 0:
                     return rc
-            elif g.rules.no_declaration == 1:
+            elif g.rules.no_declaration == NO_DECL_FORCED:
                 g.phase = PH_FORCED
             else:
                 turn_bottom(g)
                 g.phase = PH_REVOLT
         elif g.phase == PH_ASK:
-            if offer_in_turn(g, EV_DECLARE):
-                return ASK_SHOW
+            rc = offer_in_turn(g, EV_DECLARE)
+            if rc:
+                return ASK_SHOW if rc > 0 else rc
             turn_bottom(g)        # no overturn after 翻底 (seed 002 "翻底后不能再'反'")
             g.phase = PH_REVOLT
         elif g.phase == PH_FORCED:
@@ -772,8 +699,9 @@ cdef int run(Game* g) noexcept nogil:
             if rc < 0:
                 return rc
         elif g.phase == PH_PASS1 or g.phase == PH_PASS2:
-            if offer_in_turn(g, EV_OVERTURN):
-                return ASK_SHOW
+            rc = offer_in_turn(g, EV_OVERTURN)
+            if rc:
+                return ASK_SHOW if rc > 0 else rc
             if g.phase == PH_PASS1:
                 g.phase = PH_REVOLT
                 g.pass_i = 0
@@ -847,17 +775,18 @@ cdef int apply_show(Game* g, CardSet shown) noexcept nogil:
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil:
     """At the dealer's bury: whether the round up to its first trick comes out the same
     whichever side cards (no trumps) it buries. It does unless the pass with 抄底 follows and
-    offers someone an overturn: who steals takes the buried cards. The dealer's hand still
-    holds the bottom here, but burying side cards keeps its level cards, jokers and trumps,
-    and only lowers a side suit's count, so it is offered no overturn later that it is not
-    offered now (overturn_pays)."""
+    offers someone an overturn its passes do not pass: who steals takes the buried cards. The
+    dealer's hand still holds the bottom here, but burying side cards keeps its level cards,
+    jokers and trumps, and only lowers a side suit's count, so it passes no overturn later
+    that it does not pass now (the gain of show_passed). offered_overturns is the fast copy
+    that offer_in_turn checks in debug builds."""
     cdef int seat
     if g.phase != PH_BURY:
         return False            # a bury after 抄底: the pass goes on
     if not (g.rules.steal_bottom and g.declarer >= 0):
         return True             # the first trick comes next
     for seat in range(4):
-        if not g.silent[seat] and offered_overturns(g, seat):
+        if not g.passes[seat].optional and offered_overturns(g, seat):
             return False
     return True
 
@@ -986,10 +915,10 @@ cdef int finish(Game* g) noexcept nogil:
     return 0
 
 
-cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
-                    int level0, int level1, bint first_round) noexcept nogil:
+cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                    int dealer, int level0, int level1, bint first_round) noexcept nogil:
     """A new round: deal 0 of `seed`. `dealer` deals, or with first_round draws first while a
-    declaration picks the dealer (where the rules say so)."""
+    declaration picks the dealer (where the rules say so). passes: the four seats' Passes."""
     rng_seed(&g.rng, seed, 0)
     g.seed = seed
     g.rules = rules[0]
@@ -1007,113 +936,5 @@ cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
     g.step = 0
     g.ask = ASK_DONE
     g.pending = False
-    g.silent[0] = g.silent[1] = g.silent[2] = g.silent[3] = False
-    g.patience[0] = g.patience[1] = g.patience[2] = g.patience[3] = 0
-    g.picky[0] = g.picky[1] = g.picky[2] = g.picky[3] = False
+    memcpy(g.passes, passes, sizeof(g.passes))
     return start_deal(g)
-
-
-# ---------------------------------------------------------------------------------------------
-# Python entries
-# ---------------------------------------------------------------------------------------------
-cdef SettleRules settle_rules(object rules) except *:
-    cdef SettleRules s
-    cdef int i
-    s.step = rules.step
-    s.rise_cap = rules.rise_cap or 0
-    rows = rules.dealer_rises or ()
-    if len(rows) > 4:
-        raise ValueError("Rules.dealer_rises holds at most 4 rows")
-    s.ndealer_rises = len(rows)
-    for i, (most, levels) in enumerate(rows):
-        s.dealer_most[i] = most
-        s.dealer_levels[i] = levels
-    s.multiplier_cap = rules.multiplier_cap or 0
-    s.throw_penalty = rules.throw_penalty
-    return s
-
-
-NO_DECLARATION = {"ask_then_turn": 0, "forced": 1, "turn_whole": 2}
-
-
-cdef GameRules game_rules(object rules) except *:
-    cdef GameRules g
-    g.s = settle_rules(rules)
-    g.overturn_once = rules.overturn == "once"
-    g.joker_pair_declares = rules.joker_pair_declares
-    g.reinforce = rules.reinforce
-    g.overturn_while_drawing = rules.overturn_while_drawing
-    g.steal_bottom = rules.steal_bottom
-    g.no_declaration = NO_DECLARATION[rules.no_declaration]
-    g.dealer_by_declaration = rules.first_dealer == "declarer"
-    g.overturn_takes_deal = rules.overturn_takes_deal
-    g.revolution_points = -1 if rules.revolution_points is None else rules.revolution_points
-    return g
-
-
-def settle(rules, int points):
-    """(dealer_holds, rise) for the defenders' final points under these rules (§8)."""
-    cdef SettleRules s = settle_rules(rules)
-    cdef int rise
-    cdef int holds = settle_raw(&s, points, &rise)
-    return bool(holds), rise
-
-
-def bottom_multiplier(rules, last_lead, trump):
-    """The bottom multiplier for a last trick led with these cards (§7)."""
-    cdef SettleRules s = settle_rules(rules)
-    cdef int m = bottom_multiplier_raw(trump_table(trump.code), &s, as_set(Cards(last_lead)))
-    if m < 0:
-        raise PlayError(f"no bottom multiplier for the last lead {Cards(last_lead)!s:}: "
-                        + ("it is empty" if m == BAD_LEAD_EMPTY else "it mixes categories"))
-    return m
-
-
-cdef CardSet as_set(object cards) except *:
-    cdef CardSet c
-    c.ones = cards.ones
-    c.twos = cards.twos
-    return c
-
-
-cdef object as_cards(CardSet c):
-    return Cards.from_masks(c.ones, c.twos)
-
-
-def sample_leads(hand, trump, count, seed=0):
-    """`count` leads drawn by the random player from `hand` (for checking its uniformity)."""
-    cdef Rng r
-    cdef CardSet h = as_set(Cards(hand))
-    cdef const TrumpTable* t = trump_table(trump.code)
-    if not h.ones or card_count(h) > MAX_HAND:
-        raise PlayError(f"a hand to lead from holds 1 to 25 cards, got {card_count(h)}")
-    rng_seed(&r, seed, 0)
-    return [as_cards(random_lead(&r, t, h)) for _ in range(count)]
-
-
-def sample_follows(hand, lead, trump, count, seed=0):
-    """`count` follows drawn by the random player (for checking its uniformity)."""
-    cdef Rng r
-    cdef CardSet h = as_set(Cards(hand)), l = as_set(Cards(lead)), out
-    cdef const TrumpTable* t = trump_table(trump.code)
-    cdef PlayBuffer buf
-    cdef LeadShape shape
-    cdef int rc
-    if card_count(h) < card_count(l) or card_count(h) > MAX_HAND or overflows(h, l):
-        raise PlayError("the hand must hold as many cards as the lead or more, at most 25, and "
-                        "no third copy of a card with the lead")
-    rc = lead_shape(t, l, &shape)
-    if rc < 0:
-        raise PlayError(f"cannot follow {Cards(lead)}: not a lead (code {rc})")
-    rng_seed(&r, seed, 0)
-    buf = empty_buffer()
-    result = []
-    try:
-        for _ in range(count):
-            rc = random_follow(&r, t, h, l, &shape, &buf, &out)
-            if rc < 0:
-                raise PlayError(f"cannot follow {Cards(lead)} from {Cards(hand)} (code {rc})")
-            result.append(as_cards(out))
-    finally:
-        free(buf.data)
-    return result

@@ -1,4 +1,4 @@
-# Type stub of shengji/_bots.pyx, checked by stubtest in tests/test_typing.py.
+# Type stub of shengji/_driver.pyx, checked by stubtest in tests/test_typing.py.
 from typing import Any
 
 import numpy.typing as npt
@@ -15,16 +15,21 @@ COLUMNS: tuple[str, ...]
 DECLARATION_COLUMNS: tuple[str, ...]
 CALLS: dict[str, int]
 BURIES: dict[str, int]
-PIMC: int
+NO_DECLARATION: dict[str, int]
 
 def round_seed(seed: int, index: int) -> int: ...
 def first_deals(seed: int, start: int,
                 count: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]: ...
+def settle(rules: Any, points: int) -> tuple[bool, int]: ...
+def bottom_multiplier(rules: Any, last_lead: Cards | str, trump: Trump) -> int: ...
+def sample_leads(hand: Cards | str, trump: Trump, count: int, seed: int = 0) -> list[Cards]: ...
+def sample_follows(hand: Cards | str, lead: Cards | str, trump: Trump, count: int,
+                   seed: int = 0) -> list[Cards]: ...
 def simulate(rules: Any, seed: int, start: int, count: int, bots: Any, dealer: int = 0,
              levels: Any = (2, 2), first_round: bool = False, play: bool = True,
              step: int = 1) -> dict[str, npt.NDArray[Any]]: ...
 
-class Round:
+class Table:
     @property
     def rules(self) -> Any: ...
     def __init__(self, rules: Any, seed: int, dealer: int, levels: Any, first_round: bool,

@@ -1,11 +1,14 @@
-# The contract of the native round engine (_round.pyx), for the native bots and every Cython
-# module that plays rounds without the GIL. A round is a state machine: `run` advances it to the
-# next decision (ASK_*, the deciding seat in game.seat), `apply` checks an answer against the
-# rules and takes it (0, or a BAD_* / ILLEGAL_FOLLOW code with the state unchanged).
+# The contract of the native round engine (_engine.pyx), for the bots (_policies), the driver
+# (_driver), the knowledge (_knowledge) and every Cython module that plays rounds without the
+# GIL. A round is a state machine: `run` advances it to the next decision (ASK_*, the deciding
+# seat in game.seat), `apply` checks an answer against the rules and takes it (0, or a BAD_* /
+# ILLEGAL_FOLLOW code with the state unchanged). Nothing here holds a Python object or a bot's
+# strategy: a seat's controller may only declare Passes, shows it passes whatever it holds.
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, SMALL_JOKER, card_count, restrict,
+    difference, ctz,
 )
 from shengji._deal cimport Rng, DECK_SIZE
 
@@ -100,7 +103,15 @@ cdef enum:
     BAD_LEAD_NONE = -25    # a lead must hold at least one card
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
     BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
+    BAD_PASSES = -28       # debug builds: a fast test of the passes disagrees with show_passed
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
+
+
+# What happens when nobody declares while drawing (Rules.no_declaration).
+cdef enum:
+    NO_DECL_ASK_THEN_TURN = 0  # v3: each seat is asked in turn, then the bottom is turned
+    NO_DECL_FORCED = 1         # match16: the dealer's team must show a level card (强行报牌)
+    NO_DECL_TURN_WHOLE = 2     # bo3: the whole bottom is turned at once
 
 
 ctypedef struct GameRules:
@@ -110,10 +121,24 @@ ctypedef struct GameRules:
     int8_t reinforce            # v3, match16: the declarer may show the second copy later
     int8_t overturn_while_drawing  # bo3: overturns at the draws, not only in the pass
     int8_t steal_bottom         # v3: the pass after burying, with 抄底
-    int8_t no_declaration       # 0 ask then turn the bottom (v3), 1 forced (match16), 2 turn whole (bo3)
+    int8_t no_declaration       # NO_DECL_*: what happens when nobody declares
     int8_t dealer_by_declaration  # first round: the first declarer deals (v3, bo3)
     int8_t overturn_takes_deal  # first round: an overturner before the bottom deals (v3)
     int revolution_points       # -1: no revolution; else most points a defender may hold (match16)
+
+
+ctypedef struct Passes:
+    # Shows a seat passes whatever it holds, declared before the round by whoever plays it (the
+    # native bots declare theirs from their strategy): the engine does not offer them, and its
+    # draw loop skips the draws that could only lead to them. All zero: every show is offered.
+    # show_passed is the definition; debug builds check the engine's fast tests against it.
+    bint optional          # every first declaration and overturn the round can go on without
+                           # (not those declaring_needed); reinforcing and forced shows are asked
+    int8_t suit_cards      # a first declaration of a suit holding fewer cards than this
+                           # (0: none; a joker pair names no suit and is not passed)
+    bint weigh_overturns   # an overturn whose trump gives the seat fewer trumps than the
+    int8_t gain_over_opponent  # standing one plus this (an opponent's declaration) ...
+    int8_t gain_over_partner   # ... or plus this (its partner's)
 
 
 ctypedef struct Event:
@@ -157,12 +182,7 @@ ctypedef struct Game:
     bint pending           # a decision is asked and not yet answered
     int ask
     int seat
-    bint silent[4]         # seats that pass every optional declaration and overturn: a native
-                           # bot that only declares when declaring_needed; not asked those
-    int8_t patience[4]     # seats that declare a suit only holding this many cards of it (a
-                           # native bot; 0 for none): not asked a first declaration before
-    bint picky[4]          # seats that overturn only when overturn_pays (a native bot): not
-                           # asked an overturn that does not
+    Passes passes[4]       # per seat, as given to game_start
     uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
     uint64_t watch_pairs   # the kinds whose first copy joins a seat's watch (pair_kinds)
     bint watch_valid       # watch and watch_pairs hold for the hands and the standing declaration
@@ -202,7 +222,7 @@ cdef inline int when_of(const Game* g) noexcept nogil:
 cdef inline bint declaring_needed(const Game* g) noexcept nogil:
     """Nobody declaring would mean dealing again: the deal is grabbed by declaring (a first
     round, after a revolution) and the rules have no other way to a trump."""
-    return g.dealer < 0 and g.rules.no_declaration != 0
+    return g.dealer < 0 and g.rules.no_declaration != NO_DECL_ASK_THEN_TURN
 
 
 cdef inline uint64_t suit_kinds(int suit) noexcept nogil:
@@ -227,21 +247,43 @@ cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
 
 
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
-cdef int shown_suit(CardSet shown) noexcept nogil
-cdef bint overturn_pays(const Game* g, int seat, CardSet shown) noexcept nogil
-cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
-cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil
+
+
+cdef inline int shown_suit(CardSet shown) noexcept nogil:
+    """The suit a show names (NO_TRUMP_SUIT for jokers)."""
+    cdef int kind = ctz(shown.ones)
+    return NO_TRUMP_SUIT if kind >= SMALL_JOKER else kind // 13
+
+
+cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,
+                             CardSet shown) noexcept nogil:
+    """Whether the passes `p` pass this show (what: EV_*) by `seat` now: the definition of
+    Passes. The engine's fast tests (asks_declaration, asked_at_draw, draw_watch, pair_kinds,
+    unpassed_overturns) are checked against it in debug builds; the greedy bot weighs its
+    shows with it."""
+    cdef int gain
+    if what == EV_DECLARE:
+        if p.optional and not declaring_needed(g):
+            return True
+        return p.suit_cards and shown_suit(shown) < NO_TRUMP_SUIT and suit_count(
+            g.hands[seat], shown_suit(shown)) < p.suit_cards
+    if what != EV_OVERTURN:
+        return False            # reinforcing and forced shows are always asked
+    if p.optional:
+        return True
+    if not p.weigh_overturns:
+        return False
+    gain = (suit_strength(g, seat, g.hands[seat], shown_suit(shown))
+            - suit_strength(g, seat, g.hands[seat], g.trump_suit))
+    return gain < (p.gain_over_partner if (g.declarer - seat) % 2 == 0 else
+                   p.gain_over_opponent)
+
+
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil
-cdef int game_start(Game* g, const GameRules* rules, uint64_t seed, int dealer,
-                    int level0, int level1, bint first_round) noexcept nogil
+cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                    int dealer, int level0, int level1, bint first_round) noexcept nogil
 cdef int run(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
-
-cdef GameRules game_rules(object rules) except *
-cdef CardSet as_set(object cards) except *
-cdef object as_cards(CardSet c)

@@ -1,0 +1,596 @@
+# The driver: runs rounds of the engine (_engine.pxd) with the native bots (_policies.pxd)
+# answering, without the GIL (`drive`, `simulate`), and gives Python a round in progress
+# (`Table`) for Python bots, replays and the env. Also the seeds of rounds and the converters
+# between shengji.Rules / Cards and the engine's structs.
+from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
+
+import numpy as np
+
+from shengji._core cimport (
+    CardSet, TrumpTable, PlayBuffer, LeadShape, TRUMP, MAX_HAND, FOLLOW_COUNT,
+    FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_EMPTY,
+    BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, SHENGJI_DEBUG, points_raw, card_count,
+    restrict, empty_buffer, trump_table, lead_shape, overflows,
+)
+from shengji._knowledge cimport RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees
+from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE
+from shengji._engine cimport (
+    Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT,
+    ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED,
+    EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW,
+    BAD_BURY_COUNT, BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_PASSES,
+    ILLEGAL_FOLLOW, NO_DECL_ASK_THEN_TURN, NO_DECL_FORCED, NO_DECL_TURN_WHOLE, game_start, run,
+    apply, throw_failed, when_of, side_bury_is_moot, settle_raw, bottom_multiplier_raw,
+)
+from shengji._policies cimport (
+    BotSpec, BOT_PYTHON, BOT_RANDOM, BOT_GREEDY, BOT_SEARCH, CALL_EAGER, CALL_PATIENT, CALL_NEVER,
+    BURY_LOW, BURY_VOIDS, BURY_POINTS, BURY_RANDOM, BURY_LOW_VOIDS, passes_of, answer,
+    buries_side_cards, random_lead, random_follow,
+)
+
+from shengji._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
+from shengji.errors import PlayError, ShengjiError
+
+
+cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept nogil:
+    """Run the round, the native bots answering, until a Python seat must decide or the round
+    ends. With declarations_only it stops once the first trick is about to start, the bottom
+    buried; or sooner, at the dealer's bury, where which side cards go changes nothing before
+    the first trick (side_bury_is_moot) and the bot would bury side cards only: the dealer
+    then still holds the bottom, with the trumps it would keep. Returns ASK_* or a BAD_* code
+    (a native bot's answer refused is an engine bug)."""
+    cdef int ask, rc
+    cdef CardSet cards
+    cdef bint flag
+    while True:
+        ask = run(g)
+        if declarations_only and g.phase == PH_PLAY:
+            return ASK_DONE
+        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
+                bots[g.seat].kind == BOT_SEARCH and ask == ASK_PLAY):
+            return ask
+        if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
+                and side_bury_is_moot(g)):
+            return ASK_DONE
+        rc = answer(g, &bots[g.seat], &cards, &flag)
+        if rc < 0:
+            return rc
+        rc = apply(g, cards, flag, False)
+        if rc < 0:
+            return rc
+
+
+# the native bots' settings by name: shengji.bots reads them to make a BotSpec
+BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
+CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
+BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
+          "low_voids": BURY_LOW_VOIDS}
+
+
+ASKS = {ASK_SHOW: "show", ASK_REVOLT: "revolt", ASK_BURY: "bury", ASK_PLAY: "play"}
+WHEN = ("drawing", "dealt", "buried")
+EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
+          EV_FORCED: "forced", EV_TURN: "turn_bottom", EV_STEP_DOWN: "step_down",
+          EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
+# Why `apply` refused an answer, by code: the engine's own codes here, the core's BAD_* and
+# follow codes by their one message in _core (a follow's code is ILLEGAL_FOLLOW - FOLLOW_*).
+REFUSALS = {
+    BAD_NO_DECISION: "no decision is pending",
+    BAD_SHOW: "not a show this seat may make now (§9)",
+    BAD_MUST_SHOW: "the dealer's team must show a level card (强行报牌, seed 000 art. 5)",
+    BAD_BURY_COUNT: "the bottom takes exactly 8 cards (§10)",
+    BAD_NOT_IN_HAND: "card not in hand",
+    BAD_LEAD_NONE: "a lead holds at least one card",
+    BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
+    BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
+    BAD_PASSES: "engine bug: a fast test of a seat's passes disagrees with show_passed",
+    **{code: BAD_INPUT[code] for code in (BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK, BAD_HAND_SIZE)},
+    **{ILLEGAL_FOLLOW - code: FOLLOW_RULES[code]
+       for code in (FOLLOW_COUNT, FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS)},
+}
+
+
+cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
+    """Four (kind, call, patience, bury, revolt) specs (shengji.bots.BotSpec), and the Passes
+    the engine is given for them."""
+    for i in range(4):
+        kind, call, patience, bury, revolt = bots[i]
+        out[i].kind = kind
+        out[i].call = call
+        out[i].patience = patience
+        out[i].bury = bury
+        out[i].revolt = revolt
+        passes[i] = passes_of(&out[i])
+    return 0
+
+
+cdef inline uint64_t round_seed_raw(uint64_t seed, uint64_t index) noexcept nogil:
+    cdef Rng r
+    rng_seed(&r, seed, index)
+    return rng_next(&r) >> 1
+
+
+def round_seed(seed, index):
+    """The seed of round `index` of a run or match seeded `seed`: it depends on (seed, index)
+    alone, so any worker can play any round, and play_round(seed=round_seed(s, i)) replays it."""
+    return int(round_seed_raw(<uint64_t>int(seed), <uint64_t>int(index)))
+
+
+def first_deals(seed, int64_t start, int64_t count):
+    """Rounds start .. start + count - 1 of `seed`: their seeds (int64) and the draw order of
+    their first deals (int8, count x 108), as game_start shuffles them."""
+    seeds = np.empty(count, dtype=np.int64)
+    out = np.empty((count, DECK_SIZE), dtype=np.int8)
+    cdef int64_t[::1] s = seeds
+    cdef int8_t[:, ::1] view = out
+    cdef uint64_t sd = <uint64_t>int(seed)
+    cdef Rng r
+    cdef int64_t i
+    with nogil:
+        for i in range(count):
+            s[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i))
+            rng_seed(&r, <uint64_t>s[i], 0)
+            shuffle_deck(&r, &view[i, 0])
+    return seeds, out
+
+
+cdef class Table:
+    """One round in progress at a table of four seats (§9-§10 then §4-§8). `advance()` lets
+    the native bots play until a Python seat must decide; `answer()` takes that seat's
+    decision through the same checks."""
+    cdef Game* g
+    cdef RoundKnowledge* know  # what each seat and the table know, read from the round
+    cdef BotSpec bots[4]
+    cdef Passes passes[4]
+    cdef readonly object rules
+    cdef list event_dicts      # events() and tricks() as built so far
+    cdef list trick_dicts
+
+    def __cinit__(self):
+        self.g = <Game*>calloc(1, sizeof(Game))
+        self.know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
+        if self.g == NULL or self.know == NULL:
+            raise MemoryError()
+        self.know.deal = -1
+        self.event_dicts = []
+        self.trick_dicts = []
+
+    def __dealloc__(self):
+        if self.g != NULL:
+            free(self.g.buf.data)
+            free(self.g)
+        free(self.know)
+
+    def __init__(self, rules, seed, int dealer, levels, bint first_round, bots):
+        cdef GameRules gr = game_rules(rules)
+        self.rules = rules
+        read_specs(bots, self.bots, self.passes)
+        if game_start(self.g, &gr, self.passes, <uint64_t>int(seed), dealer, levels[0],
+                      levels[1], first_round) < 0:
+            raise PlayError("could not start the round")
+
+    def advance(self):
+        """Play on with the native bots; returns (what, seat) for a Python seat's decision, or
+        None when the round is over."""
+        cdef int rc
+        with nogil:
+            rc = drive(self.g, self.bots, False)
+        if rc == BAD_REDEALS:
+            raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
+        if rc < 0:
+            raise PlayError(f"the round engine refused a native bot's answer: "
+                            f"{REFUSALS.get(rc, rc)}")
+        if SHENGJI_DEBUG:
+            self.check_knowledge()
+        return None if rc == ASK_DONE else (ASKS[rc], self.g.seat)
+
+    def check_knowledge(self):
+        """Read the round so far into the seats' knowledge and check it against the round
+        (debug builds do at every decision): PlayError if they disagree."""
+        catch_up(self.know, self.g)
+        if not agrees(self.know, self.g):
+            raise PlayError("engine bug: a seat's knowledge disagrees with the round")
+
+    @property
+    def pending(self):
+        """(what, seat) of the decision waiting for an answer, or None."""
+        return (ASKS[self.g.ask], self.g.seat) if self.g.pending else None
+
+    def answer(self, cards=None, bint flag=False):
+        """The pending seat's answer; returns 0, or the refusal code (state unchanged)."""
+        cdef CardSet c
+        c.ones = 0
+        c.twos = 0
+        if cards is not None:
+            c = as_set(cards)
+        return apply(self.g, c, flag, True)
+
+    def greedy_play(self):
+        """The greedy bot's play for the pending seat (a lead or a follow), found on a copy of
+        the round: the round itself (its random state included) is left as it is."""
+        cdef CardSet cards
+        cdef bint flag
+        cdef BotSpec b = self.bots[self.g.seat]
+        cdef Game* copy
+        cdef int rc
+        b.kind = BOT_GREEDY
+        if not self.g.pending or self.g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        copy = <Game*>calloc(1, sizeof(Game))
+        if copy == NULL:
+            raise MemoryError()
+        memcpy(copy, self.g, sizeof(Game))
+        copy.buf = empty_buffer()
+        rc = answer(copy, &b, &cards, &flag)
+        free(copy.buf.data)
+        free(copy)
+        if rc < 0:
+            raise PlayError("the greedy bot found no play")
+        return as_cards(cards)
+
+    def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 spec):
+        """For each candidate play of the pending seat, the mean over the worlds of its
+        team's result when the round is played out from here by four greedy bots (`spec`):
+        the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
+        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
+        The other hands and the bottom are the world's: the real ones are not used."""
+        cdef Game* g = self.g
+        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
+        cdef int seat = g.seat, q, rc = 0, team
+        cdef BotSpec greedy[4]
+        cdef Passes passes[4]
+        cdef CardSet c
+        cdef Game* scratch
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
+            raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        read_specs([spec] * 4, greedy, passes)
+        scores = np.zeros(n, dtype=np.float64)
+        cdef double[::1] out = scores
+        scratch = <Game*>calloc(1, sizeof(Game))
+        if scratch == NULL:
+            raise MemoryError()
+        team = (seat - g.dealer) & 1          # 0: the dealer's team
+        try:
+            with nogil:
+                for i in range(n):
+                    for j in range(k):
+                        memcpy(scratch, g, sizeof(Game))
+                        scratch.buf = empty_buffer()  # its own play buffer
+                        memcpy(scratch.passes, passes, sizeof(passes))  # four greedy bots
+                        scratch.watch_valid = False
+                        for q in range(4):
+                            if q != seat:
+                                scratch.hands[q].ones = worlds[j, q, 0]
+                                scratch.hands[q].twos = worlds[j, q, 1]
+                                scratch.start_hands[q] = scratch.hands[q]
+                        scratch.bottom.ones = worlds[j, 4, 0]
+                        scratch.bottom.twos = worlds[j, 4, 1]
+                        c.ones = candidates[i, 0]
+                        c.twos = candidates[i, 1]
+                        rc = apply(scratch, c, False, True)
+                        if rc == 0:
+                            rc = drive(scratch, greedy, False)
+                        free(scratch.buf.data)
+                        if rc < 0:
+                            break
+                        out[i] += scratch.res.defender_points if team else \
+                            -scratch.res.defender_points
+                    if rc < 0:
+                        break
+        finally:
+            free(scratch)
+        if rc < 0:
+            raise PlayError(f"a rollout was refused: {REFUSALS.get(rc, rc)} (candidate {i})")
+        return scores / max(k, 1)
+
+    @property
+    def seed(self):
+        return self.g.seed
+
+    def refusal(self, int code):
+        return REFUSALS.get(code, f"code {code}")
+
+    def is_follow_refusal(self, int code):
+        return ILLEGAL_FOLLOW - FOLLOW_PAIRS <= code < ILLEGAL_FOLLOW
+
+    @property
+    def show_kind(self):
+        """What the pending show would be: declare, reinforce, overturn or forced."""
+        return EVENTS[self.g.show_what]
+
+    @property
+    def moment(self):
+        """(deal, when, at) as the record's events give them, for the pending decision."""
+        g = self.g
+        return (g.ndeals - 1, WHEN[when_of(g)], g.drawn)
+
+    @property
+    def options(self):
+        """The shows the pending seat may make (ASK_SHOW), and whether it may pass."""
+        return [as_cards(self.g.opts[i]) for i in range(self.g.nopts)], bool(self.g.may_pass)
+
+    def hand(self, int seat):
+        return as_cards(self.g.hands[seat])
+
+    def knowledge(self, int seat):
+        """What `seat` knows now (shengji._knowledge.SeatKnowledge); seat 4: the table, what
+        every seat knows."""
+        if not 0 <= seat < OBSERVERS:
+            raise ValueError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
+        catch_up(self.know, self.g)
+        return SeatKnowledge.of(&self.know.seen[seat],
+                                self.g.table.code if self.g.trump_suit >= 0 else -1)
+
+    @property
+    def trump(self):
+        return None if self.g.trump_suit < 0 else Trump.from_code(self.g.table.code)
+
+    def state(self):
+        """What is public now: draws, shows, dealer, declarer, level, trump, tricks (what each
+        seat knows beyond: knowledge())."""
+        g = self.g
+        return {"deal": g.ndeals - 1, "drawn": g.drawn,
+                "dealer": None if g.dealer < 0 else g.dealer,
+                "declarer": None if g.declarer < 0 else g.declarer,
+                "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
+                "events": self.events(), "tricks": self.tricks(),
+                "current": [as_cards(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
+                "leader": g.leader if g.phase == PH_PLAY else None}
+
+    def deck(self, int d):
+        """Deal d's 108 cards in draw order, as card text."""
+        if not 0 <= d < self.g.ndeals:
+            raise IndexError(f"deal {d} has not been dealt")
+        return " ".join(KIND_NAMES[self.g.decks[d][i]] for i in range(DECK_SIZE))
+
+    def events(self):
+        """The events so far as dicts: built once each (a round only adds events), shared by
+        every view of this round."""
+        cdef Event* e
+        for i in range(len(self.event_dicts), self.g.nevents):
+            e = &self.g.events[i]
+            self.event_dicts.append({"deal": e.deal, "when": WHEN[e.when], "at": e.at,
+                                     "seat": None if e.seat < 0 else e.seat,
+                                     "action": EVENTS[e.what],
+                                     "cards": None if e.kind < 0 else
+                                     str(Cards([KIND_NAMES[e.kind]] * e.count))})
+        return list(self.event_dicts)
+
+    def tricks(self):
+        """The finished tricks as dicts: built once each, shared by every view of this
+        round."""
+        cdef Trick* t
+        for i in range(len(self.trick_dicts), self.g.ntricks):
+            t = &self.g.tricks[i]
+            self.trick_dicts.append({
+                "leader": t.leader, "plays": [str(as_cards(t.plays[j])) for j in range(4)],
+                "winner": t.winner, "points": sum(points_raw(t.plays[j]) for j in range(4)),
+                "attempted": str(as_cards(t.attempted)) if throw_failed(t) else None})
+        return list(self.trick_dicts)
+
+    def record(self):
+        """The finished round as plain data (shengji.records.RoundRecord builds on it)."""
+        g = self.g
+        if g.phase != PH_DONE:
+            raise PlayError("the round is not over")
+        r = &g.res
+        trump = self.trump
+        return {"deals": [self.deck(d) for d in range(g.ndeals)],
+                "events": [dict(e) for e in self.events()],
+                "dealer": g.dealer, "declarer": None if g.declarer < 0 else g.declarer,
+                "trump": {"level": trump.level, "suit": trump.suit},
+                "hands": [str(as_cards(g.start_hands[i])) for i in range(4)],
+                "buries": [{"seat": g.buriers[i], "cards": str(as_cards(g.buried[i]))}
+                           for i in range(g.nburies)],
+                "bottom": str(as_cards(g.bottom)),
+                "tricks": [{**t, "plays": list(t["plays"])} for t in self.tricks()],
+                "trick_points": r.trick_points, "defender_points": r.defender_points,
+                "bottom_points": r.bottom_points, "multiplier": r.multiplier,
+                "penalty": r.penalty,
+                "settlement": {"dealer_holds": bool(r.dealer_holds), "rise": r.rise}}
+
+
+COLUMNS = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",
+           "bottom_points", "multiplier", "penalty", "dealer_holds", "rise", "tricks",
+           "throws", "failed_throws", "deals", "overturns", "reinforced", "declarer_trumps")
+DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "overturns",
+                       "reinforced", "declarer_trumps")
+
+
+def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
+             bint first_round=False, bint play=True, int64_t step=1):
+    """Rounds start, start + step, ... (count of them) of `seed` (round i seeded
+    round_seed(seed, i)) played by native bots without the GIL: a dict of arrays, one entry
+    per round (COLUMNS + seed).
+    With play False each round stops when its first trick would start (deals, declarations,
+    the bottom buried; drive skips a bury that changes none of them):
+    DECLARATION_COLUMNS + seed, the same values as the whole round's."""
+    cdef GameRules gr = game_rules(rules)
+    cdef BotSpec kinds[4]
+    cdef Passes passes[4]
+    cdef Game* g
+    cdef int64_t i
+    cdef int rc = 0, k, l0 = levels[0], l1 = levels[1]
+    cdef uint64_t sd = <uint64_t>int(seed)
+    read_specs(bots, kinds, passes)
+    for k in range(4):
+        if kinds[k].kind == BOT_PYTHON:
+            raise ValueError("simulate runs native bots only")
+    g = <Game*>calloc(1, sizeof(Game))
+    if g == NULL:
+        raise MemoryError()
+    cols = {name: np.zeros(count, dtype=np.int16)
+            for name in (COLUMNS if play else DECLARATION_COLUMNS)}
+    seeds = np.zeros(count, dtype=np.int64)
+    cdef short[::1] c_dealer = cols["dealer"], c_declarer = cols["declarer"]
+    cdef short[::1] c_suit = cols["trump_suit"], c_level = cols["level"]
+    cdef short[::1] c_deals = cols["deals"], c_over = cols["overturns"]
+    cdef short[::1] c_reinf = cols["reinforced"], c_dtrumps = cols["declarer_trumps"]
+    cdef short[::1] c_points, c_tpoints, c_bpoints, c_mult, c_pen, c_holds, c_rise, c_tricks
+    cdef short[::1] c_throws, c_failed
+    if play:
+        c_points = cols["defender_points"]
+        c_tpoints = cols["trick_points"]
+        c_bpoints = cols["bottom_points"]
+        c_mult = cols["multiplier"]
+        c_pen = cols["penalty"]
+        c_holds = cols["dealer_holds"]
+        c_rise = cols["rise"]
+        c_tricks = cols["tricks"]
+        c_throws = cols["throws"]
+        c_failed = cols["failed_throws"]
+    cdef int64_t[::1] c_seed = seeds
+    try:
+        with nogil:
+            for i in range(count):
+                c_seed[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i * step))
+                rc = game_start(g, &gr, passes, <uint64_t>c_seed[i], dealer, l0, l1,
+                                first_round)
+                if rc >= 0:
+                    rc = drive(g, kinds, not play)
+                if rc < 0:
+                    break
+                c_dealer[i] = g.dealer
+                c_declarer[i] = g.declarer
+                c_suit[i] = g.trump_suit
+                c_level[i] = g.level
+                c_deals[i] = g.ndeals
+                c_over[i] = g.overturns
+                c_reinf[i] = g.reinforced
+                # the declarer's trumps when the first trick starts (-1: the bottom was turned);
+                # without play, those it holds now: drive stops before a bury of side cards only
+                c_dtrumps[i] = -1 if g.declarer < 0 else card_count(restrict(
+                    g.start_hands[g.declarer] if play else g.hands[g.declarer],
+                    g.table.cat_mask[TRUMP]))
+                if play:
+                    c_points[i] = g.res.defender_points
+                    c_tpoints[i] = g.res.trick_points
+                    c_bpoints[i] = g.res.bottom_points
+                    c_mult[i] = g.res.multiplier
+                    c_pen[i] = g.res.penalty
+                    c_holds[i] = g.res.dealer_holds
+                    c_rise[i] = g.res.rise
+                    c_tricks[i] = g.ntricks
+                    c_throws[i] = g.nthrows
+                    c_failed[i] = g.nfailed
+    finally:
+        free(g.buf.data)
+        free(g)
+    if rc < 0:
+        raise PlayError(f"the round engine refused a native bot's answer in round "
+                        f"{start + i * step}: "
+                        f"{REFUSALS.get(rc, rc)}")
+    cols["seed"] = seeds
+    return cols
+
+
+# ---------------------------------------------------------------------------------------------
+# Converters, and the rules' Python entries
+# ---------------------------------------------------------------------------------------------
+cdef SettleRules settle_rules(object rules) except *:
+    cdef SettleRules s
+    cdef int i
+    s.step = rules.step
+    s.rise_cap = rules.rise_cap or 0
+    rows = rules.dealer_rises or ()
+    if len(rows) > 4:
+        raise ValueError("Rules.dealer_rises holds at most 4 rows")
+    s.ndealer_rises = len(rows)
+    for i, (most, levels) in enumerate(rows):
+        s.dealer_most[i] = most
+        s.dealer_levels[i] = levels
+    s.multiplier_cap = rules.multiplier_cap or 0
+    s.throw_penalty = rules.throw_penalty
+    return s
+
+
+NO_DECLARATION = {"ask_then_turn": NO_DECL_ASK_THEN_TURN, "forced": NO_DECL_FORCED,
+                  "turn_whole": NO_DECL_TURN_WHOLE}
+
+
+cdef GameRules game_rules(object rules) except *:
+    cdef GameRules g
+    g.s = settle_rules(rules)
+    g.overturn_once = rules.overturn == "once"
+    g.joker_pair_declares = rules.joker_pair_declares
+    g.reinforce = rules.reinforce
+    g.overturn_while_drawing = rules.overturn_while_drawing
+    g.steal_bottom = rules.steal_bottom
+    g.no_declaration = NO_DECLARATION[rules.no_declaration]
+    g.dealer_by_declaration = rules.first_dealer == "declarer"
+    g.overturn_takes_deal = rules.overturn_takes_deal
+    g.revolution_points = -1 if rules.revolution_points is None else rules.revolution_points
+    return g
+
+
+def settle(rules, int points):
+    """(dealer_holds, rise) for the defenders' final points under these rules (§8)."""
+    cdef SettleRules s = settle_rules(rules)
+    cdef int rise
+    cdef int holds = settle_raw(&s, points, &rise)
+    return bool(holds), rise
+
+
+def bottom_multiplier(rules, last_lead, trump):
+    """The bottom multiplier for a last trick led with these cards (§7)."""
+    cdef SettleRules s = settle_rules(rules)
+    cdef int m = bottom_multiplier_raw(trump_table(trump.code), &s, as_set(Cards(last_lead)))
+    if m < 0:
+        raise PlayError(f"no bottom multiplier for the last lead {Cards(last_lead)!s:}: "
+                        + ("it is empty" if m == BAD_LEAD_EMPTY else "it mixes categories"))
+    return m
+
+
+cdef CardSet as_set(object cards) except *:
+    cdef CardSet c
+    c.ones = cards.ones
+    c.twos = cards.twos
+    return c
+
+
+cdef object as_cards(CardSet c):
+    return Cards.from_masks(c.ones, c.twos)
+
+
+def sample_leads(hand, trump, count, seed=0):
+    """`count` leads drawn by the random player from `hand` (for checking its uniformity)."""
+    cdef Rng r
+    cdef CardSet h = as_set(Cards(hand))
+    cdef const TrumpTable* t = trump_table(trump.code)
+    if not h.ones or card_count(h) > MAX_HAND:
+        raise PlayError(f"a hand to lead from holds 1 to 25 cards, got {card_count(h)}")
+    rng_seed(&r, seed, 0)
+    return [as_cards(random_lead(&r, t, h)) for _ in range(count)]
+
+
+def sample_follows(hand, lead, trump, count, seed=0):
+    """`count` follows drawn by the random player (for checking its uniformity)."""
+    cdef Rng r
+    cdef CardSet h = as_set(Cards(hand)), l = as_set(Cards(lead)), out
+    cdef const TrumpTable* t = trump_table(trump.code)
+    cdef PlayBuffer buf
+    cdef LeadShape shape
+    cdef int rc
+    if card_count(h) < card_count(l) or card_count(h) > MAX_HAND or overflows(h, l):
+        raise PlayError("the hand must hold as many cards as the lead or more, at most 25, and "
+                        "no third copy of a card with the lead")
+    rc = lead_shape(t, l, &shape)
+    if rc < 0:
+        raise PlayError(f"cannot follow {Cards(lead)}: not a lead (code {rc})")
+    rng_seed(&r, seed, 0)
+    buf = empty_buffer()
+    result = []
+    try:
+        for _ in range(count):
+            rc = random_follow(&r, t, h, l, &shape, &buf, &out)
+            if rc < 0:
+                raise PlayError(f"cannot follow {Cards(lead)} from {Cards(hand)} (code {rc})")
+            result.append(as_cards(out))
+    finally:
+        free(buf.data)
+    return result

@@ -1,0 +1,210 @@
+"""Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native),
+the search bots whose plays look ahead natively (SearchBot; Pimc), and how each seat's bot
+reaches the engine (BotSpec, resolve_bots)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from shengji._core import Cards, legal_follows, legal_leads, to_masks
+from shengji._driver import BOTS, BURIES, CALLS, Table
+from shengji.views import View
+
+NAMED = ("random", "greedy")       # the built-in bots by name ("greedy" is Greedy())
+
+
+class BotSpec(NamedTuple):
+    """How the engine plays a seat: a native bot (random, greedy), a search bot (greedy's
+    shows and bury, its plays chosen in Python) or a Python bot (every decision in Python).
+    call, patience, bury and revolt are the greedy bot's settings (bury also the random
+    player's); the engine reads the five numbers in this order."""
+
+    kind: int
+    call: int = 0
+    patience: int = 0
+    bury: int = BURIES["random"]
+    revolt: int = 0
+
+    @classmethod
+    def python(cls) -> "BotSpec":
+        return cls(BOTS["python"])
+
+    @classmethod
+    def random(cls, bury: str = "random") -> "BotSpec":
+        """The random player, burying by `bury` (uniformly at random by default)."""
+        return cls(BOTS["random"], bury=BURIES[bury])
+
+
+class Bot(Protocol):
+    """A Python bot: one object per seat. Each method gets the seat's View and answers; an
+    answer the rules refuse raises IllegalAction naming the seat, the action and the rule."""
+
+    def declare(self, view: View) -> Cards | str | None:
+        """One of view.options, or None to pass (not allowed when view.may_pass is False)."""
+
+    def revolt(self, view: View) -> bool:
+        """Call a revolution (革命) or not."""
+
+    def bury(self, view: View) -> Cards | str:
+        """8 cards of view.hand to bury."""
+
+    def play(self, view: View) -> Cards | str:
+        """A lead (any cards of one category: a unit or a throw) or a legal follow."""
+
+
+@runtime_checkable
+class SearchBot(Protocol):
+    """A bot that shows and buries as a native bot (its spec(), of kind "search") and chooses
+    its plays in Python, searching the round from the position (a Table it may copy and play
+    out natively: Table.rollouts, Table.greedy_play)."""
+
+    def spec(self) -> BotSpec:
+        """How the engine plays its shows and bury."""
+
+    def choose(self, view: View, table: Table) -> Cards:
+        """The play for the pending seat of `table`, whose view is `view`."""
+
+
+def is_search_bot(bot: Any) -> bool:
+    return isinstance(bot, SearchBot) and not isinstance(bot, type)
+
+
+@dataclass(frozen=True)
+class Greedy:
+    """The built-in greedy bot with its strategies (the studies compare them); "greedy" is
+    Greedy(). It runs natively, from what its seat can see.
+
+    call: "eager" declares at the first level card drawn, "patient" only a suit holding at
+    least `patience` cards so far, "never" only where the round cannot go on without it (a
+    forced declaration; a grabbed deal that would otherwise be redealt) and never overturns.
+    It picks the suit it holds most of, reinforces, and overturns when that gives it clearly
+    more trumps. bury: "low_voids" (low side cards without points, short suits first, so as to
+    make voids), "low" (lowest side cards, no points, pairs kept), "voids" (empty the shortest
+    side suits, points or not), "points" (point cards first), "random". revolt: call a
+    revolution whenever it may (match16).
+    """
+
+    call: str = "patient"
+    patience: int = 4
+    bury: str = "low_voids"
+    revolt: bool = True
+
+    def __post_init__(self):
+        if self.call not in CALLS:
+            raise ValueError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
+        if self.bury not in BURIES:
+            raise ValueError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
+                             f"got {self.bury!r}")
+        if isinstance(self.patience, bool) or not isinstance(self.patience, int) or not (
+                1 <= self.patience <= 25):
+            raise ValueError(f"Greedy.patience must be 1..25, got {self.patience!r}")
+        if not isinstance(self.revolt, bool):
+            raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
+
+    def spec(self) -> BotSpec:
+        return BotSpec(BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury],
+                       int(self.revolt))
+
+    def __str__(self) -> str:
+        return (f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
+                f"revolt={self.revolt})")
+
+
+@dataclass(frozen=True)
+class Pimc:
+    """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
+    its seat knows (View.sample_worlds), plays every candidate out in each world with four
+    greedy bots (natively), and plays the candidate with the best mean result for its team
+    (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
+    per decision: candidates x worlds (at least one world each). Candidates: every legal
+    follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
+    choice and a seeded sample of the rest. Declarations, revolutions and the bury are
+    greedy's (`greedy` settings). Same seed, same choices."""
+
+    rollouts: int = 1000
+    max_candidates: int = 24
+    seed: int = 0
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self):
+        for name in ("rollouts", "max_candidates"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"Pimc.{name} must be a positive number, got {value!r}")
+        if not isinstance(self.greedy, Greedy):
+            raise ValueError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
+
+    def spec(self) -> BotSpec:
+        return self.greedy.spec()._replace(kind=BOTS["search"])
+
+    def __str__(self) -> str:
+        return f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates})"
+
+    def choose(self, view: View, table: Table) -> Cards:
+        """The play for the pending seat of `table`, whose view is `view`."""
+        assert view.trump is not None
+        mine = table.greedy_play()
+        if view.lead is None:
+            # with a cap of 1 the list holds the units alone (they are always all listed)
+            units = legal_leads(view.hand, view.trump, cap=1).plays
+            candidates = units + ([mine] if mine not in units else [])
+        else:
+            candidates = legal_follows(view.hand, view.lead, view.trump)
+        if len(candidates) == 1:
+            return candidates[0]
+        moment = 4 * len(view.tricks) + len(view.current)
+        rng = np.random.default_rng([self.seed, table.seed, moment])
+        if len(candidates) > self.max_candidates:
+            others = [c for c in candidates if c != mine]
+            picked = rng.choice(len(others), self.max_candidates - 1, replace=False)
+            candidates = [mine] + [others[i] for i in sorted(picked)]
+        worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
+        places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
+        scores = table.rollouts(np.ascontiguousarray(places), to_masks(candidates),
+                                 self.greedy.spec())
+        return candidates[int(np.argmax(scores))]
+
+
+def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
+    """(engine specs, the bot objects answered in Python or None, names) for the four seats:
+    `bots` is one bot for every seat or four, each a built-in name, a Greedy, a SearchBot or
+    a Python Bot."""
+    seats = [bots] * 4 if isinstance(bots, (str, Greedy)) or is_search_bot(bots) else (
+        list(bots) if isinstance(bots, (list, tuple)) else [])
+    if len(seats) != 4:
+        raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
+    specs: list[BotSpec] = []
+    objects: list[Any] = []
+    names: list[str] = []
+    for seat, bot in enumerate(seats):
+        if isinstance(bot, str):
+            if bot not in NAMED:
+                raise ValueError(f"seat {seat}: unknown bot {bot!r}; built-in bots: "
+                                 f"{', '.join(NAMED)}")
+            bot = Greedy() if bot == "greedy" else bot
+        if isinstance(bot, Greedy):
+            specs.append(bot.spec())
+            objects.append(None)
+            names.append(str(bot))
+        elif is_search_bot(bot):
+            specs.append(bot.spec())
+            objects.append(bot)
+            names.append(str(bot))
+        elif isinstance(bot, str):
+            specs.append(BotSpec.random())
+            objects.append(None)
+            names.append(bot)
+        else:
+            missing = [m for m in ("declare", "revolt", "bury", "play")
+                       if not callable(getattr(bot, m, None))]
+            if missing:
+                raise ValueError(f"seat {seat}: a bot object needs the methods declare, revolt, "
+                                 f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
+            specs.append(BotSpec.python())
+            objects.append(bot)
+            names.append(type(bot).__name__)
+    return specs, objects, names
+
+

@@ -1,0 +1,158 @@
+"""Playing rounds and matches: one round (play_round), a match (play_match), many rounds
+natively into a frame (simulate_rounds, simulate). Built-in bots answer inside the engine
+without the interpreter; a Python bot is asked through the Bot protocol (shengji.bots) and its
+answer goes through the same checks."""
+from __future__ import annotations
+
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from shengji._core import Cards, follow_error
+from shengji._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, round_seed, simulate
+from shengji.bots import is_search_bot, resolve_bots
+from shengji.errors import CardError, IllegalAction, ShengjiError
+from shengji.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
+from shengji.rules import Rules
+from shengji.validate import round_args
+from shengji.views import view_of
+
+__all__ = ["COLUMNS", "DECLARATION_COLUMNS", "Table", "first_deals", "round_seed", "simulate",
+           "play_round", "play_match", "simulate_rounds", "ask_python_bot"]
+
+
+def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
+               levels: tuple[int, int] = (2, 2), first_round: bool = False) -> RoundRecord:
+    """Deal, declare, bury, play and settle one round (§4-§10).
+
+    `bots`: a built-in bot's name for all four seats, or four bots (names or objects with the
+    Bot methods). `dealer` deals; with `first_round=True` it draws first and, where the rules
+    say so (Rules.first_dealer "declarer"), the first declaration picks the dealer. `levels`
+    are the teams' levels (team = seat % 2); the round is played at the dealer team's level.
+    """
+    rules = Rules.of(rules)
+    seed, dealer, levels = round_args(seed, dealer, levels)
+    if (first_round and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)
+            and levels[0] != levels[1]):
+        raise ValueError("a first round where a declaration or an overturn picks the dealer "
+                         f"needs equal levels, got {levels!r}")
+    specs, objects, names = resolve_bots(bots)
+    table = Table(rules, seed, dealer, levels, first_round, specs)
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        ask_python_bot(table, rules, levels, objects[seat], what, seat)
+    d = table.record()
+    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
+                       first_round=bool(first_round), bots=names, **d)
+
+
+def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
+                   seat: int) -> None:
+    """Ask the seat's Python bot (or a search bot, for a play) and give its answer to the
+    table; IllegalAction naming the seat, the action and the rule when it is refused."""
+    view = view_of(table, rules, levels, what, seat)
+    action = view.action
+    answer = bot.choose(view, table) if is_search_bot(bot) else getattr(bot, action)(view)
+    cards: Cards | None = None
+    if what == "revolt":
+        if not isinstance(answer, bool):
+            raise IllegalAction(seat, action, f"answer True or False, got {answer!r}")
+        code = table.answer(None, answer)
+    else:
+        if answer is not None or what != "show":
+            try:
+                cards = answer if isinstance(answer, Cards) else Cards(answer)
+            except (CardError, TypeError) as e:
+                raise IllegalAction(seat, action, f"not cards: {e}") from None
+        code = table.answer(cards, False)
+    if code:
+        if table.is_follow_refusal(code):
+            assert view.lead is not None and cards is not None and view.trump is not None
+            reason = follow_error(view.hand, view.lead, cards, view.trump) or ""
+        else:
+            reason = table.refusal(code)
+            held = Counter(view.hand)
+            missing = [c for c, n in Counter(cards or ()).items() if n > held[c]]
+            if what in ("bury", "play") and missing:
+                reason += ": " + " ".join(missing)
+        shown = "pass" if what in ("show", "revolt") and not answer else str(answer)
+        raise IllegalAction(seat, action, f"{shown}: {reason}")
+
+
+def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
+               max_rounds: int = 10_000) -> MatchRecord:
+    """Rounds until a team passes A (§8), from levels (2, 2) with a first round; under
+    Rules.series > 1 (bo3) games until a team has won a majority. Round k of the match uses
+    round_seed(seed, k)."""
+    rules = Rules.of(rules)
+    seed, _, _ = round_args(seed, 0, (2, 2))
+    rounds: list[RoundRecord] = []
+    levels_after: list[tuple[int, int]] = []
+    games: list[int] = []
+    while max(games.count(0), games.count(1)) * 2 <= rules.series:
+        levels = [2, 2]
+        dealer, first = 0, True
+        while True:
+            if len(rounds) == max_rounds:
+                raise ShengjiError(f"the match did not end in {max_rounds} rounds")
+            rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer,
+                             (levels[0], levels[1]), first)
+            holds = rec.settlement["dealer_holds"]
+            team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
+            adv = rules.advance(levels[team], rec.settlement["rise"], holds)
+            levels[team] = adv.level
+            rounds.append(rec)
+            levels_after.append((levels[0], levels[1]))
+            if adv.won:
+                games.append(team)
+                break
+            dealer, first = rules.next_dealer(rec.dealer, holds), False
+    return MatchRecord(rules=rules, seed=seed, rounds=rounds, levels=levels_after, games=games,
+                       winner=max((0, 1), key=games.count))
+
+
+def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
+                    workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
+                    first_round: bool = False):
+    """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
+    round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
+    frame is the same for any number of workers. Built-in bots run natively in worker threads
+    without the GIL; Python bots are played round by round."""
+    import pandas as pd
+
+    rules = Rules.of(rules)
+    seed, dealer, levels = round_args(seed, dealer, levels)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be an int >= 0, got {n!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    specs, objects, names = resolve_bots(bots)
+    if any(o is not None for o in objects):
+        rows = [round_row(play_round(rules, round_seed(seed, i), bots, dealer, levels,
+                                     first_round)) for i in range(n)]
+        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+    chunk = max(1, min(50_000, -(-n // workers)))
+    starts = range(0, n, chunk)
+
+    def run(start: int) -> dict:
+        return simulate(rules, seed, start, min(chunk, n - start), specs, dealer, levels,
+                        first_round)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(run, starts))
+    cols = {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int16)
+            for k in COLUMNS + ("seed",)}
+    declarer = pd.array(cols["declarer"], dtype="Int8")
+    declarer[cols["declarer"] < 0] = pd.NA
+    frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})
+    frame["seed"] = cols["seed"].astype(np.uint64)
+    frame["declarer"] = declarer
+    frame["trump_suit"] = pd.Series(np.asarray(SUITS)[cols["trump_suit"]],
+                                    dtype=pd.CategoricalDtype(list(SUITS)))
+    frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
+    frame["reinforced"] = cols["reinforced"].astype(bool)
+    return frame[list(FRAME_COLUMNS)]
+
+

@@ -1,0 +1,65 @@
+"""Means and 95% intervals of study and simulation metrics, summed chunk by chunk (Sums),
+and the level-change helpers the studies and the command line share."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054   # the normal quantile of a two-sided 95% interval
+
+
+@dataclass
+class Sums:
+    """Streaming sums of one metric: enough for its mean and 95% interval."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    @classmethod
+    def of(cls, values: Any) -> "Sums":
+        v = np.asarray(values, dtype=np.float64)
+        return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
+
+    def merge(self, other: "Sums") -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def interval(self, proportion: bool) -> tuple[Any, Any, Any]:
+        """(value, ci_low, ci_high): Wilson's interval for a proportion, else the normal one;
+        None for a metric with no deal (e.g. the declarer's trumps when nobody declares)."""
+        if self.n == 0:
+            return (None, None, None)
+        mean = self.total / self.n
+        if proportion:
+            z2 = Z95 ** 2
+            centre = (mean + z2 / (2 * self.n)) / (1 + z2 / self.n)
+            half = Z95 * math.sqrt(mean * (1 - mean) / self.n + z2 / (4 * self.n ** 2)) / (
+                1 + z2 / self.n)
+            # exactly 0 (1) at a proportion of 0 (1), where rounding would leave a speck
+            return (mean, 0.0 if mean == 0 else centre - half, 1.0 if mean == 1 else centre + half)
+        var = max(0.0, self.squares / self.n - mean ** 2) * self.n / max(1, self.n - 1)
+        half = Z95 * math.sqrt(var / self.n)
+        return (mean, mean - half, mean + half)
+
+
+def is_proportion(name: str) -> bool:
+    return not (name.endswith("_mean") or name.endswith("_diff"))
+
+
+def level_delta(cols: dict[str, np.ndarray]) -> np.ndarray:
+    """The dealer's team's level change: its rise when it holds, minus the defenders' rise."""
+    rise = cols["rise"].astype(np.int64)
+    return np.where(cols["dealer_holds"].astype(bool), rise, -rise)
+
+
+def metric(name: str, group: str, sums: Sums, proportion: bool | None = None) -> dict[str, Any]:
+    """A metric of a summary: name, group, value, ci_low, ci_high, n (proportion: by default
+    from the name, is_proportion)."""
+    value, low, high = sums.interval(is_proportion(name) if proportion is None else proportion)
+    return {"name": name, "group": group, "value": value, "ci_low": low, "ci_high": high,
+            "n": sums.n}
