@@ -122,6 +122,26 @@ cdef inline CardSet submultiset_of(CardSet part, uint64_t code) noexcept nogil:
     return out
 
 
+cdef inline int kind_of(int suit, int rank) noexcept nogil:
+    """The kind of a suited card: suit 0..3 (D C H S), rank 2..14 (docs/engine.md)."""
+    return 13 * suit + rank - 2
+
+
+cdef inline int suit_of(int kind) noexcept nogil:
+    """The suit (0..3) of a suited kind; 4 for the jokers (52 and 53 // 13)."""
+    return kind // 13
+
+
+cdef inline int rank_of(int kind) noexcept nogil:
+    """The rank (2..14) of a suited kind."""
+    return kind % 13 + 2
+
+
+cdef inline uint64_t suit_kinds(int suit) noexcept nogil:
+    """The 13 kinds of a suit (0..3), its level card among them."""
+    return (<uint64_t>0x1FFF) << (13 * suit)
+
+
 cdef inline uint64_t rank_kinds(int rank) noexcept nogil:
     """The four kinds of one rank (2..14)."""
     return RANK_2 << (rank - 2)

@@ -18,6 +18,7 @@ BAD_INPUT: dict[int, str]
 FOLLOW_RULES: dict[int, str]
 SUIT_LETTERS: str
 
+def kind_index(suit: int, rank: int) -> int: ...
 def kind_name(kind: int) -> str: ...
 
 @final

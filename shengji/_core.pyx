@@ -40,7 +40,14 @@ def kind_name(int kind):
         return "BJ"
     if not 0 <= kind < 52:
         raise CardError(f"no card kind has index {kind} (kinds are 0..53)")
-    return RANK_NAMES[kind % 13 + 2] + SUIT_LETTERS[kind // 13]
+    return RANK_NAMES[rank_of(kind)] + SUIT_LETTERS[suit_of(kind)]
+
+
+def kind_index(int suit, int rank):
+    """The kind index of a suited card: suit 0..3 (D C H S), rank 2..14 (docs/engine.md)."""
+    if not (0 <= suit < 4 and 2 <= rank <= 14):
+        raise CardError(f"no suited card has suit {suit} and rank {rank} (suits 0..3, ranks 2..14)")
+    return kind_of(suit, rank)
 
 
 KIND_NAMES = tuple(kind_name(k) for k in range(NUM_KINDS))
@@ -79,8 +86,8 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
             else:
                 pos = 1 if k == SMALL_JOKER else 2
         else:
-            s = k // 13
-            rank = k % 13 + 2
+            s = suit_of(k)
+            rank = rank_of(k)
             if rank == level:
                 cat = TRUMP
                 if suit < 0:
@@ -791,7 +798,7 @@ cdef CardSet parse_text(str text) except *:
             suit = _SUIT_OF_TEXT.get(text[j:j + 1].upper(), -1)
             if rank == 0 or suit < 0:
                 raise CardError(f"cannot read card {_token_at(text, i)!r} in {text!r}")
-            kind = 13 * suit + rank - 2
+            kind = kind_of(suit, rank)
             j += 1
         bit = <uint64_t>1 << kind
         if r.twos & bit:

@@ -7,8 +7,8 @@
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, SMALL_JOKER, card_count, restrict,
-    difference, ctz,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference, ctz,
+    suit_of, suit_kinds,
 )
 from shengji._deal cimport Rng, DECK_SIZE
 
@@ -225,11 +225,6 @@ cdef inline bint declaring_needed(const Game* g) noexcept nogil:
     return g.dealer < 0 and g.rules.no_declaration != NO_DECL_ASK_THEN_TURN
 
 
-cdef inline uint64_t suit_kinds(int suit) noexcept nogil:
-    """The 13 kinds of a suit (0..3), its level card among them."""
-    return (<uint64_t>0x1FFF) << (13 * suit)
-
-
 cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
     """Cards of a suit (0..3) in the hand, level cards and the trump suit alike."""
     return card_count(restrict(hand, suit_kinds(suit)))
@@ -251,8 +246,7 @@ cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept
 
 cdef inline int shown_suit(CardSet shown) noexcept nogil:
     """The suit a show names (NO_TRUMP_SUIT for jokers)."""
-    cdef int kind = ctz(shown.ones)
-    return NO_TRUMP_SUIT if kind >= SMALL_JOKER else kind // 13
+    return suit_of(ctz(shown.ones))
 
 
 cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,

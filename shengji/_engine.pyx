@@ -8,7 +8,7 @@ from libc.string cimport memcpy
 
 from shengji._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
-    rank_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
+    rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
@@ -121,10 +121,6 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 cdef uint64_t JOKER_KINDS = (<uint64_t>1 << SMALL_JOKER) | (<uint64_t>1 << BIG_JOKER)
 
 
-cdef inline int level_kind(int suit, int level) noexcept nogil:
-    return 13 * suit + level - 2
-
-
 cdef inline bint holds_pair(CardSet hand, int kind) noexcept nogil:
     return (hand.twos >> kind) & 1
 
@@ -136,7 +132,7 @@ cdef inline int show_strength(int kind, int count) noexcept nogil:
         return 0
     if kind >= SMALL_JOKER:
         return kind - SMALL_JOKER + 5
-    return 1 + kind // 13
+    return 1 + suit_of(kind)
 
 
 cdef inline void add_option(Game* g, int kind, int count) noexcept nogil:
@@ -169,7 +165,7 @@ cdef bint suit_cards_met(const Game* g, int seat) noexcept nogil:
     if g.rules.joker_pair_declares and (hand.twos & JOKER_KINDS):
         return True
     while held:
-        if suit_count(hand, ctz(held) // 13) >= g.passes[seat].suit_cards:
+        if suit_count(hand, suit_of(ctz(held))) >= g.passes[seat].suit_cards:
             return True
         held &= held - 1
     return False
@@ -226,13 +222,13 @@ cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
             return 0
         if g.shown == 1:
             for suit in range(4):
-                k = level_kind(suit, g.level)
+                k = kind_of(suit, g.level)
                 if suit != g.trump_suit and holds_pair(hand, k):
                     out |= (<uint64_t>1) << k
         return out | (hand.twos & JOKER_KINDS)
     # ranked: a strictly stronger pair; an unreinforced single falls to a pair of another suit
     for suit in range(4):
-        k = level_kind(suit, g.level)
+        k = kind_of(suit, g.level)
         if holds_pair(hand, k) and 1 + suit > g.strength and (g.strength or suit != g.trump_suit):
             out |= (<uint64_t>1) << k
     for k in range(SMALL_JOKER, BIG_JOKER + 1):
@@ -259,7 +255,7 @@ cdef uint64_t unpassed_overturns(const Game* g, int seat) noexcept nogil:
         bit = kinds & (~kinds + 1)
         kinds ^= bit
         k = ctz(bit)
-        if suit_strength(g, seat, hand, NO_TRUMP_SUIT if k >= SMALL_JOKER else k // 13) >= need:
+        if suit_strength(g, seat, hand, suit_of(k)) >= need:
             out |= bit
     return out
 
@@ -315,7 +311,7 @@ cdef inline bint may_reinforce(const Game* g) noexcept nogil:
     """The declarer may show the second copy of its single declaration (加固) now."""
     return (g.rules.reinforce and g.shown == 1 and g.overturns == 0
             and g.trump_suit != NO_TRUMP_SUIT
-            and holds_pair(g.hands[g.declarer], level_kind(g.trump_suit, g.level)))
+            and holds_pair(g.hands[g.declarer], kind_of(g.trump_suit, g.level)))
 
 
 cdef void draw_options(Game* g, int seat) noexcept nogil:
@@ -325,7 +321,7 @@ cdef void draw_options(Game* g, int seat) noexcept nogil:
     elif seat == g.declarer:
         if may_reinforce(g):
             g.show_what = EV_REINFORCE
-            add_option(g, level_kind(g.trump_suit, g.level), 2)
+            add_option(g, kind_of(g.trump_suit, g.level), 2)
     elif g.rules.overturn_while_drawing:
         g.show_what = EV_OVERTURN
         overturn_options(g, seat)
@@ -374,7 +370,7 @@ cdef void take_show(Game* g, CardSet shown) noexcept nogil:
     g.declarer = seat
     g.shown = count
     g.strength = show_strength(kind, count)
-    set_trump(g, NO_TRUMP_SUIT if kind >= SMALL_JOKER else kind // 13)
+    set_trump(g, suit_of(kind))
 
 
 cdef int start_deal(Game* g) noexcept nogil:
@@ -425,13 +421,13 @@ cdef void turn_bottom(Game* g) noexcept nogil:
         i = 0
         while down[i] >= SMALL_JOKER:
             i += 1
-        g.dealer = 3 - down[i] // 13     # ♠ seat 0, ♥ seat 1, ♣ seat 2, ♦ seat 3 (RULES.md §9)
+        g.dealer = 3 - suit_of(down[i])  # ♠ seat 0, ♥ seat 1, ♣ seat 2, ♦ seat 3 (RULES.md §9)
         g.level = g.levels[g.dealer & 1]
     if g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
         # seed 002: card by card; a level card gives its suit, a joker no trump; else the first card
         for i in range(BOTTOM_SIZE):
             k = down[i]
-            if k >= SMALL_JOKER or k % 13 == g.level - 2:
+            if k >= SMALL_JOKER or rank_of(k) == g.level:
                 decider = k
                 break
         if decider < 0:
@@ -441,7 +437,7 @@ cdef void turn_bottom(Game* g) noexcept nogil:
         # trump; else the highest suited card, the first on ties
         for i in range(BOTTOM_SIZE):
             k = down[i]
-            if k < SMALL_JOKER and k % 13 == g.level - 2:
+            if k < SMALL_JOKER and rank_of(k) == g.level:
                 decider = k
                 break
         if decider < 0:
@@ -450,13 +446,13 @@ cdef void turn_bottom(Game* g) noexcept nogil:
                 if k >= SMALL_JOKER:
                     decider = k
                     break
-                if k % 13 > best:
-                    best = k % 13
+                if rank_of(k) > best:
+                    best = rank_of(k)
                     suit = k
             if decider < 0:
                 decider = suit
     log_event(g, g.dealer, EV_TURN, decider, 1)
-    set_trump(g, NO_TRUMP_SUIT if decider >= SMALL_JOKER else decider // 13)
+    set_trump(g, suit_of(decider))
 
 
 cdef inline void ask_show(Game* g, int seat, int what, bint may_pass) noexcept nogil:
@@ -556,7 +552,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
         # suit whose level card it holds
         watch = level_kinds | (hand.ones & JOKER_KINDS if g.rules.joker_pair_declares else 0)
         while held:
-            suit = ctz(held) // 13
+            suit = suit_of(ctz(held))
             if suit_count(hand, suit) >= g.passes[seat].suit_cards:
                 return EVERY_DRAW
             watch |= suit_kinds(suit)
@@ -565,7 +561,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     if seat == g.declarer:
         if (g.rules.reinforce and g.shown == 1 and g.overturns == 0
                 and g.trump_suit != NO_TRUMP_SUIT):
-            watch = (<uint64_t>1) << level_kind(g.trump_suit, g.level)    # its second copy
+            watch = (<uint64_t>1) << kind_of(g.trump_suit, g.level)    # its second copy
             return EVERY_DRAW if hand.twos & watch else watch
         return 0
     if g.passes[seat].optional or not g.rules.overturn_while_drawing:
@@ -578,7 +574,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     # an overturn weighed by its gain passes until a card raises the count of the new trumps
     held = overturn_kinds(g, hand) & ~JOKER_KINDS
     while held:
-        watch |= suit_kinds(ctz(held) // 13)
+        watch |= suit_kinds(suit_of(ctz(held)))
         held &= held - 1
     return watch
 
@@ -684,7 +680,7 @@ cdef int run(Game* g) noexcept nogil:
                 g.pass_i += 1
                 ask_show(g, seat, EV_FORCED, False)
                 for i in range(4):
-                    k = level_kind(i, g.level)
+                    k = kind_of(i, g.level)
                     if (g.hands[seat].ones >> k) & 1:
                         add_option(g, k, 1)
                 if g.nopts:

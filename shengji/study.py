@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji._core import kind_name, points
+from shengji._core import kind_index, kind_name, points
 from shengji.bots import BotSpec, Greedy
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
@@ -69,7 +69,7 @@ def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
     hand = cards[:, 0:100:4]
     counts = np.bincount((np.arange(count)[:, None] * 54 + hand).ravel(),
                          minlength=count * 54).reshape(count, 54)
-    level_kinds = [13 * s + LEVEL - 2 for s in range(4)]
+    level_kinds = [kind_index(s, LEVEL) for s in range(4)]
     bottom_points = POINTS[cards[:, 100:]].sum(axis=1)
     return {
         "hand_has_level_card": counts[:, level_kinds].sum(axis=1) > 0,
