@@ -3,10 +3,23 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import shengji as sj
 
 sys.path.insert(0, str(Path(__file__).parent))  # shared strategies and golden positions
+
+
+# Hypothesis draws 300 examples a property in the full run (the README's command, CI) and 60 in
+# the quick loop, `pytest -m "not slow"`, which is meant to finish within a minute.
+settings.register_profile("full", max_examples=300, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("quick", settings.get_profile("full"), max_examples=60)
+
+
+def pytest_configure(config):
+    quick = (config.getoption("markexpr") or "").replace(" ", "") == "notslow"
+    settings.load_profile("quick" if quick else "full")
 
 
 @pytest.fixture(params=["core", "reference"])
