@@ -2,7 +2,7 @@
 # answering, without the GIL (`drive`, `simulate`), and gives Python a round in progress
 # (`Table`) for Python bots, replays and the env. Also the seeds of rounds and the converters
 # between shengji.Rules / Cards and the engine's structs.
-from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy
 
@@ -12,14 +12,17 @@ from shengji._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, TRUMP, MAX_HAND, FOLLOW_COUNT,
     FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_EMPTY,
     BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, SHENGJI_DEBUG, points_raw, card_count,
-    restrict, empty_buffer, trump_table, lead_shape, overflows,
+    restrict, empty_buffer, trump_table, lead_shape, overflows, legal_leads_raw, legal_follows_raw,
 )
-from shengji._knowledge cimport RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees
+from shengji._knowledge cimport (
+    RoundKnowledge, SeatKnowledge, Moment, OBSERVERS, OBSERVATION_SIZE, TABLE, catch_up, agrees,
+    encode_observation,
+)
 from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE
 from shengji._engine cimport (
-    Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT,
-    ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED,
-    EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW,
+    Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, MAX_TRICKS, ASK_DONE, ASK_SHOW,
+    ASK_REVOLT, ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN,
+    EV_FORCED, EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW,
     BAD_BURY_COUNT, BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_PASSES,
     ILLEGAL_FOLLOW, NO_DECL_ASK_THEN_TURN, NO_DECL_FORCED, NO_DECL_TURN_WHOLE, game_start, run,
     apply, throw_failed, when_of, side_bury_is_moot, settle_raw, bottom_multiplier_raw,
@@ -60,6 +63,32 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         rc = apply(g, cards, flag, False)
         if rc < 0:
             return rc
+
+
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
+    """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
+    and the decision asked (a seat not asked reads a play)."""
+    cdef int i, j, points
+    cdef const Trick* t
+    m.trump_code = g.table.code if g.trump_suit >= 0 else -1
+    m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
+    for i in range(m.ncurrent):
+        m.current[i] = g.tricks[g.ntricks].plays[i]
+    m.leader = g.leader if g.phase == PH_PLAY else -1
+    m.dealer = g.dealer
+    m.declarer = g.declarer
+    m.turn = g.seat if g.pending else -1
+    m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
+    m.levels[0] = g.levels[0]
+    m.levels[1] = g.levels[1]
+    m.points[0] = m.points[1] = 0
+    for i in range(g.ntricks):
+        t = &g.tricks[i]
+        points = 0
+        for j in range(4):
+            points += points_raw(t.plays[j])
+        m.points[t.winner & 1] += points
+    m.tricks = g.ntricks
 
 
 # the native bots' settings by name: shengji.bots reads them to make a BotSpec
@@ -329,6 +358,54 @@ cdef class Table:
     @property
     def trump(self):
         return None if self.g.trump_suit < 0 else Trump.from_code(self.g.table.code)
+
+    def observe(self, int seat, int16_t[::1] out not None):
+        """Write into `out` (int16, OBSERVATION_SIZE) the flat observation of `seat` now
+        (_knowledge.OBSERVATION_FIELDS, docs/engine.md "Encodings"), natively: for the seat
+        asked, of its pending decision; for another seat, or once the round is over, what it
+        sees now, its action read as a play (3). The numbers of View.encode of its view, as
+        shengji.views.view_of(table, rules, levels, ...) takes it."""
+        cdef Moment m
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
+        if out.shape[0] != OBSERVATION_SIZE:
+            raise ValueError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                             f"{out.shape[0]}")
+        catch_up(self.know, self.g)
+        moment_of(self.g, seat, &m)
+        encode_observation(&out[0], &self.know.seen[seat], &self.know.seen[TABLE], &m)
+
+    def legal_plays(self, int64_t cap):
+        """The pending seat's legal plays as (n, 2) uint64 [ones, twos] masks (to_masks), the
+        first `cap` of them, and how many there are: as a lead, the plays of
+        legal_leads(hand, trump, cap) (every unit, then throws; the total counts every legal
+        lead); as a follow, legal_follows(hand, lead, trump)."""
+        cdef PlayBuffer buf
+        cdef int64_t n, i, total = 0
+        cdef uint64_t[:, ::1] out
+        g = self.g
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if cap < 1:
+            raise PlayError(f"cap must be a positive number of plays, got {cap}")
+        buf = empty_buffer()
+        try:
+            if g.step == 0:
+                n = legal_leads_raw(g.table, g.hands[g.seat], cap, &buf, &total)
+            else:
+                n = legal_follows_raw(g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                                      &buf)
+                total = buf.n
+            if n < 0:
+                raise PlayError(f"cannot list the plays (code {n})")
+            plays = np.empty((min(buf.n, cap), 2), dtype=np.uint64)
+            out = plays
+            for i in range(out.shape[0]):
+                out[i, 0] = buf.data[i].ones
+                out[i, 1] = buf.data[i].twos
+            return plays, total
+        finally:
+            free(buf.data)
 
     def state(self):
         """What is public now: draws, shows, dealer, declarer, level, trump, tricks (what each

@@ -11,7 +11,7 @@
 # the QH shown earlier, or the other one), both explanations are kept as alternatives, each
 # standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
 # by the explanations that allow it.
-from libc.stdint cimport uint8_t, uint32_t, int8_t
+from libc.stdint cimport uint8_t, uint32_t, int8_t, int16_t
 
 from shengji._core cimport CardSet
 from shengji._engine cimport Game
@@ -24,6 +24,7 @@ cpdef enum:
     TABLE = 4              # the observer that sees no hand: what every seat knows
     OBSERVERS = 5          # seats 0..3, then the table
     MAX_ALTS = 8           # alternatives kept per kind (see Knowledge.overflow)
+    OBSERVATION_SIZE = 956 # int16s of a flat observation (OBSERVATION_FIELDS in _knowledge.pyx)
 
 
 ctypedef struct KindKnowledge:
@@ -62,8 +63,24 @@ ctypedef struct RoundKnowledge:
     int nplays             # plays to tricks read
 
 
+ctypedef struct Moment:    # what an observation reads beyond the seat's knowledge: what is public
+    int trump_code         # the trump's table, -1 before there is a trump
+    int ncurrent           # plays of the trick in progress ...
+    CardSet current[4]     # ... in play order, from its leader
+    int leader             # the seat leading the trick in progress, -1 none
+    int dealer             # -1 while none
+    int declarer           # -1 none
+    int turn               # the seat deciding now, -1 none (the round is over)
+    int levels[2]          # each team's level (team = seat % 2)
+    int points[2]          # points each team has taken in tricks
+    int action             # what is asked: 0 declare, 1 revolt, 2 bury, 3 play
+    int tricks             # finished tricks
+
+
 cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
+cdef void encode_observation(int16_t* out, const Knowledge* seat, const Knowledge* table,
+                             const Moment* m) noexcept nogil
 
 
 cdef class SeatKnowledge:

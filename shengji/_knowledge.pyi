@@ -1,6 +1,7 @@
 # Type stub of shengji/_knowledge.pyx, checked by stubtest in tests/test_typing.py.
 from typing import Any
 
+import numpy as np
 import numpy.typing as npt
 
 from shengji._core import Cards
@@ -11,6 +12,8 @@ HIDDEN: int
 TABLE: int
 OBSERVERS: int
 MAX_ALTS: int
+OBSERVATION_SIZE: int
+OBSERVATION_FIELDS: tuple[tuple[str, tuple[int, ...]], ...]
 
 def restore_knowledge(state: bytes, trump_code: int) -> SeatKnowledge: ...
 
@@ -39,7 +42,11 @@ class SeatKnowledge:
     def alternatives(self, kind: int) -> list[tuple[int, tuple[int, int]]]: ...
     def held(self, seat: int) -> Cards: ...
     def unseen(self) -> Cards: ...
-    def encode(self, table: SeatKnowledge) -> dict[str, npt.NDArray[Any]]: ...
+    def observe(self, table: SeatKnowledge, trump_code: int, current: Any, leader: int,
+                levels: Any, points: Any, dealer: int, declarer: int, turn: int, action: int,
+                tricks: int,
+                out: npt.NDArray[np.int16] | None = None) -> npt.NDArray[np.int16]: ...
+    def bitboards(self) -> npt.NDArray[np.uint64]: ...
     def replace(self, sizes: Any = None, voids: Any = None) -> SeatKnowledge: ...
     def check(self) -> None: ...
     def places(self) -> tuple[list[tuple[Any, Cards]], list[int], list[Cards],

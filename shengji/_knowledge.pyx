@@ -2,11 +2,12 @@
 # by the five observers (the four seats and the table), each seeing what it may see: its own
 # draws, bury and bottom, everybody's shows, plays, takes and buries (not their cards).
 # catch_up reads the events from the engine's record in the order they happened.
-from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int16_t
 from libc.string cimport memcpy, memset
 
 from shengji._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, ctz, card_count, union_of, difference, trump_table,
+    CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, TRUMP, ctz, card_count, union_of, difference,
+    trump_table,
 )
 from shengji._deal cimport DECK_SIZE
 from shengji._engine cimport (
@@ -352,6 +353,100 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     return True
 
 
+# -- The learning encoding: a seat's flat observation ---------------------------------------------
+# docs/engine.md "Encodings": these fields in this order, each flattened (C order) into int16s.
+# Seat axes are relative (index 0 is the observing seat, 1 the next to play, 2 its partner, 3
+# the one before it); kind axes run over the 54 kinds. encode_observation is the one definition:
+# Table.observe writes it for the env, View.encode splits it into the fields.
+OBSERVATION_FIELDS = (
+    ("hand", (54,)), ("played", (4, 54)), ("current", (4, 54)), ("shown", (4, 54)),
+    ("unseen", (54,)), ("bottom", (54,)), ("voids", (4, 5)), ("sizes", (4,)),
+    ("category", (54,)), ("order", (54,)), ("trump", (2,)), ("levels", (4,)), ("points", (2,)),
+    ("seats", (4,)), ("action", ()), ("tricks", ()))
+
+cdef enum:                 # where each field starts
+    AT_HAND = 0
+    AT_PLAYED = 54
+    AT_CURRENT = 270
+    AT_SHOWN = 486
+    AT_UNSEEN = 702
+    AT_BOTTOM = 756
+    AT_VOIDS = 810
+    AT_SIZES = 830
+    AT_CATEGORY = 834
+    AT_ORDER = 888
+    AT_TRUMP = 942
+    AT_LEVELS = 944
+    AT_POINTS = 948
+    AT_SEATS = 950
+    AT_ACTION = 954
+    AT_TRICKS = 955
+
+
+def _check_layout():
+    starts = [AT_HAND, AT_PLAYED, AT_CURRENT, AT_SHOWN, AT_UNSEEN, AT_BOTTOM, AT_VOIDS, AT_SIZES,
+              AT_CATEGORY, AT_ORDER, AT_TRUMP, AT_LEVELS, AT_POINTS, AT_SEATS, AT_ACTION,
+              AT_TRICKS, OBSERVATION_SIZE]
+    at = 0
+    for i, (_, shape) in enumerate(OBSERVATION_FIELDS):
+        if starts[i] != at:
+            raise ImportError("OBSERVATION_FIELDS and the encoder's offsets disagree")
+        at += int(np.prod(shape))
+    if at != OBSERVATION_SIZE:
+        raise ImportError("OBSERVATION_FIELDS and OBSERVATION_SIZE disagree")
+
+
+_check_layout()
+
+
+cdef inline int16_t relative(int q, int seat) noexcept nogil:
+    return -1 if q < 0 else (q - seat) & 3
+
+
+cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* T,
+                             const Moment* m) noexcept nogil:
+    """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
+    table's knowledge (what every seat knows each seat holds), at the moment m."""
+    cdef int seat = K.seat, i, q, kind, c, row
+    cdef CardSet unseen = unseen_of(K)
+    cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
+    memset(out, 0, OBSERVATION_SIZE * sizeof(int16_t))
+    for kind in range(NUM_KINDS):
+        out[AT_HAND + kind] = count_of(K.hand, kind)
+        out[AT_UNSEEN + kind] = count_of(unseen, kind)
+        if K.bottom_known:
+            out[AT_BOTTOM + kind] = count_of(K.bottom, kind)
+        if t != NULL:
+            out[AT_CATEGORY + kind] = t.cat_of[kind]
+            out[AT_ORDER + kind] = t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+        else:
+            out[AT_CATEGORY + kind] = -1
+            out[AT_ORDER + kind] = -1
+    for i in range(4):
+        q = (seat + i) & 3
+        for kind in range(NUM_KINDS):
+            out[AT_PLAYED + 54 * i + kind] = count_of(K.played[q], kind)
+            out[AT_SHOWN + 54 * i + kind] = certain_copies(&T.kinds[kind], q)
+        for c in range(5):
+            out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
+        out[AT_SIZES + i] = K.sizes[q]
+        out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
+    for i in range(m.ncurrent):
+        row = ((m.leader if m.leader >= 0 else 0) + i - seat) & 3
+        for kind in range(NUM_KINDS):
+            out[AT_CURRENT + 54 * row + kind] = count_of(m.current[i], kind)
+    out[AT_TRUMP] = t.level if t != NULL else 0
+    out[AT_TRUMP + 1] = (t.suit if t.suit >= 0 else 4) if t != NULL else -1
+    out[AT_POINTS] = m.points[seat & 1]
+    out[AT_POINTS + 1] = m.points[1 - (seat & 1)]
+    out[AT_SEATS] = relative(m.dealer, seat)
+    out[AT_SEATS + 1] = relative(m.declarer, seat)
+    out[AT_SEATS + 2] = relative(m.leader, seat)
+    out[AT_SEATS + 3] = relative(m.turn, seat)
+    out[AT_ACTION] = m.action
+    out[AT_TRICKS] = m.tricks
+
+
 # -- Python: a seat's knowledge at one moment ---------------------------------------------------
 cdef object as_cards(CardSet c):
     return Cards.from_masks(c.ones, c.twos)
@@ -473,46 +568,64 @@ cdef class SeatKnowledge:
                 add_kind(&out, kind)
         return as_cards(out)
 
-    def encode(self, SeatKnowledge table):
-        """The knowledge parts of View.encode (docs/engine.md "Encodings"), seat axes relative
-        to this seat: hand, played, shown (what `table` knows each seat holds), unseen,
-        bottom, voids, sizes, and the bitboards of the hand, the unseen cards and each seat's
-        plays."""
-        cdef int seat = self.k.seat, i, q, kind
+    def observe(self, SeatKnowledge table not None, int trump_code, current, int leader, levels,
+                points, int dealer, int declarer, int turn, int action, int tricks, out=None):
+        """This seat's flat observation (OBSERVATION_FIELDS; docs/engine.md "Encodings"), from
+        its knowledge, what `table` (the table's knowledge) knows each seat holds, and the public
+        moment: the trump's code (-1 before a trump), the plays of the trick in progress from
+        its leader (Cards), the seats leading it, dealing, declaring and deciding now (-1 for
+        none), each team's level and points taken in tricks, the action (0 declare, 1 revolt,
+        2 bury, 3 play) and the finished tricks. Written into `out` (int16, OBSERVATION_SIZE)
+        or a new array; returns it. Table.observe writes the same numbers for a table's seat."""
+        cdef Moment m
+        cdef int16_t[::1] o
+        cdef int i
+        if not 0 <= self.k.seat < 4:
+            raise ValueError("the table's knowledge has no observation: it is no seat")
+        if not -1 <= trump_code < 65:
+            raise ValueError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
+        plays = list(current)
+        if len(plays) > 4:
+            raise ValueError(f"a trick holds at most 4 plays, got {len(plays)}")
+        m.trump_code = trump_code
+        m.ncurrent = len(plays)
+        for i in range(m.ncurrent):
+            m.current[i].ones = plays[i].ones
+            m.current[i].twos = plays[i].twos
+        m.leader = leader
+        m.dealer = dealer
+        m.declarer = declarer
+        m.turn = turn
+        for i in range(2):
+            m.levels[i] = levels[i]
+            m.points[i] = points[i]
+        m.action = action
+        m.tricks = tricks
+        if out is None:
+            out = np.empty(OBSERVATION_SIZE, dtype=np.int16)
+        o = out
+        if o.shape[0] != OBSERVATION_SIZE:
+            raise ValueError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                             f"{o.shape[0]}")
+        encode_observation(&o[0], &self.k, &table.k, &m)
+        return out
+
+    def bitboards(self):
+        """[ones, twos] masks, (6, 2) uint64, of the hand, the unseen cards, and each seat's
+        played cards, seats relative to this one (View.encode's "bitboards")."""
+        cdef int seat = self.k.seat, i, q
         cdef CardSet unseen = unseen_of(&self.k)
-        hand = np.zeros(NUM_KINDS, dtype=np.int8)
-        played = np.zeros((4, NUM_KINDS), dtype=np.int8)
-        shown = np.zeros((4, NUM_KINDS), dtype=np.int8)
-        unseen_counts = np.zeros(NUM_KINDS, dtype=np.int8)
-        bottom = np.zeros(NUM_KINDS, dtype=np.int8)
-        voids = np.zeros((4, 5), dtype=np.bool_)
-        sizes = np.zeros(4, dtype=np.int8)
         boards = np.zeros((6, 2), dtype=np.uint64)
-        cdef int8_t[::1] h = hand, u = unseen_counts, b = bottom, z = sizes
-        cdef int8_t[:, ::1] p = played, sh = shown
-        cdef uint8_t[:, ::1] v = voids.view(np.uint8)
         cdef uint64_t[:, ::1] bb = boards
-        for kind in range(NUM_KINDS):
-            h[kind] = count_of(self.k.hand, kind)
-            u[kind] = count_of(unseen, kind)
-            if self.k.bottom_known:
-                b[kind] = count_of(self.k.bottom, kind)
         bb[0, 0] = self.k.hand.ones
         bb[0, 1] = self.k.hand.twos
         bb[1, 0] = unseen.ones
         bb[1, 1] = unseen.twos
         for i in range(4):
             q = (seat + i) & 3
-            z[i] = self.k.sizes[q]
             bb[2 + i, 0] = self.k.played[q].ones
             bb[2 + i, 1] = self.k.played[q].twos
-            for c in range(5):
-                v[i, c] = (self.k.voids[q] >> c) & 1
-            for kind in range(NUM_KINDS):
-                p[i, kind] = count_of(self.k.played[q], kind)
-                sh[i, kind] = certain_copies(&table.k.kinds[kind], q)
-        return {"hand": hand, "played": played, "shown": shown, "unseen": unseen_counts,
-                "bottom": bottom, "voids": voids, "sizes": sizes, "bitboards": boards}
+        return boards
 
     def unseen(self):
         """The cards this seat cannot see: not in its hand, not played, not the bottom it

@@ -10,9 +10,11 @@ list of moves and the action is an index into it, with a legal-action mask:
 - play: the legal leads (every unit, then throws, as shengji.legal_leads) or the legal
   follows (shengji.legal_follows), cut at MAX_ACTIONS (the info dict says when).
 
-The observation of an agent is {"observation": its View encoded (View.encode, flattened in
-OBS_KEYS order), "action_mask"}. At the end of the round every seat is rewarded with its
-team's level change minus the other team's (the team that rises gets +rise, the other -rise).
+The observation of an agent is {"observation": its View encoded, flattened in OBS_KEYS order
+(written natively by Table.observe: the numbers of View.encode, no View built), "action_mask"};
+an agent not asked observes what it sees now, its action read as a play. At the end of the
+round every seat is rewarded with its team's level change minus the other team's (the team that
+rises gets +rise, the other -rise).
 reset(seed=..., options={"rules": "v3", "dealer": 0, "levels": (2, 2), "first_round": False})
 plays round `seed` of shengji.play_round: the same seed and actions give the same round.
 """
@@ -25,16 +27,16 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from shengji import Cards, IllegalAction, Rules, legal_follows, legal_leads
+from shengji import Cards, IllegalAction, Rules, kind_name
 from shengji.bots import BotSpec
 from shengji.play import Table
 from shengji.validate import round_args
-from shengji.views import View, view_of
+from shengji.views import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
 MAX_ACTIONS = 2048
-OBS_KEYS = ("hand", "played", "current", "shown", "unseen", "bottom", "voids", "sizes",
-            "category", "order", "trump", "levels", "points", "seats", "action", "tricks")
-OBS_SIZE = 54 * 5 + 54 * 4 * 3 + 4 * 5 + 4 + 2 + 4 + 2 + 4 + 1 + 1   # OBS_KEYS flattened
+OBS_KEYS = tuple(key for key, _ in OBSERVATION_FIELDS)  # hand, played, current, ..., tricks
+OBS_SIZE = OBSERVATION_SIZE                            # OBS_KEYS flattened: 956
+ACTION_OF = {"show": "declare", "revolt": "revolt", "bury": "bury", "play": "play"}
 
 
 class ShengjiEnv(AECEnv):
@@ -94,41 +96,35 @@ class ShengjiEnv(AECEnv):
             self._accumulate_rewards()
             return
         self._pending = pending
-        self._view = view_of(self._table, self.rules, self.levels, *pending)
-        self._moves, cut = self._moves_of(self._view)
-        seat = pending[1]
+        what, seat = pending
+        self._moves, cut = self._moves_now()
         self.agent_selection = self.possible_agents[seat]
         self.infos[self.agent_selection] = {"moves": len(self._moves), "cut": cut,
-                                            "action": self._view.action}
+                                            "action": ACTION_OF[what]}
 
-    def _moves_of(self, view: View) -> tuple[list[Any], bool]:
-        if view.action == "declare":
-            return list(view.options) + ([None] if view.may_pass else []), False
-        if view.action == "revolt":
+    def _moves_now(self) -> tuple[Any, bool]:
+        """The moves of the pending decision (the module's docstring), and whether they were
+        cut at MAX_ACTIONS; read from the table, no View built."""
+        assert self._pending is not None
+        what, seat = self._pending
+        if what == "play":
+            plays, total = self._table.legal_plays(MAX_ACTIONS)    # (n, 2) masks
+            return plays, total > MAX_ACTIONS
+        if what == "show":
+            options, may_pass = self._table.options
+            return options + ([None] if may_pass else []), False
+        if what == "revolt":
             return [False, True], False
-        if view.action == "bury":
-            left = view.hand - Cards(self._bury)
-            return sorted(set(left), key=lambda c: Cards([c]).ones), False
-        assert view.trump is not None       # the tricks are played with a trump
-        if view.lead is None:
-            leads = legal_leads(view.hand, view.trump, cap=MAX_ACTIONS)
-            return leads.plays[:MAX_ACTIONS], leads.total > MAX_ACTIONS
-        follows = legal_follows(view.hand, view.lead, view.trump)
-        return follows[:MAX_ACTIONS], len(follows) > MAX_ACTIONS
+        left = (self._table.hand(seat) - Cards(self._bury)).ones     # bury: by kind index
+        return [kind_name(k) for k in range(54) if left >> k & 1], False
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self._pending is not None and self._pending[1] == seat:
-            view = self._view
             mask[:len(self._moves)] = 1
-        else:
-            # what a seat not asked sees now (its encoded action reads "play")
-            view = view_of(self._table, self.rules, self.levels, "play", seat,
-                           None if self._pending is None else self._pending[1])
-        encoded = view.encode()
-        flat = np.concatenate([np.asarray(encoded[k], dtype=np.int16).ravel()
-                               for k in OBS_KEYS])
+        flat = np.empty(OBS_SIZE, dtype=np.int16)
+        self._table.observe(seat, flat)
         return {"observation": flat, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -137,19 +133,21 @@ class ShengjiEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.possible_agents.index(agent)
+        assert self._pending is not None    # a live agent has a decision pending
+        what = self._pending[0]
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
                 or not 0 <= action < len(self._moves):
-            raise IllegalAction(seat, self._view.action,
+            raise IllegalAction(seat, ACTION_OF[what],
                                 f"action {action!r} is not one of the {len(self._moves)} "
                                 "moves offered (see the action mask)")
         move = self._moves[int(action)]
         self._cumulative_rewards[agent] = 0.0
-        assert self._pending is not None    # a live agent has a decision pending
-        what = self._pending[0]
-        if what == "bury":
+        if what == "play":
+            move = Cards.from_masks(int(move[0]), int(move[1]))
+        elif what == "bury":
             self._bury.append(move)
             if len(self._bury) < 8:
-                self._moves, _ = self._moves_of(self._view)
+                self._moves, _ = self._moves_now()
                 self.infos[agent]["moves"] = len(self._moves)
                 return
             move, self._bury = Cards(self._bury), []
@@ -158,7 +156,7 @@ class ShengjiEnv(AECEnv):
         else:
             code = self._table.answer(move, False)
         if code:
-            raise IllegalAction(seat, self._view.action, self._table.refusal(code))
+            raise IllegalAction(seat, ACTION_OF[what], self._table.refusal(code))
         for a in self.agents:
             self.rewards[a] = 0.0
         self._advance()

@@ -4,14 +4,13 @@ docs/engine.md "Views" and "Encodings" describe the fields."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from shengji._core import Cards, Trump, category, kind_name, order
+from shengji._core import Cards, Trump
 from shengji._driver import Table
-from shengji._knowledge import TABLE, SeatKnowledge
+from shengji._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, TABLE, SeatKnowledge
 from shengji._worlds import WorldSampler
 from shengji.errors import ShengjiError
 from shengji.rules import Rules
@@ -117,50 +116,44 @@ class View:
 
     def encode(self) -> dict[str, np.ndarray]:
         """The view as NumPy arrays for learning code; docs/engine.md "Encodings" gives each
-        field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on."""
-        rel = [(self.seat + i) % 4 for i in range(4)]
-        known = self.knowledge.encode(self.table)
-        current = np.zeros((4, 54), dtype=np.int8)
-        for k, play in enumerate(self.current):
-            current[((self.leader or 0) + k - self.seat) % 4] = play.counts()
-        t = self.trump
-        def rel_seat(q: int | None) -> int:
-            return -1 if q is None else (q - self.seat) % 4
-        return {
-            "hand": known["hand"],
-            "played": known["played"],
-            "current": current,
-            "shown": known["shown"],
-            "unseen": known["unseen"],
-            "bottom": known["bottom"],
-            "voids": known["voids"],
-            "sizes": known["sizes"],
-            "category": kind_lines(t)[0].copy(),
-            "order": kind_lines(t)[1].copy(),
-            "trump": np.array([t.level if t else 0,
-                               ("DCHS".index(t.suit) if t.suit else 4) if t else -1],
-                              dtype=np.int8),
-            "levels": np.array([self.levels[q % 2] for q in rel], dtype=np.int8),
-            "points": np.array([self.points[self.seat % 2], self.points[1 - self.seat % 2]],
-                               dtype=np.int16),
-            "seats": np.array([rel_seat(self.dealer), rel_seat(self.declarer),
-                               rel_seat(self.leader), rel_seat(self.turn)], dtype=np.int8),
-            "action": np.array(ACTIONS.index(self.action), dtype=np.int8),
-            "tricks": np.array(len(self.tricks), dtype=np.int8),
-            "bitboards": known["bitboards"],
-        }
+        field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on.
+        The fields are the native flat observation (`observation()`, which the env hands
+        out) split by OBSERVATION_FIELDS, and the bitboards."""
+        flat = self.observation()
+        out: dict[str, np.ndarray] = {
+            key: flat[start:end].reshape(shape).astype(ENCODING_DTYPES[key])
+            for key, shape, start, end in FIELD_SLICES}
+        out["bitboards"] = self.knowledge.bitboards()
+        return out
+
+    def observation(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The view as one flat int16 array of OBSERVATION_SIZE (OBSERVATION_FIELDS in order,
+        each flattened): what the env's observation of this seat is, encoded natively."""
+        def seat(q: int | None) -> int:
+            return -1 if q is None else q
+        return self.knowledge.observe(
+            self.table, -1 if self.trump is None else self.trump.code, self.current,
+            seat(self.leader), self.levels, self.points, seat(self.dealer),
+            seat(self.declarer), seat(self.turn), ACTIONS.index(self.action), len(self.tricks),
+            out)
 
 
-@lru_cache(maxsize=None)
-def kind_lines(trump: Trump | None) -> tuple[np.ndarray, np.ndarray]:
-    """Each kind's category (0..4, D C H S trump) and place on its category's line under the
-    trump, -1 before there is one (read-only: shared by every encoding)."""
-    cats = np.array([CATEGORIES.index(category(kind_name(k), trump)) if trump else -1
-                     for k in range(54)], dtype=np.int8)
-    places = np.array([order(kind_name(k), trump) if trump else -1 for k in range(54)],
-                      dtype=np.int8)
-    cats.flags.writeable = places.flags.writeable = False
-    return cats, places
+def field_slices() -> tuple[tuple[str, tuple[int, ...], int, int], ...]:
+    """(key, shape, start, end) of each field of the flat observation."""
+    out, at = [], 0
+    for key, shape in OBSERVATION_FIELDS:
+        size = int(np.prod(shape))
+        out.append((key, shape, at, at + size))
+        at += size
+    assert at == OBSERVATION_SIZE
+    return tuple(out)
+
+
+FIELD_SLICES = field_slices()
+# View.encode's dtype of each field: int8 counts and numbers, but for these
+ENCODING_DTYPES: dict[str, np.dtype[Any]] = {key: np.dtype(np.int8)
+                                             for key, _ in OBSERVATION_FIELDS}
+ENCODING_DTYPES.update(voids=np.dtype(np.bool_), points=np.dtype(np.int16))
 
 
 def world_sampler(knowledge: SeatKnowledge) -> WorldSampler:

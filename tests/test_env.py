@@ -1,5 +1,7 @@
 """The PettingZoo environment: PettingZoo's own api_test, reproducible rounds, rewards from the
-settlement, and illegal actions named."""
+settlement, illegal actions named, and the native observation: the flattened View.encode of
+every seat at every decision, and the same games as before it was native."""
+import hashlib
 import warnings
 
 import numpy as np
@@ -7,7 +9,8 @@ import pytest
 from pettingzoo.test import api_test
 
 import shengji as sj
-from shengji.env import MAX_ACTIONS, OBS_SIZE, env
+from shengji.bots import BotSpec, resolve_bots
+from shengji.env import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
 
 
 def test_pettingzoo_api_test():
@@ -127,3 +130,124 @@ def test_thousands_of_random_games_run_through(rules):
                 counts = hand + played.reshape(4, 54).sum(axis=0) + unseen + bottom
                 assert (counts == 2).all(), (seed, agent)
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def games_digest(rules, seeds):
+    """sha256 of whole random games in the env: every agent's observation and mask at every
+    step, the rewards, terminations and infos."""
+    e, h = env(), hashlib.sha256()
+    for seed in seeds:
+        e.reset(seed=seed, options={"rules": rules, "first_round": seed % 2 == 1})
+        rng = np.random.default_rng(seed)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last()
+            for other in e.agents:
+                o = e.observe(other)
+                h.update(o["observation"].tobytes() + o["action_mask"].tobytes())
+            h.update(repr((agent, reward, term, trunc, sorted(info.items()))).encode())
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return h.hexdigest()[:16]
+
+
+# Recorded with the env of commit 57b654b, which built a View per step and flattened
+# View.encode: the native observation (Table.observe) must give the same games. A change of the
+# rules, the engine or the encoding changes them: check that it should, then record them anew.
+BEFORE_NATIVE = {"v3": "489b883b5e932087", "match16": "4c8a88f5956237b1",
+                 "bo3": "457c52d13328d5dd"}
+
+
+@pytest.mark.parametrize("rules", sorted(BEFORE_NATIVE))
+def test_random_games_are_observed_as_before_the_native_encoding(rules):
+    assert games_digest(rules, range(3)) == BEFORE_NATIVE[rules]
+
+
+def flat_encoding(view):
+    encoded = view.encode()
+    assert list(encoded) == list(OBS_KEYS) + ["bitboards"]
+    return np.concatenate([np.asarray(encoded[k], dtype=np.int16).ravel() for k in OBS_KEYS])
+
+
+class RandomPlayer:
+    """A Python bot choosing uniformly among what its view allows (a show or a pass, revolt or
+    not, the first cards of a shuffled hand, a legal lead or follow)."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def declare(self, view):
+        moves = list(view.options) + ([None] if view.may_pass else [])
+        return moves[self.rng.integers(len(moves))]
+
+    def revolt(self, view):
+        return bool(self.rng.integers(2))
+
+    def bury(self, view):
+        return sj.Cards(list(self.rng.permutation(list(view.hand)))[:8])
+
+    def play(self, view):
+        plays = (sj.legal_leads(view.hand, view.trump, cap=50).plays if view.lead is None
+                 else sj.legal_follows(view.hand, view.lead, view.trump))
+        return plays[self.rng.integers(len(plays))]
+
+
+def check_observations(table, rules, levels, pending):
+    """Every seat's native observation is its view's encoding flattened in OBS_KEYS order; a
+    pending play's legal plays are legal_leads' (as the env cuts them) or legal_follows'."""
+    out = np.empty(OBS_SIZE, dtype=np.int16)
+    for seat in range(4):
+        if pending is not None and pending[1] == seat:
+            view = sj.views.view_of(table, rules, levels, *pending)
+        else:
+            view = sj.views.view_of(table, rules, levels, "play", seat,
+                                    None if pending is None else pending[1])
+        table.observe(seat, out)
+        assert (out == flat_encoding(view)).all(), (pending, seat)
+        assert (view.observation() == out).all()
+    if pending is not None and pending[0] == "play":
+        view = sj.views.view_of(table, rules, levels, *pending)
+        plays, total = table.legal_plays(MAX_ACTIONS)
+        if view.lead is None:
+            leads = sj.legal_leads(view.hand, view.trump, cap=MAX_ACTIONS)
+            expected, count = leads.plays[:MAX_ACTIONS], leads.total
+        else:
+            expected = sj.legal_follows(view.hand, view.lead, view.trump)
+            count = len(expected)
+        assert total == count
+        assert plays.dtype == np.uint64 and (plays == sj.to_masks(expected)).all()
+
+
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def test_the_native_observation_is_the_flattened_view_encoding(preset):
+    """At every decision of rounds of Python random players (and native bots at some seats),
+    first rounds and later ones at other levels, for every seat."""
+    rules = sj.Rules.of(preset)
+    decisions = 0
+    for seed in range(10):
+        first_round = seed % 2 == 0
+        levels = (2, 2) if first_round else (5, 11)
+        bots = ([RandomPlayer(seed * 4 + q) for q in range(4)] if seed % 3 else
+                [RandomPlayer(seed), "random", RandomPlayer(seed + 1), "greedy"])
+        specs, objects, _ = resolve_bots(bots)
+        table = sj.play.Table(rules, seed, seed % 4, levels, first_round, specs)
+        while (pending := table.advance()) is not None:
+            check_observations(table, rules, levels, pending)
+            sj.play.ask_python_bot(table, rules, levels, objects[pending[1]], *pending)
+            decisions += 1
+        check_observations(table, rules, levels, None)
+    assert decisions > 100
+
+
+def test_observe_and_legal_plays_refuse_bad_arguments():
+    table = sj.play.Table(sj.Rules.of("v3"), 1, 0, (2, 2), False, [BotSpec.python()] * 4)
+    table.advance()
+    with pytest.raises(ValueError, match="seat must be 0..3"):
+        table.observe(4, np.empty(OBS_SIZE, dtype=np.int16))
+    with pytest.raises(ValueError, match=f"takes {OBS_SIZE} int16s"):
+        table.observe(0, np.empty(OBS_SIZE - 1, dtype=np.int16))
+    with pytest.raises(ValueError):
+        table.observe(0, np.empty(OBS_SIZE, dtype=np.int32))
+    with pytest.raises(sj.PlayError, match="no play is pending"):
+        table.legal_plays(10)
