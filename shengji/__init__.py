@@ -35,6 +35,7 @@ from shengji.play import play_match, play_round, round_seed, simulate_rounds
 from shengji.records import MatchRecord, RoundRecord, replay
 from shengji.rules import Rules
 from shengji.views import View, Worlds
+from shengji import testing
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
@@ -46,5 +47,5 @@ __all__ = [
     "trick_winner", "check_throw",
     "kind_name", "deal", "decks",
     "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
-    "batch_legal_follows", "batch_legal_leads",
+    "batch_legal_follows", "batch_legal_leads", "testing",
 ]

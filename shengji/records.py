@@ -89,6 +89,14 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
     """Play the record's actions again through the table, re-checking every one against the
     rules (and every trick with the plain reference), and compare the outcome field by field.
     Returns the replayed record; raises ShengjiError on the first difference."""
+    again = replay_actions(record)
+    check_tricks_with_reference(again)
+    return again
+
+
+def replay_actions(record: RoundRecord | dict) -> RoundRecord:
+    """replay without the plain reference's check of the tricks (shengji.testing.check_record
+    makes that check first, to name a wrong trick before the engine's comparison does)."""
     if isinstance(record, dict):
         record = RoundRecord.from_dict(record)
     if not isinstance(record, RoundRecord):
@@ -120,7 +128,6 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
         if getattr(again, f.name) != getattr(record, f.name):
             raise ShengjiError(f"replay: {f.name} differs: recorded {getattr(record, f.name)!r}, "
                                f"replayed {getattr(again, f.name)!r}")
-    check_tricks_with_reference(again)
     return again
 
 
@@ -153,8 +160,9 @@ def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, 
                          else Cards(t["plays"][step]), False)
 
 
-def check_tricks_with_reference(record: RoundRecord) -> None:
-    """Every lead's throw check, follow and winner, recomputed by shengji.reference."""
+def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:
+    """Every lead's throw check, follow and winner, recomputed by shengji.reference; the
+    ShengjiError at the first difference starts with `prefix`."""
     trump = record.trump_object
     hands = [Cards(h) for h in record.hands]
     leader = record.dealer
@@ -173,14 +181,14 @@ def check_tricks_with_reference(record: RoundRecord) -> None:
                 problems.append(f"seat {seat}'s follow {play} is illegal")
         winner = order[ref.trick_winner(plays, trump)]
         if winner != t["winner"]:
-            problems.append(f"the reference's winner is seat {winner}")
+            problems.append(f"the winner is seat {t['winner']}, the reference's seat {winner}")
         if problems:
-            raise ShengjiError(f"replay: trick {i}: " + "; ".join(problems))
+            raise ShengjiError(f"{prefix}: trick {i}: " + "; ".join(problems))
         for seat, play in zip(order, plays):
             hands[seat] = hands[seat] - play
         leader = winner
     if any(len(h) for h in hands):
-        raise ShengjiError("replay: cards left in hand after the last trick")
+        raise ShengjiError(f"{prefix}: cards left in hand after the last trick")
 
 
 SUITS = ("D", "C", "H", "S", "NT")

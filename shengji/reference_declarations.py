@@ -22,6 +22,12 @@ def _fail(event, why):
 def declaration_outcome(record):
     """(dealer, declarer, trump suit letter or None for no trump, level) of a RoundRecord,
     after checking every declaration event against the rules."""
+    return declaration_phase(record)[:4]
+
+
+def declaration_phase(record):
+    """declaration_outcome's four values and the seat that drew first in the deal played (the
+    record's last): card i of that deal went to seat (first drawer + i) % 4."""
     rules = record.rules
     levels = record.levels
     events = list(record.events)
@@ -179,7 +185,7 @@ def declaration_outcome(record):
                 _fail(mine, "a deal was abandoned without a reason")
             if standing is None:
                 raise ShengjiError("declaration reference: the round played without a trump")
-            return dealer, standing["seat"], standing["suit"], level
+            return dealer, standing["seat"], standing["suit"], level, first_drawer
     raise ShengjiError("declaration reference: the last deal was abandoned")
 
 

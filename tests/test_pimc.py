@@ -40,7 +40,7 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
         world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
         play = engine.greedy_play()
         score = engine.rollouts(world, sj.to_masks([play]), greedy.spec())
-        while (pending := engine.advance()) is not None:
+        while engine.advance() is not None:
             assert engine.answer(engine.greedy_play()) == 0
         points = engine.record()["defender_points"]
         assert score[0] == (-points if seat % 2 == engine.record()["dealer"] % 2 else points)

@@ -14,6 +14,9 @@ def test_readme_python_example():
         if line.startswith("#") and statements:   # a result spilling onto the next lines
             statements[-1][1] = (statements[-1][1] + " " + line[1:].strip()).strip()
             continue
+        if line[:1].isspace() and line.strip() and statements:   # the body of a class
+            statements[-1][0] += "\n" + line
+            continue
         code, _, result = line.partition("  # ") if "  # " in line else (line, "", "")
         if not code.strip():
             continue
@@ -21,7 +24,7 @@ def test_readme_python_example():
     namespace = {"sj": sj}
     checked = 0
     for code, result in statements:
-        if code.startswith("import") or re.match(r"^\w+ = ", code):
+        if code.startswith(("import", "class ", "def ")) or re.match(r"^\w+ = ", code):
             exec(code, namespace)
             continue
         value = eval(code, namespace)

@@ -11,7 +11,7 @@ import pytest
 import shengji as sj
 from shengji.play import Table
 from shengji import records
-from shengji.reference_declarations import declaration_outcome
+from shengji.testing import check_record
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bots import EagerBot, LateBot, PassiveBot, ScriptedBot  # noqa: E402
@@ -21,33 +21,8 @@ FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})
 
 
 def check_round(rec):
-    """The issue's invariants, each recomputed from the record."""
-    # all 108 cards: the deal, the hands at the first trick with the bottom, and the tricks
-    assert all(Counter(deck.split()) == FULL_DECK for deck in rec.deals)
-    assert Counter(" ".join(rec.hands + [rec.bottom]).split()) == FULL_DECK
-    played = Counter(" ".join(p for t in rec.tricks for p in t["plays"]).split())
-    assert played + Counter(rec.bottom.split()) == FULL_DECK
-    # every show legal and the trump, dealer and declarer right, by the plain reference
-    assert declaration_outcome(rec) == (rec.dealer, rec.declarer, rec.trump["suit"],
-                                        rec.trump["level"])
-    assert rec.trump["level"] == rec.levels[rec.dealer % 2]
-    # every follow legal and every winner right by the reference (and the engine, in replay)
-    assert records.replay(json.loads(json.dumps(rec.to_dict()))) == rec
-    # points: captured by both teams + the bottom = 200
-    taken = [0, 0]
-    for t in rec.tricks:
-        taken[(t["winner"] - rec.dealer) % 2] += t["points"]
-    assert sum(taken) + rec.bottom_points == 200
-    assert rec.bottom_points == sj.points(rec.bottom)
-    assert rec.trick_points == taken[1]
-    digs = (rec.tricks[-1]["winner"] - rec.dealer) % 2 == 1
-    last_lead = rec.tricks[-1]["plays"][0]
-    assert rec.multiplier == (rec.rules.bottom_multiplier(last_lead, rec.trump_object)
-                              if digs else 0)
-    assert rec.defender_points == max(0, taken[1] + rec.penalty
-                                      + rec.bottom_points * rec.multiplier)
-    assert (rec.settlement["dealer_holds"], rec.settlement["rise"]) == tuple(
-        rec.rules.settle(rec.defender_points))
+    """The issue's invariants, each recomputed from the record (shengji.testing)."""
+    assert check_record(rec) is None
 
 
 @pytest.mark.parametrize("first_round", [False, True], ids=["later", "first"])
