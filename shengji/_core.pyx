@@ -847,7 +847,7 @@ cdef class Cards:
         if isinstance(cards, (str, Cards)):
             r = as_set(cards)
         else:
-            r = parse_text(" ".join(cards))
+            r = parse_text(" ".join(card_texts(cards)))
         self.ones = r.ones
         self.twos = r.twos
 
@@ -953,12 +953,27 @@ cdef str missing_text(CardSet wanted, CardSet have):
     return str(make_cards(lack.ones, lack.twos))
 
 
+cdef list card_texts(object cards):
+    """The card texts of an iterable of them (Cards(["AS", "10H"])); CardError for anything
+    else, naming it."""
+    try:
+        texts = list(cards)
+    except TypeError:
+        raise CardError(f"expected cards (card text, Cards or an iterable of card texts), got "
+                        f"{type(cards).__name__} {cards!r:.60}") from None
+    for t in texts:
+        if not isinstance(t, str):
+            raise CardError(f"expected card texts, got {type(t).__name__} {t!r:.60} among them")
+    return texts
+
+
 def parse_cards(text):
     """Parse card text (engine.md notation) into Cards; a Cards is returned as it is."""
     if type(text) is Cards:
         return text
     if not isinstance(text, str):
-        raise TypeError(f"expected card text, got {type(text).__name__}")
+        raise CardError(f"expected card text (a str such as \"AS AS 10H\"), got "
+                        f"{type(text).__name__} {text!r:.60}")
     cdef CardSet c = parse_text(text)
     return make_cards(c.ones, c.twos)
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from shengji._core import Cards, legal_follows, legal_leads, to_masks
 from shengji._driver import BOTS, BURIES, CALLS, Table
+from shengji import validate
 from shengji.views import View
 
 NAMED = ("random", "greedy")       # the built-in bots by name ("greedy" is Greedy())
@@ -97,9 +98,7 @@ class Greedy:
         if self.bury not in BURIES:
             raise ValueError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
                              f"got {self.bury!r}")
-        if isinstance(self.patience, bool) or not isinstance(self.patience, int) or not (
-                1 <= self.patience <= 25):
-            raise ValueError(f"Greedy.patience must be 1..25, got {self.patience!r}")
+        validate.integer(self.patience, "Greedy.patience", 1, 25)
         if not isinstance(self.revolt, bool):
             raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
 
@@ -129,10 +128,9 @@ class Pimc:
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self):
-        for name in ("rollouts", "max_candidates"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"Pimc.{name} must be a positive number, got {value!r}")
+        validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9)
+        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6)
+        validate.seed(self.seed, "Pimc.seed")
         if not isinstance(self.greedy, Greedy):
             raise ValueError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 

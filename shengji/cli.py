@@ -66,11 +66,12 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
     """The metrics as a table: each value with its 95% interval and count."""
     from tabulate import tabulate
     out = sys.stdout if out is None else out
-    title = title or (f"{summary['study']} study, rules {summary['rules']}, "
-                      f"{summary['deals']:,} deals, seed {summary['seed']}")
-    rows = [[m["name"], m["group"], "-", "-", 0] if m["n"] == 0 else
-            [m["name"], m["group"], f"{m['value']:.4f}",
-             f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]] for m in summary["metrics"]]
+    if title is None:
+        from shengji.study import describe
+        title = describe(summary)
+    rows = [[m["name"], m["group"], "-" if m["value"] is None else f"{m['value']:.4f}",
+             "-" if m["ci_low"] is None else f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]]
+            for m in summary["metrics"]]
     print(title, file=out)
     print(tabulate(rows, headers=["metric", "group", "value", "95% interval", "n"],
                    colalign=("left", "left", "right", "right", "right")), file=out)
@@ -86,8 +87,9 @@ def study(args) -> None:
                                workers=args.workers, out=args.out, resume=args.resume,
                                progress=bar.update, backend=args.backend,
                                ray_address=args.ray_address,
-                               strategies=args.strategies.split(",") if args.strategies
-                               else None, play_every=args.play_every, bots=args.bots)
+                               strategies=None if args.strategies is None
+                               else args.strategies.split(","),
+                               play_every=args.play_every, bots=args.bots)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -100,6 +102,11 @@ def simulate(args) -> None:
     names = args.bots.split(",")
     bots = names[0] if len(names) == 1 else names
     metrics: list[dict] = []
+    if args.matches and args.rounds is not None:
+        raise ValueError("--rounds and --matches exclude each other: play rounds or matches")
+    if args.matches and args.workers is not None:
+        raise ValueError("--workers is for rounds: matches are played one after another")
+    rounds = 10_000 if args.rounds is None else args.rounds
     if args.matches:
         from tqdm import tqdm
         winners, lengths = [], []
@@ -113,7 +120,7 @@ def simulate(args) -> None:
                    metric("rounds_mean", "all", Sums.of(lengths))]
         what = f"{args.matches:,} matches"
     else:
-        frame = sj.simulate_rounds(args.rounds, args.rules, bots=bots, seed=args.seed,
+        frame = sj.simulate_rounds(rounds, args.rules, bots=bots, seed=args.seed,
                                    workers=args.workers or 1)
         holds = frame["dealer_holds"].to_numpy()
         delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
@@ -131,21 +138,25 @@ def simulate(args) -> None:
                     metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
                     metric("failed_throws_mean", "all",
                            Sums.of(frame["failed_throws"].to_numpy()))]
-        what = f"{args.rounds:,} rounds"
+        what = f"{rounds:,} rounds"
     print_summary({"metrics": metrics},
                   title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
 
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
+class Parser(argparse.ArgumentParser):
+    """Bad usage is one line (and exit status 2), not the usage block and then the error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="shengji", description=__doc__)
+    from shengji.study import package_version
+    from shengji.validate import MAX_DEALS, count, cli_type, seed
+    parser = Parser(prog="shengji", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"shengji {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
+    seed_arg = cli_type(seed, "--seed")
     p_study = sub.add_parser(
         "study", help="Monte Carlo studies: trump-calling, burying",
         description="Deal many rounds and measure, with 95% intervals. trump-calling: one "
@@ -160,12 +171,12 @@ def main(argv: list[str] | None = None) -> int:
                     "the same folder continues it; a folder holding another study is refused.")
     p_study.add_argument("name", choices=["trump-calling", "burying"], help="the study to run")
     p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
-    p_study.add_argument("--deals", type=positive, default=100_000,
+    p_study.add_argument("--deals", type=cli_type(count, "--deals"), default=100_000,
                          help="number of deals (default 100,000: a few seconds on 2 cores "
                               "for trump-calling, about a minute for burying)")
-    p_study.add_argument("--seed", type=int, default=0,
+    p_study.add_argument("--seed", type=seed_arg, default=0,
                          help="seed: deal i depends on (seed, i) only (default 0)")
-    p_study.add_argument("--workers", type=positive, default=None,
+    p_study.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                          help="worker processes (default: one per core; 1 runs in this "
                               "process); the results do not depend on it")
     p_study.add_argument("--out", default="study-out",
@@ -179,8 +190,10 @@ def main(argv: list[str] | None = None) -> int:
                               "local Ray started for the run or on --ray-address (needs "
                               "pip install 'shengji[ray]')")
     p_study.add_argument("--ray-address", default=None, metavar="ADDR",
-                         help="join the Ray cluster at ADDR (with --backend ray)")
-    p_study.add_argument("--play-every", type=int, default=None, metavar="K",
+                         help="join the Ray cluster at ADDR (with --backend ray); a host:port "
+                              "where nothing answers within 10 s stops the run")
+    p_study.add_argument("--play-every", type=cli_type(count, "--play-every", low=0),
+                         default=None, metavar="K",
                          help="trump-calling: also play deal i out when i %% K == 0, for "
                               "dealer_holds and level_delta_mean (default 10; 1: every deal; "
                               "0: none)")
@@ -190,9 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")
-    p_demo = sub.add_parser("demo", help="play one round and print it trick by trick")
+    p_demo = sub.add_parser(
+        "demo", help="play one round and print it trick by trick",
+        description="Deal one round with the chosen bots, play it and print the deal, the "
+                    "declarations, the bottom and every trick. --save writes its record (JSON), "
+                    "which `shengji replay` checks again.")
     p_demo.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
-    p_demo.add_argument("--seed", type=int, default=0, help="round seed (default 0)")
+    p_demo.add_argument("--seed", type=seed_arg, default=0, help="round seed (default 0)")
     p_demo.add_argument("--bots", default="greedy",
                         help="built-in bot for all four seats: greedy or random (default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
@@ -201,17 +218,22 @@ def main(argv: list[str] | None = None) -> int:
         description="Play rounds (native, in worker threads) or whole matches with the chosen "
                     "bots and print a table of results with 95% intervals.")
     p_sim.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
-    p_sim.add_argument("--rounds", type=positive, default=10_000,
-                       help="rounds to play (default 10,000)")
-    p_sim.add_argument("--matches", type=positive, default=None,
-                       help="play this many whole matches instead of rounds")
+    p_sim.add_argument("--rounds", type=cli_type(count, "--rounds", high=10 ** 8), default=None,
+                       help="rounds to play (default 10,000; at most 100,000,000)")
+    p_sim.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_DEALS),
+                       default=None, help="play this many whole matches instead of rounds")
     p_sim.add_argument("--bots", default="greedy",
                        help="a built-in bot for all seats, or four comma-separated: "
                             "greedy,random,greedy,random (default greedy)")
-    p_sim.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p_sim.add_argument("--workers", type=positive, default=None,
+    p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
+    p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
-    p_replay = sub.add_parser("replay", help="re-check a saved round record and print it")
+    p_replay = sub.add_parser(
+        "replay", help="re-check a saved round record and print it",
+        description="Play a saved round record (shengji demo --save, RoundRecord.to_dict()) "
+                    "again through the engine, checking every action against the rules and "
+                    "every trick against the plain reference, then print it. A record that "
+                    "does not replay exactly is refused with the first difference.")
     p_replay.add_argument("file", help="a JSON round record (shengji demo --save)")
     args = parser.parse_args(argv)
     try:
@@ -233,8 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
     except KeyboardInterrupt:
-        parser.exit(130, "shengji: interrupted; the finished part is saved (--resume "
-                         "continues)\n")
+        parser.exit(130, "shengji: interrupted; the finished chunks are saved: the same "
+                         "command continues the study\n" if args.command == "study"
+                    else "shengji: interrupted\n")
     return 0
 
 

@@ -62,9 +62,12 @@ class ShengjiEnv(AECEnv):
         opts = dict(options or {})
         self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
-        seed, dealer, levels = round_args(seed, opts.pop("dealer", 0),
-                                                opts.pop("levels", (2, 2)))
-        first_round = bool(opts.pop("first_round", False))
+        asked = opts.pop("first_round", False)
+        if not isinstance(asked, (bool, np.bool_)):
+            raise ValueError(f"first_round must be True or False, got {asked!r}")
+        first_round = bool(asked)
+        seed, dealer, levels = round_args(seed, opts.pop("dealer", 0), opts.pop("levels", (2, 2)),
+                                          self.rules, first_round)
         if opts:
             # PettingZoo's api_test passes an option of its own: warn, not fail
             warnings.warn(f"shengji env: reset options not used: {', '.join(map(str, opts))} "

@@ -16,6 +16,7 @@ from shengji.bots import is_search_bot, resolve_bots
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
 from shengji.rules import Rules
+from shengji import validate
 from shengji.validate import round_args
 from shengji.views import view_of
 
@@ -33,11 +34,7 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     are the teams' levels (team = seat % 2); the round is played at the dealer team's level.
     """
     rules = Rules.of(rules)
-    seed, dealer, levels = round_args(seed, dealer, levels)
-    if (first_round and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)
-            and levels[0] != levels[1]):
-        raise ValueError("a first round where a declaration or an overturn picks the dealer "
-                         f"needs equal levels, got {levels!r}")
+    seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
     specs, objects, names = resolve_bots(bots)
     table = Table(rules, seed, dealer, levels, first_round, specs)
     while (pending := table.advance()) is not None:
@@ -87,7 +84,8 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
     Rules.series > 1 (bo3) games until a team has won a majority. Round k of the match uses
     round_seed(seed, k)."""
     rules = Rules.of(rules)
-    seed, _, _ = round_args(seed, 0, (2, 2))
+    seed = validate.seed(seed)
+    max_rounds = validate.count(max_rounds, "max_rounds")
     rounds: list[RoundRecord] = []
     levels_after: list[tuple[int, int]] = []
     games: list[int] = []
@@ -113,37 +111,60 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
                        winner=max((0, 1), key=games.count))
 
 
+MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round); more: a study
+
+
 def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
                     workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
                     first_round: bool = False):
     """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
     round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
     frame is the same for any number of workers. Built-in bots run natively in worker threads
-    without the GIL; Python bots are played round by round."""
-    import pandas as pd
-
+    without the GIL; Python bots are played round by round (the frame's columns and dtypes
+    are the same either way)."""
     rules = Rules.of(rules)
-    seed, dealer, levels = round_args(seed, dealer, levels)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be an int >= 0, got {n!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
+    n = validate.count(n, "n (rounds)", 0, MAX_FRAME_ROUNDS)
+    workers = validate.count(workers, "workers", 1, 1024)
     specs, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
         rows = [round_row(play_round(rules, round_seed(seed, i), bots, dealer, levels,
                                      first_round)) for i in range(n)]
-        return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+        return frame_of({k: np.array([row_value(k, r[k]) for r in rows],
+                                     dtype=np.int64 if k == "seed" else np.int16)
+                         for k in FRAME_COLUMNS})
     chunk = max(1, min(50_000, -(-n // workers)))
-    starts = range(0, n, chunk)
 
     def run(start: int) -> dict:
         return simulate(rules, seed, start, min(chunk, n - start), specs, dealer, levels,
                         first_round)
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(run, starts))
-    cols = {k: np.concatenate([p[k] for p in parts]) if parts else np.zeros(0, np.int16)
-            for k in COLUMNS + ("seed",)}
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        parts = list(pool.map(run, range(0, n, chunk)))   # at most 2,000 chunks
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)    # the running chunks end within a second
+        raise
+    pool.shutdown()
+    return frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
+                     np.zeros(0, np.int64 if k == "seed" else np.int16)
+                     for k in COLUMNS + ("seed",)})
+
+
+def row_value(column: str, value: Any) -> int:
+    """A round_row value as simulate's columns hold it: -1 for no declarer, the trump suit's
+    index in SUITS, booleans as 0/1."""
+    if column == "declarer":
+        return -1 if value is None else value
+    if column == "trump_suit":
+        return SUITS.index(value)
+    return int(value)
+
+
+def frame_of(cols: dict[str, np.ndarray]):
+    """The frame of simulate's columns: the one place its dtypes are chosen."""
+    import pandas as pd
+
     declarer = pd.array(cols["declarer"], dtype="Int8")
     declarer[cols["declarer"] < 0] = pd.NA
     frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from shengji import _driver
+from shengji import _driver, validate
 from shengji.results import Advance, Settlement
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
@@ -85,22 +85,22 @@ class Rules:
         if self.dealer_rises is not None:
             rows = self.dealer_rises
             if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
-                    or any(not (isinstance(r, tuple) and len(r) == 2) for r in rows)
+                    or any(not (isinstance(r, tuple) and len(r) == 2
+                                and all(type(x) is int for x in r) and r[1] <= 13)
+                           for r in rows)
                     or [r[0] for r in rows] != sorted(r[0] for r in rows)
                     or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
                 raise ValueError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
-                                 f"...) with rising thresholds ending at 75 and levels >= 1, "
+                                 f"...) with rising thresholds ending at 75 and levels 1..13, "
                                  f"got {rows!r}")
-        if self.rise_cap is not None and (not isinstance(self.rise_cap, int) or self.rise_cap < 1):
-            raise ValueError(f"Rules.rise_cap must be None or a positive int, got {self.rise_cap!r}")
+        validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True)
         if (not isinstance(self.must_play, tuple)
                 or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
             raise ValueError(f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}")
         if self.multiplier_cap is not None and self.multiplier_cap not in (2, 4, 8, 16, 32, 64):
             raise ValueError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
                              f"got {self.multiplier_cap!r}")
-        if not isinstance(self.throw_penalty, int) or self.throw_penalty < 0:
-            raise ValueError(f"Rules.throw_penalty must be an int >= 0, got {self.throw_penalty!r}")
+        validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200)
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
@@ -108,10 +108,7 @@ class Rules:
         for name in FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
-        points = self.revolution_points
-        if points is not None and (isinstance(points, bool) or not isinstance(points, int)
-                                   or not 0 <= points <= 200):
-            raise ValueError(f"Rules.revolution_points must be None or 0..200, got {points!r}")
+        validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True)
         if self.series not in (1, 3, 5):
             raise ValueError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
@@ -159,8 +156,8 @@ class Rules:
 
     def settle(self, points: int) -> Settlement:
         """The level change for the defenders' final points (§8), before must-play clamping."""
-        if isinstance(points, bool) or not isinstance(points, int) or points < 0 or points % 5:
-            raise ValueError(f"defenders' points must be a non-negative multiple of 5, got {points!r}")
+        if validate.integer(points, "defenders' points", 0, 10 ** 6) % 5:
+            raise ValueError(f"defenders' points must be a multiple of 5, got {points!r}")
         return Settlement(*_driver.settle(self, points))
 
     def advance(self, level: int, rise: int, held: bool) -> Advance:
@@ -173,10 +170,8 @@ class Rules:
         held there as dealer, so defenders taking over from one stay on it. The match is won by
         the dealer team holding at A (打过A); where A is not must-play, any rise past A wins.
         """
-        if not (isinstance(level, int) and 2 <= level <= 14):
-            raise ValueError(f"level must be 2..14, got {level!r}")
-        if isinstance(rise, bool) or not isinstance(rise, int) or rise < 0:
-            raise ValueError(f"rise must be an int >= 0, got {rise!r}")
+        validate.integer(level, "level", 2, 14)
+        validate.integer(rise, "rise", 0, 100)
         if held and level == 14:
             return Advance(14, True)
         first = level + 1 if held else level

@@ -31,10 +31,13 @@ class Sums:
 
     def interval(self, proportion: bool) -> tuple[Any, Any, Any]:
         """(value, ci_low, ci_high): Wilson's interval for a proportion, else the normal one;
-        None for a metric with no deal (e.g. the declarer's trumps when nobody declares)."""
+        None for a metric with no deal (e.g. the declarer's trumps when nobody declares), and
+        no interval for a mean of one value (its spread is unknown)."""
         if self.n == 0:
             return (None, None, None)
         mean = self.total / self.n
+        if not proportion and self.n == 1:
+            return (mean, None, None)
         if proportion:
             z2 = Z95 ** 2
             centre = (mean + z2 / (2 * self.n)) / (1 + z2 / self.n)

@@ -16,11 +16,15 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 import os
 import multiprocessing
 import signal
+import socket
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +36,7 @@ from shengji._core import kind_index, kind_name, points
 from shengji.bots import BotSpec, Greedy
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
+from shengji import validate
 from shengji.stats import Sums, level_delta, metric
 
 LEVEL = 2               # every study round is played at level 2 by both teams
@@ -194,9 +199,80 @@ STUDIES = {
 
 def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
                 strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
+    """Everything that decides a study's numbers. Its digest names every chunk of the study."""
     return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 4}
+            "strategies": list(strategies), "options": options, "version": 5}
+
+
+def digest_of(manifest: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
+    """What a chunk file says it is: the study (manifest digest) and its deals."""
+    return {b"shengji.study": digest.encode(), b"shengji.start": str(start).encode(),
+            b"shengji.count": str(count).encode()}
+
+
+def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
+    """A finished chunk's sums, after checking that both its files are this study's chunk of
+    deals start .. start + count - 1: one line naming the file otherwise."""
+    import pyarrow.parquet as pq
+    path = chunk_path(chunks, start, "json")
+    try:
+        saved = json.loads(path.read_text())
+        ok = (isinstance(saved, dict) and saved.get("study") == digest
+              and type(saved.get("start")) is int and saved["start"] == start
+              and type(saved.get("count")) is int and saved["count"] == count
+              and valid_sums(saved.get("sums")) and valid_hists(saved.get("hists")))
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        raise StudyError(f"{path} is not this study's chunk of deals {start:,}.. (another "
+                         "study's, or damaged): move it away to compute it again")
+    rows = chunk_path(chunks, start, "parquet")
+    try:
+        meta = pq.read_metadata(rows)
+        ok = (meta.num_rows == count and (meta.metadata or {}).items()
+              >= chunk_identity(digest, start, count).items())
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        raise StudyError(f"{rows} is not this study's chunk of deals {start:,}.. (another "
+                         "study's or chunk's, or damaged): move it away to compute it again")
+    return saved
+
+
+def valid_sums(sums: Any) -> bool:
+    return isinstance(sums, dict) and all(
+        isinstance(k, str) and k.count("|") == 1 and isinstance(v, dict)
+        and set(v) == {"n", "total", "squares"} and type(v["n"]) is int and v["n"] >= 0
+        and all(type(v[f]) in (int, float) for f in ("total", "squares"))
+        for k, v in sums.items())
+
+
+def valid_hists(hists: Any) -> bool:
+    return isinstance(hists, dict) and all(
+        isinstance(k, str) and k.count("|") == 1 and isinstance(v, list)
+        and all(type(c) is int and c >= 0 for c in v) for k, v in hists.items())
+
+
+def lock_folder(folder: Path) -> Any:
+    """Hold the folder's lock for the run: a second run into the same folder stops with one
+    line instead of racing on the same files. (POSIX; elsewhere no lock is taken.)"""
+    handle = open(folder / "lock", "a+")
+    try:
+        import fcntl
+    except ImportError:
+        return handle
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StudyError(f"another run is writing to {folder}: wait for it to end, or choose "
+                         "another --out") from None
+    return handle
 
 
 def study_options(study: Study, play_every: int | None, bots: str | None) -> dict[str, Any]:
@@ -206,10 +282,7 @@ def study_options(study: Study, play_every: int | None, bots: str | None) -> dic
         if "play_every" not in options:
             raise StudyError(f"--play-every is an option of the trump-calling study, not of "
                              f"{study.name}")
-        if isinstance(play_every, bool) or not isinstance(play_every, int) or play_every < 0:
-            raise StudyError(f"--play-every must be 0 (no deal played out) or a positive "
-                             f"number, got {play_every!r}")
-        options["play_every"] = play_every
+        options["play_every"] = validate.count(play_every, "play_every", 0)
     if bots is not None:
         if "bots" not in options:
             raise StudyError(f"--bots is an option of the burying study, not of {study.name}")
@@ -242,32 +315,48 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
     if backend not in ("local", "ray"):
         raise StudyError(f"unknown backend {backend!r}: choose local or ray")
+    if ray_address is not None and backend != "ray":
+        raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
     study = STUDIES[name]
-    chosen = tuple(strategies) if strategies else study.strategies
+    chosen = study.strategies if strategies is None else tuple(strategies)
     unknown = [s for s in chosen if s not in study.strategies]
-    if unknown or len(set(chosen)) != len(chosen):
-        named = ", ".join(unknown) if unknown else ", ".join(chosen)
-        raise StudyError(f"unknown or repeated strategy: {named}; {name} compares "
+    if not chosen or unknown or len(set(chosen)) != len(chosen):
+        named = ", ".join(map(repr, unknown or chosen)) or "none"
+        raise StudyError(f"unknown, repeated or no strategies: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
-    options = study_options(study, play_every, bots)
-    rules = Rules.of(rules)
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise StudyError(f"--deals must be a positive number, got {deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise StudyError(f"--seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
-        raise StudyError(f"--workers must be at least 1, got {workers}")
+    try:
+        options = study_options(study, play_every, bots)
+        rules = Rules.of(rules)
+        deals = validate.count(deals, "deals")
+        seed = validate.seed(seed)
+        workers = validate.count(workers or os.cpu_count() or 1, "workers", 1, 1024)
+    except ValueError as e:
+        raise StudyError(str(e)) from None
+    if not str(out).strip():
+        raise StudyError("the output folder (--out) must be named: it is empty")
     folder = Path(out)
     chunks = folder / "chunks"
     manifest = manifest_of(study, rules, deals, seed, chosen, options)
+    digest = digest_of(manifest)
     try:
         chunks.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-test"
-        probe.write_text("")
-        probe.unlink()
+        lock = lock_folder(folder)
     except OSError as e:
         raise StudyError(f"cannot write to {folder}: {e.strerror or e}") from None
+    try:
+        return run_in_folder(study, rules, deals, seed, workers, folder, manifest, digest,
+                             chosen, options, resume, progress, backend, ray_address)
+    finally:
+        lock.close()
+
+
+def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: int,
+                  folder: Path, manifest: dict[str, Any], digest: str,
+                  chosen: tuple[str, ...], options: dict[str, Any], resume: bool,
+                  progress: Callable[[int], object] | None, backend: str,
+                  ray_address: str | None) -> dict[str, Any]:
+    """run_study's work, the folder locked: the manifest, the chunks, the summary."""
+    chunks = folder / "chunks"
     manifest_file = folder / "manifest.json"
     if manifest_file.exists():
         try:
@@ -290,14 +379,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     for start in starts:
         path = chunk_path(chunks, start, "json")
         if path.exists() and chunk_path(chunks, start, "parquet").exists():
-            try:
-                saved = json.loads(path.read_text())
-            except ValueError:
-                saved = None
-            if not (isinstance(saved, dict) and saved.get("start") == start
-                    and {"count", "sums", "hists"} <= saved.keys()):
-                raise StudyError(f"{path} is corrupt: delete it to compute it again")
-            done[start] = saved
+            done[start] = read_chunk(chunks, digest, start, min(size, deals - start))
     todo = [s for s in starts if s not in done]
     if progress:
         progress(sum(d["count"] for d in done.values()))
@@ -306,8 +388,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
         count = min(size, deals - start)
         sums, hists, rows = computed
-        write_rows(chunk_path(chunks, start, "parquet"), start, count, rows)
-        result = {"start": start, "count": count,
+        write_rows(chunk_path(chunks, start, "parquet"), digest, start, count, rows)
+        result = {"study": digest, "start": start, "count": count,
                   "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
         write_atomically(chunk_path(chunks, start, "json"), result)
         done[start] = result
@@ -315,7 +397,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
             progress(count)
 
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, stop_on_sigterm) if main else None
+    # a scheduler's SIGTERM or a closed terminal's SIGHUP stops the run as Ctrl-C does
+    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS} if main else {}
     try:
         jobs = [(rules, seed, start, min(size, deals - start), chosen) for start in todo]
         if backend == "ray":
@@ -323,8 +406,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         else:
             run_locally(study.chunk, jobs, options, save, workers)
     finally:
-        if main:
-            signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     summary = summarize(manifest, [done[s] for s in starts])
     join_rows(folder / "deals.parquet", [chunk_path(chunks, s, "parquet") for s in starts])
     plot(summary, folder)
@@ -348,8 +431,7 @@ def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
     # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's) mid-use
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=signal.signal,
-                               initargs=(signal.SIGINT, signal.SIG_IGN))
+                               initializer=start_worker, initargs=(os.getpid(),))
     pending: dict[Future, int] = {pool.submit(chunk, *job, **options): job[2] for job in jobs}
     try:
         while pending:
@@ -367,6 +449,38 @@ def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def start_worker(parent: int) -> None:
+    """A worker process leaves stopping to its parent: Ctrl-C and a scheduler's signals reach
+    the whole process group, and the parent stops the run (its running chunks finish and are
+    saved). A worker whose parent is gone (killed outright) ends within a second."""
+    for name in ("SIGINT",) + tuple(n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)):
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()
+
+
+def end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_S)
+    os._exit(1)
+
+
+PARENT_WATCH_S = 0.5      # how often a worker checks that its parent is alive
+RAY_CONNECT_TIMEOUT_S = 10   # how long a Ray address may take to answer before the run stops
+
+
+def check_ray_address(address: str) -> None:
+    """Fail within RAY_CONNECT_TIMEOUT_S when nothing answers at a host:port address (Ray
+    itself would retry for minutes); "auto" and other forms are left to Ray."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT_S).close()
+    except OSError as e:
+        raise StudyError(f"nothing answers at the Ray address {address} (waited up to "
+                         f"{RAY_CONNECT_TIMEOUT_S} s): {e.strerror or e}") from None
+
+
 def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
                options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
                address: str | None, workers: int) -> None:
@@ -379,6 +493,7 @@ def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
     if not ray.is_initialized():
         try:
             if address:
+                check_ray_address(address)
                 ray.init(address=address, log_to_driver=False)
             else:
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
@@ -405,7 +520,11 @@ def chunk_path(chunks: Path, start: int, ext: str) -> Path:
     return chunks / f"{start:012d}.{ext}"
 
 
-def stop_on_sigterm(signum: int, frame: Any) -> None:
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                     if hasattr(signal, name))
+
+
+def stop_on_signal(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
@@ -416,14 +535,16 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_rows(path: Path, start: int, count: int, rows: dict[str, Any]) -> None:
-    """A chunk's rows (the chunk gives each deal's round seed), nulls where masked."""
+def write_rows(path: Path, digest: str, start: int, count: int, rows: dict[str, Any]) -> None:
+    """A chunk's rows (the chunk gives each deal's round seed), nulls where masked; the
+    file's metadata names the study and the deals it holds (read_chunk checks them)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     table = pa.table({"deal": np.arange(start, start + count, dtype=np.int64),
                       **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
                          if np.ma.isMaskedArray(v) else np.asarray(v)
                          for k, v in rows.items()}})
+    table = table.replace_schema_metadata(chunk_identity(digest, start, count))
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)
@@ -459,8 +580,25 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
         name, group = key.split("|")
         metrics.append(metric(name, group, sums))
     return {"study": manifest["study"], "rules": manifest["rules"], "deals": manifest["deals"],
-            "seed": manifest["seed"], "metrics": metrics,
+            "seed": manifest["seed"], "strategies": manifest["strategies"],
+            "options": manifest["options"], "settings": manifest["settings"],
+            "version": package_version(), "digest": digest_of(manifest), "metrics": metrics,
             "distributions": {k: v.tolist() for k, v in hists.items()}}
+
+
+def package_version() -> str:
+    try:
+        return importlib.metadata.version("shengji")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def describe(summary: dict[str, Any]) -> str:
+    """One line naming everything a summary's numbers depend on (the table's title)."""
+    options = "".join(f", {k.replace('_', '-')} {v}" for k, v in summary["options"].items())
+    return (f"{summary['study']} study, rules {summary['rules']}, {summary['deals']:,} deals, "
+            f"seed {summary['seed']}, strategies {','.join(summary['strategies'])}{options} "
+            f"(shengji {summary['version']}, study {summary['digest']})")
 
 
 def plot(summary: dict[str, Any], folder: Path) -> None:

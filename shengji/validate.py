@@ -1,20 +1,91 @@
-"""Checks of the arguments users pass (seeds, seats, levels): one definition each, a
-ValueError naming the argument and what it must be."""
+"""Checks of the numbers users pass (seeds, counts, seats, levels): one definition each, a
+ValueError naming the argument and what it must be. The API and the command line (through
+`cli_type`) use the same checks."""
 from __future__ import annotations
 
-from typing import Any
+import argparse
+import operator
+from typing import Any, Callable
+
+SEED_MAX = 2 ** 64 - 1
+MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
+#                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 
 
-def round_args(seed: Any, dealer: Any, levels: Any) -> tuple[int, int, tuple[int, int]]:
-    """A round's seed, dealer and team levels, checked; ValueError naming the bad one."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-        raise ValueError(f"seed must be an int in 0 .. 2**64 - 1, got {seed!r}")
-    if dealer not in (0, 1, 2, 3) or isinstance(dealer, bool):
-        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
-    lv = tuple(levels) if isinstance(levels, (tuple, list)) else ()
-    if len(lv) != 2 or any(isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= 14
-                           for x in lv):
-        raise ValueError(f"levels must be two team levels 2..14 (A = 14), got {levels!r}")
-    return seed, dealer, (lv[0], lv[1])
+def integer(value: Any, name: str, low: int | None = None, high: int | None = None,
+            optional: bool = False) -> Any:
+    """`value` as an int (an int or a NumPy integer; not a bool, a float or text) within
+    low..high; with `optional`, None passes too."""
+    if optional and value is None:
+        return None
+    if isinstance(value, bool):
+        ok = False
+    else:
+        try:
+            value = operator.index(value)     # int, numpy.int64, ...; not 3.0 or "3"
+            ok = (low is None or value >= low) and (high is None or value <= high)
+        except TypeError:
+            ok = False
+    if not ok:
+        if low is not None and high is not None:
+            bounds = f"an integer from {low:,} to {high:,}"
+        elif low is not None:
+            bounds = f"an integer >= {low:,}"
+        else:
+            bounds = "an integer"
+        raise ValueError(f"{name} must be {'None or ' if optional else ''}{bounds}, "
+                         f"got {value!r}")
+    return value
 
 
+def seed(value: Any, name: str = "seed") -> int:
+    """A seed: 0 .. 2**64 - 1."""
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= SEED_MAX:
+        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {value!r}")
+    return integer(value, name, 0, SEED_MAX)
+
+
+def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS) -> int:
+    """A number of things to do (deals, rounds, workers, ...): low .. high."""
+    return integer(value, name, low, high)
+
+
+def seat(value: Any, name: str = "dealer") -> int:
+    return integer(value, f"{name} (a seat)", 0, 3)
+
+
+def levels(value: Any, name: str = "levels") -> tuple[int, int]:
+    """Two team levels 2..14 (A = 14)."""
+    pair = tuple(value) if isinstance(value, (tuple, list)) else ()
+    if len(pair) != 2:
+        raise ValueError(f"{name} must be two team levels 2..14 (A = 14), got {value!r}")
+    return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))
+
+
+def round_args(seed_: Any, dealer: Any, levels_: Any, rules: Any = None,
+               first_round: bool = False) -> tuple[int, int, tuple[int, int]]:
+    """A round's seed, dealer and team levels, checked; with the rules, also that a first
+    round where a declaration or an overturn picks the dealer starts from equal levels (the
+    dealer's team, and so the level played, is not known before)."""
+    out = seed(seed_), seat(dealer), levels(levels_)
+    if (first_round and rules is not None and out[2][0] != out[2][1]
+            and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)):
+        raise ValueError("a first round where a declaration or an overturn picks the dealer "
+                         f"needs equal levels, got {levels_!r}")
+    return out
+
+
+def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[str], Any]:
+    """An argparse `type` that reads an integer and applies `check` (its ValueError becomes
+    the one-line usage error argparse prints)."""
+    def parse(text: str) -> Any:
+        # argparse names the option before the message: "argument --seed: must be ..."
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        try:
+            return check(value, name, **bounds)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e).removeprefix(name + " ")) from None
+    return parse

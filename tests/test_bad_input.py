@@ -88,3 +88,25 @@ def test_rules_presets_and_settings():
     with pytest.raises(ValueError, match="points"):
         sj.Rules.preset("v3").settle(12)
     assert sj.Rules.preset("v3").replace(step=20).settle(60) == (True, 1)
+
+
+def test_issue_14_small_ones():
+    """NumPy integer seeds pass; None or a number as cards is a CardError; the env refuses the
+    first round play_round refuses; a mean of one value has no interval."""
+    import numpy as np
+    from shengji.env import env
+    from shengji.stats import Sums
+    assert sj.play_round(seed=np.int64(7)) == sj.play_round(seed=7)
+    assert sj.simulate_rounds(3, seed=np.uint64(2)).equals(sj.simulate_rounds(3, seed=2))
+    for bad in (None, 3, 2.5):
+        with pytest.raises(sj.CardError, match="expected card"):
+            sj.parse_cards(bad)
+        with pytest.raises(sj.CardError, match="expected card"):
+            sj.Cards(bad)
+    with pytest.raises(ValueError, match="needs equal levels"):
+        env().reset(seed=1, options={"first_round": True, "levels": (2, 5)})
+    with pytest.raises(ValueError, match="max_rounds must be an integer from 1"):
+        sj.play_match(max_rounds=-1)
+    assert Sums.of([3.0]).interval(False) == (3.0, None, None)
+    low, high = Sums.of([1.0]).interval(True)[1:]
+    assert 0 < low < high == 1.0

@@ -68,8 +68,67 @@ def test_simulate_rounds_and_matches(capsys):
 @pytest.mark.parametrize("args,words", [
     (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
     (["simulate", "--bots", "greedy,smart,greedy,greedy"], "unknown bot"),
-    (["simulate", "--rounds", "0"], "positive"),
+    (["simulate", "--rounds", "0"], "must be an integer from 1"),
 ])
 def test_simulate_bad_options(args, words):
     run = subprocess.run([sys.executable, "-m", "shengji", *args], capture_output=True, text=True)
     assert run.returncode == 2 and words in run.stderr
+
+
+BIG = "99999999999999999999"
+BAD_INPUT = [
+    # every command x bad values: exit 2, one line naming the problem, nothing written
+    (["study", "trump-calling", "--deals", "0"], "--deals: must be an integer from 1"),
+    (["study", "trump-calling", "--deals", BIG], "--deals: must be an integer from 1"),
+    (["study", "trump-calling", "--deals", "1e5"], "--deals: must be an integer"),
+    (["study", "trump-calling", "--seed", "-1"], "--seed: must be an integer from 0"),
+    (["study", "trump-calling", "--seed", str(2 ** 64)], "--seed: must be an integer from 0"),
+    (["study", "trump-calling", "--workers", "0"], "--workers: must be an integer from 1"),
+    (["study", "trump-calling", "--play-every", "-1"], "--play-every: must be an integer"),
+    (["study", "trump-calling", "--strategies", ""], "no strategies: ''"),
+    (["study", "trump-calling", "--strategies", "eager,bogus"], "'bogus'"),
+    (["study", "trump-calling", "--strategies", "eager,eager"], "repeated"),
+    (["study", "burying", "--play-every", "3"], "--play-every is an option of the trump"),
+    (["study", "trump-calling", "--bots", "random"], "--bots is an option of the burying"),
+    (["study", "trump-calling", "--ray-address", "127.0.0.1:1"], "only with the ray backend"),
+    (["study", "trump-calling", "--rules", "v4"], "unknown preset"),
+    (["study", "dealing"], "invalid choice"),
+    (["simulate", "--matches", "3", "--seed", "-5"], "--seed: must be an integer from 0"),
+    (["simulate", "--matches", "3", "--seed", str(2 ** 64)], "--seed: must be an integer"),
+    (["simulate", "--rounds", BIG], "--rounds: must be an integer from 1 to 100,000,000"),
+    (["simulate", "--rounds", "0"], "--rounds: must be an integer from 1"),
+    (["simulate", "--matches", "0"], "--matches: must be an integer from 1"),
+    (["simulate", "--rounds", "10", "--matches", "2"], "--rounds and --matches exclude"),
+    (["simulate", "--matches", "2", "--workers", "2"], "--workers is for rounds"),
+    (["simulate", "--workers", "0"], "--workers: must be an integer from 1"),
+    (["simulate", "--rules", "v4"], "unknown preset"),
+    (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
+    (["demo", "--seed", "-1"], "--seed: must be an integer from 0"),
+    (["demo", "--bots", "smart"], "unknown bot"),
+    (["replay", "/nonexistent.json"], "No such file"),
+    (["demo", "--bogus"], "unrecognized arguments"),
+    ([], "required: command"),
+]
+
+
+@pytest.mark.parametrize("args,words", BAD_INPUT, ids=[" ".join(a) or "none" for a, _ in BAD_INPUT])
+def test_bad_input_is_one_line_and_writes_nothing(args, words, tmp_path, capsys):
+    out = tmp_path / "out"
+    argv = args + (["--out", str(out)] if args[:1] == ["study"] and len(args) > 1 else [])
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2, err
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err, err
+    assert not out.exists()
+
+
+def test_version_and_help_texts(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("shengji ")
+    for command in ("study", "simulate", "demo", "replay"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        assert len(text.split("options:")[0].split("\n\n", 1)[1].strip()) > 60, command

@@ -2,6 +2,7 @@
 of workers, resumable without recomputing or double counting, and bad input refused."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -143,7 +144,7 @@ def test_bad_resume_and_bad_output(reference_run, tmp_path):
     blocker.write_text("")
     with pytest.raises(st.StudyError, match="cannot write"):
         st.run_study("trump-calling", "v3", deals=10, out=blocker / "sub")
-    with pytest.raises(st.StudyError, match="positive"):
+    with pytest.raises(st.StudyError, match="deals must be an integer from 1"):
         st.run_study("trump-calling", "v3", deals=0, out=tmp_path / "x")
 
 
@@ -152,7 +153,7 @@ def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
     os.system(f"cp -r {out}/manifest.json {out}/chunks {tmp_path}")
     for junk in ("{", "{}", "[1]"):
         (tmp_path / "chunks" / f"{0:012d}.json").write_text(junk)
-        with pytest.raises(st.StudyError, match="corrupt"):
+        with pytest.raises(st.StudyError, match="is not this study's chunk"):
             st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path,
                          resume=True)
 
@@ -168,9 +169,9 @@ def test_a_variant_of_the_rules_is_another_study(reference_run):
 
 @pytest.mark.parametrize("args,words", [
     (["--rules", "v4"], "unknown preset"),
-    (["--deals", "0"], "positive"),
-    (["--deals", "-3"], "positive"),
-    (["--play-every", "-1"], "--play-every must be 0"),
+    (["--deals", "0"], "must be an integer from 1"),
+    (["--deals", "-3"], "must be an integer from 1"),
+    (["--play-every", "-1"], "argument --play-every: must be an integer from 0"),
     (["--bots", "greedy"], "--bots is an option of the burying study"),
 ])
 def test_cli_bad_input(args, words, tmp_path):
@@ -281,8 +282,10 @@ def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
 def test_unknown_backend_and_strategy(tmp_path):
     with pytest.raises(st.StudyError, match="unknown backend"):
         st.run_study("trump-calling", deals=10, backend="spark")
-    with pytest.raises(st.StudyError, match="unknown or repeated strategy: deep"):
+    with pytest.raises(st.StudyError, match="unknown, repeated or no strategies: 'deep'"):
         st.run_study("burying", deals=10, strategies=["low", "deep"], out=tmp_path)
+    with pytest.raises(st.StudyError, match="unknown, repeated or no strategies: none"):
+        st.run_study("burying", deals=10, strategies=[], out=tmp_path)
 
 
 def test_a_subset_of_strategies(tmp_path):
@@ -292,3 +295,119 @@ def test_a_subset_of_strategies(tmp_path):
     assert groups == {"strategy=low", "strategy=points", "strategy=points-low"}
     with pytest.raises(st.StudyError, match="another study"):
         st.run_study("burying", "v3", deals=500, seed=2, out=tmp_path)
+
+
+def copy_study(src, dst):
+    shutil.copytree(src, dst, dirs_exist_ok=True)
+    return dst
+
+
+def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_path):
+    """Issue 14: each chunk carries its study's digest, start and count, checked before use."""
+    out, _ = reference_run
+    other = tmp_path / "other"
+    st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, workers=1, out=other)
+    # a chunk copied in from another study (same deals, other seed)
+    mine = copy_study(out, tmp_path / "mine")
+    shutil.copy(other / "chunks" / f"{CHUNK:012d}.json", mine / "chunks")
+    with pytest.raises(st.StudyError, match=f"{CHUNK:012d}.json is not this study's chunk"):
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
+    # a parquet swapped for another chunk's of the same study
+    mine = copy_study(out, tmp_path / "swapped")
+    shutil.copy(mine / "chunks" / f"{0:012d}.parquet", mine / "chunks" / f"{CHUNK:012d}.parquet")
+    with pytest.raises(st.StudyError, match=f"{CHUNK:012d}.parquet is not this study's"):
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
+    # the manifest gone, the run repeated with another seed: seed 5's chunks are refused
+    mine = copy_study(out, tmp_path / "nomanifest")
+    (mine / "manifest.json").unlink()
+    with pytest.raises(st.StudyError, match="is not this study's chunk"):
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, out=mine)
+    # wrong types in a chunk that parses
+    mine = copy_study(out, tmp_path / "types")
+    path = mine / "chunks" / f"{0:012d}.json"
+    saved = json.loads(path.read_text())
+    saved["sums"] = {k: {**v, "n": "many"} for k, v in saved["sums"].items()}
+    path.write_text(json.dumps(saved))
+    with pytest.raises(st.StudyError, match="is not this study's chunk"):
+        st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
+
+
+def test_the_summary_names_everything_its_numbers_depend_on(reference_run, tmp_path):
+    out, summary = reference_run
+    assert summary["strategies"] == list(st.CALLING)
+    assert summary["options"] == {"play_every": 10}
+    assert summary["settings"] == sj.Rules.preset("bo3").to_dict()
+    assert summary["version"] and summary["digest"] == st.digest_of(
+        json.loads((out / "manifest.json").read_text()))
+    random_play = st.run_study("burying", "v3", deals=300, seed=1, out=tmp_path / "r",
+                               bots="random", strategies=["low", "voids"])
+    title = st.describe(random_play)
+    assert "bots random" in title and "strategies low,voids" in title and "rules v3" in title
+
+
+def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
+    (tmp_path / "o").mkdir()
+    held = st.lock_folder(tmp_path / "o")
+    try:
+        with pytest.raises(st.StudyError, match="another run is writing to"):
+            st.run_study("trump-calling", "v3", deals=10, out=tmp_path / "o")
+    finally:
+        held.close()
+    assert st.run_study("trump-calling", "v3", deals=10, out=tmp_path / "o")["deals"] == 10
+
+
+def test_a_ray_address_where_nothing_listens_fails_fast(tmp_path):
+    import socket
+    with socket.socket() as s:     # a free port, closed again: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.time()
+    with pytest.raises(st.StudyError, match=f"nothing answers at the Ray address 127.0.0.1:{port}"):
+        st.check_ray_address(f"127.0.0.1:{port}")
+    assert time.time() - started < st.RAY_CONNECT_TIMEOUT_S
+    with pytest.raises(st.StudyError, match="only with the ray backend"):
+        st.run_study("trump-calling", deals=10, out=tmp_path, ray_address=f"127.0.0.1:{port}")
+
+
+def start_study_in_own_group(out, workers=2, chunks=40):
+    cmd = [sys.executable, "-m", "shengji", "study", "trump-calling", "--deals",
+           str(chunks * CHUNK), "--workers", str(workers), "--out", str(out), "--play-every", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not any((out / "chunks").glob("*.json")):
+        time.sleep(0.05)
+    return proc
+
+
+def group_ends(pgid, seconds):
+    """Whether every process of the group has ended within `seconds`."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.slow
+def test_a_sigterm_to_the_process_group_ends_the_run_with_one_line(tmp_path):
+    """As timeout, Slurm and Kubernetes send it: to the parent and its workers at once."""
+    proc = start_study_in_own_group(tmp_path / "o")
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err.strip().splitlines() == [
+        "shengji: interrupted; the finished chunks are saved: the same command continues the "
+        "study"], err
+    assert group_ends(proc.pid, 10)
+
+
+@pytest.mark.slow
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    proc = start_study_in_own_group(tmp_path / "o")
+    proc.kill()
+    proc.communicate(timeout=60)
+    # the workers notice within a second; the resource tracker ends when they have
+    assert group_ends(proc.pid, 10)
