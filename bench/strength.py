@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 import shengji as sj
-from shengji import study as st
+from shengji.stats import Z95, Sums
 
 
 def pimc_gain(rec, pimc_team):
@@ -52,8 +52,8 @@ def main():
     wins = np.array([w for r in results for _, w in r])
     per_deal = gains.mean(axis=1)                  # paired: both seatings of one deal
     mean = per_deal.mean()
-    half = st.Z95 * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
-    win = st.Sums.of(wins).interval(True)
+    half = Z95 * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
+    win = Sums.of(wins).interval(True)
     print(f"{args.deals} deals x 2 seatings, rules {args.rules}, pimc {args.rollouts} rollouts "
           f"per decision, {time.perf_counter() - start:.0f} s")
     print(f"pimc team level gain per round (minus greedy's): {mean:+.3f} "
