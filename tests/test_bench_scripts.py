@@ -1,0 +1,39 @@
+"""The scripts beside the benchmarks run (a smoke test each: they are not in the default run
+otherwise, and would rot)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow      # a few seconds of subprocesses: the full run (CI) has them
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_strength_report_runs():
+    done = run("bench/strength.py", "--deals", "2", "--rollouts", "20", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "pimc team level gain per round" in done.stdout
+
+
+def test_results_are_written_from_a_benchmark_json(tmp_path):
+    made = tmp_path / "run.json"
+    done = run("-m", "pytest", "bench/bench_deal.py", "--benchmark-enable",
+               "--benchmark-min-rounds=1", "--benchmark-max-time=0.01",
+               f"--benchmark-json={made}", "-q", "-p", "no:cacheprovider")
+    assert done.returncode == 0, done.stdout[-2000:]
+    out = tmp_path / "RESULTS.md"
+    done = run("bench/write_results.py", "--json", str(made), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    groups = {b["group"] for b in json.loads(made.read_text())["benchmarks"]}
+    assert all(g in text for g in groups if g)
