@@ -98,9 +98,9 @@ def simulate(args) -> None:
     """Rounds or matches with the chosen bots, summed up with 95% intervals."""
     import numpy as np
 
+    from shengji.bots import bots_from_text
     from shengji.stats import Sums, level_delta, metric
-    names = args.bots.split(",")
-    bots = names[0] if len(names) == 1 else names
+    bots = bots_from_text(args.bots)
     metrics: list[dict] = []
     if args.matches and args.rounds is not None:
         raise ValueError("--rounds and --matches exclude each other: play rounds or matches")
@@ -151,6 +151,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from shengji.bots import bots_from_text
     from shengji.study import package_version
     from shengji.validate import MAX_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
@@ -210,8 +211,10 @@ def main(argv: list[str] | None = None) -> int:
                     "which `shengji replay` checks again.")
     p_demo.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_demo.add_argument("--seed", type=seed_arg, default=0, help="round seed (default 0)")
-    p_demo.add_argument("--bots", default="greedy",
-                        help="built-in bot for all four seats: greedy or random (default greedy)")
+    p_demo.add_argument("--bots", default="greedy", metavar="SPEC",
+                        help="a bot for all four seats, or four comma-separated: random, "
+                             "greedy, greedy:call=eager,patience=5, pimc:rollouts=200 "
+                             "(default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
     p_sim = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
@@ -222,9 +225,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="rounds to play (default 10,000; at most 100,000,000)")
     p_sim.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_DEALS),
                        default=None, help="play this many whole matches instead of rounds")
-    p_sim.add_argument("--bots", default="greedy",
-                       help="a built-in bot for all seats, or four comma-separated: "
-                            "greedy,random,greedy,random (default greedy)")
+    p_sim.add_argument("--bots", default="greedy", metavar="SPEC",
+                       help="a bot for all seats, or four comma-separated: "
+                            "greedy,random,greedy,random; a bot's settings follow a colon: "
+                            "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
+                            "round by round (default greedy)")
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
@@ -244,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             simulate(args)
             return 0
         if args.command == "demo":
-            rec = sj.play_round(args.rules, seed=args.seed, bots=args.bots)
+            rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
             if args.save:
                 with open(args.save, "w", encoding="utf-8") as f:
                     json.dump(rec.to_dict(), f, ensure_ascii=False)
