@@ -1,5 +1,5 @@
-"""The `shengji` command line: play a round and print it, re-check and print a saved one, or run
-a Monte Carlo study."""
+"""The `shengji` command line: play a round and print it, re-check and print a saved one, run
+a Monte Carlo study, or a duplicate duel of two bots."""
 from __future__ import annotations
 
 import argparse
@@ -92,6 +92,24 @@ def study(args) -> None:
                                play_every=args.play_every, bots=args.bots)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
+
+
+def duel(args) -> None:
+    """Two bots in duplicate, into a study folder."""
+    from tqdm import tqdm
+    deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
+    with tqdm(total=args.matches or deals, unit="match" if args.matches else "deal",
+              unit_scale=True, desc="duel", disable=None) as bar:
+        result = sj.duel(args.a, args.b, deals=deals, matches=args.matches, rules=args.rules,
+                         seed=args.seed, first_round=args.first_round, workers=args.workers,
+                         backend=args.backend, ray_address=args.ray_address, out=args.out,
+                         resume=args.resume, progress=bar.update)
+    print_summary(result.summary)
+    plot = "wins.png" if args.matches else "score.png"
+    print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
+
+
+DUEL_DEALS = 100_000      # the duel's default on the command line
 
 
 def simulate(args) -> None:
@@ -204,6 +222,41 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")
+    p_duel = sub.add_parser(
+        "duel", help="two bots in duplicate: each deal played twice, the teams swapped",
+        description="Bot A (seats 0 and 2) against bot B (seats 1 and 3) on the same deals, "
+                    "each deal played again with the teams swapped and the same cards to the "
+                    "same seats, so the luck of the cards cancels out. score: A's level "
+                    "advantage over B a deal (A's rise when A rises, minus B's when B rises, "
+                    "the mean of the two rounds); A's and B's hold rates as dealer and points "
+                    "as defenders; with --matches, the share of matches A wins. Results go to "
+                    "OUT as for a study (summary.json, deals.parquet, a plot), continued by "
+                    "the same command after an interruption.")
+    p_duel.add_argument("--a", required=True, metavar="SPEC",
+                        help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
+                             "pimc:rollouts=200 (search bots play round by round: slow)")
+    p_duel.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
+    p_duel.add_argument("--deals", type=cli_type(count, "--deals"), default=None,
+                        help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
+                             "a few seconds on 2 cores for greedy bots)")
+    p_duel.add_argument("--matches", type=cli_type(count, "--matches"), default=None,
+                        help="play this many whole matches instead, each twice")
+    p_duel.add_argument("--first-round", action="store_true",
+                        help="deals as first rounds (where the rules say so, declaring picks "
+                             "the dealer)")
+    p_duel.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+    p_duel.add_argument("--seed", type=seed_arg, default=0,
+                        help="seed: deal i depends on (seed, i) only (default 0)")
+    p_duel.add_argument("--workers", type=cli_type(count, "--workers", high=1024),
+                        default=None, help="worker processes (default: one per core); the "
+                                           "results do not depend on it")
+    p_duel.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="local: processes on this machine (default); ray: Ray tasks")
+    p_duel.add_argument("--ray-address", default=None, metavar="ADDR",
+                        help="join the Ray cluster at ADDR (with --backend ray)")
+    p_duel.add_argument("--out", default="duel-out", help="output folder (default duel-out)")
+    p_duel.add_argument("--resume", action="store_true",
+                        help="continue the duel already in --out (an error if there is none)")
     p_demo = sub.add_parser(
         "demo", help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "
@@ -248,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "simulate":
             simulate(args)
             return 0
+        if args.command == "duel":
+            duel(args)
+            return 0
         if args.command == "demo":
             rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
             if args.save:
@@ -261,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"shengji: error: {exc}\n")
     except KeyboardInterrupt:
         parser.exit(130, "shengji: interrupted; the finished chunks are saved: the same "
-                         "command continues the study\n" if args.command == "study"
+                         "command continues the study\n" if args.command in ("study", "duel")
                     else "shengji: interrupted\n")
     return 0
 

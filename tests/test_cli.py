@@ -127,7 +127,7 @@ def test_version_and_help_texts(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("shengji ")
-    for command in ("study", "simulate", "demo", "replay"):
+    for command in ("study", "duel", "simulate", "demo", "replay"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = capsys.readouterr().out

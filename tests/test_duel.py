@@ -1,7 +1,10 @@
 """Duplicate duels: identical bots score exactly 0, a row replays as the two rounds it says
 (same cards to the same seats), the numbers do not depend on workers or chunks, a folder is
-continued without recomputing, and bad input is one clear error."""
+continued without recomputing, and bad input is one clear error (one line on the command
+line)."""
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -9,6 +12,7 @@ import pytest
 
 import shengji as sj
 from shengji import study as st
+from shengji.cli import main
 from shengji.duels import duel_chunk
 from shengji.stats import Z95
 
@@ -177,6 +181,51 @@ def test_bad_arguments(kwargs, words):
     with pytest.raises(ValueError) as info:
         sj.duel(args.pop("a"), args.pop("b"), **args)
     assert words in str(info.value)
+
+
+BAD_CLI = [
+    (["--b", "greedy"], "the following arguments are required: --a"),
+    (["--a", "minimax", "--b", "greedy"], "bot a: unknown bot 'minimax'"),
+    (["--a", "greedy:patience=five", "--b", "greedy"], "patience must be an integer, got 'five'"),
+    (["--a", "greedy", "--b", "greedy", "--deals", "0"], "--deals: must be an integer from 1"),
+    (["--a", "greedy", "--b", "greedy", "--deals", "5", "--matches", "2"],
+     "deals and matches exclude each other"),
+    (["--a", "greedy", "--b", "greedy", "--matches", "2", "--first-round"],
+     "first_round and levels are for deals"),
+    (["--a", "greedy", "--b", "greedy", "--resume"], "nothing to resume"),
+    (["--a", "greedy", "--b", "greedy", "--seed", "-1"], "--seed: must be an integer from 0"),
+    (["--a", "greedy", "--b", "greedy", "--rules", "v4"], "unknown preset"),
+    (["--a", "greedy", "--b", "greedy", "--backend", "spark"], "invalid choice"),
+    (["--a", "greedy", "--b", "greedy", "--ray-address", "127.0.0.1:1"],
+     "only with the ray backend"),
+    (["--a", "greedy", "--b", "greedy", "--against", "greedy"], "unrecognized arguments"),
+]
+
+
+@pytest.mark.parametrize("args,words", BAD_CLI, ids=[" ".join(a) for a, _ in BAD_CLI])
+def test_cli_bad_input_is_one_line_and_writes_nothing(args, words, tmp_path, capsys):
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        main(["duel", *args, "--out", str(out)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2, err
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err, err
+    assert not (out / "summary.json").exists() and not (out / "chunks").exists()
+
+
+def test_cli_duel_writes_a_study_folder_and_continues_it(tmp_path):
+    cmd = [sys.executable, "-m", "shengji", "duel", "--a", "greedy:call=eager", "--b",
+           "greedy:call=patient,patience=7", "--deals", "3000", "--seed", "4", "--workers", "1",
+           "--out", str(tmp_path / "o")]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert ("duel study, rules v3, 3,000 deals, seed 4, a greedy:call=eager vs b "
+            "greedy:patience=7") in run.stdout
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary == sj.duel("greedy:call=eager", "greedy:patience=7", deals=3000, seed=4,
+                              workers=1).summary
+    again = subprocess.run(cmd + ["--resume"], capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout == run.stdout
 
 
 def test_duel_chunk_reads_texts_and_objects_alike():
