@@ -89,7 +89,8 @@ def study(args) -> None:
                                ray_address=args.ray_address,
                                strategies=None if args.strategies is None
                                else args.strategies.split(","),
-                               play_every=args.play_every, bots=args.bots)
+                               play_every=args.play_every, bots=args.bots,
+                               against=args.against)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -219,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--bots", default=None, choices=["greedy", "random"],
                          help="burying: the bots that play the rounds out after the bury "
                               "(default greedy)")
+    p_study.add_argument("--against", default=None, metavar="SPEC",
+                         help="the baseline each strategy plays in duplicate against, for its "
+                              "duel_score: one of the study's strategies or a native bot "
+                              "(greedy:call=eager; default the first strategy)")
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")

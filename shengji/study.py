@@ -9,10 +9,11 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 - trump-calling: one seat's hand and the bottom; each deal's declarations (up to the first
   trick, the bottom buried) once per calling strategy, four greedy bots with that strategy
   (first rounds: declaring picks the dealer); every `play_every`-th deal (deal i with
-  i % play_every == 0) is also played out, for the holds and level changes.
+  i % play_every == 0) is also played out, for the holds and level changes, and played in
+  duplicate by each strategy against the baseline (`against`), for the duel score.
 - burying: each deal played out once per burying strategy by four bots (greedy or random
   play) burying by that strategy (seat 0 deals, both teams at level 2), with differences
-  against `low` paired by deal.
+  against `low` paired by deal, and in duplicate by each strategy against the baseline.
 - duel, duel-matches (shengji.duels): two bots on the same deals (or matches) in duplicate.
 """
 from __future__ import annotations
@@ -34,8 +35,8 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji._core import kind_index, kind_name, points
-from shengji.bots import BotSpec, Greedy
-from shengji.duels import duel_chunk, match_chunk
+from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
+from shengji.duels import duel_chunk, duel_deals, match_chunk, score_hist
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
 from shengji import validate
@@ -95,11 +96,16 @@ def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
     return [BotSpec.random(bury=strategy)] * 4
 
 
+def calling_spec(strategy: str) -> BotSpec:
+    return CALLING[strategy].spec()
+
+
 def calling_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(CALLING),
-                  play_every: int = 10) -> tuple[dict, dict, dict]:
+                  play_every: int = 10, against: str | None = None) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
-    declarations of every deal, the whole round of every play_every-th deal (0: none)."""
+    declarations of every deal, the whole round of every play_every-th deal (0: none), and
+    that deal in duplicate by each strategy against `against` (default the first)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
@@ -139,13 +145,51 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             values = np.zeros(count, dtype=np.int16)
             values[played] = whole[col]
             rows[f"{strategy}_{col}"] = np.ma.masked_array(values, mask=~played)
+    scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
+                          against, True, max(play_every, 1))
+    for strategy, score in scores.items():
+        values = np.zeros(count)
+        values[played] = score
+        rows[f"{strategy}_duel_score"] = np.ma.masked_array(values, mask=~played)
+        sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
+        hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
+
+
+def head_to_head(rules: Rules, seed: int, start: int, count: int, strategies: tuple[str, ...],
+                 spec_of: Callable[[str], BotSpec], against: str | None, first_round: bool,
+                 step: int = 1) -> dict[str, np.ndarray]:
+    """Each strategy's duel score against the baseline (a strategy of the study, by default
+    the first, or a native bot's text) on deals start, start + step, ... (shengji.duels), by
+    strategy; the strategies that play as the baseline do are left out (their score is 0)."""
+    base = against_spec(strategies[0] if against is None else against, spec_of)
+    return {strategy: duel_deals(rules, seed, start, count, spec_of(strategy), base,
+                                 first_round, (LEVEL, LEVEL), step)["score"]
+            for strategy in strategies if spec_of(strategy) != base}
+
+
+def against_spec(against: str, spec_of: Callable[[str], BotSpec]) -> BotSpec:
+    """The baseline's spec: a strategy of the study by name, else a native bot's text."""
+    try:
+        return spec_of(against)
+    except KeyError:
+        return native_spec(against)
+
+
+def native_spec(text: str) -> BotSpec:
+    """A native bot's spec from its text; a ValueError naming a search bot."""
+    specs, objects, _ = resolve_bots(bot_from_text(text))
+    if objects[0] is not None:
+        raise ValueError(f"{text!r} is not a native bot: a study's bots run natively (random, "
+                         "greedy or one of its strategies)")
+    return specs[0]
 
 
 def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(BURYING),
-                  bots: str = "greedy") -> tuple[dict, dict, dict]:
-    """Sums, histograms and per-deal columns of one chunk of the burying study."""
+                  bots: str = "greedy", against: str | None = None) -> tuple[dict, dict, dict]:
+    """Sums, histograms and per-deal columns of one chunk of the burying study, each deal also
+    played in duplicate by each strategy against `against` (default the first)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
@@ -179,6 +223,12 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                 diff = per[strategy][name].astype(np.float64) - per["low"][name]
                 sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
                     Sums.of(diff)
+    scores = head_to_head(rules, seed, start, count, strategies,
+                          lambda s: bury_specs(s, bots)[0], against, False)
+    for strategy, score in scores.items():
+        rows[f"{strategy}_duel_score"] = score
+        sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
+        hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
 
 
@@ -197,8 +247,9 @@ class Study:
 
 STUDIES = {
     "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING), 50_000,
-                           {"play_every": 10}),
-    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000, {"bots": "greedy"}),
+                           {"play_every": 10, "against": None}),
+    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000,
+                     {"bots": "greedy", "against": None}),
     "duel": Study("duel", duel_chunk, (), 20_000, {"first_round": False, "levels": [2, 2]},
                   versus=True),
     "duel-matches": Study("duel-matches", match_chunk, (), 100, unit="matches", row="match",
@@ -211,7 +262,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
     """Everything that decides a study's numbers. Its digest names every chunk of the study."""
     return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 5}
+            "strategies": list(strategies), "options": options, "version": 6}
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
@@ -284,8 +335,11 @@ def lock_folder(folder: Path) -> Any:
     return handle
 
 
-def study_options(study: Study, play_every: int | None, bots: str | None) -> dict[str, Any]:
-    """The study's options with the ones asked for, checked."""
+def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
+                  bots: str | None, against: str | None) -> dict[str, Any]:
+    """The study's options with the ones asked for, checked; the baseline of the duels
+    (`against`: a strategy of the study, by default the first chosen, or a native bot's text)
+    by name or canonical text."""
     options = dict(study.options)
     if play_every is not None:
         if "play_every" not in options:
@@ -299,6 +353,18 @@ def study_options(study: Study, play_every: int | None, bots: str | None) -> dic
             raise StudyError(f"unknown bots {bots!r} for the burying study: choose "
                              f"{' or '.join(PLAY_BOTS)}")
         options["bots"] = bots
+    if "against" in options:
+        if against is None or against in study.strategies:
+            options["against"] = chosen[0] if against is None else against
+        else:
+            try:
+                native_spec(against)
+                options["against"] = bot_text(against)
+            except ValueError as e:
+                raise StudyError(f"--against: {e}") from None
+    elif against is not None:
+        raise StudyError(f"--against is an option of the trump-calling and burying studies, "
+                         f"not of {study.name}")
     return options
 
 
@@ -307,7 +373,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
               resume: bool = False, progress: Callable[[int], object] | None = None,
               backend: str = "local", ray_address: str | None = None,
               strategies: list[str] | tuple[str, ...] | None = None,
-              play_every: int | None = None, bots: str | None = None) -> dict[str, Any]:
+              play_every: int | None = None, bots: str | None = None,
+              against: str | None = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
     continued: its finished chunks are kept (`resume` insists on that); a folder holding
@@ -319,7 +386,9 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     comes back. `strategies`: a subset of the study's strategies (default all); the paired
     differences of the burying study need `low` among them. `play_every` (trump-calling,
     default 10): deal i is also played out when i % play_every == 0 (0: none). `bots`
-    (burying, default greedy): greedy or random play after the bury."""
+    (burying, default greedy): greedy or random play after the bury. `against`: the baseline
+    each strategy duels in duplicate (shengji.duels), a strategy of the study (default the
+    first chosen) or a native bot's text ("greedy:call=eager")."""
     if name not in STUDIES or STUDIES[name].versus:
         named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
         raise StudyError(f"unknown study {name!r}: choose one of {named} (a duel is run by "
@@ -332,7 +401,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"unknown, repeated or no strategies: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
     try:
-        options = study_options(study, play_every, bots)
+        options = study_options(study, chosen, play_every, bots, against)
     except ValueError as e:
         raise StudyError(str(e)) from None
     return run(study, rules, deals, seed, chosen, options, workers, out, resume, progress,
@@ -708,6 +777,8 @@ def plot(summary: dict[str, Any], folder: Path) -> None:
               "defender_points": ("defenders' final points", 0, 5),
               "level_delta": ("level change of the dealer's team", -6, 1),
               "score": ("score: A's level advantage a deal (mean of its two rounds)", -6, 0.5),
+              "duel_score": (f"duel score against {summary['options'].get('against')} (level "
+                             "advantage a deal)", -6, 0.5),
               "wins": ("share of a match pair won by A", 0, 0.5)}
     for quantity, by_group in groups.items():
         title, first, step = titles[quantity]

@@ -1,7 +1,7 @@
 """Duplicate duels: identical bots score exactly 0, a row replays as the two rounds it says
 (same cards to the same seats), the numbers do not depend on workers or chunks, a folder is
-continued without recomputing, and bad input is one clear error (one line on the command
-line)."""
+continued without recomputing, bad input is one clear error (one line on the command line),
+and the studies' head-to-head columns are duels."""
 import json
 import subprocess
 import sys
@@ -226,6 +226,37 @@ def test_cli_duel_writes_a_study_folder_and_continues_it(tmp_path):
                               workers=1).summary
     again = subprocess.run(cmd + ["--resume"], capture_output=True, text=True)
     assert again.returncode == 0 and again.stdout == run.stdout
+
+
+def test_the_studies_duel_each_strategy_against_the_baseline():
+    rules = sj.Rules.preset("v3")
+    _, _, rows = st.calling_chunk(rules, 6, 3, 60, ("eager", "patient5"), play_every=4)
+    assert "eager_duel_score" not in rows            # the baseline (the first) against itself
+    duel = sj.duel(st.CALLING["patient5"], st.CALLING["eager"], deals=63, seed=6,
+                   first_round=True, workers=1).frame.iloc[3:]
+    played = (duel["deal"] % 4 == 0).to_numpy()
+    score = rows["patient5_duel_score"]
+    assert list(~score.mask) == list(played)
+    assert list(score.compressed()) == list(duel["score"][played])
+    sums, _, rows = st.burying_chunk(rules, 6, 0, 40, ("low", "points"), against="voids")
+    duel = sj.duel(st.BURYING["points"], st.BURYING["voids"], deals=40, seed=6, workers=1)
+    assert list(rows["points_duel_score"]) == list(duel.frame["score"])
+    assert sums["duel_score|strategy=points"].total == duel.frame["score"].sum()
+
+
+def test_the_studies_baseline_is_checked(tmp_path):
+    summary = st.run_study("burying", "v3", deals=200, out=tmp_path / "b",
+                           strategies=["low", "points"], against="greedy:bury=points")
+    assert summary["options"]["against"] == "greedy:bury=points"
+    groups = {m["group"] for m in summary["metrics"] if m["name"] == "duel_score"}
+    assert groups == {"strategy=low"}       # points plays as the baseline does
+    with pytest.raises(st.StudyError, match="--against: 'pimc:rollouts=5' is not a native bot"):
+        st.run_study("burying", deals=10, out=tmp_path / "x", against="pimc:rollouts=5")
+    with pytest.raises(st.StudyError, match="--against: unknown bot 'deep'"):
+        st.run_study("trump-calling", deals=10, out=tmp_path / "x", against="deep")
+    with pytest.raises(st.StudyError, match="a duel is run by shengji.duel"):
+        st.run_study("duel", deals=10, out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()
 
 
 def test_duel_chunk_reads_texts_and_objects_alike():
