@@ -125,6 +125,15 @@ def test_same_numbers_for_any_workers_chunks_or_folder(monkeypatch, tmp_path):
     assert (tmp_path / "o" / "score.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
+def test_a_local_ray_run_gives_the_same_duel(monkeypatch):
+    shrink_chunks(monkeypatch, "duel", 400)
+    local = sj.duel("greedy:call=never", "greedy", deals=1000, seed=8, workers=1)
+    ray = sj.duel("greedy:call=never", "greedy", deals=1000, seed=8, workers=2, backend="ray")
+    pd.testing.assert_frame_equal(ray.frame, local.frame)
+    assert ray.summary == local.summary
+
+
 def test_a_duel_folder_is_continued_computing_only_what_is_missing(monkeypatch, tmp_path):
     shrink_chunks(monkeypatch, "duel", 500)
     out = tmp_path / "o"
