@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +32,9 @@ from shengji import validate
 ROUND_COLUMNS = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise")
 SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
 DEFAULT_DEALS = 10_000
+# deals (matches) a chunk when a bot plays in Python: about a minute of pimc, so that a few
+# hundred deals still spread over the workers
+SLOW_CHUNKS = {"duel": 10, "duel-matches": 1}
 
 
 def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
@@ -174,6 +177,8 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     texts = [text_or_none(bot) for bot in bots]
     labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
     study = st.STUDIES["duel" if matches is None else "duel-matches"]
+    if any(resolve_bots([bot] * 4)[1][0] is not None for bot in bots):
+        study = replace(study, chunk_size=SLOW_CHUNKS[study.name])
     count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
     options = {} if matches is not None else {"first_round": first_round, "levels": list(levels)}
     if out is not None:

@@ -35,9 +35,13 @@ def test_identical_bots_score_exactly_zero(rules, a, b, first_round):
         assert (frame[f"{col}_1"] == frame[f"{col}_2"]).all()
 
 
-def test_identical_search_and_python_bots_score_zero():
+def test_identical_search_and_python_bots_score_zero(tmp_path):
     pimc = sj.Pimc(rollouts=8)
-    assert (sj.duel(pimc, "pimc:rollouts=8", deals=3, workers=1).frame["score"] == 0).all()
+    frame = sj.duel(pimc, "pimc:rollouts=8", deals=12, workers=1, out=tmp_path).frame
+    assert (frame["score"] == 0).all()
+    # bots that play in Python: small chunks, so that a few deals spread over the workers
+    assert json.loads((tmp_path / "manifest.json").read_text())["chunk"] == 10
+    assert len(list((tmp_path / "chunks").glob("*.json"))) == 2
     assert (sj.duel(PassiveBot(), PassiveBot(), deals=20).frame["score"] == 0).all()
 
 
