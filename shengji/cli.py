@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_study.add_argument("--deals", type=cli_type(count, "--deals"), default=100_000,
                          help="number of deals (default 100,000: a few seconds on 2 cores "
-                              "for trump-calling, about a minute for burying)")
+                              "for trump-calling, about 25 s for burying)")
     p_study.add_argument("--seed", type=seed_arg, default=0,
                          help="seed: deal i depends on (seed, i) only (default 0)")
     p_study.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
