@@ -170,6 +170,7 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
         raise ValueError(f"first_round must be True or False, got {first_round!r}")
     rules = Rules.of(rules)
     levels = validate.round_args(0, 0, levels, rules, first_round)[2]
+    workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     if matches is not None and (first_round or levels != (2, 2)):
         raise ValueError("a match starts at levels (2, 2) with a first round: first_round and "
                          "levels are for deals")

@@ -188,6 +188,7 @@ def test_matches_in_duplicate_pairs():
     ({"a": PassiveBot(), "out": "x"}, "bot a (a PassiveBot) has no text form"),
     ({"resume": True}, "resume continues a duel written to a folder"),
     ({"backend": "spark"}, "unknown backend"),
+    ({"a": PassiveBot(), "workers": 0}, "workers must be None or an integer from 1"),
 ])
 def test_bad_arguments(kwargs, words):
     args = {"a": "greedy", "b": "random", **kwargs}
