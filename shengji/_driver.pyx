@@ -4,33 +4,35 @@
 # between shengji.Rules / Cards and the engine's structs.
 from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, TRUMP, MAX_HAND, FOLLOW_COUNT,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, TRUMP, MAX_HAND, NUM_KINDS, FOLLOW_COUNT,
     FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS, BAD_LEAD_EMPTY,
     BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK, BAD_HAND_SIZE, SHENGJI_DEBUG, points_raw, card_count,
-    restrict, empty_buffer, trump_table, lead_shape, overflows, legal_leads_raw, legal_follows_raw,
+    restrict, empty_buffer, ctz, trump_table, lead_shape, overflows, legal_leads_raw,
+    legal_follows_raw,
 )
 from shengji._knowledge cimport (
     RoundKnowledge, SeatKnowledge, Moment, OBSERVERS, OBSERVATION_SIZE, TABLE, catch_up, agrees,
     encode_observation,
 )
-from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE
+from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 from shengji._engine cimport (
-    Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, MAX_TRICKS, ASK_DONE, ASK_SHOW,
-    ASK_REVOLT, ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN,
-    EV_FORCED, EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW,
-    BAD_BURY_COUNT, BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_PASSES,
-    ILLEGAL_FOLLOW, NO_DECL_ASK_THEN_TURN, NO_DECL_FORCED, NO_DECL_TURN_WHOLE, game_start, run,
-    apply, throw_failed, when_of, side_bury_is_moot, settle_raw, bottom_multiplier_raw,
+    Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, MAX_TRICKS, DRAWN, ASK_DONE,
+    ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE,
+    EV_OVERTURN, EV_FORCED, EV_TURN, EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_NO_DECISION, BAD_SHOW,
+    BAD_MUST_SHOW, BAD_BURY_COUNT, BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH,
+    BAD_PASSES, ILLEGAL_FOLLOW, NO_DECL_ASK_THEN_TURN, NO_DECL_FORCED, NO_DECL_TURN_WHOLE,
+    game_start, game_at_bury, run, apply, throw_failed, when_of, side_bury_is_moot, settle_raw,
+    bottom_multiplier_raw,
 )
 from shengji._policies cimport (
     BotSpec, BOT_PYTHON, BOT_RANDOM, BOT_GREEDY, BOT_SEARCH, CALL_EAGER, CALL_PATIENT, CALL_NEVER,
     BURY_LOW, BURY_VOIDS, BURY_POINTS, BURY_RANDOM, BURY_LOW_VOIDS, passes_of, answer,
-    buries_side_cards, random_lead, random_follow,
+    bury_by, buries_side_cards, random_lead, random_follow,
 )
 
 from shengji._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
@@ -163,6 +165,53 @@ def first_deals(seed, int64_t start, int64_t count):
             rng_seed(&r, <uint64_t>s[i], 0)
             shuffle_deck(&r, &view[i, 0])
     return seeds, out
+
+
+cdef int deck_of(const uint64_t* places, int dealer, int8_t* deck) noexcept nogil:
+    """The draw order that deals these places ([ones, twos] of seats 0..3, then the bottom):
+    seat s's cards at draws 4i + ((s - dealer) & 3) in kind order, the bottom's last. -1
+    unless each seat holds 25 cards and the bottom 8, no kind more than twice (a double deck
+    then, in all)."""
+    cdef int8_t copies[NUM_KINDS]
+    cdef int p, n, k, c, size
+    cdef uint64_t m
+    memset(copies, 0, sizeof(copies))
+    for p in range(5):
+        size = BOTTOM_SIZE if p == 4 else DRAWN // 4
+        if (places[2 * p] >> NUM_KINDS) or (places[2 * p + 1] & ~places[2 * p]):
+            return -1
+        n = 0
+        for c in range(2):
+            m = places[2 * p + c]
+            while m:
+                k = ctz(m)
+                m &= m - 1
+                copies[k] += 1
+                if copies[k] > 2 or n == size:
+                    return -1
+                deck[DRAWN + n if p == 4 else 4 * n + ((p - dealer) & 3)] = k
+                n += 1
+        if n != size:
+            return -1
+    return 0
+
+
+DECK_OF_PLACES = ("a world is the four seats' hands of 25 cards and the bottom of 8, as (5, 2) "
+                  "masks, no card more than twice")
+
+
+cdef int start_at_bury(Game* g, const GameRules* gr, const Passes* passes, uint64_t seed,
+                       int dealer, int level0, int level1, const int8_t* deck, CardSet show,
+                       CardSet bury) noexcept nogil:
+    """game_at_bury, then the dealer's bury where one is given (not empty): the round waits
+    for its next decision. 0, or why the show or the bury is refused."""
+    cdef int rc = game_at_bury(g, gr, passes, seed, dealer, level0, level1, deck, show)
+    if rc < 0 or not bury.ones:
+        return rc
+    rc = run(g)
+    if rc != ASK_BURY:
+        return rc if rc < 0 else BAD_NO_DECISION
+    return apply(g, bury, False, True)
 
 
 cdef class Table:
@@ -316,6 +365,30 @@ cdef class Table:
         if rc < 0:
             raise PlayError(f"a rollout was refused: {REFUSALS.get(rc, rc)} (candidate {i})")
         return scores / max(k, 1)
+
+    @staticmethod
+    def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
+                bots):
+        """A round started at the dealer's bury as play_out starts them: the hands and the
+        bottom of `world` ((5, 2) masks), the dealer's declaration `show`, and its `bury` (None:
+        its bot is asked). `seed` seeds the bots' random choices."""
+        cdef Table t = Table.__new__(Table)
+        cdef GameRules gr = game_rules(rules)
+        cdef int8_t deck[DECK_SIZE]
+        cdef CardSet b
+        cdef int rc
+        b.ones = b.twos = 0
+        if bury is not None:
+            b = as_set(Cards(bury))
+        t.rules = rules
+        read_specs(bots, t.bots, t.passes)
+        if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, deck) < 0:
+            raise PlayError(DECK_OF_PLACES)
+        rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
+                           levels[1], deck, as_set(Cards(show)), b)
+        if rc < 0:
+            raise PlayError(f"the round cannot start at the bury: {REFUSALS.get(rc, rc)}")
+        return t
 
     @property
     def seed(self):
@@ -564,6 +637,97 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                         f"{REFUSALS.get(rc, rc)}")
     cols["seed"] = seeds
     return cols
+
+
+def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] shows,
+             const uint64_t[:, ::1] buries, bots, int dealer, levels, seed):
+    """Rounds started at the dealer's bury (game_at_bury) and played out by native bots
+    without the GIL, for each candidate i and world j. worlds: (k, 5, 2) masks, the four hands
+    as drawn (25 cards each) and the bottom; shows: (n, 2), candidate i's declaration by the
+    dealer (its trump); buries: (n, 2), candidate i's bury, or empty for the dealer's bot to
+    bury. Round j is seeded round_seed(seed, j) for every candidate, so that their outcomes
+    are paired by world. Returns (n, k) int16 arrays: defender_points, dealer_holds, rise."""
+    cdef GameRules gr = game_rules(rules)
+    cdef BotSpec specs[4]
+    cdef Passes passes[4]
+    cdef int64_t k = worlds.shape[0], n = shows.shape[0], i = 0, j = 0
+    cdef int rc = 0, q, l0 = levels[0], l1 = levels[1]
+    cdef uint64_t sd = <uint64_t>int(seed)
+    cdef CardSet show, bury
+    cdef Game* g
+    read_specs(bots, specs, passes)
+    for q in range(4):
+        if specs[q].kind != BOT_RANDOM and specs[q].kind != BOT_GREEDY:
+            raise ValueError("play_out runs native bots only (random, greedy)")
+    if worlds.shape[1] != 5 or worlds.shape[2] != 2 or shows.shape[1] != 2 or (
+            buries.shape[0] != n or buries.shape[1] != 2):
+        raise PlayError("worlds must be (k, 5, 2) masks, shows and buries (n, 2)")
+    decks = np.empty((k, DECK_SIZE), dtype=np.int8)
+    seeds = np.empty(k, dtype=np.uint64)
+    cdef int8_t[:, ::1] dv = decks
+    cdef uint64_t[::1] sv = seeds
+    for j in range(k):
+        if deck_of(&worlds[j, 0, 0], dealer, &dv[j, 0]) < 0:
+            raise PlayError(f"world {j}: {DECK_OF_PLACES}")
+        sv[j] = round_seed_raw(sd, <uint64_t>j)
+    cols = {name: np.zeros((n, k), dtype=np.int16)
+            for name in ("defender_points", "dealer_holds", "rise")}
+    cdef short[:, ::1] c_points = cols["defender_points"], c_holds = cols["dealer_holds"]
+    cdef short[:, ::1] c_rise = cols["rise"]
+    g = <Game*>calloc(1, sizeof(Game))
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(n):
+                show.ones = shows[i, 0]
+                show.twos = shows[i, 1]
+                bury.ones = buries[i, 0]
+                bury.twos = buries[i, 1]
+                for j in range(k):
+                    rc = start_at_bury(g, &gr, passes, sv[j], dealer, l0, l1, &dv[j, 0], show,
+                                       bury)
+                    if rc >= 0:
+                        rc = drive(g, specs, False)
+                    if rc < 0:
+                        break
+                    c_points[i, j] = g.res.defender_points
+                    c_holds[i, j] = g.res.dealer_holds
+                    c_rise[i, j] = g.res.rise
+                if rc < 0:
+                    break
+    finally:
+        free(g.buf.data)
+        free(g)
+    if rc < 0:
+        raise PlayError(f"candidate {i}, world {j}: {REFUSALS.get(rc, rc)}")
+    return cols
+
+
+def strategy_buries(hand, trump, seed):
+    """What the native bots bury from this hand (the dealer's, the bottom taken up) under this
+    trump, by each bury strategy (BURIES): {name: Cards}; `random` draws from `seed`."""
+    cdef CardSet h = as_set(Cards(hand))
+    cdef Game* g
+    cdef BotSpec spec
+    if card_count(h) != DRAWN // 4 + BOTTOM_SIZE:
+        raise PlayError(f"the dealer buries from 33 cards, got {card_count(h)}")
+    g = <Game*>calloc(1, sizeof(Game))
+    if g == NULL:
+        raise MemoryError()
+    spec.kind = BOT_GREEDY
+    g.table = trump_table(trump.code)
+    g.hands[0] = h
+    g.seat = 0
+    out = {}
+    try:
+        for name, code in BURIES.items():
+            spec.bury = code
+            rng_seed(&g.rng, <uint64_t>int(seed), 0)
+            out[name] = as_cards(bury_by(g, &spec))
+    finally:
+        free(g)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

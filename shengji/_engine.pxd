@@ -278,6 +278,9 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil
 cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
                     int dealer, int level0, int level1, bint first_round) noexcept nogil
+cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                      int dealer, int level0, int level1, const int8_t* deck,
+                      CardSet shown) noexcept nogil
 cdef int run(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil

@@ -378,7 +378,6 @@ cdef int start_deal(Game* g) noexcept nogil:
     do not depend on the bots' choices: a replay regenerates them, and strategies compared on
     the same seed meet the same cards. The bots' random choices use the first deal's generator,
     after its shuffle."""
-    cdef int seat
     cdef Rng deal_rng
     if g.ndeals == MAX_DEALS:
         return BAD_REDEALS
@@ -388,6 +387,13 @@ cdef int start_deal(Game* g) noexcept nogil:
         rng_seed(&deal_rng, g.seed, g.ndeals)
         shuffle_deck(&deal_rng, g.decks[g.ndeals])
     g.ndeals += 1
+    clear_deal(g)
+    return 0
+
+
+cdef void clear_deal(Game* g) noexcept nogil:
+    """Empty hands and bottom, no declaration yet: the state a new deal starts from."""
+    cdef int seat
     for seat in range(4):
         g.hands[seat].ones = 0
         g.hands[seat].twos = 0
@@ -403,7 +409,6 @@ cdef int start_deal(Game* g) noexcept nogil:
     g.table = NULL
     g.phase = PH_DRAW
     g.watch_valid = False
-    return 0
 
 
 cdef inline void add_card(CardSet* c, int kind) noexcept nogil:
@@ -911,10 +916,9 @@ cdef int finish(Game* g) noexcept nogil:
     return 0
 
 
-cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
-                    int dealer, int level0, int level1, bint first_round) noexcept nogil:
-    """A new round: deal 0 of `seed`. `dealer` deals, or with first_round draws first while a
-    declaration picks the dealer (where the rules say so). passes: the four seats' Passes."""
+cdef void init_round(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                     int dealer, int level0, int level1, bint first_round) noexcept nogil:
+    """A round before its first deal (game_start, game_at_bury)."""
     rng_seed(&g.rng, seed, 0)
     g.seed = seed
     g.rules = rules[0]
@@ -933,4 +937,39 @@ cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint6
     g.ask = ASK_DONE
     g.pending = False
     memcpy(g.passes, passes, sizeof(g.passes))
+
+
+cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                    int dealer, int level0, int level1, bint first_round) noexcept nogil:
+    """A new round: deal 0 of `seed`. `dealer` deals, or with first_round draws first while a
+    declaration picks the dealer (where the rules say so). passes: the four seats' Passes."""
+    init_round(g, rules, passes, seed, dealer, level0, level1, first_round)
     return start_deal(g)
+
+
+cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                      int dealer, int level0, int level1, const int8_t* deck,
+                      CardSet shown) noexcept nogil:
+    """A round (not a first one) dealt from `deck` (108 kinds in draw order, `dealer` drawing
+    first, the last 8 the bottom) in which the dealer declared after the deal by showing
+    `shown`, one of the first declarations its hand offers, and nobody overturned: the next
+    decision `run` asks is the dealer's bury, the bottom taken up. `seed` seeds the round's
+    random state (the bots' random choices). Returns 0, or BAD_SHOW for a show the dealer may
+    not make."""
+    cdef int i
+    init_round(g, rules, passes, seed, dealer, level0, level1, False)
+    memcpy(g.decks[0], deck, DECK_SIZE)
+    g.ndeals = 1
+    clear_deal(g)
+    for i in range(DRAWN):
+        add_card(&g.hands[(dealer + i) & 3], deck[i])
+    for i in range(DRAWN, DECK_SIZE):
+        add_card(&g.bottom, deck[i])
+    g.drawn = DRAWN
+    g.phase = PH_AFTER_DEAL             # the show is logged as made after the deal
+    ask_show(g, dealer, EV_DECLARE, False)
+    declare_options(g, dealer)
+    if not shown.ones or apply_show(g, shown) < 0:
+        return BAD_SHOW
+    g.phase = PH_TAKE_BOTTOM
+    return 0

@@ -4,6 +4,7 @@ the search bots whose plays look ahead natively (SearchBot; Pimc), their text fo
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -170,10 +171,10 @@ class Pimc:
 
 def bot_from_text(text: str) -> Greedy | Pimc | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
-    commas: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,revolt=false`,
-    `pimc:rollouts=200` (pimc also takes the greedy settings of its shows and bury:
-    `pimc:rollouts=200,call=eager`). "random" comes back as the name. A ValueError names the
-    bad name, key or value."""
+    commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
+    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200` (pimc also takes the
+    greedy settings of its shows and bury: `pimc:rollouts=200,call=eager`). "random" comes
+    back as the name. A ValueError names the bad name, key or value."""
     if not isinstance(text, str):
         raise ValueError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -183,7 +184,7 @@ def bot_from_text(text: str) -> Greedy | Pimc | str:
                          f"{', '.join(TEXT_BOTS)} (settings after a colon: "
                          "greedy:call=eager,patience=5)")
     settings: dict[str, str] = {}
-    for item in rest.split(",") if colon else ():
+    for item in re.split("[,:]", rest) if colon else ():
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq or not key or not value:
             raise ValueError(f"bot {text!r}: {item.strip()!r} is not key=value")

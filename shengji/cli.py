@@ -1,5 +1,5 @@
 """The `shengji` command line: play a round and print it, re-check and print a saved one, run
-a Monte Carlo study, or a duplicate duel of two bots."""
+a Monte Carlo study, a duplicate duel of two bots, or analyse one hand's bury or trump."""
 from __future__ import annotations
 
 import argparse
@@ -7,6 +7,7 @@ import json
 import sys
 
 import shengji as sj
+from shengji.bots import bots_from_text
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -117,7 +118,6 @@ def simulate(args) -> None:
     """Rounds or matches with the chosen bots, summed up with 95% intervals."""
     import numpy as np
 
-    from shengji.bots import bots_from_text
     from shengji.stats import Sums, level_delta, metric
     bots = bots_from_text(args.bots)
     metrics: list[dict] = []
@@ -162,6 +162,36 @@ def simulate(args) -> None:
                   title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
 
+def analyze(args) -> None:
+    """The ranked choices of one hand, each with the interval of its difference to the best."""
+    from tabulate import tabulate
+
+    from shengji.analyze import analyze_bury, analyze_trump, trump_of, trump_text
+    bots = bots_from_text(args.bots)
+    if args.what == "bury":
+        trump = trump_of(args.trump)
+        frame = analyze_bury(args.hand, trump, args.rules, args.worlds, bots, args.seed,
+                             args.candidate, args.search)
+        title = f"Burying from {pretty_hand(args.hand, trump)}, trump {trump_text(trump)}"
+    else:
+        frame = analyze_trump(args.hand, args.level, args.rules, args.worlds, bots, args.seed)
+        title = f"Trumps for {pretty(args.hand)} at level {args.level}"
+    choice = frame.columns[0]
+    rows = [[rank, pretty(r[choice]) if choice == "bury" else r[choice],
+             f"{r.level_delta_mean:+.3f}",
+             "best" if rank == 1 else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+             f"{r.defender_points_mean:.1f}", f"{r.dealer_holds:.3f}"]
+            + ([r.by] if "by" in frame else [])
+            for rank, (_, r) in enumerate(frame.iterrows(), 1)]
+    print(f"{title}: rules {args.rules}, bots {args.bots}, {args.worlds:,} worlds, "
+          f"seed {args.seed}")
+    print(tabulate(rows, headers=["#", choice, "level change", "minus the best (95%)",
+                                  "defenders' points", "dealer holds"]
+                   + (["by"] if "by" in frame else []),
+                   colalign=("right", "left", "right", "right", "right", "right", "left"),
+                   disable_numparse=True))
+
+
 class Parser(argparse.ArgumentParser):
     """Bad usage is one line (and exit status 2), not the usage block and then the error."""
 
@@ -170,7 +200,6 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shengji.bots import bots_from_text
     from shengji.study import package_version
     from shengji.validate import MAX_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
@@ -291,6 +320,46 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
+    p_analyze = sub.add_parser(
+        "analyze", help="one hand: which cards to bury, which trump to declare",
+        description="Play each choice of one hand out in the same sampled worlds (uniform deals "
+                    "of the cards it cannot see) and rank the choices by the dealer's team's "
+                    "mean level change, each with the 95%% interval of its difference to the "
+                    "best, paired by world. bury: the dealer's 33 cards, the bottom taken up, "
+                    "under a trump it declared; the candidates are each greedy bury strategy's "
+                    "choice, yours (--candidate) and a search from the best. trump: a 25-card "
+                    "hand at the end of the draw, its team dealing; each trump it could "
+                    "declare.")
+    what = p_analyze.add_subparsers(dest="what", required=True)
+    p_bury = what.add_parser("bury", help="rank buries of the dealer's 33 cards",
+                             description="Rank buries of the dealer's 33 cards (seat 0, the "
+                                         "bottom taken up) under the trump it declared.")
+    p_bury.add_argument("--hand", required=True, help="the dealer's 33 cards, e.g. \"BJ BJ 2S "
+                                                      "AS ...\"")
+    p_bury.add_argument("--trump", required=True,
+                        help="the trump declared: level then suit, 2S, 10H, AC; 2NT: no trump")
+    p_bury.add_argument("--candidate", action="append", default=None, metavar="CARDS",
+                        help="a bury of your own, 8 cards of the hand (repeat for more)")
+    p_bury.add_argument("--search", type=cli_type(count, "--search", low=0, high=10 ** 9),
+                        default=40_000, metavar="N",
+                        help="the most play-outs the search from the best bury may take "
+                             "(default 40,000: about half a second with greedy bots; 0: no "
+                             "search)")
+    p_trump = what.add_parser("trump", help="rank the trumps a 25-card hand could declare",
+                              description="Rank the trumps a 25-card hand (seat 0, at the end "
+                                          "of the draw, its team dealing) could declare.")
+    p_trump.add_argument("--hand", required=True, help="the seat's 25 cards")
+    p_trump.add_argument("--level", required=True, help="the level played: 2..10, J, Q, K, A")
+    for p in (p_bury, p_trump):
+        p.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+        p.add_argument("--worlds", type=cli_type(count, "--worlds", high=1_000_000),
+                       default=2000, help="sampled worlds, the same for every choice "
+                                          "(default 2,000)")
+        p.add_argument("--bots", default="greedy",
+                       help="who plays: greedy, random or pimc (options after colons: "
+                            "pimc:rollouts=100, slow: about 0.15 s a play-out), for every "
+                            "seat or four separated by commas (default greedy)")
+        p.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_replay = sub.add_parser(
         "replay", help="re-check a saved round record and print it",
         description="Play a saved round record (shengji demo --save, RoundRecord.to_dict()) "
@@ -308,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "duel":
             duel(args)
+            return 0
+        if args.command == "analyze":
+            analyze(args)
             return 0
         if args.command == "demo":
             rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from shengji import reference as ref
+from shengji import validate
+from shengji.validate import short
 from shengji._core import Cards, Trump, category, decompose
-from shengji._driver import Table
+from shengji._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
 from shengji.errors import ShengjiError
 from shengji.rules import Rules
@@ -48,18 +51,11 @@ class RoundRecord:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RoundRecord":
-        names = {f.name for f in dataclasses.fields(cls)}
-        missing = names - set(d) - {"bots"}
-        if missing:
-            raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
-        data = {k: v for k, v in d.items() if k in names}
-        try:
-            data["rules"] = Rules.from_dict(d["rules"])
-            data["levels"] = tuple(d["levels"])
-        except (TypeError, ValueError) as e:
-            raise ShengjiError(f"not a round record: {e}") from None
-        return cls(**data)
+    def from_dict(cls, d: Any) -> "RoundRecord":
+        """The record of to_dict()'s data (a JSON file's), every field checked against
+        RECORD_FIELDS: ShengjiError "not a round record: <field path> ..." at the first that
+        does not fit."""
+        return cls(**checked_fields(d))
 
     @property
     def trump_object(self) -> Trump:
@@ -85,10 +81,185 @@ class MatchRecord:
                 "winner": self.winner}
 
 
+# -- The shape of a record (RoundRecord.to_dict(), JSON data): one check per field, applied by
+# RoundRecord.from_dict and by replay to a RoundRecord. A check takes (value, path) and returns
+# the value (numbers through shengji.validate) or raises ValueError naming the path; the replay
+# then checks what the values mean.
+
+Check = Callable[[Any, str], Any]
+MAX_DEALS = 32          # deals in one round (_engine.pxd MAX_DEALS: the redeals, ...)
+BIG = 10 ** 6           # bound of the outcome's counts, which only the replay's comparison reads
+def _fail(path: str, what: str, value: Any) -> ValueError:
+    return ValueError(f"{path} must be {what}, got {short(value)}")
+
+
+def _integer(low: int, high: int, optional: bool = False) -> Check:
+    return lambda v, path: validate.integer(v, path, low, high, optional)
+
+
+def _seat(optional: bool = False) -> Check:
+    return lambda v, path: validate.integer(v, f"{path} (a seat)", 0, 3, optional)
+
+
+def _flag(v: Any, path: str) -> bool:
+    if not isinstance(v, bool):
+        raise _fail(path, "True or False", v)
+    return v
+
+
+def _text(v: Any, path: str) -> str:
+    if not isinstance(v, str):
+        raise _fail(path, "text", v)
+    return v
+
+
+def _cards(optional: bool = False) -> Check:
+    """Card text that parses (which cards, the replay checks)."""
+    def check(v: Any, path: str) -> str | None:
+        if optional and v is None:
+            return None
+        if not isinstance(v, str):
+            raise _fail(path, "None or card text" if optional else "card text", v)
+        try:
+            Cards(v)
+        except ShengjiError as e:
+            why = str(e) if len(str(e)) < 120 else f"got {short(v)}"
+            raise ValueError(f"{path} must be card text: {why}") from None
+        return v
+    return check
+
+
+def _one_of(*choices: str | None) -> Check:
+    def check(v: Any, path: str) -> str | None:
+        if not (v is None or isinstance(v, str)) or v not in choices:
+            raise _fail(path, "one of " + ", ".join(map(repr, choices)), v)
+        return v
+    return check
+
+
+def _list_of(item: Check, what: str, low: int = 0, high: int | None = None) -> Check:
+    """A list of low..high entries (`what` names it), each checked by `item`."""
+    def check(v: Any, path: str) -> list:
+        if not isinstance(v, list) or len(v) < low or high is not None and len(v) > high:
+            raise _fail(path, what, v)
+        return [item(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    return check
+
+
+def _keys(what: str, **fields: Check) -> Check:
+    """A dict of exactly these keys (`what` names it), each value checked by its check."""
+    def check(v: Any, path: str) -> dict:
+        if not isinstance(v, dict):
+            raise _fail(path, what, v)
+        for k in fields:
+            if k not in v:
+                raise ValueError(f"{path}.{k} is missing")
+        for k in v:
+            if k not in fields:
+                raise ValueError(f"{path} has a key {short(k)} that {what} does not have")
+        return {k: fields[k](x, f"{path}.{k}") for k, x in v.items()}
+    return check
+
+
+def _rules(v: Any, path: str) -> Rules:
+    if isinstance(v, Rules):
+        return v
+    if not isinstance(v, (str, dict)):
+        raise _fail(path, "a preset's name or a dict of settings (Rules.to_dict())", v)
+    try:
+        return Rules.from_dict(v)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+EVENT = _keys("an event {deal, when, at, seat, action, cards}",
+              deal=_integer(0, MAX_DEALS - 1), when=_one_of(*WHEN), at=_integer(0, 108),
+              seat=_seat(optional=True), action=_one_of(*EVENTS.values()),
+              cards=_cards(optional=True))
+BURY = _keys("a bury {seat, cards}", seat=_seat(), cards=_cards())
+TRICK = _keys("a trick {leader, plays, winner, points, attempted}",
+              leader=_seat(), plays=_list_of(_cards(), "a list of 4 card texts", 4, 4),
+              winner=_seat(), points=_integer(0, 200), attempted=_cards(optional=True))
+
+RECORD_FIELDS: dict[str, Check] = {
+    "rules": _rules,
+    "seed": lambda v, path: validate.seed(v, path),
+    "first_drawer": lambda v, path: validate.seat(v, path),
+    "levels": lambda v, path: validate.levels(v, path),
+    "first_round": _flag,
+    "deals": _list_of(_text, f"a list of 1 to {MAX_DEALS} deals (card text)", 1, MAX_DEALS),
+    "events": _list_of(EVENT, "a list of events"),
+    "dealer": _seat(),
+    "declarer": _seat(optional=True),
+    "trump": _keys("a trump {level, suit}", level=_integer(2, 14),
+                   suit=_one_of("D", "C", "H", "S", None)),
+    "hands": _list_of(_cards(), "a list of 4 card texts", 4, 4),
+    "buries": _list_of(BURY, "a list of 1 or more buries {seat, cards}", 1),
+    "bottom": _cards(),
+    "tricks": _list_of(TRICK, "a list of at most 25 tricks", 0, 25),
+    "trick_points": _integer(0, 200),
+    "defender_points": _integer(0, BIG),
+    "bottom_points": _integer(0, 200),
+    "multiplier": _integer(0, BIG),
+    "penalty": _integer(-BIG, BIG),
+    "settlement": _keys("a settlement {dealer_holds, rise}", dealer_holds=_flag,
+                        rise=_integer(0, BIG)),
+    "bots": _list_of(_text, "a list of bot names"),          # may be left out
+}
+
+
+def checked_fields(d: Any) -> dict[str, Any]:
+    """The record's fields, each checked by RECORD_FIELDS (keys it does not know are left
+    out); ShengjiError "not a round record: ..." naming the first field that does not fit."""
+    if not isinstance(d, dict):
+        raise ShengjiError(f"not a round record: a dict of its fields, got {short(d)}")
+    missing = set(RECORD_FIELDS) - set(d) - {"bots"}
+    if missing:
+        raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
+    try:
+        return {k: check(d[k], k) for k, check in RECORD_FIELDS.items() if k in d}
+    except ValueError as e:
+        raise ShengjiError(f"not a round record: {e}") from None
+
+
+def difference(recorded: Any, replayed: Any, path: str) -> str | None:
+    """Where two values first differ, in one short line: the path of the first differing
+    element (list index, dict key; in card text the card, counting from 0) and both values
+    shortened; None when they are equal."""
+    if recorded == replayed:
+        return None
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for k in {**recorded, **replayed}:
+            if k not in replayed or k not in recorded:
+                return (f"{path}.{k} differs: recorded "
+                        f"{short(recorded[k]) if k in recorded else 'nothing'}, replayed "
+                        f"{short(replayed[k]) if k in replayed else 'nothing'}")
+            found = difference(recorded[k], replayed[k], f"{path}.{k}")
+            if found:
+                return found
+    elif isinstance(recorded, (list, tuple)) and isinstance(replayed, (list, tuple)):
+        for i, (a, b) in enumerate(zip(recorded, replayed)):
+            found = difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(recorded) != len(replayed):
+            return (f"{path} differs in length: recorded {len(recorded)}, replayed "
+                    f"{len(replayed)} (the first {min(len(recorded), len(replayed))} agree)")
+    elif isinstance(recorded, str) and isinstance(replayed, str) and " " in recorded + replayed:
+        a, b = recorded.split(), replayed.split()
+        for i in range(max(len(a), len(b))):
+            if a[i:i + 1] != b[i:i + 1]:
+                return (f"{path} differs at card {i}: recorded "
+                        f"{short(a[i]) if i < len(a) else 'the end'}, replayed "
+                        f"{short(b[i]) if i < len(b) else 'the end'}")
+    return f"{path} differs: recorded {short(recorded)}, replayed {short(replayed)}"
+
+
 def replay(record: RoundRecord | dict) -> RoundRecord:
     """Play the record's actions again through the table, re-checking every one against the
     rules (and every trick with the plain reference), and compare the outcome field by field.
-    Returns the replayed record; raises ShengjiError on the first difference."""
+    Returns the replayed record; raises ShengjiError at a field that does not fit the shape
+    of a record (RECORD_FIELDS, before anything is played) or at the first difference."""
     again = replay_actions(record)
     check_tricks_with_reference(again)
     return again
@@ -97,9 +268,12 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
 def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     """replay without the plain reference's check of the tricks (shengji.testing.check_record
     makes that check first, to name a wrong trick before the engine's comparison does)."""
-    if isinstance(record, dict):
+    if isinstance(record, RoundRecord):     # built in Python: checked as its to_dict() is
+        record = RoundRecord(**checked_fields(
+            {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}))
+    elif isinstance(record, dict):
         record = RoundRecord.from_dict(record)
-    if not isinstance(record, RoundRecord):
+    else:
         raise ShengjiError(f"replay takes a RoundRecord or its to_dict(), got "
                            f"{type(record).__name__}")
     rules = record.rules
@@ -108,26 +282,23 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
                                                          "forced", "revolution")]
     buries = list(record.buries)
-    if not record.deals or table.deck(0) != record.deals[0]:
+    if table.deck(0) != record.deals[0]:
         raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives")
-    try:
-        while (pending := table.advance()) is not None:
-            what, seat = pending
-            code = replay_answer(table, record, shows, buries, what, seat)
-            if code:
-                raise ShengjiError(f"replay: seat {seat}, {what} refused: "
-                                   f"{table.refusal(code)}")
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
-        raise ShengjiError(f"replay: not a well-formed round record ({type(e).__name__}: "
-                           f"{e})") from None
-    if shows or buries:
-        raise ShengjiError(f"replay: recorded actions never asked for: {shows + buries}")
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        code = replay_answer(table, record, shows, buries, what, seat)
+        if code:
+            raise ShengjiError(f"replay: seat {seat}, {what} refused: {table.refusal(code)}")
+    for left, kind in ((shows, "show"), (buries, "bury")):
+        if left:
+            raise ShengjiError(f"replay: {len(left)} recorded {kind} action(s) never asked "
+                               f"for, the first {short(left[0])}")
     again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
                         first_round=record.first_round, bots=record.bots, **table.record())
     for f in dataclasses.fields(RoundRecord):
-        if getattr(again, f.name) != getattr(record, f.name):
-            raise ShengjiError(f"replay: {f.name} differs: recorded {getattr(record, f.name)!r}, "
-                               f"replayed {getattr(again, f.name)!r}")
+        found = difference(getattr(record, f.name), getattr(again, f.name), f.name)
+        if found:
+            raise ShengjiError(f"replay: {found}")
     return again
 
 
@@ -137,18 +308,21 @@ def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, 
     Passes are not recorded: a show or revolution recorded for this seat at this moment is
     the answer, else the seat passed."""
     if what in ("show", "revolt"):
-        nxt = shows[0] if shows else None
         kind = table.show_kind if what == "show" else "revolution"
-        here = (nxt is not None and nxt["seat"] == seat and nxt["action"] == kind
-                and (nxt["deal"], nxt["when"], nxt["at"]) == table.moment)
-        if here:
-            shows.pop(0)
-        shown = Cards(nxt["cards"]) if nxt is not None and here and what == "show" else None
-        return table.answer(shown, here and what == "revolt")
+        nxt = shows[0] if shows else {}
+        if (nxt.get("seat"), nxt.get("action")) != (seat, kind) or \
+                (nxt["deal"], nxt["when"], nxt["at"]) != table.moment:
+            return table.answer(None, False)
+        shows.pop(0)
+        if what == "revolt":
+            return table.answer(None, True)
+        if nxt["cards"] is None:
+            raise ShengjiError(f"replay: seat {seat}'s {kind} at {table.moment} shows no cards")
+        return table.answer(Cards(nxt["cards"]), False)
     if what == "bury":
         if not buries or buries[0]["seat"] != seat:
             raise ShengjiError(f"replay: seat {seat} buries here, the record says "
-                               f"{buries[0] if buries else 'nothing'}")
+                               f"{short(buries[0]) if buries else 'nothing'}")
         return table.answer(Cards(buries.pop(0)["cards"]), False)
     s = table.state()
     n, step = len(s["tricks"]), len(s["current"])

@@ -80,24 +80,26 @@ class Rules:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"Rules.name must be a non-empty string, got {self.name!r}")
-        if self.step not in (10, 20, 40):
+        if not _whole(self.step) or self.step not in (10, 20, 40):
             raise ValueError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
         if self.dealer_rises is not None:
             rows = self.dealer_rises
             if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
                     or any(not (isinstance(r, tuple) and len(r) == 2
-                                and all(type(x) is int for x in r) and r[1] <= 13)
+                                and all(type(x) is int for x in r) and r[0] >= 0
+                                and r[1] <= 13)
                            for r in rows)
                     or [r[0] for r in rows] != sorted(r[0] for r in rows)
                     or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
                 raise ValueError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
-                                 f"...) with rising thresholds ending at 75 and levels 1..13, "
-                                 f"got {rows!r}")
+                                 "...) with rising thresholds from 0 up, ending at 75, and "
+                                 f"levels 1..13, got {rows!r}")
         validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True)
         if (not isinstance(self.must_play, tuple)
                 or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
             raise ValueError(f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}")
-        if self.multiplier_cap is not None and self.multiplier_cap not in (2, 4, 8, 16, 32, 64):
+        cap = self.multiplier_cap
+        if cap is not None and (not _whole(cap) or cap not in (2, 4, 8, 16, 32, 64)):
             raise ValueError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
                              f"got {self.multiplier_cap!r}")
         validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200)
@@ -109,7 +111,7 @@ class Rules:
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
         validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True)
-        if self.series not in (1, 3, 5):
+        if not _whole(self.series) or self.series not in (1, 3, 5):
             raise ValueError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
     @staticmethod
@@ -141,10 +143,15 @@ class Rules:
             return Rules.preset(d)
         if not isinstance(d, dict):
             raise ValueError(f"rules must be a preset name or a dict of settings, got {d!r}")
-        d = dict(d)
-        if d.get("dealer_rises") is not None:
-            d["dealer_rises"] = tuple(tuple(row) for row in d["dealer_rises"])
-        if "must_play" in d:
+        unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
+        if unknown:
+            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
+        d = dict(d)     # JSON's lists as tuples; any other value is __post_init__'s to refuse
+        rows = d.get("dealer_rises")
+        if isinstance(rows, (list, tuple)):
+            d["dealer_rises"] = tuple(tuple(r) if isinstance(r, (list, tuple)) else r
+                                      for r in rows)
+        if isinstance(d.get("must_play"), list):
             d["must_play"] = tuple(d["must_play"])
         return Rules().replace(**d)
 
@@ -196,6 +203,11 @@ class Rules:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
         largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
         return _driver.bottom_multiplier(self, last_lead, trump)
+
+
+def _whole(value: Any) -> bool:
+    """An int, not a bool (True == 1) nor a float (40.0 == 40)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 CHOICES = {"overturn": ("ranked", "once"),

@@ -37,7 +37,10 @@ def check_record(record: RoundRecord | dict) -> None:
     """Check a finished round (a RoundRecord or its to_dict()) card by card; None when every
     check holds, else ShengjiError naming the first problem (the trick, seat or field)."""
     if isinstance(record, dict):
-        record = RoundRecord.from_dict(record)
+        try:
+            record = RoundRecord.from_dict(record)
+        except ShengjiError as e:
+            raise _fail(str(e)) from None
     if not isinstance(record, RoundRecord):
         raise ShengjiError(f"check_record takes a RoundRecord or its to_dict(), got "
                            f"{type(record).__name__}")

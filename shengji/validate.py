@@ -5,9 +5,20 @@ from __future__ import annotations
 
 import argparse
 import operator
+import reprlib
 from typing import Any, Callable
 
 SEED_MAX = 2 ** 64 - 1
+SHORT = reprlib.Repr()
+SHORT.maxstring, SHORT.maxother, SHORT.maxlist, SHORT.maxdict = 60, 60, 4, 4
+
+
+def short(value: Any) -> str:
+    """A repr of at most about 80 characters, for messages (a huge value stays readable)."""
+    try:
+        return SHORT.repr(value)
+    except ValueError:          # an int of more digits than Python turns into text
+        return f"a {type(value).__name__} holding an integer too long to show"
 MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
 #                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 
@@ -34,14 +45,14 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
         else:
             bounds = "an integer"
         raise ValueError(f"{name} must be {'None or ' if optional else ''}{bounds}, "
-                         f"got {value!r}")
+                         f"got {short(value)}")
     return value
 
 
 def seed(value: Any, name: str = "seed") -> int:
     """A seed: 0 .. 2**64 - 1."""
     if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= SEED_MAX:
-        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {value!r}")
+        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {short(value)}")
     return integer(value, name, 0, SEED_MAX)
 
 
@@ -58,7 +69,7 @@ def levels(value: Any, name: str = "levels") -> tuple[int, int]:
     """Two team levels 2..14 (A = 14)."""
     pair = tuple(value) if isinstance(value, (tuple, list)) else ()
     if len(pair) != 2:
-        raise ValueError(f"{name} must be two team levels 2..14 (A = 14), got {value!r}")
+        raise ValueError(f"{name} must be two team levels 2..14 (A = 14), got {short(value)}")
     return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))
 
 

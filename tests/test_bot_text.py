@@ -16,6 +16,7 @@ from shengji.bots import bot_from_text, bot_text, bots_from_text
                                                             bury="voids")),
     ("greedy:revolt=false", sj.Greedy(revolt=False)),
     (" greedy : call = eager ", sj.Greedy(call="eager")),
+    ("greedy:bury=low:patience=3", sj.Greedy(bury="low", patience=3)),
     ("pimc", sj.Pimc()),
     ("pimc:rollouts=200", sj.Pimc(rollouts=200)),
     ("pimc:rollouts=200,seed=3,call=eager", sj.Pimc(rollouts=200, seed=3,
@@ -62,6 +63,8 @@ def test_lists_of_bots_and_seats():
     assert bots_from_text("greedy") == "greedy"
     assert bots_from_text("greedy:call=eager,patience=5,random,pimc:rollouts=9,greedy") == [
         "greedy:call=eager,patience=5", "random", "pimc:rollouts=9", "greedy"]
+    assert bots_from_text("greedy:call=eager:patience=5,random,greedy,random") == [
+        "greedy:call=eager:patience=5", "random", "greedy", "random"]
     # a text names a bot wherever a bot is named
     rec = sj.play_round("v3", seed=2, bots=["greedy:call=eager", "random"] * 2)
     assert rec == sj.play_round("v3", seed=2, bots=[sj.Greedy(call="eager"), "random"] * 2)

@@ -1,8 +1,10 @@
 """The README's example sessions say what the code does: each commented result is checked."""
 import re
+import shlex
 from pathlib import Path
 
 import shengji as sj
+from shengji.cli import main
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -32,3 +34,11 @@ def test_readme_python_example():
             assert repr(value) == result, code
             checked += 1
     assert checked >= 10
+
+
+def test_readme_analysis_example(capsys):
+    """The worked example of an analysed bury prints the table the README shows."""
+    command, shown = re.search(r"```bash\n(shengji analyze .*?)\n```\n\n```text\n(.*?)```",
+                               README.read_text(), re.S).groups()
+    assert main(shlex.split(command)[1:]) == 0
+    assert capsys.readouterr().out == shown
