@@ -32,6 +32,7 @@ from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, Tr
 from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.bots import Bot, BotSpec, Greedy, Pimc, SearchBot
 from shengji.play import play_match, play_round, round_seed, simulate_rounds
+from shengji.duels import Duel, duel
 from shengji.analyze import analyze_bury, analyze_trump
 from shengji.records import MatchRecord, RoundRecord, replay
 from shengji.rules import Rules
@@ -43,7 +44,7 @@ __all__ = [
     "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
     "Bot", "BotSpec", "Greedy", "Pimc", "SearchBot", "View", "Worlds", "RoundRecord",
     "MatchRecord", "play_round", "replay", "play_match", "simulate_rounds", "round_seed",
-    "analyze_bury", "analyze_trump",
+    "duel", "Duel", "analyze_bury", "analyze_trump",
     "parse_cards", "category", "order", "decompose", "points",
     "is_legal_follow", "follow_error", "legal_follows", "legal_leads", "LEAD_CAP", "RANK_NAMES",
     "trick_winner", "check_throw",

@@ -1,8 +1,10 @@
 """Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native),
-the search bots whose plays look ahead natively (SearchBot; Pimc), and how each seat's bot
-reaches the engine (BotSpec, resolve_bots)."""
+the search bots whose plays look ahead natively (SearchBot; Pimc), their text form
+(bot_from_text, bot_text) and how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -13,7 +15,7 @@ from shengji._driver import BOTS, BURIES, CALLS, Table
 from shengji import validate
 from shengji.views import View
 
-NAMED = ("random", "greedy")       # the built-in bots by name ("greedy" is Greedy())
+TEXT_BOTS = ("random", "greedy", "pimc")   # the bots with a text form ("greedy" is Greedy())
 
 
 class BotSpec(NamedTuple):
@@ -167,10 +169,108 @@ class Pimc:
         return candidates[int(np.argmax(scores))]
 
 
+def bot_from_text(text: str) -> Greedy | Pimc | str:
+    """A bot from its text form, the name and then its settings after a colon, separated by
+    commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
+    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200` (pimc also takes the
+    greedy settings of its shows and bury: `pimc:rollouts=200,call=eager`). "random" comes
+    back as the name. A ValueError names the bad name, key or value."""
+    if not isinstance(text, str):
+        raise ValueError(f"a bot's text must be a string, got {text!r}")
+    name, colon, rest = text.partition(":")
+    name = name.strip()
+    if name not in TEXT_BOTS:
+        raise ValueError(f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
+                         f"{', '.join(TEXT_BOTS)} (settings after a colon: "
+                         "greedy:call=eager,patience=5)")
+    settings: dict[str, str] = {}
+    for item in re.split("[,:]", rest) if colon else ():
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise ValueError(f"bot {text!r}: {item.strip()!r} is not key=value")
+        if key in settings:
+            raise ValueError(f"bot {text!r}: {key} is set twice")
+        settings[key] = value
+    if name == "random":
+        if settings or colon:
+            raise ValueError(f"bot {text!r}: random takes no settings")
+        return "random"
+    own = settings_of(Pimc) if name == "pimc" else {}
+    known = {**own, **settings_of(Greedy)}
+    unknown = [k for k in settings if k not in known]
+    if unknown:
+        raise ValueError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
+                         f"{', '.join(known)}")
+    values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
+    try:
+        greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
+        if name == "greedy":
+            return greedy
+        return Pimc(**{k: v for k, v in values.items() if k in own}, greedy=greedy)
+    except ValueError as e:
+        raise ValueError(f"bot {text!r}: {e}") from None
+
+
+def settings_of(cls: type) -> dict[str, str]:
+    """A bot class's settings that have a text form, by name: their types' names."""
+    return {f.name: str(f.type) for f in dataclasses.fields(cls) if f.type in ("str", "int", "bool")}
+
+
+def read_setting(text: str, key: str, value: str, kind: str) -> Any:
+    if kind == "int":
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"bot {text!r}: {key} must be an integer, got {value!r}") from None
+    if kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"bot {text!r}: {key} must be true or false, got {value!r}")
+        return value.lower() == "true"
+    return value
+
+
+def bot_text(bot: Any) -> str:
+    """The text form of a built-in bot (a name, a text form, a Greedy or a Pimc) that
+    bot_from_text reads back to the same bot: its settings that differ from the defaults."""
+    if isinstance(bot, str):
+        bot = bot_from_text(bot)
+        if isinstance(bot, str):
+            return bot
+    if isinstance(bot, Pimc):
+        changed = changed_settings(bot) + changed_settings(bot.greedy)
+        name = "pimc"
+    elif isinstance(bot, Greedy):
+        changed, name = changed_settings(bot), "greedy"
+    else:
+        raise ValueError(f"a {type(bot).__name__} has no text form: only the built-in bots "
+                         f"({', '.join(TEXT_BOTS)}) have one")
+    return name + (":" + ",".join(changed) if changed else "")
+
+
+def changed_settings(bot: Any) -> list[str]:
+    default = type(bot)()
+    return [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+            for k in settings_of(type(bot)) if (v := getattr(bot, k)) != getattr(default, k)]
+
+
+def bots_from_text(text: str) -> Any:
+    """One bot or four from the command line, separated by commas (a bot's settings are
+    separated by commas too: a part holding `=` and no colon is a setting of the bot before
+    it): `greedy:call=eager,patience=5,random,greedy,random`. The bots' texts, one or four;
+    resolve_bots reads them."""
+    bots: list[str] = []
+    for part in text.split(","):
+        if bots and "=" in part and ":" not in part:
+            bots[-1] += "," + part
+        else:
+            bots.append(part)
+    return bots[0] if len(bots) == 1 else bots
+
+
 def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
-    `bots` is one bot for every seat or four, each a built-in name, a Greedy, a SearchBot or
-    a Python Bot."""
+    `bots` is one bot for every seat or four, each a built-in bot's name or text form
+    (bot_from_text), a Greedy, a SearchBot or a Python Bot."""
     seats = [bots] * 4 if isinstance(bots, (str, Greedy)) or is_search_bot(bots) else (
         list(bots) if isinstance(bots, (list, tuple)) else [])
     if len(seats) != 4:
@@ -180,10 +280,10 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     names: list[str] = []
     for seat, bot in enumerate(seats):
         if isinstance(bot, str):
-            if bot not in NAMED:
-                raise ValueError(f"seat {seat}: unknown bot {bot!r}; built-in bots: "
-                                 f"{', '.join(NAMED)}")
-            bot = Greedy() if bot == "greedy" else bot
+            try:
+                bot = bot_from_text(bot)
+            except ValueError as e:
+                raise ValueError(f"seat {seat}: {e}") from None
         if isinstance(bot, Greedy):
             specs.append(bot.spec())
             objects.append(None)
@@ -206,5 +306,3 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
             objects.append(bot)
             names.append(type(bot).__name__)
     return specs, objects, names
-
-

@@ -1,14 +1,13 @@
 """The `shengji` command line: play a round and print it, re-check and print a saved one, run
-a Monte Carlo study, or analyse one hand's bury or trump."""
+a Monte Carlo study, a duplicate duel of two bots, or analyse one hand's bury or trump."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
-from typing import Any
 
 import shengji as sj
+from shengji.bots import bots_from_text
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -91,9 +90,28 @@ def study(args) -> None:
                                ray_address=args.ray_address,
                                strategies=None if args.strategies is None
                                else args.strategies.split(","),
-                               play_every=args.play_every, bots=args.bots)
+                               play_every=args.play_every, bots=args.bots,
+                               against=args.against)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
+
+
+def duel(args) -> None:
+    """Two bots in duplicate, into a study folder."""
+    from tqdm import tqdm
+    deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
+    with tqdm(total=args.matches or deals, unit="match" if args.matches else "deal",
+              unit_scale=True, desc="duel", disable=None) as bar:
+        result = sj.duel(args.a, args.b, deals=deals, matches=args.matches, rules=args.rules,
+                         seed=args.seed, first_round=args.first_round, workers=args.workers,
+                         backend=args.backend, ray_address=args.ray_address, out=args.out,
+                         resume=args.resume, progress=bar.update)
+    print_summary(result.summary)
+    plot = "wins.png" if args.matches else "score.png"
+    print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
+
+
+DUEL_DEALS = 100_000      # the duel's default on the command line
 
 
 def simulate(args) -> None:
@@ -101,8 +119,7 @@ def simulate(args) -> None:
     import numpy as np
 
     from shengji.stats import Sums, level_delta, metric
-    names = args.bots.split(",")
-    bots = names[0] if len(names) == 1 else names
+    bots = bots_from_text(args.bots)
     metrics: list[dict] = []
     if args.matches and args.rounds is not None:
         raise ValueError("--rounds and --matches exclude each other: play rounds or matches")
@@ -145,40 +162,12 @@ def simulate(args) -> None:
                   title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
 
-def bot_of(text: str) -> Any:
-    """One bot from its text: `greedy`, `random` or `pimc`, options after colons
-    (`pimc:rollouts=100`, `greedy:bury=low:patience=3`)."""
-    kinds = {"greedy": sj.Greedy, "pimc": sj.Pimc}
-    name, *options = text.strip().split(":")
-    if name == "random" and not options:
-        return name
-    if name not in kinds:
-        raise ValueError(f"unknown bot {text!r}: greedy, random or pimc, with options after "
-                         "colons (pimc:rollouts=100)")
-    allowed = [f.name for f in dataclasses.fields(kinds[name]) if f.name != "greedy"]
-    settings: dict[str, Any] = {}
-    for option in options:
-        key, eq, value = option.partition("=")
-        if not eq or key not in allowed:
-            raise ValueError(f"bot {text!r}: options of {name} are {', '.join(allowed)}, "
-                             f"as key=value; got {option!r}")
-        settings[key] = (int(value) if value.isdigit()
-                         else {"true": True, "false": False}.get(value.lower(), value))
-    return kinds[name](**settings)
-
-
-def bots_of(text: str) -> Any:
-    """--bots: one bot (bot_of) for every seat, or four separated by commas."""
-    seats = [bot_of(t) for t in text.split(",")]
-    return seats[0] if len(seats) == 1 else seats
-
-
 def analyze(args) -> None:
     """The ranked choices of one hand, each with the interval of its difference to the best."""
     from tabulate import tabulate
 
     from shengji.analyze import analyze_bury, analyze_trump, trump_of, trump_text
-    bots = bots_of(args.bots)
+    bots = bots_from_text(args.bots)
     if args.what == "bury":
         trump = trump_of(args.trump)
         frame = analyze_bury(args.hand, trump, args.rules, args.worlds, bots, args.seed,
@@ -233,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_study.add_argument("--deals", type=cli_type(count, "--deals"), default=100_000,
                          help="number of deals (default 100,000: a few seconds on 2 cores "
-                              "for trump-calling, about a minute for burying)")
+                              "for trump-calling, about 25 s for burying)")
     p_study.add_argument("--seed", type=seed_arg, default=0,
                          help="seed: deal i depends on (seed, i) only (default 0)")
     p_study.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
@@ -260,9 +249,48 @@ def main(argv: list[str] | None = None) -> int:
     p_study.add_argument("--bots", default=None, choices=["greedy", "random"],
                          help="burying: the bots that play the rounds out after the bury "
                               "(default greedy)")
+    p_study.add_argument("--against", default=None, metavar="SPEC",
+                         help="the baseline each strategy plays in duplicate against, for its "
+                              "duel_score: one of the study's strategies or a native bot "
+                              "(greedy:call=eager; default the first strategy)")
     p_study.add_argument("--resume", action="store_true",
                          help="continue the study already in --out (an error if there is "
                               "none), computing only what is missing")
+    p_duel = sub.add_parser(
+        "duel", help="two bots in duplicate: each deal played twice, the teams swapped",
+        description="Bot A (seats 0 and 2) against bot B (seats 1 and 3) on the same deals, "
+                    "each deal played again with the teams swapped and the same cards to the "
+                    "same seats, so the luck of the cards cancels out. score: A's level "
+                    "advantage over B a deal (A's rise when A rises, minus B's when B rises, "
+                    "the mean of the two rounds); A's and B's hold rates as dealer and points "
+                    "as defenders; with --matches, the share of matches A wins. Results go to "
+                    "OUT as for a study (summary.json, deals.parquet, a plot), continued by "
+                    "the same command after an interruption.")
+    p_duel.add_argument("--a", required=True, metavar="SPEC",
+                        help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
+                             "pimc:rollouts=200 (search bots play round by round: slow)")
+    p_duel.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
+    p_duel.add_argument("--deals", type=cli_type(count, "--deals"), default=None,
+                        help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
+                             "a few seconds on 2 cores for greedy bots)")
+    p_duel.add_argument("--matches", type=cli_type(count, "--matches"), default=None,
+                        help="play this many whole matches instead, each twice")
+    p_duel.add_argument("--first-round", action="store_true",
+                        help="deals as first rounds (where the rules say so, declaring picks "
+                             "the dealer)")
+    p_duel.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
+    p_duel.add_argument("--seed", type=seed_arg, default=0,
+                        help="seed: deal i depends on (seed, i) only (default 0)")
+    p_duel.add_argument("--workers", type=cli_type(count, "--workers", high=1024),
+                        default=None, help="worker processes (default: one per core); the "
+                                           "results do not depend on it")
+    p_duel.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="local: processes on this machine (default); ray: Ray tasks")
+    p_duel.add_argument("--ray-address", default=None, metavar="ADDR",
+                        help="join the Ray cluster at ADDR (with --backend ray)")
+    p_duel.add_argument("--out", default="duel-out", help="output folder (default duel-out)")
+    p_duel.add_argument("--resume", action="store_true",
+                        help="continue the duel already in --out (an error if there is none)")
     p_demo = sub.add_parser(
         "demo", help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "
@@ -270,8 +298,10 @@ def main(argv: list[str] | None = None) -> int:
                     "which `shengji replay` checks again.")
     p_demo.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_demo.add_argument("--seed", type=seed_arg, default=0, help="round seed (default 0)")
-    p_demo.add_argument("--bots", default="greedy",
-                        help="built-in bot for all four seats: greedy or random (default greedy)")
+    p_demo.add_argument("--bots", default="greedy", metavar="SPEC",
+                        help="a bot for all four seats, or four comma-separated: random, "
+                             "greedy, greedy:call=eager,patience=5, pimc:rollouts=200 "
+                             "(default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
     p_sim = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
@@ -282,9 +312,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="rounds to play (default 10,000; at most 100,000,000)")
     p_sim.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_DEALS),
                        default=None, help="play this many whole matches instead of rounds")
-    p_sim.add_argument("--bots", default="greedy",
-                       help="a built-in bot for all seats, or four comma-separated: "
-                            "greedy,random,greedy,random (default greedy)")
+    p_sim.add_argument("--bots", default="greedy", metavar="SPEC",
+                       help="a bot for all seats, or four comma-separated: "
+                            "greedy,random,greedy,random; a bot's settings follow a colon: "
+                            "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
+                            "round by round (default greedy)")
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
@@ -343,11 +375,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "simulate":
             simulate(args)
             return 0
+        if args.command == "duel":
+            duel(args)
+            return 0
         if args.command == "analyze":
             analyze(args)
             return 0
         if args.command == "demo":
-            rec = sj.play_round(args.rules, seed=args.seed, bots=args.bots)
+            rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
             if args.save:
                 with open(args.save, "w", encoding="utf-8") as f:
                     json.dump(rec.to_dict(), f, ensure_ascii=False)
@@ -359,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"shengji: error: {exc}\n")
     except KeyboardInterrupt:
         parser.exit(130, "shengji: interrupted; the finished chunks are saved: the same "
-                         "command continues the study\n" if args.command == "study"
+                         "command continues the study\n" if args.command in ("study", "duel")
                     else "shengji: interrupted\n")
     return 0
 

@@ -21,7 +21,7 @@ from shengji.validate import round_args
 from shengji.views import view_of
 
 __all__ = ["COLUMNS", "DECLARATION_COLUMNS", "Table", "first_deals", "round_seed", "simulate",
-           "play_round", "play_match", "simulate_rounds", "ask_python_bot"]
+           "play_round", "play_match", "simulate_rounds", "play_columns", "ask_python_bot"]
 
 
 def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
@@ -128,11 +128,8 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     workers = validate.count(workers, "workers", 1, 1024)
     specs, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
-        rows = [round_row(play_round(rules, round_seed(seed, i), bots, dealer, levels,
-                                     first_round)) for i in range(n)]
-        return frame_of({k: np.array([row_value(k, r[k]) for r in rows],
-                                     dtype=np.int64 if k == "seed" else np.int16)
-                         for k in FRAME_COLUMNS})
+        return frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
+                                     first_round))
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
@@ -149,6 +146,16 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     return frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
                      np.zeros(0, np.int64 if k == "seed" else np.int16)
                      for k in COLUMNS + ("seed",)})
+
+
+def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
+                 levels: tuple[int, int], first_round: bool) -> dict[str, np.ndarray]:
+    """simulate's columns and seed for rounds played one by one (Python and search bots):
+    `rounds` lists (i, dealer), round i seeded round_seed(seed, i)."""
+    rows = [round_row(play_round(rules, round_seed(seed, i), bots, dealer, levels, first_round))
+            for i, dealer in rounds]
+    return {k: np.array([row_value(k, r[k]) for r in rows],
+                        dtype=np.int64 if k == "seed" else np.int16) for k in FRAME_COLUMNS}
 
 
 def row_value(column: str, value: Any) -> int:

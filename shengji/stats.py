@@ -51,7 +51,9 @@ class Sums:
 
 
 def is_proportion(name: str) -> bool:
-    return not (name.endswith("_mean") or name.endswith("_diff"))
+    """Whether a metric is a share (Wilson's interval), by its name: not a mean (`_mean`), a
+    difference (`_diff`) or a duel's score (`score`: a mean level advantage)."""
+    return not name.endswith(("_mean", "_diff", "score"))
 
 
 def level_delta(cols: dict[str, np.ndarray]) -> np.ndarray:

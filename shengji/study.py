@@ -1,4 +1,4 @@
-"""Monte Carlo studies: which trump to call and when, and what to bury.
+"""Monte Carlo studies: which trump to call and when, what to bury, and duels of two bots.
 
 Deal i of a study is the first deal of the round seeded round_seed(seed, i), so a study's
 numbers are the same for any number of workers and a run can be continued. The deals are cut
@@ -9,10 +9,12 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 - trump-calling: one seat's hand and the bottom; each deal's declarations (up to the first
   trick, the bottom buried) once per calling strategy, four greedy bots with that strategy
   (first rounds: declaring picks the dealer); every `play_every`-th deal (deal i with
-  i % play_every == 0) is also played out, for the holds and level changes.
+  i % play_every == 0) is also played out, for the holds and level changes, and played in
+  duplicate by each strategy against the baseline (`against`), for the duel score.
 - burying: each deal played out once per burying strategy by four bots (greedy or random
   play) burying by that strategy (seat 0 deals, both teams at level 2), with differences
-  against `low` paired by deal.
+  against `low` paired by deal, and in duplicate by each strategy against the baseline.
+- duel, duel-matches (shengji.duels): two bots on the same deals (or matches) in duplicate.
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji._core import kind_index, kind_name, points
-from shengji.bots import BotSpec, Greedy
+from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
+from shengji.duels import duel_chunk, duel_deals, match_chunk, score_hist
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
 from shengji import validate
@@ -93,11 +96,16 @@ def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
     return [BotSpec.random(bury=strategy)] * 4
 
 
+def calling_spec(strategy: str) -> BotSpec:
+    return CALLING[strategy].spec()
+
+
 def calling_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(CALLING),
-                  play_every: int = 10) -> tuple[dict, dict, dict]:
+                  play_every: int = 10, against: str | None = None) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
-    declarations of every deal, the whole round of every play_every-th deal (0: none)."""
+    declarations of every deal, the whole round of every play_every-th deal (0: none), and
+    that deal in duplicate by each strategy against `against` (default the first)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
@@ -137,13 +145,51 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             values = np.zeros(count, dtype=np.int16)
             values[played] = whole[col]
             rows[f"{strategy}_{col}"] = np.ma.masked_array(values, mask=~played)
+    scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
+                          against, True, max(play_every, 1))
+    for strategy, score in scores.items():
+        values = np.zeros(count)
+        values[played] = score
+        rows[f"{strategy}_duel_score"] = np.ma.masked_array(values, mask=~played)
+        sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
+        hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
+
+
+def head_to_head(rules: Rules, seed: int, start: int, count: int, strategies: tuple[str, ...],
+                 spec_of: Callable[[str], BotSpec], against: str | None, first_round: bool,
+                 step: int = 1) -> dict[str, np.ndarray]:
+    """Each strategy's duel score against the baseline (a strategy of the study, by default
+    the first, or a native bot's text) on deals start, start + step, ... (shengji.duels), by
+    strategy; the strategies that play as the baseline do are left out (their score is 0)."""
+    base = against_spec(strategies[0] if against is None else against, spec_of)
+    return {strategy: duel_deals(rules, seed, start, count, spec_of(strategy), base,
+                                 first_round, (LEVEL, LEVEL), step)["score"]
+            for strategy in strategies if spec_of(strategy) != base}
+
+
+def against_spec(against: str, spec_of: Callable[[str], BotSpec]) -> BotSpec:
+    """The baseline's spec: a strategy of the study by name, else a native bot's text."""
+    try:
+        return spec_of(against)
+    except KeyError:
+        return native_spec(against)
+
+
+def native_spec(text: str) -> BotSpec:
+    """A native bot's spec from its text; a ValueError naming a search bot."""
+    specs, objects, _ = resolve_bots(bot_from_text(text))
+    if objects[0] is not None:
+        raise ValueError(f"{text!r} is not a native bot: a study's bots run natively (random, "
+                         "greedy or one of its strategies)")
+    return specs[0]
 
 
 def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(BURYING),
-                  bots: str = "greedy") -> tuple[dict, dict, dict]:
-    """Sums, histograms and per-deal columns of one chunk of the burying study."""
+                  bots: str = "greedy", against: str | None = None) -> tuple[dict, dict, dict]:
+    """Sums, histograms and per-deal columns of one chunk of the burying study, each deal also
+    played in duplicate by each strategy against `against` (default the first)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
@@ -177,6 +223,12 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                 diff = per[strategy][name].astype(np.float64) - per["low"][name]
                 sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
                     Sums.of(diff)
+    scores = head_to_head(rules, seed, start, count, strategies,
+                          lambda s: bury_specs(s, bots)[0], against, False)
+    for strategy, score in scores.items():
+        rows[f"{strategy}_duel_score"] = score
+        sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
+        hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
 
 
@@ -188,12 +240,20 @@ class Study:
     strategies: tuple[str, ...]
     chunk_size: int          # deals per chunk: about a second of one core
     options: dict[str, Any] = field(default_factory=dict)   # the chunk's options, defaults
+    unit: str = "deals"      # what it counts: deals, or matches
+    row: str = "deal"        # the rows' index column: one deal, or match
+    versus: bool = False     # its strategies are a duel's two bots, a and b (free texts)
 
 
 STUDIES = {
     "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING), 50_000,
-                           {"play_every": 10}),
-    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000, {"bots": "greedy"}),
+                           {"play_every": 10, "against": None}),
+    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000,
+                     {"bots": "greedy", "against": None}),
+    "duel": Study("duel", duel_chunk, (), 20_000, {"first_round": False, "levels": [2, 2]},
+                  versus=True),
+    "duel-matches": Study("duel-matches", match_chunk, (), 100, unit="matches", row="match",
+                          versus=True),
 }
 
 
@@ -202,7 +262,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
     """Everything that decides a study's numbers. Its digest names every chunk of the study."""
     return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 5}
+            "strategies": list(strategies), "options": options, "version": 6}
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
@@ -275,8 +335,11 @@ def lock_folder(folder: Path) -> Any:
     return handle
 
 
-def study_options(study: Study, play_every: int | None, bots: str | None) -> dict[str, Any]:
-    """The study's options with the ones asked for, checked."""
+def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
+                  bots: str | None, against: str | None) -> dict[str, Any]:
+    """The study's options with the ones asked for, checked; the baseline of the duels
+    (`against`: a strategy of the study, by default the first chosen, or a native bot's text)
+    by name or canonical text."""
     options = dict(study.options)
     if play_every is not None:
         if "play_every" not in options:
@@ -290,6 +353,18 @@ def study_options(study: Study, play_every: int | None, bots: str | None) -> dic
             raise StudyError(f"unknown bots {bots!r} for the burying study: choose "
                              f"{' or '.join(PLAY_BOTS)}")
         options["bots"] = bots
+    if "against" in options:
+        if against is None or against in study.strategies:
+            options["against"] = chosen[0] if against is None else against
+        else:
+            try:
+                native_spec(against)
+                options["against"] = bot_text(against)
+            except ValueError as e:
+                raise StudyError(f"--against: {e}") from None
+    elif against is not None:
+        raise StudyError(f"--against is an option of the trump-calling and burying studies, "
+                         f"not of {study.name}")
     return options
 
 
@@ -298,7 +373,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
               resume: bool = False, progress: Callable[[int], object] | None = None,
               backend: str = "local", ray_address: str | None = None,
               strategies: list[str] | tuple[str, ...] | None = None,
-              play_every: int | None = None, bots: str | None = None) -> dict[str, Any]:
+              play_every: int | None = None, bots: str | None = None,
+              against: str | None = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
     continued: its finished chunks are kept (`resume` insists on that); a folder holding
@@ -310,13 +386,13 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     comes back. `strategies`: a subset of the study's strategies (default all); the paired
     differences of the burying study need `low` among them. `play_every` (trump-calling,
     default 10): deal i is also played out when i % play_every == 0 (0: none). `bots`
-    (burying, default greedy): greedy or random play after the bury."""
-    if name not in STUDIES:
-        raise StudyError(f"unknown study {name!r}: choose one of {', '.join(STUDIES)}")
-    if backend not in ("local", "ray"):
-        raise StudyError(f"unknown backend {backend!r}: choose local or ray")
-    if ray_address is not None and backend != "ray":
-        raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
+    (burying, default greedy): greedy or random play after the bury. `against`: the baseline
+    each strategy duels in duplicate (shengji.duels), a strategy of the study (default the
+    first chosen) or a native bot's text ("greedy:call=eager")."""
+    if name not in STUDIES or STUDIES[name].versus:
+        named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
+        raise StudyError(f"unknown study {name!r}: choose one of {named} (a duel is run by "
+                         "shengji.duel)")
     study = STUDIES[name]
     chosen = study.strategies if strategies is None else tuple(strategies)
     unknown = [s for s in chosen if s not in study.strategies]
@@ -325,18 +401,44 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"unknown, repeated or no strategies: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
     try:
-        options = study_options(study, play_every, bots)
-        rules = Rules.of(rules)
-        deals = validate.count(deals, "deals")
-        seed = validate.seed(seed)
-        workers = validate.count(workers or os.cpu_count() or 1, "workers", 1, 1024)
+        options = study_options(study, chosen, play_every, bots, against)
     except ValueError as e:
         raise StudyError(str(e)) from None
+    return run(study, rules, deals, seed, chosen, options, workers, out, resume, progress,
+               backend, ray_address)
+
+
+def checked_run(study: Study, rules: Rules | str, deals: int, seed: int,
+                workers: int | None, backend: str,
+                ray_address: str | None) -> tuple[Rules, int, int, int]:
+    """A run's rules, count (of the study's unit), seed and workers, checked."""
+    if backend not in ("local", "ray"):
+        raise StudyError(f"unknown backend {backend!r}: choose local or ray")
+    if ray_address is not None and backend != "ray":
+        raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
+    try:
+        return (Rules.of(rules), validate.count(deals, study.unit), validate.seed(seed),
+                validate.count(workers or os.cpu_count() or 1, "workers", 1, 1024))
+    except ValueError as e:
+        raise StudyError(str(e)) from None
+
+
+def run(study: Study, rules: Rules | str, deals: int, seed: int, strategies: tuple[str, ...],
+        options: dict[str, Any], workers: int | None = None,
+        out: str | os.PathLike = "study-out", resume: bool = False,
+        progress: Callable[[int], object] | None = None, backend: str = "local",
+        ray_address: str | None = None) -> dict[str, Any]:
+    """A study whose strategies and options are checked (run_study, shengji.duel), into the
+    folder `out`: the summary."""
+    rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
+                                              ray_address)
     if not str(out).strip():
         raise StudyError("the output folder (--out) must be named: it is empty")
     folder = Path(out)
     chunks = folder / "chunks"
-    manifest = manifest_of(study, rules, deals, seed, chosen, options)
+    if resume and not (folder / "manifest.json").exists():
+        raise StudyError(f"nothing to resume in {folder}: it holds no study")
+    manifest = manifest_of(study, rules, deals, seed, strategies, options)
     digest = digest_of(manifest)
     try:
         chunks.mkdir(parents=True, exist_ok=True)
@@ -345,17 +447,48 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"cannot write to {folder}: {e.strerror or e}") from None
     try:
         return run_in_folder(study, rules, deals, seed, workers, folder, manifest, digest,
-                             chosen, options, resume, progress, backend, ray_address)
+                             strategies, options, progress, backend, ray_address)
     finally:
         lock.close()
 
 
+def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
+                  strategies: tuple[Any, ...], labels: tuple[str, ...],
+                  options: dict[str, Any], workers: int | None = None,
+                  progress: Callable[[int], object] | None = None, backend: str = "local",
+                  ray_address: str | None = None) -> tuple[dict[str, Any], Any]:
+    """A study computed as run() computes it, with no folder: (summary, the rows as a pandas
+    frame, as deals.parquet holds them). `strategies` go to the chunks (a duel's bot objects),
+    `labels` name them in the summary."""
+    import pyarrow as pa
+    rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
+                                              ray_address)
+    manifest = manifest_of(study, rules, deals, seed, labels, options)
+    digest = digest_of(manifest)
+    results: dict[int, dict] = {}
+    tables: dict[int, Any] = {}
+
+    def save(start: int, computed: tuple[dict, dict, dict]) -> None:
+        count = min(study.chunk_size, deals - start)
+        sums, hists, rows = computed
+        tables[start] = rows_table(study, start, count, rows)
+        results[start] = chunk_result(digest, start, count, sums, hists)
+        if progress:
+            progress(count)
+
+    starts = list(range(0, deals, study.chunk_size))
+    execute(study.chunk, [(rules, seed, start, min(study.chunk_size, deals - start), strategies)
+                          for start in starts], options, save, workers, backend, ray_address)
+    frame = pa.concat_tables([tables[s] for s in starts]).to_pandas()
+    return summarize(manifest, [results[s] for s in starts]), frame
+
+
 def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: int,
                   folder: Path, manifest: dict[str, Any], digest: str,
-                  chosen: tuple[str, ...], options: dict[str, Any], resume: bool,
+                  chosen: tuple[str, ...], options: dict[str, Any],
                   progress: Callable[[int], object] | None, backend: str,
                   ray_address: str | None) -> dict[str, Any]:
-    """run_study's work, the folder locked: the manifest, the chunks, the summary."""
+    """run()'s work, the folder locked: the manifest, the chunks, the summary."""
     chunks = folder / "chunks"
     manifest_file = folder / "manifest.json"
     if manifest_file.exists():
@@ -369,8 +502,6 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
                          if isinstance(found, dict) else "unreadable")
             raise StudyError(f"{folder} holds another study ({described}): it cannot be "
                              "continued with these options; choose another --out")
-    elif resume:
-        raise StudyError(f"nothing to resume in {folder}: it holds no study")
     else:
         write_atomically(manifest_file, manifest)
     size = study.chunk_size
@@ -388,26 +519,16 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
         """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
         count = min(size, deals - start)
         sums, hists, rows = computed
-        write_rows(chunk_path(chunks, start, "parquet"), digest, start, count, rows)
-        result = {"study": digest, "start": start, "count": count,
-                  "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
+        write_rows(chunk_path(chunks, start, "parquet"), digest, start, count,
+                   rows_table(study, start, count, rows))
+        result = chunk_result(digest, start, count, sums, hists)
         write_atomically(chunk_path(chunks, start, "json"), result)
         done[start] = result
         if progress:
             progress(count)
 
-    main = threading.current_thread() is threading.main_thread()
-    # a scheduler's SIGTERM or a closed terminal's SIGHUP stops the run as Ctrl-C does
-    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS} if main else {}
-    try:
-        jobs = [(rules, seed, start, min(size, deals - start), chosen) for start in todo]
-        if backend == "ray":
-            run_on_ray(study.chunk, jobs, options, save, ray_address, workers)
-        else:
-            run_locally(study.chunk, jobs, options, save, workers)
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+    execute(study.chunk, [(rules, seed, start, min(size, deals - start), chosen)
+                          for start in todo], options, save, workers, backend, ray_address)
     summary = summarize(manifest, [done[s] for s in starts])
     join_rows(folder / "deals.parquet", [chunk_path(chunks, s, "parquet") for s in starts])
     plot(summary, folder)
@@ -415,7 +536,31 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
     return summary
 
 
-Job = tuple[Rules, int, int, int, tuple[str, ...]]   # (rules, seed, start, count, strategies)
+Job = tuple[Rules, int, int, int, tuple[Any, ...]]   # (rules, seed, start, count, strategies)
+
+
+def chunk_result(digest: str, start: int, count: int, sums: dict[str, Sums],
+                 hists: dict[str, list[int]]) -> dict[str, Any]:
+    """A chunk's sums and histograms as its .json file holds them (summarize reads them)."""
+    return {"study": digest, "start": start, "count": count,
+            "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
+
+
+def execute(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
+            options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
+            workers: int, backend: str, ray_address: str | None) -> None:
+    """The jobs' chunks on the backend, each result saved as it comes back."""
+    main = threading.current_thread() is threading.main_thread()
+    # a scheduler's SIGTERM or a closed terminal's SIGHUP stops the run as Ctrl-C does
+    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS} if main else {}
+    try:
+        if backend == "ray":
+            run_on_ray(chunk, jobs, options, save, ray_address, workers)
+        else:
+            run_locally(chunk, jobs, options, save, workers)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
@@ -535,15 +680,20 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_rows(path: Path, digest: str, start: int, count: int, rows: dict[str, Any]) -> None:
-    """A chunk's rows (the chunk gives each deal's round seed), nulls where masked; the
-    file's metadata names the study and the deals it holds (read_chunk checks them)."""
+def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> Any:
+    """A chunk's rows as a pyarrow table: the deal's (or match's) index, then the chunk's
+    columns (it gives each deal's round seed), nulls where masked."""
     import pyarrow as pa
+    return pa.table({study.row: np.arange(start, start + count, dtype=np.int64),
+                     **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
+                        if np.ma.isMaskedArray(v) else np.asarray(v)
+                        for k, v in rows.items()}})
+
+
+def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
+    """A chunk's rows (rows_table); the file's metadata names the study and the deals it
+    holds (read_chunk checks them)."""
     import pyarrow.parquet as pq
-    table = pa.table({"deal": np.arange(start, start + count, dtype=np.int64),
-                      **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
-                         if np.ma.isMaskedArray(v) else np.asarray(v)
-                         for k, v in rows.items()}})
     table = table.replace_schema_metadata(chunk_identity(digest, start, count))
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
@@ -595,36 +745,67 @@ def package_version() -> str:
 
 def describe(summary: dict[str, Any]) -> str:
     """One line naming everything a summary's numbers depend on (the table's title)."""
+    study = STUDIES[summary["study"]]
     options = "".join(f", {k.replace('_', '-')} {v}" for k, v in summary["options"].items())
-    return (f"{summary['study']} study, rules {summary['rules']}, {summary['deals']:,} deals, "
-            f"seed {summary['seed']}, strategies {','.join(summary['strategies'])}{options} "
+    return (f"{summary['study']} study, rules {summary['rules']}, "
+            f"{summary['deals']:,} {study.unit}, seed {summary['seed']}, "
+            f"{sides(study, summary['strategies'])}{options} "
             f"(shengji {summary['version']}, study {summary['digest']})")
 
 
+def sides(study: Study, strategies: list[str]) -> str:
+    """What a study compares: its strategies, or a duel's bots a and b."""
+    if study.versus:
+        return f"a {strategies[0]} vs b {strategies[1]}"
+    return f"strategies {','.join(strategies)}"
+
+
 def plot(summary: dict[str, Any], folder: Path) -> None:
-    """The distributions that matter, one PNG each, readable without the table."""
+    """The distributions that matter, one PNG each, readable without the table; where a
+    metric is the distribution's mean (same name, or with _mean, and group), its value and
+    95% interval are marked."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    study = STUDIES[summary["study"]]
     groups: dict[str, dict[str, list[int]]] = {}
     for key, counts in summary["distributions"].items():
         quantity, group = key.split("|")
-        groups.setdefault(quantity, {})[group.removeprefix("strategy=")] = counts
+        groups.setdefault(quantity, {})[group] = counts
+    means = {(m["name"].removesuffix("_mean"), m["group"]): m for m in summary["metrics"]}
     titles = {"declarer_trumps": ("declarer's trumps at the first trick", 0, 1),
               "defender_points": ("defenders' final points", 0, 5),
-              "level_delta": ("level change of the dealer's team", -6, 1)}
-    for quantity, by_strategy in groups.items():
+              "level_delta": ("level change of the dealer's team", -6, 1),
+              "score": ("score: A's level advantage a deal (mean of its two rounds)", -6, 0.5),
+              "duel_score": (f"duel score against {summary['options'].get('against')} (level "
+                             "advantage a deal)", -6, 0.5),
+              "wins": ("share of a match pair won by A", 0, 0.5)}
+    for quantity, by_group in groups.items():
         title, first, step = titles[quantity]
         fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-        for strategy, counts in by_strategy.items():
+        seen = [i for counts in by_group.values() for i, c in enumerate(counts) if c]
+        if seen:     # the bins where something fell, and one on either side
+            ax.set_xlim(first + step * (min(seen) - 1), first + step * (max(seen) + 1))
+        for group, counts in by_group.items():
             total = sum(counts) or 1
             xs = [first + step * i for i in range(len(counts))]
-            ax.plot(xs, [c / total for c in counts], marker="o", markersize=3, label=strategy)
-        ax.set_title(f"{summary['study']} ({summary['rules']}, {summary['deals']:,} deals): "
-                     f"{title}")
+            label = (sides(study, summary["strategies"]) if study.versus
+                     else group.partition("=")[2])
+            mean = means.get((quantity, group))
+            if mean and mean["ci_low"] is not None:
+                label += (f": mean {mean['value']:.3f}, 95% interval "
+                          f"[{mean['ci_low']:.3f}, {mean['ci_high']:.3f}]")
+            line, = ax.plot(xs, [c / total for c in counts], marker="o", markersize=3,
+                            label=label)
+            if mean and mean["ci_low"] is not None:
+                ax.axvspan(mean["ci_low"], mean["ci_high"], color=line.get_color(), alpha=0.25)
+                ax.axvline(mean["value"], color=line.get_color(), linewidth=1)
+        ax.set_title(f"{summary['study']} ({summary['rules']}, {summary['deals']:,} "
+                     f"{study.unit}): {title}", fontsize=10)
         ax.set_xlabel(title)
-        ax.set_ylabel("share of deals")
-        ax.legend(title="strategy")
+        ax.set_ylabel(f"share of {study.unit}")
+        ax.legend(title=None if study.versus else next(iter(by_group)).partition("=")[0],
+                  fontsize=8)
         ax.grid(alpha=0.3)
         fig.tight_layout()
         tmp = folder / f"{quantity}.tmp.png"

@@ -230,7 +230,7 @@ def test_the_command_line_prints_the_ranked_table(capsys):
     (["bury", "--hand", str(STRONG), "--trump", "2C"], "cannot declare 2C"),
     (["bury", "--hand", str(STRONG), "--trump", "2S", "--candidate", "AS"], "candidate 1"),
     (["bury", "--hand", str(STRONG), "--trump", "2S", "--bots", "pimc:depth=3"],
-     "options of pimc"),
+     "unknown setting 'depth'; pimc takes"),
     (["bury", "--hand", str(STRONG), "--trump", "2S", "--worlds", "0"], "--worlds: must be"),
     (["trump", "--hand", str(DRAWN), "--level", "10"], "cannot declare at level 10"),
     (["trump", "--hand", str(DRAWN)], "required: --level"),

@@ -91,6 +91,8 @@ BAD_INPUT = [
     (["study", "burying", "--play-every", "3"], "--play-every is an option of the trump"),
     (["study", "trump-calling", "--bots", "random"], "--bots is an option of the burying"),
     (["study", "trump-calling", "--ray-address", "127.0.0.1:1"], "only with the ray backend"),
+    (["study", "burying", "--against", "pimc"], "--against: 'pimc' is not a native bot"),
+    (["study", "burying", "--against", "greedy:call=eagr"], "--against: bot 'greedy:call=eagr'"),
     (["study", "trump-calling", "--rules", "v4"], "unknown preset"),
     (["study", "dealing"], "invalid choice"),
     (["simulate", "--matches", "3", "--seed", "-5"], "--seed: must be an integer from 0"),
@@ -127,7 +129,7 @@ def test_version_and_help_texts(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("shengji ")
-    for command in ("study", "simulate", "demo", "replay"):
+    for command in ("study", "duel", "simulate", "demo", "replay"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = capsys.readouterr().out

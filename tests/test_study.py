@@ -36,6 +36,10 @@ def test_summary_schema_and_counts(reference_run):
     names = {(m["name"], m["group"]) for m in summary["metrics"]}
     assert {(n, "all") for n in st.DEAL_METRICS} <= names
     assert {(n, f"strategy={s}") for n in st.CALLING_METRICS for s in st.CALLING} <= names
+    # each strategy against the first in duplicate, on the deals played out
+    assert {("duel_score", f"strategy={s}") for s in st.CALLING if s != "eager"} <= names
+    assert ("duel_score", "strategy=eager") not in names
+    assert metric(summary, "duel_score", "strategy=never")["n"] == (DEALS + 9) // 10
     for m in summary["metrics"]:
         assert set(m) == {"name", "group", "value", "ci_low", "ci_high", "n"}
         if m["n"]:
@@ -335,7 +339,7 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
 def test_the_summary_names_everything_its_numbers_depend_on(reference_run, tmp_path):
     out, summary = reference_run
     assert summary["strategies"] == list(st.CALLING)
-    assert summary["options"] == {"play_every": 10}
+    assert summary["options"] == {"play_every": 10, "against": "eager"}
     assert summary["settings"] == sj.Rules.preset("bo3").to_dict()
     assert summary["version"] and summary["digest"] == st.digest_of(
         json.loads((out / "manifest.json").read_text()))
