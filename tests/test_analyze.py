@@ -152,6 +152,7 @@ def test_throwing_away_both_big_jokers_ranks_below_a_low_bury():
         "level_delta_mean"] - 0.2
 
 
+@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_a_search_bot_plays_through_python():
     """Pimc seats are asked through Python from the same positions: a small table, the same
     twice."""

@@ -35,6 +35,7 @@ def test_identical_bots_score_exactly_zero(rules, a, b, first_round):
         assert (frame[f"{col}_1"] == frame[f"{col}_2"]).all()
 
 
+@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_identical_search_and_python_bots_score_zero(tmp_path):
     pimc = sj.Pimc(rollouts=8)
     frame = sj.duel(pimc, "pimc:rollouts=8", deals=12, workers=1, out=tmp_path).frame
@@ -227,6 +228,7 @@ def test_cli_bad_input_is_one_line_and_writes_nothing(args, words, tmp_path, cap
     assert not (out / "summary.json").exists() and not (out / "chunks").exists()
 
 
+@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_cli_duel_writes_a_study_folder_and_continues_it(tmp_path):
     cmd = [sys.executable, "-m", "shengji", "duel", "--a", "greedy:call=eager", "--b",
            "greedy:call=patient,patience=7", "--deals", "3000", "--seed", "4", "--workers", "1",

@@ -109,6 +109,7 @@ def test_declarations_only(tmp_path):
     assert metric(summary, "overturned", "strategy=eager")["n"] == 3000
 
 
+@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_same_numbers_for_any_worker_count(reference_run, tmp_path):
     _, summary = reference_run
     assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, workers=1, out=tmp_path) == summary
@@ -310,8 +311,9 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
     """Issue 14: each chunk carries its study's digest, start and count, checked before use."""
     out, _ = reference_run
     other = tmp_path / "other"
-    st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, workers=1, out=other)
-    # a chunk copied in from another study (same deals, other seed)
+    st.run_study("trump-calling", "bo3", deals=CHUNK + 10, seed=6, workers=1, out=other,
+                 play_every=0)
+    # a chunk copied in from another study (other seed and options)
     mine = copy_study(out, tmp_path / "mine")
     shutil.copy(other / "chunks" / f"{CHUNK:012d}.json", mine / "chunks")
     with pytest.raises(st.StudyError, match=f"{CHUNK:012d}.json is not this study's chunk"):

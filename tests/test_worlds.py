@@ -145,6 +145,7 @@ def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
     assert chi2 < chi_square_limit(len(expected) - 1), (chi2, len(expected))
 
 
+@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_an_endgame_view_against_plain_enumeration():
     """Late in real rounds (of one deal), the worlds of a view against every deal weighed by
     the plain reference of what the seat knows (shengji.reference_knowledge: each placement
