@@ -42,3 +42,10 @@ def test_readme_analysis_example(capsys):
                                README.read_text(), re.S).groups()
     assert main(shlex.split(command)[1:]) == 0
     assert capsys.readouterr().out == shown
+
+
+def test_readme_links_to_files_that_exist():
+    """Every relative link of the README names a file of the repository."""
+    links = re.findall(r"\]\(([^)#\s]+)\)", README.read_text())
+    local = [link for link in links if "://" not in link]
+    assert local and all((README.parent / link).exists() for link in local), local
