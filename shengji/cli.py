@@ -74,7 +74,9 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
              "-" if m["ci_low"] is None else f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]]
             for m in summary["metrics"]]
     print(title, file=out)
+    # the values as formatted above, not re-read as numbers (tabulate would drop digits)
     print(tabulate(rows, headers=["metric", "group", "value", "95% interval", "n"],
+                   disable_numparse=True,
                    colalign=("left", "left", "right", "right", "right")), file=out)
 
 
@@ -324,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         "analyze", help="one hand: which cards to bury, which trump to declare",
         description="Play each choice of one hand out in the same sampled worlds (uniform deals "
                     "of the cards it cannot see) and rank the choices by the dealer's team's "
-                    "mean level change, each with the 95%% interval of its difference to the "
+                    "mean level change, each with the 95% interval of its difference to the "
                     "best, paired by world. bury: the dealer's 33 cards, the bottom taken up, "
                     "under a trump it declared; the candidates are each greedy bury strategy's "
                     "choice, yours (--candidate) and a search from the best. trump: a 25-card "
