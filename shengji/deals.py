@@ -1,0 +1,149 @@
+"""Seeded deals, plain or conditioned (docs/engine.md "Dealing"): `decks` and `deal`, with
+cards fixed to seats or the bottom (`predeal`, `bottom`) and a vectorised filter (`accept`).
+
+Seats are absolute (0..3); the seat that draws first is the dealer (the first drawer of a
+first round). Deal i of a conditioned run depends on (seed, i, condition) alone: its attempts
+0, 1, ... are drawn in order (each keyed by (seed, i, attempt)) until `accept` takes one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from shengji._core import Cards, kind_name
+from shengji._deal import condition_decks, decks as plain_decks
+from shengji._deal import place_counts as native_counts
+from shengji import validate
+
+SEAT_DRAWS, BOTTOM_SIZE, DRAWN, KINDS = 25, 8, 100, 54
+MAX_ATTEMPTS = 10_000     # attempts at one deal before a condition is judged to take nothing
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Cards fixed to the places (seats 0..3, then the bottom; kind indices) and `accept`,
+    called with the per-place card counts of many deals, an int8 array (n, 5, 54), and
+    answering a bool array (n,): the deals it takes."""
+
+    fixed: tuple[tuple[int, ...], ...]
+    accept: Callable[[np.ndarray], Any] | None = None
+
+    @property
+    def plain(self) -> bool:
+        return self.accept is None and not any(self.fixed)
+
+
+def kinds_of(cards: Any, where: str) -> tuple[int, ...]:
+    """The kind indices of `cards` (text, Cards or card texts), each copy once."""
+    try:
+        cards = Cards(cards)
+    except Exception as e:      # CardError, TypeError: the cards' text is named either way
+        raise ValueError(f"{where}: {e}") from None
+    return tuple(k for k in range(KINDS) for c in (1, 2)
+                 if (cards.twos if c == 2 else cards.ones) >> k & 1)
+
+
+def condition(predeal: Any = None, bottom: Any = None,
+              accept: Callable[[np.ndarray], Any] | None = None) -> Condition:
+    """The condition of a deal, checked: `predeal` {seat: cards}, `bottom` cards; a ValueError
+    names the first impossibility (a seat that is not 0..3, more than 25 cards to a seat or 8
+    to the bottom, a card fixed more than twice in all)."""
+    if predeal is None:
+        predeal = {}
+    if not isinstance(predeal, dict):
+        raise ValueError(f"predeal must be a dict {{seat: cards}}, got {validate.short(predeal)}")
+    fixed: list[tuple[int, ...]] = [()] * 5
+    for seat, cards in predeal.items():
+        seat = validate.integer(seat, "a predeal seat", 0, 3)
+        fixed[seat] = fixed[seat] + kinds_of(cards, f"predeal seat {seat}")
+    if bottom is not None:
+        fixed[4] = kinds_of(bottom, "bottom")
+    for place, kinds in enumerate(fixed):
+        size = BOTTOM_SIZE if place == 4 else SEAT_DRAWS
+        if len(kinds) > size:
+            name = "the bottom" if place == 4 else f"seat {place}"
+            raise ValueError(f"{name} holds {size} cards, {len(kinds)} are fixed to it")
+    copies = np.bincount([k for kinds in fixed for k in kinds], minlength=KINDS)
+    if (copies > 2).any():
+        k = int(np.argmax(copies > 2))
+        raise ValueError(f"{kind_name(k)} is fixed {copies[k]} times: the pack holds 2")
+    if accept is not None and not callable(accept):
+        raise ValueError(f"accept must be a function of the counts (n, 5, 54), got "
+                         f"{validate.short(accept)}")
+    return Condition(tuple(fixed), accept)
+
+
+def place_counts(decks: Any, dealers: Any) -> np.ndarray:
+    """Per-place card counts of deals in draw order (int8 (n, 108)), `dealers` drawing first
+    (one seat or one per deal): int8 (n, 5, 54), places seats 0..3 and the bottom."""
+    decks = np.ascontiguousarray(decks, dtype=np.int8)
+    return native_counts(decks, np.ascontiguousarray(
+        np.broadcast_to(dealers, len(decks)), dtype=np.int8))
+
+
+def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
+                      dealers: Any) -> tuple[np.ndarray, int]:
+    """Deal indices[i] of seeds[i] under `cond`, dealers[i] drawing first: (decks (n, 108),
+    attempts made in all). A ValueError when a deal finds no accepted attempt in
+    MAX_ATTEMPTS."""
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
+    dealers = np.ascontiguousarray(np.broadcast_to(dealers, seeds.shape), dtype=np.int8)
+    fixed = np.full((5, SEAT_DRAWS), -1, np.int8)
+    for place, kinds in enumerate(cond.fixed):
+        fixed[place, :len(kinds)] = kinds
+    nfixed = np.array([len(kinds) for kinds in cond.fixed], np.intc)
+    out = np.empty((len(seeds), 108), np.int8)
+    pending = np.arange(len(seeds))
+    attempts = 0
+    for attempt in range(MAX_ATTEMPTS):
+        if not len(pending):
+            break
+        drawn = condition_decks(seeds[pending], indices[pending], dealers[pending], attempt,
+                                fixed.ravel(), nfixed)
+        attempts += len(pending)
+        if cond.accept is None:
+            taken = np.ones(len(pending), bool)
+        else:
+            taken = np.asarray(cond.accept(place_counts(drawn, dealers[pending])), bool)
+            if taken.shape != pending.shape:
+                raise ValueError(f"accept must answer one bool per deal, shape "
+                                 f"{pending.shape}; it answered shape {taken.shape}")
+        out[pending[taken]] = drawn[taken]
+        pending = pending[~taken]
+    if len(pending):
+        raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at {len(pending):,} "
+                         f"of {len(seeds):,} deals ({len(seeds) - len(pending):,} taken in "
+                         f"{attempts:,} attempts): the condition is too rare or impossible")
+    return out, attempts
+
+
+def decks(seed: int, start: int = 0, count: int = 1, dealer: int = 0, predeal: Any = None,
+          bottom: Any = None, accept: Callable[[np.ndarray], Any] | None = None) -> np.ndarray:
+    """The draw order of `count` deals, deal `start` onward: an int8 array (count, 108) of kind
+    indices, `dealer` drawing first. Deal i of a seed is the same whatever else is dealt;
+    with a condition (module docstring) it depends on the condition too."""
+    cond = condition(predeal, bottom, accept)
+    validate.integer(dealer, "dealer", 0, 3)
+    if cond.plain:
+        return plain_decks(seed, start, count)
+    seed = validate.seed(seed)
+    start = validate.seed(start, "start")
+    count = validate.integer(count, "count", 0)
+    return conditioned_decks(cond, np.full(count, seed, np.uint64),
+                             np.arange(count, dtype=np.uint64) + np.uint64(start), dealer)[0]
+
+
+def deal(seed: int, index: int = 0, dealer: int = 0, predeal: Any = None, bottom: Any = None,
+         accept: Callable[[np.ndarray], Any] | None = None) -> tuple[list[Cards], Cards]:
+    """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
+    play order starting with the dealer (RULES.md §9); the last 8 are the bottom. predeal,
+    bottom, accept: as for `decks`."""
+    if dealer not in (0, 1, 2, 3):
+        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    order = [kind_name(int(k)) for k in decks(seed, index, 1, dealer, predeal, bottom,
+                                              accept)[0]]
+    hands = [Cards(order[(seat - dealer) % 4:DRAWN:4]) for seat in range(4)]
+    return hands, Cards(order[DRAWN:])

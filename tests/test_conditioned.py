@@ -1,0 +1,84 @@
+"""Conditioned deals (shengji.deals): fixed cards go where they are fixed, the rest is dealt
+uniformly, each seat's fixed cards land on uniform draws; accept filters; bad conditions
+stop with one clear error. Fixed seeds: every test is deterministic."""
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji.deals import place_counts
+
+BJ, SJ, AS = 53, 52, 51
+
+
+def test_fixed_cards_go_to_their_seats_for_any_dealer():
+    for dealer in range(4):
+        decks = sj.decks(3, 0, 200, dealer, predeal={0: "BJ BJ", 2: "AS"}, bottom="SJ 3D")
+        counts = place_counts(decks, dealer)
+        assert (counts.sum(axis=2) == [25, 25, 25, 25, 8]).all()
+        assert (counts[:, 0, BJ] == 2).all() and (counts[:, 2, AS] >= 1).all()
+        assert (counts[:, 4, SJ] >= 1).all()
+        hands, bottom = sj.deal(3, 7, dealer, predeal={0: "BJ BJ", 2: "AS"}, bottom="SJ 3D")
+        assert "BJ BJ" in str(hands[0]) and "AS" in hands[2] and "SJ" in bottom
+
+
+def test_the_rest_is_hypergeometric():
+    """Seat 0 holds both big jokers: seat 2 holds both small ones with probability
+    25 * 24 / (106 * 105), and one of them with 2 * 25 * 81 / (106 * 105)."""
+    n = 100_000
+    counts = place_counts(sj.decks(11, 0, n, 1, predeal={0: "BJ BJ"}), 1)
+    held = np.bincount(counts[:, 2, SJ], minlength=3)
+    p2, p1 = 25 * 24 / (106 * 105), 2 * 25 * 81 / (106 * 105)
+    expected = n * np.array([1 - p1 - p2, p1, p2])
+    assert ((held - expected) ** 2 / expected).sum() < 13.8     # 2 degrees of freedom, 0.1%
+    # the bottom: 8 of the 106 free cards
+    bottom = counts[:, 4, SJ].mean()
+    assert abs(bottom - 2 * 8 / 106) < 4 * np.sqrt(2 * 8 / 106 / n)
+
+
+def test_fixed_cards_land_on_uniform_draws():
+    """Where among seat 1's 25 draws its fixed big joker lands (dealer 3: seat 1 draws
+    third, at draws 4i + 2; the other copies go to seat 0): chi-square, 24 degrees of
+    freedom, 0.1% value 51.2; and its two fixed cards in either order."""
+    n = 50_000
+    decks = sj.decks(12, 0, n, 3, predeal={1: "BJ 2D", 0: "BJ 2D"})
+    seat = decks[:, 2:100:4]
+    where = np.argmax(seat == BJ, axis=1)
+    observed = np.bincount(where, minlength=25)
+    expected = n / 25
+    assert ((observed - expected) ** 2 / expected).sum() < 51.2
+    before = (np.argmax(seat == 0, axis=1) < where).mean()      # 2D (kind 0) drawn first
+    assert abs(before - 0.5) < 4 * 0.5 / np.sqrt(n)
+
+
+def test_a_deal_depends_on_seed_index_and_condition_alone():
+    cond = {"predeal": {3: "SJ SJ 10H"}, "accept": lambda c: c[:, 0, 39:52].sum(axis=1) >= 8}
+    many = sj.decks(5, 0, 40, 2, **cond)
+    assert (sj.decks(5, 17, 1, 2, **cond)[0] == many[17]).all()
+    assert (sj.decks(5, 30, 10, 2, **cond) == many[30:]).all()
+    assert len({d.tobytes() for d in many}) == 40
+    # a condition that takes everything deals the plain decks
+    assert (sj.decks(5, 3, 9, accept=lambda c: np.ones(len(c), bool)) == sj.decks(5, 3, 9)).all()
+
+
+def test_accept_filters_on_the_counts():
+    spades = slice(39, 52)          # suit S: kinds 39 .. 51
+    decks = sj.decks(8, 0, 500, 0, accept=lambda c: c[:, 0, spades].sum(axis=1) >= 8)
+    assert (place_counts(decks, 0)[:, 0, spades].sum(axis=1) >= 8).all()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"predeal": {0: "BJ BJ", 1: "BJ"}}, "BJ is fixed 3 times"),
+    ({"predeal": {0: "BJ"}, "bottom": "BJ BJ"}, "BJ is fixed 3 times"),
+    ({"predeal": {0: " ".join(f"{r}D {r}D" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split())}},
+     "seat 0 holds 25 cards, 26"),
+    ({"bottom": "2D 2D 3D 3D 4D 4D 5D 5D 6D"}, "the bottom holds 8 cards, 9"),
+    ({"predeal": {4: "BJ"}}, "predeal seat must be an integer from 0 to 3"),
+    ({"predeal": {0: "XX"}}, "predeal seat 0"),
+    ({"predeal": "0=BJ"}, "predeal must be a dict"),
+    ({"accept": 3}, "accept must be a function"),
+    ({"accept": lambda c: np.zeros(len(c), bool)}, "accept took none of 10,000 attempts"),
+    ({"accept": lambda c: True}, "one bool per deal"),
+])
+def test_impossible_conditions_stop_with_one_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        sj.decks(0, 0, 3, **kwargs)
