@@ -84,9 +84,9 @@ def place_counts(decks: Any, dealers: Any) -> np.ndarray:
 
 
 def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
-                      dealers: Any) -> tuple[np.ndarray, int]:
+                      dealers: Any) -> tuple[np.ndarray, np.ndarray]:
     """Deal indices[i] of seeds[i] under `cond`, dealers[i] drawing first: (decks (n, 108),
-    attempts made in all). A ValueError when a deal finds no accepted attempt in
+    the attempts each took, int32 (n,)). A ValueError when a deal finds no accepted attempt in
     MAX_ATTEMPTS."""
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
@@ -97,13 +97,13 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
     nfixed = np.array([len(kinds) for kinds in cond.fixed], np.intc)
     out = np.empty((len(seeds), 108), np.int8)
     pending = np.arange(len(seeds))
-    attempts = 0
+    attempts = np.zeros(len(seeds), np.int32)
     for attempt in range(MAX_ATTEMPTS):
         if not len(pending):
             break
         drawn = condition_decks(seeds[pending], indices[pending], dealers[pending], attempt,
                                 fixed.ravel(), nfixed)
-        attempts += len(pending)
+        attempts[pending] += 1
         if cond.accept is None:
             taken = np.ones(len(pending), bool)
         else:
@@ -116,8 +116,18 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
     if len(pending):
         raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at {len(pending):,} "
                          f"of {len(seeds):,} deals ({len(seeds) - len(pending):,} taken in "
-                         f"{attempts:,} attempts): the condition is too rare or impossible")
+                         f"{attempts.sum():,} attempts): the condition is too rare or impossible")
     return out, attempts
+
+
+def round_decks(cond: Condition, seed: int, indices: Any,
+                dealers: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The conditioned first deals of rounds `indices` of a run seeded `seed` (round i seeded
+    round_seed(seed, i), its deal keyed as deal 0 of that seed), dealers[i] drawing first:
+    (decks, attempts), as conditioned_decks."""
+    from shengji._driver import round_seed
+    seeds = np.array([round_seed(seed, int(i)) for i in indices], np.uint64)
+    return conditioned_decks(cond, seeds, 0, dealers)
 
 
 def decks(seed: int, start: int = 0, count: int = 1, dealer: int = 0, predeal: Any = None,

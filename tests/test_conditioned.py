@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import shengji as sj
+from bots import PassiveBot
 from shengji.deals import place_counts
 
 BJ, SJ, AS = 53, 52, 51
@@ -82,3 +83,32 @@ def test_accept_filters_on_the_counts():
 def test_impossible_conditions_stop_with_one_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         sj.decks(0, 0, 3, **kwargs)
+
+
+def test_simulate_deals_the_given_first_deals():
+    from shengji.play import first_deals, simulate
+    seeds, plain = first_deals(4, 10, 300)
+    specs, v3 = sj.bots.resolve_bots("greedy")[0], sj.Rules.preset("v3")
+    given, shuffled = (simulate(v3, 4, 10, 300, specs, 1, decks=decks) for decks in (plain, None))
+    assert all((given[k] == shuffled[k]).all() for k in given)
+    with pytest.raises(ValueError, match="the whole pack"):
+        simulate(v3, 4, 10, 300, specs, decks=np.zeros((300, 108), np.int8))
+
+
+def test_conditioned_rounds():
+    """Seat 0 holds every level card and joker: nobody else can declare. Round i is dealt
+    sj.deal(row.seed, 0, dealer, ...)."""
+    predeal = {0: "BJ BJ SJ SJ 2S 2S 2H 2H 2C 2C 2D 2D"}
+    frame = sj.simulate_rounds(300, "v3", "greedy:call=eager", seed=2, dealer=3,
+                               predeal=predeal, workers=2)
+    assert set(frame["declarer"].dropna()) == {0} and frame.attrs["acceptance_rate"] == 1
+    hands, _ = sj.deal(int(frame["seed"][7]), 0, 3, predeal=predeal)
+    assert sj.Cards(predeal[0]) in hands[0]
+    from shengji.deals import condition, round_decks
+    spades = lambda c: c[:, 2, 39:52].sum(axis=1) >= 9      # noqa: E731
+    frame = sj.simulate_rounds(400, "v3", "greedy", seed=2, accept=spades)
+    decks, attempts = round_decks(condition(accept=spades), 2, range(400), 0)
+    assert frame.attrs["acceptance_rate"] == 400 / attempts.sum() < 0.2
+    assert (sj.decks(int(frame["seed"][5]), 0, 1, 0, accept=spades) == decks[5]).all()
+    with pytest.raises(ValueError, match="native bots only"):
+        sj.simulate_rounds(2, bots=["greedy"] * 3 + [PassiveBot()], bottom="AS")
