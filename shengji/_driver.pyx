@@ -576,6 +576,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         if kinds[k].kind == BOT_PYTHON:
             raise ValueError("simulate runs native bots only")
     if dealt:
+        decks = np.ascontiguousarray(decks, dtype=np.int8)
         given = decks
         if given.shape[0] != count or given.shape[1] != DECK_SIZE:
             raise ValueError(f"decks must be ({count}, {DECK_SIZE}), got "

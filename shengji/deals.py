@@ -45,6 +45,11 @@ def kinds_of(cards: Any, where: str) -> tuple[int, ...]:
                  if (cards.twos if c == 2 else cards.ones) >> k & 1)
 
 
+def cards_text(kinds: tuple[int, ...]) -> str:
+    """Kinds as canonical card text."""
+    return str(Cards([kind_name(k) for k in kinds]))
+
+
 def condition(predeal: Any = None, bottom: Any = None,
               accept: Callable[[np.ndarray], Any] | None = None) -> Condition:
     """The condition of a deal, checked: `predeal` {seat: cards}, `bottom` cards; a ValueError

@@ -112,3 +112,28 @@ def test_conditioned_rounds():
     assert (sj.decks(int(frame["seed"][5]), 0, 1, 0, accept=spades) == decks[5]).all()
     with pytest.raises(ValueError, match="native bots only"):
         sj.simulate_rounds(2, bots=["greedy"] * 3 + [PassiveBot()], bottom="AS")
+
+
+def test_conditioned_duels(tmp_path):
+    """Both seatings meet the same conditioned deal (identical bots score 0); deal i's seat
+    i % 4 draws first; the condition is in the manifest; accept's attempts are reported."""
+    predeal = {1: "BJ BJ SJ SJ 2S 2S 2H 2H 2C 2C 2D 2D"}
+    duel = sj.duel("greedy:call=eager", "greedy:call=eager", deals=200, seed=4, workers=1,
+                   predeal=predeal, out=tmp_path)
+    frame = duel.frame
+    assert (frame["score"] == 0).all() and set(frame["declarer_1"].dropna()) == {1}
+    assert duel.summary["options"]["predeal"] == {"1": str(sj.Cards(predeal[1]))}
+    hands, _ = sj.deal(int(frame["seed"][6]), 0, 6 % 4, predeal=predeal)
+    assert sj.Cards(predeal[1]) in hands[1]
+    hearts = lambda c: c[:, 0, 26:39].sum(axis=1) >= 8      # noqa: E731
+    duel = sj.duel("greedy:call=eager", "random", deals=300, seed=4, workers=2, accept=hearts)
+    attempts = duel.frame["attempts"]
+    assert (attempts >= 1).all() and duel.summary["metrics"][1]["name"] == "attempts_mean"
+    deck = sj.decks(int(duel.frame["seed"][9]), 0, 1, 9 % 4, accept=hearts)
+    assert hearts(place_counts(deck, 9 % 4)).all()
+    with pytest.raises(ValueError, match="without out"):
+        sj.duel("greedy", "random", deals=10, accept=hearts, out=tmp_path / "x")
+    with pytest.raises(ValueError, match="a duel of matches"):
+        sj.duel("greedy", "random", matches=2, bottom="AS")
+    with pytest.raises(ValueError, match="BJ is fixed 3 times"):
+        sj.duel("greedy", "random", deals=10, predeal={0: "BJ BJ"}, bottom="BJ")
