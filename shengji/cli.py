@@ -8,6 +8,7 @@ import sys
 
 import shengji as sj
 from shengji.bots import bots_from_text
+from shengji.deals import parse_predeal
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -91,7 +92,8 @@ def study(args) -> None:
                                strategies=None if args.strategies is None
                                else args.strategies.split(","),
                                play_every=args.play_every, bots=args.bots,
-                               against=args.against)
+                               against=args.against, predeal=parse_predeal(args.predeal),
+                               bottom=args.bottom)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -105,7 +107,8 @@ def duel(args) -> None:
         result = sj.duel(args.a, args.b, deals=deals, matches=args.matches, rules=args.rules,
                          seed=args.seed, first_round=args.first_round, workers=args.workers,
                          backend=args.backend, ray_address=args.ray_address, out=args.out,
-                         resume=args.resume, progress=bar.update)
+                         resume=args.resume, progress=bar.update,
+                         predeal=parse_predeal(args.predeal), bottom=args.bottom)
     print_summary(result.summary)
     plot = "wins.png" if args.matches else "score.png"
     print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
@@ -291,6 +294,13 @@ def main(argv: list[str] | None = None) -> int:
     p_duel.add_argument("--out", default="duel-out", help="output folder (default duel-out)")
     p_duel.add_argument("--resume", action="store_true",
                         help="continue the duel already in --out (an error if there is none)")
+    for p in (p_study, p_duel):
+        p.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
+                       help="cards fixed to a seat (0..3, absolute; in a deal the dealer, the "
+                            "first drawer, draws first) in every deal: \"0=BJ BJ 2S\", "
+                            "repeated or ';'-separated; the rest is dealt uniformly")
+        p.add_argument("--bottom", default=None, metavar="CARDS",
+                       help="cards fixed to the bottom in every deal")
     p_demo = sub.add_parser(
         "demo", help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "

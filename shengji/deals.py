@@ -80,6 +80,38 @@ def condition(predeal: Any = None, bottom: Any = None,
     return Condition(tuple(fixed), accept)
 
 
+def condition_options(cond: Condition) -> dict[str, Any]:
+    """A condition's fixed cards as a study's options (JSON: seats as text, cards as text);
+    none for a plain deal, so that a plain study's manifest is unchanged."""
+    options: dict[str, Any] = {}
+    if any(cond.fixed[:4]):
+        options["predeal"] = {str(seat): cards_text(kinds)
+                              for seat, kinds in enumerate(cond.fixed[:4]) if kinds}
+    if cond.fixed[4]:
+        options["bottom"] = cards_text(cond.fixed[4])
+    return options
+
+
+def option_condition(predeal: dict[str, str] | None, bottom: str | None,
+                     accept: Callable[[np.ndarray], Any] | None = None) -> Condition:
+    """The condition of a study's options (condition_options)."""
+    return condition(None if predeal is None else {int(k): v for k, v in predeal.items()},
+                     bottom, accept)
+
+
+def parse_predeal(texts: list[str]) -> dict[int, str]:
+    """--predeal "0=BJ BJ 2S" (repeated, or ';'-separated) as {seat: cards}; a seat named
+    twice gets both groups."""
+    predeal: dict[int, str] = {}
+    for part in (p.strip() for text in texts for p in text.split(";")):
+        seat, eq, cards = part.partition("=")
+        if not eq or seat.strip() not in ("0", "1", "2", "3"):
+            raise ValueError(f"--predeal takes SEAT=CARDS, a seat 0..3 (\"0=BJ BJ 2S\"), got "
+                             f"{part!r}")
+        predeal[int(seat)] = f"{predeal.get(int(seat), '')} {cards}".strip()
+    return predeal
+
+
 def place_counts(decks: Any, dealers: Any) -> np.ndarray:
     """Per-place card counts of deals in draw order (int8 (n, 108)), `dealers` drawing first
     (one seat or one per deal): int8 (n, 5, 54), places seats 0..3 and the bottom."""

@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
-from shengji.deals import Condition, cards_text, condition, round_decks
+from shengji.deals import Condition, condition, condition_options, option_condition, round_decks
 from shengji.play import COLUMNS, play_columns, play_match, round_seed, simulate
 from shengji.records import SUITS
 from shengji.rules import Rules
@@ -128,8 +128,7 @@ def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tupl
     their texts); predeal ({seat: cards}, seats as text too: a manifest's JSON), bottom and
     accept condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
-    cond = condition(None if predeal is None else {int(k): v for k, v in predeal.items()},
-                     bottom, accept)
+    cond = option_condition(predeal, bottom, accept)
     rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond)
     sums = {"score|team=a": Sums.of(rows["score"])}
     if "attempts" in rows:
@@ -237,18 +236,6 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     summary, frame = st.run_in_memory(study, rules, count, seed, bots, labels, options,
                                       workers, progress, backend, ray_address)
     return Duel(frame, summary)
-
-
-def condition_options(cond: Condition) -> dict[str, Any]:
-    """A condition's fixed cards as a study's options (JSON: seats as text, cards as text);
-    none for a plain deal, so that a plain study's manifest is unchanged."""
-    options: dict[str, Any] = {}
-    if any(cond.fixed[:4]):
-        options["predeal"] = {str(seat): cards_text(kinds)
-                              for seat, kinds in enumerate(cond.fixed[:4]) if kinds}
-    if cond.fixed[4]:
-        options["bottom"] = cards_text(cond.fixed[4])
-    return options
 
 
 def checked_bot(bot: Any, side: str) -> Any:

@@ -137,3 +137,24 @@ def test_conditioned_duels(tmp_path):
         sj.duel("greedy", "random", matches=2, bottom="AS")
     with pytest.raises(ValueError, match="BJ is fixed 3 times"):
         sj.duel("greedy", "random", deals=10, predeal={0: "BJ BJ"}, bottom="BJ")
+
+
+def test_conditioned_studies_and_command_line(tmp_path, capsys):
+    from shengji import study as st
+    from shengji.cli import main
+    summary = st.run_study("trump-calling", deals=400, workers=1, out=tmp_path / "a",
+                           predeal={0: "BJ BJ"}, bottom="5H", play_every=4)
+    metric = {(m["name"], m["group"]): m["value"] for m in summary["metrics"]}
+    assert metric["hand_has_joker_pair", "all"] == 1 and summary["options"]["bottom"] == "5H"
+    assert main(["study", "burying", "--deals", "60", "--workers", "1", "--out",
+                 str(tmp_path / "b"), "--predeal", "0=BJ BJ;2=SJ", "--predeal", "0=2S",
+                 "--strategies", "low,voids"]) == 0
+    assert st.run_study("burying", deals=60, workers=1, out=tmp_path / "b",
+                        strategies=["low", "voids"], predeal={0: "BJ BJ 2S", 2: "SJ"},
+                        resume=True)["options"]["predeal"] == {"0": "BJ BJ 2S", "2": "SJ"}
+    for bad, message in ((["--predeal", "5=BJ"], "a seat 0..3"),
+                         (["--predeal", "0=BJ BJ", "--bottom", "BJ"], "BJ is fixed 3 times")):
+        with pytest.raises(SystemExit) as stop:
+            main(["duel", "--a", "greedy", "--b", "random", "--deals", "10", "--out",
+                  str(tmp_path / "c"), *bad])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
