@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji._core import Cards, kind_name
+from shengji._core import Cards, kind_name, points
 from shengji._deal import condition_decks, decks as plain_decks
 from shengji._deal import place_counts as native_counts
 from shengji import validate
@@ -118,6 +118,31 @@ def place_counts(decks: Any, dealers: Any) -> np.ndarray:
     decks = np.ascontiguousarray(decks, dtype=np.int8)
     return native_counts(decks, np.ascontiguousarray(
         np.broadcast_to(dealers, len(decks)), dtype=np.int8))
+
+
+SUITS = "DCHS"          # kind = 13 * suit + rank - 2; 52, 53 the jokers
+POINTS = np.array([points(kind_name(k)) for k in range(KINDS)], np.int16)    # by kind
+
+
+def hand_features(decks: Any, dealers: Any, levels: Any) -> dict[str, np.ndarray]:
+    """Each seat's hand as dealt by deals in draw order (dealers[i] drawing first, played at
+    levels[i]): hand{s}_D, _C, _H, _S (the suit's cards, its level cards included),
+    hand{s}_level (level cards), hand{s}_jokers and hand{s}_points, for seats s 0..3."""
+    counts = place_counts(decks, dealers)[:, :4]                    # (n, 4 seats, 54)
+    n = len(counts)
+    levels = np.broadcast_to(np.asarray(levels, np.int64), (n,))
+    suits = counts[:, :, :52].reshape(n, 4, 4, 13)                    # (n, seat, suit, rank)
+    features = {"level": suits[np.arange(n), :, :, levels - 2].sum(axis=-1, dtype=np.int8),
+                "jokers": counts[:, :, 52:].sum(axis=-1, dtype=np.int8),
+                "points": (counts * POINTS).sum(axis=-1, dtype=np.int16)}
+    lengths = suits.sum(axis=-1, dtype=np.int8)
+    columns: dict[str, np.ndarray] = {}
+    for seat in range(4):
+        for suit, name in enumerate(SUITS):
+            columns[f"hand{seat}_{name}"] = lengths[:, seat, suit]
+        for name, values in features.items():
+            columns[f"hand{seat}_{name}"] = values[:, seat]
+    return columns
 
 
 def conditioned_decks(cond: Condition, seeds: Any, indices: Any,

@@ -24,7 +24,8 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
-from shengji.deals import Condition, condition, condition_options, option_condition, round_decks
+from shengji.deals import (Condition, condition, condition_options, hand_features,
+                           option_condition, round_decks)
 from shengji.play import COLUMNS, play_columns, play_match, round_seed, simulate
 from shengji.records import SUITS
 from shengji.rules import Rules
@@ -84,21 +85,26 @@ def advantage(cols: dict[str, np.ndarray], team: int) -> np.ndarray:
 
 def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
                first_round: bool = False, levels: Any = (2, 2), step: int = 1,
-               cond: Condition | None = None) -> dict[str, np.ndarray]:
+               cond: Condition | None = None, features: bool = False) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... played by a against b in both seatings: per deal its
     seed, each round's ROUND_COLUMNS (suffix _1: A at seats 0 and 2; _2: A at 1 and 3), each
     round's advantage for A (a_advantage_1, _2) and the score, their mean. Under a condition
     (shengji.deals) both seatings meet the same conditioned deal; `attempts`, the attempts
-    each deal took where it has an accept."""
-    decks = attempts = None
-    if cond is not None and not cond.plain:
-        indices = range(start, start + count * step, step)
-        decks, attempts = round_decks(cond, seed, indices, [i % 4 for i in indices])
-    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step, decks)
+    each deal took where it has an accept. With `features`, each seat's hand as dealt
+    (shengji.deals.hand_features, at the first drawer's team's level)."""
+    indices = range(start, start + count * step, step)
+    dealers = [i % 4 for i in indices]
+    cond = condition() if cond is None else cond
+    decks, attempts = (round_decks(cond, seed, indices, dealers) if features or not cond.plain
+                       else (None, None))
+    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step,
+                           None if cond.plain else decks)
                 for bots in seatings(a, b))
     rows: dict[str, np.ndarray] = {"seed": one["seed"].astype(np.uint64)}
-    if cond is not None and cond.accept is not None:
+    if attempts is not None and cond.accept is not None:
         rows["attempts"] = attempts
+    if decks is not None and features:
+        rows.update(hand_features(decks, dealers, np.asarray(levels)[np.array(dealers) % 2]))
     for r, cols in ((1, one), (2, two)):
         for name in ROUND_COLUMNS:
             rows[f"{name}_{r}"] = cols[name]
@@ -129,7 +135,8 @@ def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tupl
     accept condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
     cond = option_condition(predeal, bottom, accept)
-    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond)
+    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond,
+                      features=True)
     sums = {"score|team=a": Sums.of(rows["score"])}
     if "attempts" in rows:
         sums["attempts_mean|all"] = Sums.of(rows["attempts"])

@@ -34,9 +34,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji._core import kind_index, kind_name, points
+from shengji._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
-from shengji.deals import Condition, condition, condition_options, option_condition, round_decks
+from shengji.deals import (POINTS, Condition, condition, condition_options, hand_features,
+                           option_condition, round_decks)
 from shengji.duels import duel_chunk, duel_deals, match_chunk, score_hist
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
@@ -44,7 +45,6 @@ from shengji import validate
 from shengji.stats import Sums, level_delta, metric
 
 LEVEL = 2               # every study round is played at level 2 by both teams
-POINTS = np.array([points(kind_name(k)) for k in range(54)], dtype=np.int64)   # by kind
 
 CALLING = {
     "eager": Greedy(call="eager"),
@@ -121,6 +121,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     for name, values in deal_metrics(cards).items():
         sums[f"{name}|all"] = Sums.of(values)
         rows[name.removesuffix("_mean")] = values
+    rows.update(hand_features(cards, 0, LEVEL))
     played = np.zeros(count, dtype=bool)
     first = -(-start // play_every) * play_every if play_every else start + count
     played[first - start::play_every or 1] = True
@@ -207,10 +208,12 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
     per: dict[str, dict[str, np.ndarray]] = {}
     cond = option_condition(predeal, bottom)
     decks = None if cond.plain else round_decks(cond, seed, range(start, start + count), 0)[0]
+    seeds, plain = first_deals(seed, start, count)
+    rows["seed"] = seeds.astype(np.uint64)
+    rows.update(hand_features(plain if decks is None else decks, 0, LEVEL))
     for strategy in strategies:
         cols = simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
                         (LEVEL, LEVEL), False, decks=decks)
-        rows.setdefault("seed", cols["seed"].astype(np.uint64))
         delta = level_delta(cols)
         metrics = {
             "defender_points_mean": cols["defender_points"],

@@ -2,6 +2,7 @@
 uniformly, each seat's fixed cards land on uniform draws; accept filters; bad conditions
 stop with one clear error. Fixed seeds: every test is deterministic."""
 import numpy as np
+import pandas as pd
 import pytest
 
 import shengji as sj
@@ -158,3 +159,27 @@ def test_conditioned_studies_and_command_line(tmp_path, capsys):
             main(["duel", "--a", "greedy", "--b", "random", "--deals", "10", "--out",
                   str(tmp_path / "c"), *bad])
         assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def hand_columns(hand, level):
+    """A hand's feature columns, counted plainly from its card texts."""
+    texts = [t for t in str(hand).split()]
+    suited = [t for t in texts if t not in ("SJ", "BJ")]
+    return {**{s: sum(t[-1] == s for t in suited) for s in "DCHS"},
+            "level": sum(t[:-1] == level for t in suited),
+            "jokers": len(texts) - len(suited), "points": sj.points(hand)}
+
+
+def test_deals_parquet_holds_each_seats_hand(tmp_path):
+    from shengji import study as st
+    duel = sj.duel("greedy", "random", deals=30, seed=9, levels=(5, 2), workers=1,
+                   predeal={2: "5H 5H"})
+    st.run_study("burying", deals=20, workers=1, out=tmp_path, strategies=["low"])
+    burying = pd.read_parquet(tmp_path / "deals.parquet")
+    for frame, i, dealer, level in ((duel.frame, 13, 1, "2"), (duel.frame, 14, 2, "5"),
+                                    (burying, 7, 0, "2")):
+        hands, _ = sj.deal(int(frame["seed"][i]), 0, dealer,
+                           predeal={2: "5H 5H"} if frame is duel.frame else None)
+        for seat in range(4):
+            assert {k: frame[f"hand{seat}_{k}"][i] for k in hand_columns(hands[seat], level)} \
+                == hand_columns(hands[seat], level)
