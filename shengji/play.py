@@ -158,7 +158,8 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
                       np.zeros(0, np.int64 if k == "seed" else np.int16)
                       for k in COLUMNS + ("seed",)})
-    frame.attrs["acceptance_rate"] = n / attempts.sum() if n and attempts is not None else 1.0
+    taken = n / int(attempts.sum()) if n and attempts is not None else 1.0
+    frame.attrs["acceptance_rate"] = taken
     return frame
 
 
