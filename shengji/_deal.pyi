@@ -6,7 +6,8 @@ import numpy.typing as npt
 
 def decks(seed: int, start: int = 0, count: int = 1) -> npt.NDArray[np.int8]: ...
 def condition_decks(seeds: npt.NDArray[np.uint64], indices: npt.NDArray[np.uint64],
-                    dealers: npt.NDArray[np.int8], attempt: int, fixed: npt.NDArray[np.int8],
+                    dealers: npt.NDArray[np.int8], attempts: npt.NDArray[np.uint64],
+                    fixed: npt.NDArray[np.int8],
                     nfixed: npt.NDArray[np.intc]) -> npt.NDArray[np.int8]: ...
 def place_counts(decks: npt.NDArray[np.int8],
                  dealers: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]: ...

@@ -225,12 +225,13 @@ def decks(seed, start=0, count=1):
 
 
 def condition_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
-                    const int8_t[::1] dealers, int attempt, const int8_t[::1] fixed,
-                    const int[::1] nfixed):
-    """Attempt `attempt` at deal indices[i] of seeds[i], dealers[i] drawing first (shengji.deals
-    checks the condition): an int8 array (n, 108). Attempt 0 draws from the generator keyed
-    (seed, index), attempt j > 0 from the one keyed (its first output, j), so that each attempt
-    depends on (seed, index, j) alone; without fixed cards attempt 0 is the plain deal."""
+                    const int8_t[::1] dealers, const uint64_t[::1] attempts,
+                    const int8_t[::1] fixed, const int[::1] nfixed):
+    """Attempt attempts[i] at deal indices[i] of seeds[i], dealers[i] drawing first
+    (shengji.deals checks the condition): an int8 array (n, 108). Attempt 0 draws from the
+    generator keyed (seed, index), attempt j > 0 from the one keyed (its first output, j), so
+    that each attempt depends on (seed, index, j) alone; without fixed cards attempt 0 is the
+    plain deal."""
     cdef Py_ssize_t i, n = seeds.shape[0]
     cdef bint plain = True
     cdef int p
@@ -242,8 +243,8 @@ def condition_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
     with nogil:
         for i in range(n):
             rng_seed(&r, seeds[i], indices[i])
-            if attempt:
-                rng_seed(&r, rng_next(&r), <uint64_t>attempt)
+            if attempts[i]:
+                rng_seed(&r, rng_next(&r), attempts[i])
             if plain:
                 shuffle_deck(&r, &view[i, 0])
             else:

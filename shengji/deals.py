@@ -18,7 +18,9 @@ from shengji._deal import place_counts as native_counts
 from shengji import validate
 
 SEAT_DRAWS, BOTTOM_SIZE, DRAWN, KINDS = 25, 8, 100, 54
-MAX_ATTEMPTS = 10_000     # attempts at one deal before a condition is judged to take nothing
+FIRST_ATTEMPTS = 10_000   # a condition taking none of the first attempts takes nothing
+MAX_ATTEMPTS = 10 ** 7    # attempts at one deal; any condition that passes the first never
+ATTEMPT_BATCH = 4_096     # attempts drawn at once, spread over the deals still pending
 
 
 @dataclass(frozen=True)
@@ -148,37 +150,44 @@ def hand_features(decks: Any, dealers: Any, levels: Any) -> dict[str, np.ndarray
 def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
                       dealers: Any) -> tuple[np.ndarray, np.ndarray]:
     """Deal indices[i] of seeds[i] under `cond`, dealers[i] drawing first: (decks (n, 108),
-    the attempts each took, int32 (n,)). A ValueError when a deal finds no accepted attempt in
-    MAX_ATTEMPTS."""
+    the attempts each took up to the one accepted, int64 (n,)). A ValueError when none of the
+    first FIRST_ATTEMPTS is taken, or a deal takes MAX_ATTEMPTS."""
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    n = len(seeds)
     indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
     dealers = np.ascontiguousarray(np.broadcast_to(dealers, seeds.shape), dtype=np.int8)
     fixed = np.full((5, SEAT_DRAWS), -1, np.int8)
     for place, kinds in enumerate(cond.fixed):
         fixed[place, :len(kinds)] = kinds
     nfixed = np.array([len(kinds) for kinds in cond.fixed], np.intc)
-    out = np.empty((len(seeds), 108), np.int8)
-    pending = np.arange(len(seeds))
-    attempts = np.zeros(len(seeds), np.int32)
-    for attempt in range(MAX_ATTEMPTS):
-        if not len(pending):
-            break
-        drawn = condition_decks(seeds[pending], indices[pending], dealers[pending], attempt,
-                                fixed.ravel(), nfixed)
-        attempts[pending] += 1
+    out = np.empty((n, 108), np.int8)
+    pending = np.arange(n)
+    attempts = np.zeros(n, np.int64)
+    while len(pending):
+        # each pending deal's next `width` attempts at once: its first accepted one is kept
+        width = 1 if cond.accept is None else max(1, ATTEMPT_BATCH // len(pending))
+        rows = np.repeat(pending, width)
+        tries = np.repeat(attempts[pending], width) + np.tile(np.arange(width), len(pending))
+        drawn = condition_decks(seeds[rows], indices[rows], dealers[rows],
+                                tries.astype(np.uint64), fixed.ravel(), nfixed)
         if cond.accept is None:
-            taken = np.ones(len(pending), bool)
+            ok = np.ones((len(pending), 1), bool)
         else:
-            taken = np.asarray(cond.accept(place_counts(drawn, dealers[pending])), bool)
-            if taken.shape != pending.shape:
-                raise ValueError(f"accept must answer one bool per deal, shape "
-                                 f"{pending.shape}; it answered shape {taken.shape}")
-        out[pending[taken]] = drawn[taken]
-        pending = pending[~taken]
-    if len(pending):
-        raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at {len(pending):,} "
-                         f"of {len(seeds):,} deals ({len(seeds) - len(pending):,} taken in "
-                         f"{attempts.sum():,} attempts): the condition is too rare or impossible")
+            ok = np.asarray(cond.accept(place_counts(drawn, dealers[rows])), bool)
+            if ok.shape != rows.shape:
+                raise ValueError(f"accept must answer one bool per deal, shape {rows.shape}; "
+                                 f"it answered shape {ok.shape}")
+            ok = ok.reshape(len(pending), width)
+        hit, first = ok.any(axis=1), ok.argmax(axis=1)
+        attempts[pending] += np.where(hit, first + 1, width)
+        out[pending[hit]] = drawn.reshape(len(pending), width, 108)[hit, first[hit]]
+        pending = pending[~hit]
+        if len(pending) == n and attempts.sum() >= FIRST_ATTEMPTS:
+            raise ValueError(f"accept took none of the first {attempts.sum():,} attempts at "
+                             f"{n:,} deals: the condition is too rare or impossible")
+        if len(pending) and attempts[pending].max() >= MAX_ATTEMPTS:
+            raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at a deal "
+                             f"({n - len(pending):,} of {n:,} taken): the condition is too rare")
     return out, attempts
 
 

@@ -141,12 +141,16 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
                              "native bots only")
         return frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
                                      first_round))
-    decks, attempts = (None, None) if cond.plain else round_decks(cond, seed, range(n), dealer)
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
-        return simulate(rules, seed, start, min(chunk, n - start), specs, dealer, levels,
-                        first_round, decks=None if decks is None else decks[start:start + chunk])
+        count = min(chunk, n - start)
+        decks, attempts = (None, count) if cond.plain else round_decks(
+            cond, seed, range(start, start + count), dealer)
+        cols = simulate(rules, seed, start, count, specs, dealer, levels, first_round,
+                        decks=decks)
+        cols["attempts"] = np.sum(attempts)
+        return cols
 
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
@@ -158,8 +162,7 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
                       np.zeros(0, np.int64 if k == "seed" else np.int16)
                       for k in COLUMNS + ("seed",)})
-    taken = n / int(attempts.sum()) if n and attempts is not None else 1.0
-    frame.attrs["acceptance_rate"] = taken
+    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
     return frame
 
 
