@@ -183,3 +183,19 @@ def test_deals_parquet_holds_each_seats_hand(tmp_path):
         for seat in range(4):
             assert {k: frame[f"hand{seat}_{k}"][i] for k in hand_columns(hands[seat], level)} \
                 == hand_columns(hands[seat], level)
+
+
+def test_a_conditioned_chunk_is_the_same_wherever_it_is_cut():
+    from shengji import study as st
+    from shengji.duels import duel_chunk
+    v3, predeal = sj.Rules.preset("v3"), {"1": "SJ SJ", "3": "AH"}
+    hearts = lambda c: c[:, 2, 26:39].sum(axis=1) >= 7      # noqa: E731
+    for chunk, extra in ((st.calling_chunk, {"play_every": 3}), (st.burying_chunk, {}),
+                         (duel_chunk, {"accept": hearts})):
+        strategies = ("greedy", "random") if chunk is duel_chunk else ("low", "voids") \
+            if chunk is st.burying_chunk else ("eager", "never")
+        whole = chunk(v3, 6, 0, 60, strategies, predeal=predeal, bottom="5D", **extra)[2]
+        part = chunk(v3, 6, 33, 27, strategies, predeal=predeal, bottom="5D", **extra)[2]
+        assert whole.keys() == part.keys()
+        for name in whole:
+            assert (np.asarray(whole[name])[33:] == np.asarray(part[name])).all(), name
