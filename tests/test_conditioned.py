@@ -199,3 +199,12 @@ def test_a_conditioned_chunk_is_the_same_wherever_it_is_cut():
         assert whole.keys() == part.keys()
         for name in whole:
             assert (np.asarray(whole[name])[33:] == np.asarray(part[name])).all(), name
+
+
+def test_simulate_on_the_command_line_takes_a_condition(capsys):
+    from shengji.cli import main
+    assert main(["simulate", "--rounds", "200", "--predeal", "0=BJ BJ", "--bottom", "KH"]) == 0
+    assert "200 rounds, seat 0 holds BJ BJ, bottom KH" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["simulate", "--matches", "2", "--bottom", "AS"])
+    assert "matches take neither" in capsys.readouterr().err
