@@ -139,7 +139,7 @@ cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int d
     are shuffled, and each place's slots (a seat's draws 4i + ((p - dealer) & 3), the bottom's
     last 8) are shuffled with its fixed cards among them: the fixed cards land on a uniform
     set of its draws in a uniform order, since a card's draw decides when it can be shown.
-    The caller checks the condition (shengji.conditions): no kind more than twice in all,
+    The caller checks the condition (shengji.deals): no kind more than twice in all,
     at most 25 cards a seat and 8 in the bottom."""
     cdef int8_t rest[DECK_SIZE]
     cdef int8_t slots[SEAT_DRAWS]
