@@ -27,7 +27,7 @@ from shengji._core import (
     to_masks,
     trick_winner,
 )
-from shengji._deal import deal, decks
+from shengji.deals import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
 from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.bots import Bot, BotSpec, Greedy, Pimc, SearchBot

@@ -4,10 +4,13 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-from shengji._core import Cards
-
 def decks(seed: int, start: int = 0, count: int = 1) -> npt.NDArray[np.int8]: ...
-def deal(seed: int, index: int = 0, dealer: int = 0) -> tuple[list[Cards], Cards]: ...
+def condition_decks(seeds: npt.NDArray[np.uint64], indices: npt.NDArray[np.uint64],
+                    dealers: npt.NDArray[np.int8], attempts: npt.NDArray[np.uint64],
+                    fixed: npt.NDArray[np.int8],
+                    nfixed: npt.NDArray[np.intc]) -> npt.NDArray[np.int8]: ...
+def place_counts(decks: npt.NDArray[np.int8],
+                 dealers: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]: ...
 
 @final
 class Random:

@@ -132,6 +132,51 @@ cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
     r[0] = local
 
 
+cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int dealer,
+                           int8_t* deck) noexcept nogil:
+    """A deal with fixed cards: place p (seats 0..3, absolute, then the bottom) holds the
+    nfixed[p] kinds fixed[p * SEAT_DRAWS ...], the others are dealt uniformly. The free cards
+    are shuffled, and each place's slots (a seat's draws 4i + ((p - dealer) & 3), the bottom's
+    last 8) are shuffled with its fixed cards among them: the fixed cards land on a uniform
+    set of its draws in a uniform order, since a card's draw decides when it can be shown.
+    The caller checks the condition (shengji.deals): no kind more than twice in all,
+    at most 25 cards a seat and 8 in the bottom."""
+    cdef int8_t rest[DECK_SIZE]
+    cdef int8_t slots[SEAT_DRAWS]
+    cdef int8_t copies[KINDS]
+    cdef int8_t card
+    cdef int p, t, j, k, size, m = 0, taken = 0
+    for k in range(KINDS):
+        copies[k] = 2
+    for p in range(PLACES):
+        for t in range(nfixed[p]):
+            copies[fixed[p * SEAT_DRAWS + t]] -= 1
+    for k in range(KINDS):
+        for t in range(copies[k]):
+            rest[m] = k
+            m += 1
+    for t in range(m - 1, 0, -1):
+        j = <int>rng_below(r, t + 1)
+        card = rest[t]
+        rest[t] = rest[j]
+        rest[j] = card
+    for p in range(PLACES):
+        size = BOTTOM_SIZE if p == 4 else SEAT_DRAWS
+        for t in range(size):
+            slots[t] = fixed[p * SEAT_DRAWS + t] if t < nfixed[p] else -1
+        for t in range(size - 1, 0, -1):
+            j = <int>rng_below(r, t + 1)
+            card = slots[t]
+            slots[t] = slots[j]
+            slots[j] = card
+        for t in range(size):
+            if slots[t] < 0:
+                slots[t] = rest[taken]
+                taken += 1
+            deck[DECK_SIZE - BOTTOM_SIZE + t if p == 4 else 4 * t + ((p - dealer) & 3)] = \
+                slots[t]
+
+
 cdef inline uint64_t checked_seed(object seed, str name) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
             not 0 <= seed <= SEED_LIMIT:
@@ -179,12 +224,44 @@ def decks(seed, start=0, count=1):
     return out
 
 
-def deal(seed, index=0, dealer=0):
-    """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
-    play order starting with the dealer (RULES.md §9); the last 8 are the bottom."""
-    if dealer not in (0, 1, 2, 3):
-        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
-    order = [kind_name(int(k)) for k in decks(seed, index, 1)[0]]
-    drawn = DECK_SIZE - BOTTOM_SIZE
-    hands = [Cards(order[(seat - dealer) % 4:drawn:4]) for seat in range(4)]
-    return hands, Cards(order[drawn:])
+def condition_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
+                    const int8_t[::1] dealers, const uint64_t[::1] attempts,
+                    const int8_t[::1] fixed, const int[::1] nfixed):
+    """Attempt attempts[i] at deal indices[i] of seeds[i], dealers[i] drawing first
+    (shengji.deals checks the condition): an int8 array (n, 108). Attempt 0 draws from the
+    generator keyed (seed, index), attempt j > 0 from the one keyed (its first output, j), so
+    that each attempt depends on (seed, index, j) alone; without fixed cards attempt 0 is the
+    plain deal."""
+    cdef Py_ssize_t i, n = seeds.shape[0]
+    cdef bint plain = True
+    cdef int p
+    for p in range(PLACES):
+        plain = plain and nfixed[p] == 0
+    out = np.empty((n, DECK_SIZE), dtype=np.int8)
+    cdef int8_t[:, ::1] view = out
+    cdef Rng r
+    with nogil:
+        for i in range(n):
+            rng_seed(&r, seeds[i], indices[i])
+            if attempts[i]:
+                rng_seed(&r, rng_next(&r), attempts[i])
+            if plain:
+                shuffle_deck(&r, &view[i, 0])
+            else:
+                conditioned_deck(&r, &fixed[0], &nfixed[0], dealers[i], &view[i, 0])
+    return out
+
+
+def place_counts(const int8_t[:, ::1] decks, const int8_t[::1] dealers):
+    """Per-place card counts of deals in draw order: int8 (n, 5, 54), places seats 0..3 (draw
+    j < 100 goes to seat (dealers[i] + j) % 4) and the bottom."""
+    cdef Py_ssize_t i, j, n = decks.shape[0]
+    out = np.zeros((n, PLACES, KINDS), dtype=np.int8)
+    cdef int8_t[:, :, ::1] view = out
+    with nogil:
+        for i in range(n):
+            for j in range(DECK_SIZE - BOTTOM_SIZE):
+                view[i, (dealers[i] + j) & 3, decks[i, j]] += 1
+            for j in range(DECK_SIZE - BOTTOM_SIZE, DECK_SIZE):
+                view[i, 4, decks[i, j]] += 1
+    return out

@@ -553,10 +553,12 @@ DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "ov
 
 
 def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
-             bint first_round=False, bint play=True, int64_t step=1):
+             bint first_round=False, bint play=True, int64_t step=1, decks=None):
     """Rounds start, start + step, ... (count of them) of `seed` (round i seeded
     round_seed(seed, i)) played by native bots without the GIL: a dict of arrays, one entry
-    per round (COLUMNS + seed).
+    per round (COLUMNS + seed). `decks` (int8, count x 108), where given, are the rounds'
+    first deals in draw order (conditioned deals, shengji.deals), dealt instead of the
+    shuffled ones; a redeal is shuffled as ever.
     With play False each round stops when its first trick would start (deals, declarations,
     the bottom buried; drive skips a bury that changes none of them):
     DECLARATION_COLUMNS + seed, the same values as the whole round's."""
@@ -567,10 +569,20 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     cdef int64_t i
     cdef int rc = 0, k, l0 = levels[0], l1 = levels[1]
     cdef uint64_t sd = <uint64_t>int(seed)
+    cdef const int8_t[:, ::1] given
+    cdef bint dealt = decks is not None
     read_specs(bots, kinds, passes)
     for k in range(4):
         if kinds[k].kind == BOT_PYTHON:
             raise ValueError("simulate runs native bots only")
+    if dealt:
+        decks = np.ascontiguousarray(decks, dtype=np.int8)
+        given = decks
+        if given.shape[0] != count or given.shape[1] != DECK_SIZE:
+            raise ValueError(f"decks must be ({count}, {DECK_SIZE}), got "
+                             f"({given.shape[0]}, {given.shape[1]})")
+        if count and not (np.sort(decks, axis=1) == np.arange(DECK_SIZE) // 2).all():
+            raise ValueError("decks must each be the whole pack: every kind twice")
     g = <Game*>calloc(1, sizeof(Game))
     if g == NULL:
         raise MemoryError()
@@ -601,6 +613,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 c_seed[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i * step))
                 rc = game_start(g, &gr, passes, <uint64_t>c_seed[i], dealer, l0, l1,
                                 first_round)
+                if dealt:       # nothing is drawn yet: the first deal is replaced whole
+                    memcpy(g.decks[0], &given[i, 0], DECK_SIZE)
                 if rc >= 0:
                     rc = drive(g, kinds, not play)
                 if rc < 0:

@@ -8,6 +8,7 @@ import sys
 
 import shengji as sj
 from shengji.bots import bots_from_text
+from shengji.deals import parse_predeal
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -93,7 +94,8 @@ def study(args) -> None:
                                strategies=None if args.strategies is None
                                else args.strategies.split(","),
                                play_every=args.play_every, bots=args.bots,
-                               against=args.against)
+                               against=args.against, predeal=parse_predeal(args.predeal),
+                               bottom=args.bottom)
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -107,7 +109,8 @@ def duel(args) -> None:
         result = sj.duel(args.a, args.b, deals=deals, matches=args.matches, rules=args.rules,
                          seed=args.seed, first_round=args.first_round, workers=args.workers,
                          backend=args.backend, ray_address=args.ray_address, out=args.out,
-                         resume=args.resume, progress=bar.update)
+                         resume=args.resume, progress=bar.update,
+                         predeal=parse_predeal(args.predeal), bottom=args.bottom)
     print_summary(result.summary)
     plot = "wins.png" if args.matches else "score.png"
     print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
@@ -128,6 +131,9 @@ def simulate(args) -> None:
     if args.matches and args.workers is not None:
         raise ValueError("--workers is for rounds: matches are played one after another")
     rounds = 10_000 if args.rounds is None else args.rounds
+    predeal = parse_predeal(args.predeal)
+    if args.matches and (predeal or args.bottom):
+        raise ValueError("--predeal and --bottom condition rounds: matches take neither")
     if args.matches:
         from tqdm import tqdm
         winners, lengths = [], []
@@ -142,7 +148,8 @@ def simulate(args) -> None:
         what = f"{args.matches:,} matches"
     else:
         frame = sj.simulate_rounds(rounds, args.rules, bots=bots, seed=args.seed,
-                                   workers=args.workers or 1)
+                                   workers=args.workers or 1, predeal=predeal,
+                                   bottom=args.bottom)
         holds = frame["dealer_holds"].to_numpy()
         delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
         team = frame["dealer"].to_numpy() % 2
@@ -159,7 +166,8 @@ def simulate(args) -> None:
                     metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
                     metric("failed_throws_mean", "all",
                            Sums.of(frame["failed_throws"].to_numpy()))]
-        what = f"{rounds:,} rounds"
+        fixed = "".join(f", seat {seat} holds {cards}" for seat, cards in predeal.items())
+        what = f"{rounds:,} rounds{fixed}{f', bottom {args.bottom}' if args.bottom else ''}"
     print_summary({"metrics": metrics},
                   title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
 
@@ -322,6 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
+    for p in (p_study, p_duel, p_sim):
+        p.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
+                       help="cards fixed to a seat (0..3, absolute; in a deal the dealer, the "
+                            "first drawer, draws first) in every deal: \"0=BJ BJ 2S\", "
+                            "repeated or ';'-separated; the rest is dealt uniformly")
+        p.add_argument("--bottom", default=None, metavar="CARDS",
+                       help="cards fixed to the bottom in every deal")
     p_analyze = sub.add_parser(
         "analyze", help="one hand: which cards to bury, which trump to declare",
         description="Play each choice of one hand out in the same sampled worlds (uniform deals "

@@ -18,11 +18,14 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
+from shengji.deals import (Condition, condition, condition_options, hand_features,
+                           option_condition, round_decks)
 from shengji.play import COLUMNS, play_columns, play_match, round_seed, simulate
 from shengji.records import SUITS
 from shengji.rules import Rules
@@ -43,9 +46,11 @@ def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
 
 
 def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
-               first_round: bool, levels: Any, step: int = 1) -> dict[str, np.ndarray]:
+               first_round: bool, levels: Any, step: int = 1,
+               decks: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... (count of them) played by the four seats' `bots` (bots
-    or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed."""
+    or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed.
+    `decks`: the deals' conditioned first deals (native bots only)."""
     if all(isinstance(bot, BotSpec) for bot in bots):
         specs, native = list(bots), True
     else:
@@ -53,6 +58,9 @@ def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
         native = all(o is None for o in objects)
     indices = range(start, start + count * step, step)
     if not native:
+        if decks is not None:
+            raise ValueError("conditioned deals (predeal, bottom, accept) are played by "
+                             "native bots only")
         return play_columns(rules, seed, [(i, i % 4) for i in indices], bots, levels,
                             first_round)
     cols = {name: np.zeros(count, np.int16) for name in COLUMNS}
@@ -61,7 +69,8 @@ def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
     period = 4 // math.gcd(step, 4)
     for k in range(min(period, count)):
         part = simulate(rules, seed, indices[k], len(indices[k::period]), specs,
-                        indices[k] % 4, levels, first_round, step=step * period)
+                        indices[k] % 4, levels, first_round, step=step * period,
+                        decks=None if decks is None else decks[k::period])
         for name, values in part.items():
             cols[name][k::period] = values
     return cols
@@ -75,14 +84,27 @@ def advantage(cols: dict[str, np.ndarray], team: int) -> np.ndarray:
 
 
 def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
-               first_round: bool = False, levels: Any = (2, 2),
-               step: int = 1) -> dict[str, np.ndarray]:
+               first_round: bool = False, levels: Any = (2, 2), step: int = 1,
+               cond: Condition | None = None, features: bool = False) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... played by a against b in both seatings: per deal its
     seed, each round's ROUND_COLUMNS (suffix _1: A at seats 0 and 2; _2: A at 1 and 3), each
-    round's advantage for A (a_advantage_1, _2) and the score, their mean."""
-    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step)
+    round's advantage for A (a_advantage_1, _2) and the score, their mean. Under a condition
+    (shengji.deals) both seatings meet the same conditioned deal; `attempts`, the attempts
+    each deal took where it has an accept. With `features`, each seat's hand as dealt
+    (shengji.deals.hand_features, at the first drawer's team's level)."""
+    indices = range(start, start + count * step, step)
+    dealers = [i % 4 for i in indices]
+    cond = condition() if cond is None else cond
+    decks, attempts = (round_decks(cond, seed, indices, dealers) if features or not cond.plain
+                       else (None, None))
+    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step,
+                           None if cond.plain else decks)
                 for bots in seatings(a, b))
     rows: dict[str, np.ndarray] = {"seed": one["seed"].astype(np.uint64)}
+    if attempts is not None and cond.accept is not None:
+        rows["attempts"] = attempts
+    if decks is not None and features:
+        rows.update(hand_features(decks, dealers, np.asarray(levels)[np.array(dealers) % 2]))
     for r, cols in ((1, one), (2, two)):
         for name in ROUND_COLUMNS:
             rows[f"{name}_{r}"] = cols[name]
@@ -106,12 +128,18 @@ def team_rounds(rows: dict[str, np.ndarray], name: str, team: int, dealing: bool
 
 
 def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, Any],
-               first_round: bool = False, levels: Any = (2, 2)) -> tuple[dict, dict, dict]:
+               first_round: bool = False, levels: Any = (2, 2), predeal: Any = None,
+               bottom: Any = None, accept: Any = None) -> tuple[dict, dict, dict]:
     """Sums, histogram and per-deal rows of a chunk of a duel of `strategies` (a, b: bots or
-    their texts)."""
+    their texts); predeal ({seat: cards}, seats as text too: a manifest's JSON), bottom and
+    accept condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
-    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels)
+    cond = option_condition(predeal, bottom, accept)
+    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond,
+                      features=True)
     sums = {"score|team=a": Sums.of(rows["score"])}
+    if "attempts" in rows:
+        sums["attempts_mean|all"] = Sums.of(rows["attempts"])
     for team, label in ((0, "a"), (1, "b")):
         sums[f"dealer_holds|team={label}"] = Sums.of(team_rounds(rows, "dealer_holds", team,
                                                                  True))
@@ -154,7 +182,8 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
          workers: int | None = None, backend: str = "local", matches: int | None = None,
          out: str | os.PathLike | None = None, resume: bool = False,
          progress: Callable[[int], object] | None = None,
-         ray_address: str | None = None) -> Duel:
+         ray_address: str | None = None, predeal: Any = None, bottom: Any = None,
+         accept: Callable[[np.ndarray], Any] | None = None) -> Duel:
     """Bot a (team A) against bot b (team B) in duplicate: every deal played twice, the teams
     swapped, the same cards to the same seats (module docstring). `deals` (default 10,000)
     or `matches` (whole matches, each played twice). Bots: names, text forms
@@ -162,7 +191,11 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     round). Deal i depends on (seed, i) alone: the same numbers for any `workers` and either
     `backend`, run as a study's chunks (shengji.study). With `out`, the duel is written there
     and continued like a study (summary.json, deals.parquet, score.png; `resume` insists on
-    continuing); its bots must have a text form."""
+    continuing); its bots must have a text form. predeal {seat: cards} (absolute seats),
+    bottom and accept condition the deals (shengji.deals: deal i is sj.deal(row.seed, 0,
+    i % 4, ...), the same in both seatings); native bots only; accept runs in this process
+    and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
+    acceptance rate is its inverse)."""
     from shengji import study as st
     if deals is not None and matches is not None:
         raise ValueError("deals and matches exclude each other: duel deals or matches")
@@ -170,6 +203,10 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
         raise ValueError(f"first_round must be True or False, got {first_round!r}")
     rules = Rules.of(rules)
     levels = validate.round_args(0, 0, levels, rules, first_round)[2]
+    cond = condition(predeal, bottom, accept)
+    if matches is not None and not cond.plain:
+        raise ValueError("predeal, bottom and accept condition deals: a duel of matches takes "
+                         "none")
     workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     if matches is not None and (first_round or levels != (2, 2)):
         raise ValueError("a match starts at levels (2, 2) with a first round: first_round and "
@@ -182,6 +219,13 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
         study = replace(study, chunk_size=SLOW_CHUNKS[study.name])
     count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
     options = {} if matches is not None else {"first_round": first_round, "levels": list(levels)}
+    options.update(condition_options(cond))
+    if accept is not None:
+        if out is not None:
+            raise ValueError("accept is a function, which a folder's manifest cannot name: "
+                             "run a duel with accept without out")
+        study = replace(study, chunk=partial(study.chunk, accept=accept))
+        workers = 1 if backend == "local" else workers   # a lambda may not reach a process
     if out is not None:
         for side, text, bot in zip("ab", texts, bots):
             if text is None:

@@ -13,6 +13,7 @@ import numpy as np
 from shengji._core import Cards, follow_error
 from shengji._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, round_seed, simulate
 from shengji.bots import is_search_bot, resolve_bots
+from shengji.deals import condition, round_decks
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
 from shengji.rules import Rules
@@ -116,25 +117,40 @@ MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round
 
 def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
                     workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
-                    first_round: bool = False):
+                    first_round: bool = False, predeal: Any = None, bottom: Any = None,
+                    accept: Any = None):
     """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
     round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
     frame is the same for any number of workers. Built-in bots run natively in worker threads
     without the GIL; Python bots are played round by round (the frame's columns and dtypes
-    are the same either way)."""
+    are the same either way).
+
+    predeal {seat: cards}, bottom, accept: the rounds' first deals are conditioned
+    (shengji.deals; absolute seats, `dealer` drawing first), round i's being
+    sj.deal(row.seed, 0, dealer, ...); native bots only, and play_round does not replay
+    such a round. frame.attrs["acceptance_rate"]: the share of the attempted deals taken."""
     rules = Rules.of(rules)
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
     n = validate.count(n, "n (rounds)", 0, MAX_FRAME_ROUNDS)
     workers = validate.count(workers, "workers", 1, 1024)
+    cond = condition(predeal, bottom, accept)
     specs, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
+        if not cond.plain:
+            raise ValueError("conditioned deals (predeal, bottom, accept) are played by "
+                             "native bots only")
         return frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
                                      first_round))
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
-        return simulate(rules, seed, start, min(chunk, n - start), specs, dealer, levels,
-                        first_round)
+        count = min(chunk, n - start)
+        decks, attempts = (None, count) if cond.plain else round_decks(
+            cond, seed, range(start, start + count), dealer)
+        cols = simulate(rules, seed, start, count, specs, dealer, levels, first_round,
+                        decks=decks)
+        cols["attempts"] = np.sum(attempts)
+        return cols
 
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
@@ -143,9 +159,11 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
         pool.shutdown(wait=False, cancel_futures=True)    # the running chunks end within a second
         raise
     pool.shutdown()
-    return frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
-                     np.zeros(0, np.int64 if k == "seed" else np.int16)
-                     for k in COLUMNS + ("seed",)})
+    frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
+                      np.zeros(0, np.int64 if k == "seed" else np.int16)
+                      for k in COLUMNS + ("seed",)})
+    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
+    return frame
 
 
 def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,

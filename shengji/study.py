@@ -34,8 +34,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji._core import kind_index, kind_name, points
+from shengji._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
+from shengji.deals import (POINTS, Condition, condition, condition_options, hand_features,
+                           option_condition, round_decks)
 from shengji.duels import duel_chunk, duel_deals, match_chunk, score_hist
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
@@ -43,7 +45,6 @@ from shengji import validate
 from shengji.stats import Sums, level_delta, metric
 
 LEVEL = 2               # every study round is played at level 2 by both teams
-POINTS = np.array([points(kind_name(k)) for k in range(54)], dtype=np.int64)   # by kind
 
 CALLING = {
     "eager": Greedy(call="eager"),
@@ -102,25 +103,32 @@ def calling_spec(strategy: str) -> BotSpec:
 
 def calling_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(CALLING),
-                  play_every: int = 10, against: str | None = None) -> tuple[dict, dict, dict]:
+                  play_every: int = 10, against: str | None = None,
+                  predeal: dict[str, str] | None = None,
+                  bottom: str | None = None) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
     declarations of every deal, the whole round of every play_every-th deal (0: none), and
-    that deal in duplicate by each strategy against `against` (default the first)."""
+    that deal in duplicate by each strategy against `against` (default the first). predeal,
+    bottom: the deals' fixed cards (shengji.deals.condition_options)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     seeds, cards = first_deals(seed, start, count)
+    cond = option_condition(predeal, bottom)
+    decks = None if cond.plain else round_decks(cond, seed, range(start, start + count), 0)[0]
+    cards = cards if decks is None else decks
     rows["seed"] = seeds.astype(np.uint64)
     for name, values in deal_metrics(cards).items():
         sums[f"{name}|all"] = Sums.of(values)
         rows[name.removesuffix("_mean")] = values
+    rows.update(hand_features(cards, 0, LEVEL))
     played = np.zeros(count, dtype=bool)
     first = -(-start // play_every) * play_every if play_every else start + count
     played[first - start::play_every or 1] = True
     for strategy in strategies:
         specs = [CALLING[strategy].spec()] * 4
         cols = simulate(rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True,
-                              play=False)
+                        play=False, decks=decks)
         declared = cols["declarer"] >= 0
         metrics = {
             "nobody_declares": ~declared,
@@ -131,7 +139,8 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             "declarer_trump_count_mean": cols["declarer_trumps"][declared],
         }
         whole = simulate(rules, seed, first, int(played.sum()), specs, 0,
-                               (LEVEL, LEVEL), True, step=max(play_every, 1))
+                         (LEVEL, LEVEL), True, step=max(play_every, 1),
+                         decks=None if decks is None else decks[played])
         metrics["dealer_holds"] = whole["dealer_holds"] > 0
         metrics["level_delta_mean"] = level_delta(whole)
         for name, values in metrics.items():
@@ -146,7 +155,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             values[played] = whole[col]
             rows[f"{strategy}_{col}"] = np.ma.masked_array(values, mask=~played)
     scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
-                          against, True, max(play_every, 1))
+                          against, True, max(play_every, 1), cond)
     for strategy, score in scores.items():
         values = np.zeros(count)
         values[played] = score
@@ -158,13 +167,13 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
 
 def head_to_head(rules: Rules, seed: int, start: int, count: int, strategies: tuple[str, ...],
                  spec_of: Callable[[str], BotSpec], against: str | None, first_round: bool,
-                 step: int = 1) -> dict[str, np.ndarray]:
+                 step: int = 1, cond: Condition | None = None) -> dict[str, np.ndarray]:
     """Each strategy's duel score against the baseline (a strategy of the study, by default
     the first, or a native bot's text) on deals start, start + step, ... (shengji.duels), by
     strategy; the strategies that play as the baseline do are left out (their score is 0)."""
     base = against_spec(strategies[0] if against is None else against, spec_of)
     return {strategy: duel_deals(rules, seed, start, count, spec_of(strategy), base,
-                                 first_round, (LEVEL, LEVEL), step)["score"]
+                                 first_round, (LEVEL, LEVEL), step, cond)["score"]
             for strategy in strategies if spec_of(strategy) != base}
 
 
@@ -187,17 +196,24 @@ def native_spec(text: str) -> BotSpec:
 
 def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                   strategies: tuple[str, ...] = tuple(BURYING),
-                  bots: str = "greedy", against: str | None = None) -> tuple[dict, dict, dict]:
+                  bots: str = "greedy", against: str | None = None,
+                  predeal: dict[str, str] | None = None,
+                  bottom: str | None = None) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the burying study, each deal also
-    played in duplicate by each strategy against `against` (default the first)."""
+    played in duplicate by each strategy against `against` (default the first). predeal,
+    bottom: the deals' fixed cards (shengji.deals.condition_options)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     per: dict[str, dict[str, np.ndarray]] = {}
+    cond = option_condition(predeal, bottom)
+    decks = None if cond.plain else round_decks(cond, seed, range(start, start + count), 0)[0]
+    seeds, plain = first_deals(seed, start, count)
+    rows["seed"] = seeds.astype(np.uint64)
+    rows.update(hand_features(plain if decks is None else decks, 0, LEVEL))
     for strategy in strategies:
         cols = simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
-                              (LEVEL, LEVEL), False)
-        rows.setdefault("seed", cols["seed"].astype(np.uint64))
+                        (LEVEL, LEVEL), False, decks=decks)
         delta = level_delta(cols)
         metrics = {
             "defender_points_mean": cols["defender_points"],
@@ -224,7 +240,7 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
                 sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
                     Sums.of(diff)
     scores = head_to_head(rules, seed, start, count, strategies,
-                          lambda s: bury_specs(s, bots)[0], against, False)
+                          lambda s: bury_specs(s, bots)[0], against, False, 1, cond)
     for strategy, score in scores.items():
         rows[f"{strategy}_duel_score"] = score
         sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
@@ -336,11 +352,13 @@ def lock_folder(folder: Path) -> Any:
 
 
 def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
-                  bots: str | None, against: str | None) -> dict[str, Any]:
+                  bots: str | None, against: str | None, predeal: Any = None,
+                  bottom: Any = None) -> dict[str, Any]:
     """The study's options with the ones asked for, checked; the baseline of the duels
     (`against`: a strategy of the study, by default the first chosen, or a native bot's text)
-    by name or canonical text."""
+    by name or canonical text; the deals' fixed cards (predeal, bottom) where given."""
     options = dict(study.options)
+    options.update(condition_options(condition(predeal, bottom)))
     if play_every is not None:
         if "play_every" not in options:
             raise StudyError(f"--play-every is an option of the trump-calling study, not of "
@@ -374,7 +392,8 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
               backend: str = "local", ray_address: str | None = None,
               strategies: list[str] | tuple[str, ...] | None = None,
               play_every: int | None = None, bots: str | None = None,
-              against: str | None = None) -> dict[str, Any]:
+              against: str | None = None, predeal: Any = None,
+              bottom: Any = None) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
     continued: its finished chunks are kept (`resume` insists on that); a folder holding
@@ -388,7 +407,9 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     default 10): deal i is also played out when i % play_every == 0 (0: none). `bots`
     (burying, default greedy): greedy or random play after the bury. `against`: the baseline
     each strategy duels in duplicate (shengji.duels), a strategy of the study (default the
-    first chosen) or a native bot's text ("greedy:call=eager")."""
+    first chosen) or a native bot's text ("greedy:call=eager"). predeal {seat: cards},
+    bottom: cards fixed to seats 0..3 (absolute; seat 0 draws first) or to the bottom, the
+    rest dealt uniformly (shengji.deals); redeals are not conditioned."""
     if name not in STUDIES or STUDIES[name].versus:
         named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
         raise StudyError(f"unknown study {name!r}: choose one of {named} (a duel is run by "
@@ -401,7 +422,7 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
         raise StudyError(f"unknown, repeated or no strategies: {named}; {name} compares "
                          f"{', '.join(study.strategies)}")
     try:
-        options = study_options(study, chosen, play_every, bots, against)
+        options = study_options(study, chosen, play_every, bots, against, predeal, bottom)
     except ValueError as e:
         raise StudyError(str(e)) from None
     return run(study, rules, deals, seed, chosen, options, workers, out, resume, progress,
