@@ -152,16 +152,10 @@ def simulate(args) -> None:
                                    bottom=args.bottom)
         holds = frame["dealer_holds"].to_numpy()
         delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
-        team = frame["dealer"].to_numpy() % 2
-        for group, mask in (("all", np.ones(len(frame), bool)), ("dealer=0+2", team == 0),
-                            ("dealer=1+3", team == 1)):
-            if group != "all" and not mask.any():
-                continue
-            metrics += [
-                metric("defender_points_mean", group,
-                       Sums.of(frame["defender_points"].to_numpy()[mask])),
-                metric("dealer_holds", group, Sums.of(holds[mask])),
-                metric("level_delta_mean", group, Sums.of(delta[mask]))]
+        metrics += [
+            metric("defender_points_mean", "all", Sums.of(frame["defender_points"].to_numpy())),
+            metric("dealer_holds", "all", Sums.of(holds)),
+            metric("level_delta_mean", "all", Sums.of(delta))]
         metrics += [metric("bottom_dug", "all", Sums.of(frame["multiplier"].to_numpy() > 0)),
                     metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
                     metric("failed_throws_mean", "all",
@@ -169,7 +163,9 @@ def simulate(args) -> None:
         fixed = "".join(f", seat {seat} holds {cards}" for seat, cards in predeal.items())
         what = f"{rounds:,} rounds{fixed}{f', bottom {args.bottom}' if args.bottom else ''}"
     print_summary({"metrics": metrics},
-                  title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}")
+                  title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}"
+                        + ("" if args.matches else " (seat 0 deals every round: its team, "
+                                                   "seats 0 and 2, is the dealer's team)"))
 
 
 def analyze(args) -> None:
