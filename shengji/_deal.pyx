@@ -132,6 +132,18 @@ cdef void shuffle_deck(Rng* r, int8_t* deck) noexcept nogil:
     r[0] = local
 
 
+cdef inline void fisher_yates(Rng* r, int8_t* a, int n) noexcept nogil:
+    """Shuffle a[0..n) uniformly, one rng_below a swap (the plain form: shuffle_deck's batched
+    one is for the whole pack)."""
+    cdef int t, j
+    cdef int8_t x
+    for t in range(n - 1, 0, -1):
+        j = <int>rng_below(r, t + 1)
+        x = a[t]
+        a[t] = a[j]
+        a[j] = x
+
+
 cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int dealer,
                            int8_t* deck) noexcept nogil:
     """A deal with fixed cards: place p (seats 0..3, absolute, then the bottom) holds the
@@ -144,8 +156,7 @@ cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int d
     cdef int8_t rest[DECK_SIZE]
     cdef int8_t slots[SEAT_DRAWS]
     cdef int8_t copies[KINDS]
-    cdef int8_t card
-    cdef int p, t, j, k, size, m = 0, taken = 0
+    cdef int p, t, k, size, m = 0, taken = 0
     for k in range(KINDS):
         copies[k] = 2
     for p in range(PLACES):
@@ -155,20 +166,12 @@ cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int d
         for t in range(copies[k]):
             rest[m] = k
             m += 1
-    for t in range(m - 1, 0, -1):
-        j = <int>rng_below(r, t + 1)
-        card = rest[t]
-        rest[t] = rest[j]
-        rest[j] = card
+    fisher_yates(r, rest, m)
     for p in range(PLACES):
         size = BOTTOM_SIZE if p == 4 else SEAT_DRAWS
         for t in range(size):
             slots[t] = fixed[p * SEAT_DRAWS + t] if t < nfixed[p] else -1
-        for t in range(size - 1, 0, -1):
-            j = <int>rng_below(r, t + 1)
-            card = slots[t]
-            slots[t] = slots[j]
-            slots[j] = card
+        fisher_yates(r, slots, size)
         for t in range(size):
             if slots[t] < 0:
                 slots[t] = rest[taken]
