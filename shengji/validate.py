@@ -9,6 +9,8 @@ import reprlib
 from typing import Any, Callable
 
 SEED_MAX = 2 ** 64 - 1
+MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
+#                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 SHORT = reprlib.Repr()
 SHORT.maxstring, SHORT.maxother, SHORT.maxlist, SHORT.maxdict = 60, 60, 4, 4
 
@@ -19,8 +21,6 @@ def short(value: Any) -> str:
         return SHORT.repr(value)
     except ValueError:          # an int of more digits than Python turns into text
         return f"a {type(value).__name__} holding an integer too long to show"
-MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
-#                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 
 
 def integer(value: Any, name: str, low: int | None = None, high: int | None = None,
