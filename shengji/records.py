@@ -286,13 +286,16 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives")
     while (pending := table.advance()) is not None:
         what, seat = pending
+        if what == "play":
+            # every show and bury comes before the tricks: one left over is where the record
+            # and the rules part (a later play's refusal would only be its consequence)
+            unasked(shows, buries)
         code = replay_answer(table, record, shows, buries, what, seat)
         if code:
-            raise ShengjiError(f"replay: seat {seat}, {what} refused: {table.refusal(code)}")
-    for left, kind in ((shows, "show"), (buries, "bury")):
-        if left:
-            raise ShengjiError(f"replay: {len(left)} recorded {kind} action(s) never asked "
-                               f"for, the first {short(left[0])}")
+            where = f"trick {len(table.tricks())}, " if what == "play" else ""
+            raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: "
+                               f"{table.refusal(code)}")
+    unasked(shows, buries)
     again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
                         first_round=record.first_round, bots=record.bots, **table.record())
     for f in dataclasses.fields(RoundRecord):
@@ -300,6 +303,14 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         if found:
             raise ShengjiError(f"replay: {found}")
     return again
+
+
+def unasked(shows: list, buries: list) -> None:
+    """ShengjiError naming the first recorded show or bury the replay never asked for."""
+    for left, kind in ((shows, "show"), (buries, "bury")):
+        if left:
+            raise ShengjiError(f"replay: {len(left)} recorded {kind} action(s) never asked "
+                               f"for, the first {short(left[0])}")
 
 
 def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, what: str,

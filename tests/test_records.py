@@ -184,3 +184,20 @@ def test_rules_from_data_refuse_what_the_engine_cannot_take(settings, message):
     OverflowError)."""
     with pytest.raises(ValueError, match=message):
         sj.Rules.from_dict({**sj.Rules.preset("match16").to_dict(), **settings})
+
+
+def test_a_changed_declaration_is_named_not_a_later_play():
+    """An edited show is reported as the show the replay never met; a play refused names its
+    trick."""
+    import copy
+    record = sj.play_round("v3", 5, "greedy").to_dict()
+    moved = copy.deepcopy(record)
+    show = next(e for e in moved["events"] if e["action"] == "declare")
+    show["seat"] = (show["seat"] + 1) % 4
+    with pytest.raises(sj.ShengjiError, match=r"recorded show action\(s\) never asked for"):
+        sj.replay(moved)
+    swapped = copy.deepcopy(record)
+    plays = swapped["tricks"][4]["plays"]
+    plays[1] = plays[2]
+    with pytest.raises(sj.ShengjiError, match=r"^replay: trick 4, seat \d, play refused"):
+        sj.replay(swapped)
