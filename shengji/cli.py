@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 import shengji as sj
@@ -405,8 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         print_round(rec)
     except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
-    except KeyboardInterrupt:
-        parser.exit(130, "shengji: interrupted; the finished chunks are saved: the same "
+    except KeyboardInterrupt as stop:
+        parser.exit(128 + getattr(stop, "signum", signal.SIGINT),
+                    "shengji: interrupted; the finished chunks are saved: the same "
                          "command continues the study\n" if args.command in ("study", "duel")
                     else "shengji: interrupted\n")
     return 0

@@ -690,8 +690,17 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                      if hasattr(signal, name))
 
 
+class Stopped(KeyboardInterrupt):
+    """A run stopped by a signal: handled as Ctrl-C, and the command line exits 128 + signum
+    as a process killed by it would (schedulers read the status)."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
 def stop_on_signal(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
+    raise Stopped(signum)
 
 
 def write_atomically(path: Path, data: Any) -> None:

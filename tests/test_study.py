@@ -199,7 +199,7 @@ def test_sigterm_keeps_the_finished_part_and_resume_completes(tmp_path):
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130 and "interrupted" in err
+    assert proc.returncode == 128 + signal.SIGTERM and "interrupted" in err
     saved = sorted(chunks.glob("*.json"))
     assert 1 <= len(saved) < 4 and not list(chunks.glob("*.tmp"))
     before = {p: p.stat().st_mtime_ns for p in saved}
@@ -404,7 +404,7 @@ def test_a_sigterm_to_the_process_group_ends_the_run_with_one_line(tmp_path):
     proc = start_study_in_own_group(tmp_path / "o")
     os.killpg(proc.pid, signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130 and err.strip().splitlines() == [
+    assert proc.returncode == 128 + signal.SIGTERM and err.strip().splitlines() == [
         "shengji: interrupted; the finished chunks are saved: the same command continues the "
         "study"], err
     assert group_ends(proc.pid, 10)
