@@ -37,7 +37,7 @@ import numpy as np
 from shengji._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
 from shengji.deals import (POINTS, Condition, condition, condition_options, hand_features,
-                           option_condition, round_decks)
+                           option_condition, place_counts, round_decks)
 from shengji.duels import duel_chunk, duel_deals, match_chunk, score_hist
 from shengji.play import first_deals, simulate
 from shengji.rules import Rules
@@ -74,12 +74,10 @@ class StudyError(ValueError):
 def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
     """Seat 0's 25 cards (it draws first) and the bottom of each deal, from the draw orders
     (first_deals)."""
-    count = len(cards)
-    hand = cards[:, 0:100:4]
-    counts = np.bincount((np.arange(count)[:, None] * 54 + hand).ravel(),
-                         minlength=count * 54).reshape(count, 54)
+    places = place_counts(cards, 0)
+    counts = places[:, 0]
     level_kinds = [kind_index(s, LEVEL) for s in range(4)]
-    bottom_points = POINTS[cards[:, 100:]].sum(axis=1)
+    bottom_points = (places[:, 4] * POINTS).sum(axis=1, dtype=np.int64)
     return {
         "hand_has_level_card": counts[:, level_kinds].sum(axis=1) > 0,
         "hand_has_level_pair": (counts[:, level_kinds] == 2).any(axis=1),
