@@ -55,11 +55,16 @@ def trump_text(trump: Trump) -> str:
     return f"{RANK_NAMES[trump.level]}{trump.suit or 'NT'}"
 
 
-def hand_of(hand: Any, size: int, what: str) -> Cards:
+def cards_of(value: Any, label: str) -> Cards:
+    """`value` as Cards; a CardError names what they were for."""
     try:
-        cards = Cards(hand)
+        return Cards(value)
     except CardError as e:
-        raise CardError(f"the hand: {e}") from None
+        raise CardError(f"{label}: {e}") from None
+
+
+def hand_of(hand: Any, size: int, what: str) -> Cards:
+    cards = cards_of(hand, "the hand")
     if len(cards) != size:
         raise CardError(f"the hand must hold {size} cards ({what}), got {len(cards)}")
     return cards
@@ -100,10 +105,7 @@ def declarable(hand: Cards, level: int, rules: Rules) -> list[tuple[Trump, Cards
 
 def bury_of(cards: Any, hand: Cards, label: str) -> Cards:
     """A candidate bury, checked: 8 cards of the hand."""
-    try:
-        bury = Cards(cards)
-    except CardError as e:
-        raise CardError(f"{label}: {e}") from None
+    bury = cards_of(cards, label)
     if len(bury) != BOTTOM:
         raise ShengjiError(f"{label} ({bury}): a bury is {BOTTOM} cards, it holds {len(bury)}")
     held = Counter(hand)
