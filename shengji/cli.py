@@ -383,17 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     p_replay.add_argument("file", help="a JSON round record (shengji demo --save)")
     args = parser.parse_args(argv)
     try:
-        if args.command == "study":
-            study(args)
-            return 0
-        if args.command == "simulate":
-            simulate(args)
-            return 0
-        if args.command == "duel":
-            duel(args)
-            return 0
-        if args.command == "analyze":
-            analyze(args)
+        runs = {"study": study, "simulate": simulate, "duel": duel, "analyze": analyze}
+        if args.command in runs:
+            runs[args.command](args)
             return 0
         if args.command == "demo":
             rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
@@ -409,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as stop:
         parser.exit(128 + getattr(stop, "signum", signal.SIGINT),
                     "shengji: interrupted; the finished chunks are saved: the same "
-                         "command continues the study\n" if args.command in ("study", "duel")
+                    "command continues the study\n" if args.command in ("study", "duel")
                     else "shengji: interrupted\n")
     return 0
 
