@@ -17,7 +17,7 @@ from shengji._core cimport (
 )
 from shengji._knowledge cimport (
     RoundKnowledge, SeatKnowledge, Moment, OBSERVERS, OBSERVATION_SIZE, TABLE, catch_up, agrees,
-    encode_observation,
+    encode_observation, moment_of,
 )
 from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 from shengji._engine cimport (
@@ -67,32 +67,6 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
             return rc
 
 
-cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
-    """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
-    and the decision asked (a seat not asked reads a play)."""
-    cdef int i, j, points
-    cdef const Trick* t
-    m.trump_code = g.table.code if g.trump_suit >= 0 else -1
-    m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
-    for i in range(m.ncurrent):
-        m.current[i] = g.tricks[g.ntricks].plays[i]
-    m.leader = g.leader if g.phase == PH_PLAY else -1
-    m.dealer = g.dealer
-    m.declarer = g.declarer
-    m.turn = g.seat if g.pending else -1
-    m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
-    m.levels[0] = g.levels[0]
-    m.levels[1] = g.levels[1]
-    m.points[0] = m.points[1] = 0
-    for i in range(g.ntricks):
-        t = &g.tricks[i]
-        points = 0
-        for j in range(4):
-            points += points_raw(t.plays[j])
-        m.points[t.winner & 1] += points
-    m.tricks = g.ntricks
-
-
 # the native bots' settings by name: shengji.bots reads them to make a BotSpec
 BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
@@ -135,12 +109,6 @@ cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
         out[i].revolt = revolt
         passes[i] = passes_of(&out[i])
     return 0
-
-
-cdef inline uint64_t round_seed_raw(uint64_t seed, uint64_t index) noexcept nogil:
-    cdef Rng r
-    rng_seed(&r, seed, index)
-    return rng_next(&r) >> 1
 
 
 def round_seed(seed, index):

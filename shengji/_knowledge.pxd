@@ -12,6 +12,7 @@
 # standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
 # by the explanations that allow it.
 from libc.stdint cimport uint8_t, uint32_t, int8_t, int16_t
+from libc.string cimport memset
 
 from shengji._core cimport CardSet
 from shengji._engine cimport Game
@@ -78,9 +79,16 @@ ctypedef struct Moment:    # what an observation reads beyond the seat's knowled
 
 
 cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
 cdef void encode_observation(int16_t* out, const Knowledge* seat, const Knowledge* table,
                              const Moment* m) noexcept nogil
+
+
+cdef inline void knowledge_reset(RoundKnowledge* rk) noexcept nogil:
+    """Nothing read yet: for a round started afresh in the same Game."""
+    memset(rk, 0, sizeof(RoundKnowledge))
+    rk.deal = -1
 
 
 cdef class SeatKnowledge:

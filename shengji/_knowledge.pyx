@@ -7,12 +7,13 @@ from libc.string cimport memcpy, memset
 
 from shengji._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, TRUMP, ctz, card_count, union_of, difference,
-    trump_table,
+    trump_table, points_raw,
 )
 from shengji._deal cimport DECK_SIZE
 from shengji._engine cimport (
-    Game, Trick, Event, DRAWN, PH_BURY, PH_PLAY, WHEN_DRAWING, WHEN_BURIED, EV_DECLARE,
-    EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed, unseen_by,
+    Game, Trick, Event, DRAWN, MAX_TRICKS, PH_BURY, PH_PLAY, ASK_SHOW, ASK_PLAY, WHEN_DRAWING,
+    WHEN_BURIED, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed,
+    unseen_by,
 )
 
 import numpy as np
@@ -717,3 +718,29 @@ cdef class SeatKnowledge:
                                  for ways, masks in alts])
         return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()],
                 need, fixed, mixtures)
+
+
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
+    """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
+    and the decision asked (a seat not asked reads a play)."""
+    cdef int i, j, points
+    cdef const Trick* t
+    m.trump_code = g.table.code if g.trump_suit >= 0 else -1
+    m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
+    for i in range(m.ncurrent):
+        m.current[i] = g.tricks[g.ntricks].plays[i]
+    m.leader = g.leader if g.phase == PH_PLAY else -1
+    m.dealer = g.dealer
+    m.declarer = g.declarer
+    m.turn = g.seat if g.pending else -1
+    m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
+    m.levels[0] = g.levels[0]
+    m.levels[1] = g.levels[1]
+    m.points[0] = m.points[1] = 0
+    for i in range(g.ntricks):
+        t = &g.tricks[i]
+        points = 0
+        for j in range(4):
+            points += points_raw(t.plays[j])
+        m.points[t.winner & 1] += points
+    m.tricks = g.ntricks
