@@ -5,10 +5,12 @@ from libc.stdint cimport uint64_t
 from shengji._core cimport CardSet
 from shengji._deal cimport Rng, rng_seed, rng_next
 from shengji._engine cimport Game, GameRules, Passes
+from shengji._knowledge cimport RoundKnowledge
 from shengji._policies cimport BotSpec
 
 
-cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept nogil
+cdef int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
+               bint declarations_only) noexcept nogil
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1
 cdef GameRules game_rules(object rules) except *
 cdef CardSet as_set(object cards) except *

@@ -17,8 +17,9 @@ from shengji._core cimport (
 )
 from shengji._knowledge cimport (
     RoundKnowledge, SeatKnowledge, Moment, OBSERVERS, OBSERVATION_SIZE, TABLE, catch_up, agrees,
-    encode_observation, moment_of,
+    encode_observation, moment_of, knowledge_reset,
 )
+from shengji._learned cimport Net, learned_play
 from shengji._deal cimport Rng, rng_seed, rng_next, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 from shengji._engine cimport (
     Game, GameRules, SettleRules, Passes, Trick, Event, MAX_DEALS, MAX_TRICKS, DRAWN, ASK_DONE,
@@ -30,22 +31,25 @@ from shengji._engine cimport (
     bottom_multiplier_raw,
 )
 from shengji._policies cimport (
-    BotSpec, BOT_PYTHON, BOT_RANDOM, BOT_GREEDY, BOT_SEARCH, CALL_EAGER, CALL_PATIENT, CALL_NEVER,
-    BURY_LOW, BURY_VOIDS, BURY_POINTS, BURY_RANDOM, BURY_LOW_VOIDS, passes_of, answer,
-    bury_by, buries_side_cards, random_lead, random_follow,
+    BotSpec, BOT_PYTHON, BOT_RANDOM, BOT_GREEDY, BOT_SEARCH, BOT_LEARNED, CALL_EAGER,
+    CALL_PATIENT, CALL_NEVER, BURY_LOW, BURY_VOIDS, BURY_POINTS, BURY_RANDOM, BURY_LOW_VOIDS,
+    passes_of, answer, bury_by, buries_side_cards, random_lead, random_follow,
 )
 
 from shengji._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
 from shengji.errors import PlayError, ShengjiError
 
 
-cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept nogil:
+cdef int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
+               bint declarations_only) noexcept nogil:
     """Run the round, the native bots answering, until a Python seat must decide or the round
     ends. With declarations_only it stops once the first trick is about to start, the bottom
     buried; or sooner, at the dealer's bury, where which side cards go changes nothing before
     the first trick (side_bury_is_moot) and the bot would bury side cards only: the dealer
-    then still holds the bottom, with the trumps it would keep. Returns ASK_* or a BAD_* code
-    (a native bot's answer refused is an engine bug)."""
+    then still holds the bottom, with the trumps it would keep. `know` is what the seats know
+    of this round, read on for a learned seat's plays (NULL where no seat is learned): the
+    caller resets it (knowledge_reset) whenever it starts a round afresh in `g`. Returns
+    ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
     cdef int ask, rc
     cdef CardSet cards
     cdef bint flag
@@ -59,7 +63,11 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
         if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
                 and side_bury_is_moot(g)):
             return ASK_DONE
-        rc = answer(g, &bots[g.seat], &cards, &flag)
+        if ask == ASK_PLAY and bots[g.seat].kind == BOT_LEARNED:
+            flag = False
+            rc = learned_play(g, bots[g.seat].net, know, &cards)
+        else:
+            rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
             return rc
         rc = apply(g, cards, flag, False)
@@ -68,7 +76,8 @@ cdef int drive(Game* g, const BotSpec* bots, bint declarations_only) noexcept no
 
 
 # the native bots' settings by name: shengji.bots reads them to make a BotSpec
-BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH}
+BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH,
+        "learned": BOT_LEARNED}
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
 BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
           "low_voids": BURY_LOW_VOIDS}
@@ -98,17 +107,29 @@ REFUSALS = {
 
 
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
-    """Four (kind, call, patience, bury, revolt) specs (shengji.bots.BotSpec), and the Passes
-    the engine is given for them."""
+    """Four (kind, call, patience, bury, revolt, net) specs (shengji.bots.BotSpec), and the
+    Passes the engine is given for them. A learned spec's net (a _learned.Net) is pointed to,
+    not copied: the caller keeps the specs alive while `out` is used."""
     for i in range(4):
-        kind, call, patience, bury, revolt = bots[i]
+        kind, call, patience, bury, revolt, net = bots[i]
         out[i].kind = kind
         out[i].call = call
         out[i].patience = patience
         out[i].bury = bury
         out[i].revolt = revolt
+        out[i].net = NULL
+        if kind == BOT_LEARNED:
+            if not isinstance(net, Net):
+                raise ValueError(f"seat {i}: a learned bot's spec needs its network (a Net), "
+                                 f"got {type(net).__name__}")
+            out[i].net = &(<Net>net).c
         passes[i] = passes_of(&out[i])
     return 0
+
+
+cdef bint any_learned(const BotSpec* bots) noexcept:
+    return (bots[0].kind == BOT_LEARNED or bots[1].kind == BOT_LEARNED
+            or bots[2].kind == BOT_LEARNED or bots[3].kind == BOT_LEARNED)
 
 
 def round_seed(seed, index):
@@ -189,6 +210,7 @@ cdef class Table:
     cdef Game* g
     cdef RoundKnowledge* know  # what each seat and the table know, read from the round
     cdef BotSpec bots[4]
+    cdef object specs          # the Python specs of bots: a learned seat's Net lives in them
     cdef Passes passes[4]
     cdef readonly object rules
     cdef list event_dicts      # events() and tricks() as built so far
@@ -213,6 +235,7 @@ cdef class Table:
         cdef GameRules gr = game_rules(rules)
         self.rules = rules
         read_specs(bots, self.bots, self.passes)
+        self.specs = list(bots)
         if game_start(self.g, &gr, self.passes, <uint64_t>int(seed), dealer, levels[0],
                       levels[1], first_round) < 0:
             raise PlayError("could not start the round")
@@ -222,7 +245,7 @@ cdef class Table:
         None when the round is over."""
         cdef int rc
         with nogil:
-            rc = drive(self.g, self.bots, False)
+            rc = drive(self.g, self.bots, self.know, False)
         if rc == BAD_REDEALS:
             raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
         if rc < 0:
@@ -320,7 +343,7 @@ cdef class Table:
                         c.twos = candidates[i, 1]
                         rc = apply(scratch, c, False, True)
                         if rc == 0:
-                            rc = drive(scratch, greedy, False)
+                            rc = drive(scratch, greedy, NULL, False)
                         free(scratch.buf.data)
                         if rc < 0:
                             break
@@ -350,6 +373,7 @@ cdef class Table:
             b = as_set(Cards(bury))
         t.rules = rules
         read_specs(bots, t.bots, t.passes)
+        t.specs = list(bots)
         if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, deck) < 0:
             raise PlayError(DECK_OF_PLACES)
         rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
@@ -534,6 +558,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     cdef BotSpec kinds[4]
     cdef Passes passes[4]
     cdef Game* g
+    cdef RoundKnowledge* know = NULL
     cdef int64_t i
     cdef int rc = 0, k, l0 = levels[0], l1 = levels[1]
     cdef uint64_t sd = <uint64_t>int(seed)
@@ -552,7 +577,10 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         if count and not (np.sort(decks, axis=1) == np.arange(DECK_SIZE) // 2).all():
             raise ValueError("decks must each be the whole pack: every kind twice")
     g = <Game*>calloc(1, sizeof(Game))
-    if g == NULL:
+    if any_learned(kinds):      # only a learned seat reads what it knows
+        know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
+    if g == NULL or (know == NULL and any_learned(kinds)):
+        free(g)
         raise MemoryError()
     cols = {name: np.zeros(count, dtype=np.int16)
             for name in (COLUMNS if play else DECLARATION_COLUMNS)}
@@ -583,8 +611,10 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                                 first_round)
                 if dealt:       # nothing is drawn yet: the first deal is replaced whole
                     memcpy(g.decks[0], &given[i, 0], DECK_SIZE)
+                if know != NULL:
+                    knowledge_reset(know)
                 if rc >= 0:
-                    rc = drive(g, kinds, not play)
+                    rc = drive(g, kinds, know, not play)
                 if rc < 0:
                     break
                 c_dealer[i] = g.dealer
@@ -613,6 +643,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     finally:
         free(g.buf.data)
         free(g)
+        free(know)
     if rc < 0:
         raise PlayError(f"the round engine refused a native bot's answer in round "
                         f"{start + i * step}: "
@@ -670,7 +701,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
                     rc = start_at_bury(g, &gr, passes, sv[j], dealer, l0, l1, &dv[j, 0], show,
                                        bury)
                     if rc >= 0:
-                        rc = drive(g, specs, False)
+                        rc = drive(g, specs, NULL, False)
                     if rc < 0:
                         break
                     c_points[i, j] = g.res.defender_points
