@@ -30,7 +30,7 @@ from shengji._core import (
 from shengji.deals import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
 from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
-from shengji.bots import Bot, BotSpec, Greedy, Pimc, SearchBot
+from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
 from shengji.play import play_match, play_round, round_seed, simulate_rounds
 from shengji.duels import Duel, duel
 from shengji.analyze import analyze_bury, analyze_trump
@@ -42,7 +42,7 @@ from shengji import testing
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
     "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
-    "Bot", "BotSpec", "Greedy", "Pimc", "SearchBot", "View", "Worlds", "RoundRecord",
+    "Bot", "BotSpec", "Greedy", "Learned", "Pimc", "SearchBot", "View", "Worlds", "RoundRecord",
     "MatchRecord", "play_round", "replay", "play_match", "simulate_rounds", "round_seed",
     "duel", "Duel", "analyze_bury", "analyze_trump",
     "parse_cards", "category", "order", "decompose", "points",

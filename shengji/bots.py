@@ -1,9 +1,11 @@
 """Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native),
-the search bots whose plays look ahead natively (SearchBot; Pimc), their text form
-(bot_from_text, bot_text) and how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
+the search bots whose plays look ahead natively (SearchBot; Pimc), the learned bot whose plays
+a trained network chooses natively (Learned), their text form (bot_from_text, bot_text) and
+how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -13,22 +15,26 @@ import numpy as np
 from shengji._core import Cards, legal_follows, legal_leads, to_masks
 from shengji._driver import BOTS, BURIES, CALLS, Table
 from shengji import validate
+from shengji.learned import load_net
 from shengji.views import View
 
-TEXT_BOTS = ("random", "greedy", "pimc")   # the bots with a text form ("greedy" is Greedy())
+# the bots with a text form ("greedy" is Greedy())
+TEXT_BOTS = ("random", "greedy", "pimc", "learned")
 
 
 class BotSpec(NamedTuple):
     """How the engine plays a seat: a native bot (random, greedy), a search bot (greedy's
-    shows and bury, its plays chosen in Python) or a Python bot (every decision in Python).
-    call, patience, bury and revolt are the greedy bot's settings (bury also the random
-    player's); the engine reads the five numbers in this order."""
+    shows and bury, its plays chosen in Python), a learned bot (greedy's shows and bury, its
+    plays by `net`, a shengji.learned.Net) or a Python bot (every decision in Python). call,
+    patience, bury and revolt are the greedy bot's settings (bury also the random player's);
+    the engine reads the six fields in this order."""
 
     kind: int
     call: int = 0
     patience: int = 0
     bury: int = BURIES["random"]
     revolt: int = 0
+    net: Any = None
 
     @classmethod
     def python(cls) -> "BotSpec":
@@ -169,12 +175,39 @@ class Pimc:
         return candidates[int(np.argmax(scores))]
 
 
-def bot_from_text(text: str) -> Greedy | Pimc | str:
+@dataclass(frozen=True)
+class Learned:
+    """A trained network's plays (shengji.learned; examples/train_dmc.py trains one): at each
+    lead or follow it plays the legal play of the highest value for its seat, natively, among
+    the first max_moves plays as the env lists them (the first on ties). Declarations,
+    revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
+    loaded once while the file is unchanged; one that does not fit raises a ValueError."""
+
+    path: str
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self):
+        if not isinstance(self.path, (str, os.PathLike)):
+            raise ValueError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
+        object.__setattr__(self, "path", os.fspath(self.path))
+        if not isinstance(self.greedy, Greedy):
+            raise ValueError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
+        load_net(self.path)      # a checkpoint that does not fit is refused here
+
+    def spec(self) -> BotSpec:
+        return self.greedy.spec()._replace(kind=BOTS["learned"], net=load_net(self.path))
+
+    def __str__(self) -> str:
+        return f"learned(path={self.path})"
+
+
+def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
-    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200` (pimc also takes the
-    greedy settings of its shows and bury: `pimc:rollouts=200,call=eager`). "random" comes
-    back as the name. A ValueError names the bad name, key or value."""
+    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
+    `learned:path=ckpt.npz` (pimc and learned also take the greedy settings of their shows
+    and bury: `pimc:rollouts=200,call=eager`). "random" comes back as the name. A ValueError
+    names the bad name, key or value."""
     if not isinstance(text, str):
         raise ValueError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -195,20 +228,25 @@ def bot_from_text(text: str) -> Greedy | Pimc | str:
         if settings or colon:
             raise ValueError(f"bot {text!r}: random takes no settings")
         return "random"
-    own = settings_of(Pimc) if name == "pimc" else {}
+    own = settings_of(OWNERS[name]) if name in OWNERS else {}
     known = {**own, **settings_of(Greedy)}
     unknown = [k for k in settings if k not in known]
     if unknown:
         raise ValueError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
                          f"{', '.join(known)}")
+    if name == "learned" and "path" not in settings:
+        raise ValueError(f"bot {text!r}: learned needs its checkpoint: learned:path=FILE.npz")
     values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
     try:
         greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
         if name == "greedy":
             return greedy
-        return Pimc(**{k: v for k, v in values.items() if k in own}, greedy=greedy)
+        return OWNERS[name](**{k: v for k, v in values.items() if k in own}, greedy=greedy)
     except ValueError as e:
         raise ValueError(f"bot {text!r}: {e}") from None
+
+
+OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}   # text bots with greedy settings
 
 
 def settings_of(cls: type) -> dict[str, str]:
@@ -230,8 +268,8 @@ def read_setting(text: str, key: str, value: str, kind: str) -> Any:
 
 
 def bot_text(bot: Any) -> str:
-    """The text form of a built-in bot (a name, a text form, a Greedy or a Pimc) that
-    bot_from_text reads back to the same bot: its settings that differ from the defaults."""
+    """The text form of a built-in bot (a name, a text form, a Greedy, a Pimc or a Learned)
+    that bot_from_text reads back to the same bot: its settings that differ from the defaults."""
     if isinstance(bot, str):
         bot = bot_from_text(bot)
         if isinstance(bot, str):
@@ -239,6 +277,11 @@ def bot_text(bot: Any) -> str:
     if isinstance(bot, Pimc):
         changed = changed_settings(bot) + changed_settings(bot.greedy)
         name = "pimc"
+    elif isinstance(bot, Learned):
+        if re.search(r"[,:]|^\s|\s$", bot.path):
+            raise ValueError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
+                             f"has no text form: {bot.path!r}")
+        changed, name = [f"path={bot.path}"] + changed_settings(bot.greedy), "learned"
     elif isinstance(bot, Greedy):
         changed, name = changed_settings(bot), "greedy"
     else:
@@ -270,8 +313,8 @@ def bots_from_text(text: str) -> Any:
 def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
     `bots` is one bot for every seat or four, each a built-in bot's name or text form
-    (bot_from_text), a Greedy, a SearchBot or a Python Bot."""
-    seats = [bots] * 4 if isinstance(bots, (str, Greedy)) or is_search_bot(bots) else (
+    (bot_from_text), a Greedy, a Learned, a SearchBot or a Python Bot."""
+    seats = [bots] * 4 if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots) else (
         list(bots) if isinstance(bots, (list, tuple)) else [])
     if len(seats) != 4:
         raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
@@ -284,7 +327,7 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
                 bot = bot_from_text(bot)
             except ValueError as e:
                 raise ValueError(f"seat {seat}: {e}") from None
-        if isinstance(bot, Greedy):
+        if isinstance(bot, (Greedy, Learned)):
             specs.append(bot.spec())
             objects.append(None)
             names.append(str(bot))

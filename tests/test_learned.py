@@ -1,0 +1,233 @@
+"""The learned bot: its checkpoint (written, read back, and every checkpoint that does not fit
+refused with one line), the native scorer and the native plays held to the NumPy definition
+(shengji.learned.forward), and sj.Learned wherever bots are named."""
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji import learned
+from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text
+from shengji.play import simulate
+
+HIDDEN = (32, 16)      # small: the tests check the arithmetic, not the strength
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    path = tmp_path_factory.mktemp("learned") / "net.npz"
+    params = learned.init_params(seed=5, hidden=HIDDEN)
+    rng = np.random.default_rng(6)
+    # biases off zero, so that every term of the definition counts
+    for name in ("b1", "b2", "b3"):
+        params[name] = rng.normal(0, 0.3, params[name].shape).astype(np.float32)
+    learned.save(path, params, max_moves=300)
+    return str(path), params
+
+
+def test_a_checkpoint_reads_back_as_written(checkpoint):
+    path, params = checkpoint
+    arrays, layout = learned.load(path)
+    assert layout == learned.layout_of(HIDDEN, 300)
+    for name in learned.ARRAYS:
+        assert arrays[name].dtype == np.float32
+        np.testing.assert_array_equal(arrays[name], params[name])
+    net = learned.load_net(path)
+    assert net.hidden == HIDDEN and net.max_moves == 300
+    assert learned.load_net(path) is net         # loaded once while the file is unchanged
+
+
+def write_npz(path, layout=None, drop=(), **changed):
+    params = learned.init_params(hidden=HIDDEN)
+    params.update(changed)
+    arrays = {k: v for k, v in params.items() if k not in drop}
+    if layout is not None:
+        arrays["layout"] = np.array(json.dumps(layout))
+    np.savez(path, **arrays)
+
+
+def layout(**changed):
+    return {**learned.layout_of(HIDDEN), **changed}
+
+
+BAD = {
+    "missing": (lambda p: None, "no such file"),
+    "folder": (lambda p: os.mkdir(p), "is not a file"),
+    "text": (lambda p: open(p, "w").write("weights"), "is not an .npz file"),
+    "npy": (lambda p: np.save(open(p, "wb"), np.zeros(3)), "is not an .npz file"),
+    "no layout": (lambda p: write_npz(p), "it has no layout"),
+    "not json": (lambda p: np.savez(p, layout=np.array("{oops")), "its layout is not JSON"),
+    "format": (lambda p: write_npz(p, layout(format="other")), "format 'other'"),
+    "version": (lambda p: write_npz(p, layout(version=9)), "format version 9, this shengji "
+                                                           "reads version 1"),
+    "observation": (lambda p: write_npz(p, layout(observation_size=950)),
+                    "was written for an observation of 950 values, this shengji encodes 956"),
+    "fields": (lambda p: write_npz(p, layout(observation_fields=[["hand", [54]]])),
+               "was written for the observation fields hand; this shengji encodes hand, "
+               "played"),
+    "move size": (lambda p: write_npz(p, layout(move_size=52)), "moves of 52 values"),
+    "hidden": (lambda p: write_npz(p, layout(hidden=[32])), "hidden sizes must be two"),
+    "arrays": (lambda p: write_npz(p, layout(), drop=("w2", "b3")), "lacks the arrays w2, b3"),
+    "shape": (lambda p: write_npz(p, layout(), w1=np.zeros((950, 32), np.float32)),
+              "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1010, 32)"),
+    "dtype": (lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
+              "array b1 holds int64, not floats"),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_a_checkpoint_that_does_not_fit_is_refused_in_one_line(tmp_path, case):
+    path = str(tmp_path / "bad.npz")
+    make, words = BAD[case]
+    make(path)
+    for load in (learned.load, sj.Learned, lambda p: bot_from_text(f"learned:path={p}")):
+        with pytest.raises(ValueError) as info:
+            load(path)
+        assert words in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def random_moves(rng, n):
+    """n random [ones, twos] masks (any cards: the scorer does not check legality)."""
+    ones = rng.integers(0, 2 ** 54, n, dtype=np.uint64) & rng.integers(0, 2 ** 54, n,
+                                                                      dtype=np.uint64)
+    twos = ones & rng.integers(0, 2 ** 54, n, dtype=np.uint64)
+    return np.stack([ones, twos], axis=1)
+
+
+def test_the_native_scorer_is_the_definition(checkpoint):
+    path, params = checkpoint
+    net = learned.load_net(path)
+    rng = np.random.default_rng(0)
+    counts = np.array([3, 0, 1, 7, 2])           # an observation may offer no move
+    obs = rng.integers(-1, 3, (len(counts), sj.learned.OBSERVATION_SIZE)).astype(np.int16)
+    obs[:, 948:950] = rng.integers(0, 200, (len(counts), 2))   # points, scaled by 1/100
+    moves = random_moves(rng, counts.sum())
+    moves[0] = 0                                  # no card at all
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    values = learned.score_moves(net, obs, moves, offsets)
+    expected = learned.forward(params, np.repeat(obs, counts, axis=0),
+                               learned.move_counts(moves))
+    assert values.dtype == np.float32 and values.shape == (counts.sum(),)
+    np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-5)
+    assert len(set(values.tolist())) > 10         # the moves matter
+
+
+def test_move_counts_are_the_kinds_copies():
+    masks = sj.to_masks(["AS AS 2D", "BJ SJ SJ"])
+    counts = learned.move_counts(masks)
+    assert counts.shape == (2, 54) and counts.dtype == np.int8
+    names = [sj.kind_name(k) for k in range(54)]
+    assert {names[k]: int(c) for k, c in enumerate(counts[0]) if c} == {"AS": 2, "2D": 1}
+    assert {names[k]: int(c) for k, c in enumerate(counts[1]) if c} == {"BJ": 1, "SJ": 2}
+
+
+@pytest.mark.parametrize("args,words", [
+    (lambda o, m, f: (o[:, :900], m, f), "obs must be (n, 956)"),
+    (lambda o, m, f: (o.astype(np.int64)[:, ::-1], m, f), None),     # converted
+    (lambda o, m, f: (o, np.zeros((3, 3), np.uint64), f), "moves must be (total, 2)"),
+    (lambda o, m, f: (o, m, f[:-1]), "offsets must hold n + 1 = 2 numbers"),
+    (lambda o, m, f: (o, m, np.array([0, 5], np.int64)), "offsets must rise from 0 to the 2"),
+    (lambda o, m, f: (o, np.array([[1, 2], [0, 0]], np.uint64), f), "twos within ones"),
+    (lambda o, m, f: (o, np.array([[2 ** 60, 0], [0, 0]], np.uint64), f), "of the 54 kinds"),
+])
+def test_the_scorer_names_bad_input(checkpoint, args, words):
+    obs = np.zeros((1, 956), np.int16)
+    moves = np.zeros((2, 2), np.uint64)
+    offsets = np.array([0, 2], np.int64)
+    net = learned.load_net(checkpoint[0])
+    if words is None:
+        assert learned.score_moves(net, *args(obs, moves, offsets)).shape == (2,)
+        return
+    with pytest.raises(ValueError, match=re.escape(words)):
+        learned.score_moves(net, *args(obs, moves, offsets))
+
+
+def test_the_jax_forward_is_the_definition(checkpoint):
+    jnp = pytest.importorskip("jax.numpy")
+    _, params = checkpoint
+    rng = np.random.default_rng(1)
+    obs = rng.integers(-1, 3, (9, 956)).astype(np.int16)
+    counts = learned.move_counts(random_moves(rng, 9))
+    ours = learned.forward({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(obs),
+                           jnp.asarray(counts), jnp)
+    np.testing.assert_allclose(np.asarray(ours), learned.forward(params, obs, counts),
+                               rtol=1e-4, atol=1e-5)
+
+
+class PlainLearned:
+    """The learned bot's plays by the definition: each play from Table.observe, the first
+    max_moves of Table.legal_plays and learned.forward (shows and bury: greedy's)."""
+
+    def __init__(self, path, params):
+        self.params = params
+        self.max_moves = learned.load_net(path).max_moves
+
+    def spec(self):
+        return sj.Greedy().spec()._replace(kind=BOTS["search"])
+
+    def choose(self, view, table):
+        obs = np.zeros(956, np.int16)
+        table.observe(table.pending[1], obs)
+        plays, _ = table.legal_plays(self.max_moves)
+        values = learned.forward(self.params, np.repeat(obs[None], len(plays), axis=0),
+                                 learned.move_counts(plays))
+        return sj.Cards.from_masks(*map(int, plays[int(np.argmax(values))]))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_native_plays_are_the_definitions(checkpoint, seed):
+    path, params = checkpoint
+    bot = sj.Learned(path)
+    plain = PlainLearned(path, params)
+    rules = "match16" if seed == 2 else "v3"
+    native = sj.play_round(rules, seed, [bot, "greedy", bot, "random"])
+    slow = sj.play_round(rules, seed, [plain, "greedy", plain, "random"])
+    assert native.tricks == slow.tricks and native.settlement == slow.settlement
+    sj.testing.check_record(native)
+
+
+def test_learned_seats_play_in_every_runner(checkpoint):
+    path, _ = checkpoint
+    bot = sj.Learned(path, greedy=sj.Greedy(call="eager"))
+    rec = sj.play_round("v3", 4, bot)
+    sj.testing.check_record(rec)
+    assert rec.bots == [f"learned(path={path})"] * 4
+    assert sj.play_round("v3", 4, bot) == rec                       # deterministic
+    # simulate starts each round afresh in one Game: its knowledge too
+    frame = sj.simulate_rounds(6, bots=[bot, "greedy", bot, "greedy"], seed=3, workers=2)
+    for row in frame.itertuples():
+        one = sj.play_round("v3", int(row.seed), [bot, "greedy", bot, "greedy"])
+        assert (one.defender_points, one.settlement["rise"]) == (row.defender_points, row.rise)
+    match = sj.play_match("v3", 2, [bot, "random", bot, "random"], max_rounds=40)
+    assert match.rounds
+    # identical bots play both seatings of a deal alike
+    same = sj.duel(bot, f"learned:path={path},call=eager", deals=4)
+    assert (same.frame["score"] == 0).all()
+    versus = sj.duel(bot, "greedy", deals=4, workers=2)
+    assert len(versus.frame) == 4
+
+
+def test_the_text_form_reads_back(checkpoint):
+    path, _ = checkpoint
+    bot = sj.Learned(path, greedy=sj.Greedy(patience=5))
+    assert bot_text(bot) == f"learned:path={path},patience=5"
+    assert bot_from_text(bot_text(bot)) == bot
+    assert bot_from_text(f"learned:path={path}") == sj.Learned(path)
+    with pytest.raises(ValueError, match="learned needs its checkpoint: learned:path="):
+        bot_from_text("learned:call=eager")
+    odd = object.__new__(sj.Learned)           # a path the text form cannot hold
+    object.__setattr__(odd, "path", "a,b.npz")
+    object.__setattr__(odd, "greedy", sj.Greedy())
+    with pytest.raises(ValueError, match="comma, a colon or outer spaces has no text form"):
+        bot_text(odd)
+
+
+def test_a_learned_spec_needs_its_network():
+    spec = BotSpec(BOTS["learned"])
+    with pytest.raises(ValueError, match="seat 0: a learned bot's spec needs its network"):
+        simulate(sj.Rules.preset("v3"), 0, 0, 1, [spec] + [BotSpec.random()] * 3)
+    with pytest.raises(ValueError, match="Learned.path must be a checkpoint's path"):
+        sj.Learned(3)
