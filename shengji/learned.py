@@ -96,7 +96,7 @@ def move_counts(moves: np.ndarray) -> np.ndarray:
 def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_MOVES) -> None:
     """Write a checkpoint: the arrays as float32 and the layout, atomically (a file beside it,
     then renamed over it)."""
-    arrays = {name: np.asarray(params[name], np.float32) for name in ARRAYS}
+    arrays: dict[str, Any] = {name: np.asarray(params[name], np.float32) for name in ARRAYS}
     hidden = (arrays["b1"].shape[0], arrays["b2"].shape[0])
     check_shapes(os.fspath(path), arrays, hidden)
     folder = os.path.dirname(os.path.abspath(path))
