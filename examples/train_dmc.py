@@ -1,0 +1,280 @@
+"""Train the learned bot by Deep Monte Carlo, as DouZero does: a value network over
+(observation, move) pairs (shengji.learned) learns the round's final reward of the seat that
+made each move, by mean squared error on samples of recent rounds; the seats act
+epsilon-greedily with the current network.
+
+    pip install 'shengji[learn]'
+    python examples/train_dmc.py --minutes 50 --out runs/dmc1 --opponents greedy
+
+Rounds come from the native vector env (shengji.vector.VecEnv, plays_only: the learner's
+declarations, revolutions and bury are greedy's, as sj.Learned makes them). The learner
+plays seats 0 and 2 against greedy bots (--opponents greedy) or all four seats (self). Moves
+are valued natively (shengji.learned.score_moves, with the parameters of the last sync); the
+training step is JAX (jit) with Optax's Adam. Every --checkpoint-minutes and at the end it
+writes DIR/ckpt.npz (sj.Learned("DIR/ckpt.npz") plays it), DIR/curve.json and DIR/curve.png:
+the learner's mean reward per round in training, the loss, and a duplicate duel (sj.duel,
+--eval-deals deals) of the checkpoint against random and greedy. Given --seed, the rounds
+and the training are the same from run to run (the checkpoints' times are not)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+import shengji as sj
+from shengji import learned
+from shengji.vector import VecEnv
+
+LEARNER_SEATS = {"greedy": (0, 2), "self": (0, 1, 2, 3)}
+TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")      # obs_scale stays as it is
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--out", default="runs/dmc", help="folder for the checkpoint and the curve")
+    p.add_argument("--minutes", type=float, default=10.0, help="training time")
+    p.add_argument("--steps", type=int, default=None,
+                   help="stop after this many env steps instead (tests)")
+    p.add_argument("--envs", type=int, default=64, help="rounds played side by side")
+    p.add_argument("--opponents", choices=tuple(LEARNER_SEATS), default="greedy")
+    p.add_argument("--rules", default="v3")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN))
+    p.add_argument("--max-moves", type=int, default=512,
+                   help="plays weighed at a decision (leads: every unit, then throws)")
+    p.add_argument("--epsilon", type=float, default=0.03, help="share of random moves")
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--batch", type=int, default=512)
+    p.add_argument("--replay", type=int, default=200_000, help="samples kept")
+    p.add_argument("--reuse", type=float, default=2.0,
+                   help="times each sample is trained on, on average")
+    p.add_argument("--sync", type=int, default=10,
+                   help="training steps between updates of the acting network")
+    p.add_argument("--window", type=int, default=500, help="rounds per point of the curve")
+    p.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    p.add_argument("--eval-deals", type=int, default=200,
+                   help="deals of each evaluation duel (0: none)")
+    args = p.parse_args(argv)
+    if args.envs < 1 or args.batch < 1 or args.max_moves < 1 or args.replay < args.batch:
+        p.error("--envs, --batch and --max-moves must be positive, --replay at least --batch")
+    if not 0 <= args.epsilon <= 1:
+        p.error("--epsilon must be from 0 to 1")
+    return args
+
+
+class Replay:
+    """The most recent `size` samples: observation, the move's kind counts, the target."""
+
+    def __init__(self, size: int):
+        self.obs = np.zeros((size, learned.OBSERVATION_SIZE), np.int16)
+        self.counts = np.zeros((size, learned.MOVE_SIZE), np.int8)
+        self.target = np.zeros(size, np.float32)
+        self.size, self.n, self.at = size, 0, 0
+
+    def add(self, obs: np.ndarray, counts: np.ndarray, target: np.ndarray) -> None:
+        for i in range(0, len(target), self.size):      # a batch larger than the buffer wraps
+            k = min(len(target) - i, self.size)
+            rows = (self.at + np.arange(k)) % self.size
+            self.obs[rows], self.counts[rows] = obs[i:i + k], counts[i:i + k]
+            self.target[rows] = target[i:i + k]
+            self.at = (self.at + k) % self.size
+            self.n = min(self.n + k, self.size)
+
+    def sample(self, rng: np.random.Generator, batch: int):
+        rows = rng.integers(0, self.n, batch)
+        return self.obs[rows], self.counts[rows], self.target[rows]
+
+
+def choose(values: np.ndarray, offsets: np.ndarray, epsilon: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """Per decision, the index of its best move (the first on ties) among its own, or with
+    probability epsilon a uniform one."""
+    counts = np.diff(offsets)
+    best = np.maximum.reduceat(values, offsets[:-1])
+    firsts = np.flatnonzero(values == np.repeat(best, counts))
+    actions = firsts[np.searchsorted(firsts, offsets[:-1])] - offsets[:-1]
+    explore = rng.random(len(counts)) < epsilon
+    actions[explore] = (rng.random(int(explore.sum())) * counts[explore]).astype(np.int64)
+    return actions
+
+
+def make_step(optimizer, obs_scale):
+    """The jit-compiled training step: MSE of forward's values against the targets."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    def loss_of(params, obs, counts, target):
+        values = learned.forward({**params, "obs_scale": obs_scale}, obs, counts, jnp)
+        return jnp.mean((values - target) ** 2)
+
+    @jax.jit
+    def step(params, state, obs, counts, target):
+        loss, grads = jax.value_and_grad(loss_of)(params, obs, counts, target)
+        updates, state = optimizer.update(grads, state, params)
+        return optax.apply_updates(params, updates), state, loss
+
+    return step
+
+
+def net_of(params, obs_scale: np.ndarray, max_moves: int) -> learned.Net:
+    return learned.Net({**{k: np.asarray(v) for k, v in params.items()},
+                        "obs_scale": obs_scale}, max_moves)
+
+
+def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[float]]:
+    """The checkpoint's duplicate score (mean level advantage a deal, 95% interval) against
+    random and greedy on `deals` deals seeded `seed`."""
+    bot = sj.Learned(str(path))
+    out = {}
+    for other in ("random", "greedy"):
+        summary = sj.duel(bot, other, deals=deals, rules=rules, seed=seed, workers=1).summary
+        score = next(m for m in summary["metrics"] if m["name"] == "score")
+        out[other] = [score["value"], score["ci_low"], score["ci_high"]]
+    return out
+
+
+def plot(curve: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    points = curve["points"]
+    rounds = [p["rounds"] for p in points]
+    axes[0].plot(rounds, [p["reward"] for p in points])
+    axes[0].set(title=f"training: learner's mean reward a round ({curve['opponents']})",
+                xlabel="rounds played")
+    axes[0].axhline(0, color="grey", lw=0.5)
+    axes[1].plot(rounds, [p["loss"] for p in points])
+    axes[1].set(title="training loss (MSE)", xlabel="rounds played", yscale="log")
+    for other in ("random", "greedy"):
+        evals = [e for e in curve["evals"] if other in e]
+        if evals:
+            x = [e["rounds"] for e in evals]
+            y = np.array([e[other] for e in evals])
+            axes[2].errorbar(x, y[:, 0], yerr=[y[:, 0] - y[:, 1], y[:, 2] - y[:, 0]],
+                             marker="o", capsize=3, label=f"vs {other}")
+    axes[2].axhline(0, color="grey", lw=0.5)
+    axes[2].set(title="duplicate score of the checkpoint (95% interval)",
+                xlabel="rounds played")
+    axes[2].legend()
+    fig.tight_layout()
+    temp = path.with_suffix(".part.png")
+    fig.savefig(temp, dpi=90)
+    plt.close(fig)
+    os.replace(temp, path)
+
+
+def write_json(data: dict, path: Path) -> None:
+    temp = path.with_suffix(".part")
+    temp.write_text(json.dumps(data, indent=1))
+    os.replace(temp, path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    import jax
+    import optax
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "ckpt.npz"
+    rng = np.random.default_rng(args.seed)
+    hidden = tuple(args.hidden)
+    start_params = learned.init_params(args.seed, hidden)
+    obs_scale = start_params["obs_scale"]
+    params = {k: jax.numpy.asarray(start_params[k]) for k in TRAINED}
+    optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(args.lr))
+    state = optimizer.init(params)
+    step = make_step(optimizer, obs_scale)
+    net = net_of(params, obs_scale, args.max_moves)
+
+    seats = LEARNER_SEATS[args.opponents]
+    opponents = None if args.opponents == "self" else {1: "greedy", 3: "greedy"}
+    env = VecEnv(args.envs, rules=args.rules, seed=args.seed, opponents=opponents,
+                 max_actions=args.max_moves, plays_only=True)
+    obs, info = env.reset(seed=args.seed)
+    # each env's moves made in its round so far: observation, kind counts, seat
+    pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(args.envs)]
+    replay = Replay(args.replay)
+    curve: dict = {"opponents": args.opponents, "args": vars(args), "points": [], "evals": []}
+    window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
+    rounds = samples = updates = steps = 0
+    owed = 0.0                  # training steps due by the samples taken
+    started = last_save = time.monotonic()
+    timing = {"act": 0.0, "train": 0.0, "eval": 0.0}
+
+    def save_all(final: bool) -> None:
+        learned.save(ckpt, {**{k: np.asarray(v) for k, v in params.items()},
+                            "obs_scale": obs_scale}, args.max_moves)
+        t = time.monotonic()
+        if args.eval_deals:
+            curve["evals"].append({"rounds": rounds, "minutes": (t - started) / 60,
+                                   **evaluate(ckpt, args.eval_deals, args.seed + 1, args.rules)})
+        timing["eval"] += time.monotonic() - t
+        curve.update(rounds=rounds, samples=samples, updates=updates, steps=steps,
+                     minutes=(time.monotonic() - started) / 60, seconds=dict(timing),
+                     final=final)
+        write_json(curve, out / "curve.json")
+        plot(curve, out / "curve.png")
+        print(f"[{curve['minutes']:.1f} min] rounds {rounds:,} samples {samples:,} "
+              f"updates {updates:,}" + (f" eval {curve['evals'][-1]}" if args.eval_deals else ""),
+              flush=True)
+
+    while True:
+        elapsed = time.monotonic() - started
+        if (args.steps is not None and steps >= args.steps) or (
+                args.steps is None and elapsed >= args.minutes * 60):
+            break
+        t = time.monotonic()
+        offsets = info["move_offsets"]
+        moves = info["moves"][:offsets[-1]]
+        values = learned.score_moves(net, obs, moves, offsets)
+        actions = choose(values, offsets, args.epsilon, rng)
+        chosen = learned.move_counts(moves[offsets[:-1] + actions])
+        for i in range(args.envs):
+            pending[i].append((obs[i].copy(), chosen[i], int(info["seat"][i])))
+        obs, reward, terminated, truncated, info = env.step(actions)
+        steps += 1
+        for i in np.flatnonzero(terminated | truncated):
+            moves_made, pending[i] = pending[i], []
+            if truncated[i] or not moves_made:
+                continue
+            replay.add(np.stack([m[0] for m in moves_made]), np.stack([m[1] for m in moves_made]),
+                       reward[i, [m[2] for m in moves_made]].astype(np.float32))
+            samples += len(moves_made)
+            owed += len(moves_made) * args.reuse / args.batch
+            rounds += 1
+            window["reward"] += float(np.mean(reward[i, list(seats)]))
+            window["rounds"] += 1
+        timing["act"] += time.monotonic() - t
+        t = time.monotonic()
+        while owed >= 1 and replay.n >= args.batch:
+            params, state, loss = step(params, state, *replay.sample(rng, args.batch))
+            owed -= 1
+            updates += 1
+            window["loss"] += float(loss)
+            window["updates"] += 1
+            if updates % args.sync == 0:
+                net = net_of(params, obs_scale, args.max_moves)
+        timing["train"] += time.monotonic() - t
+        if window["rounds"] >= args.window:
+            curve["points"].append({"rounds": rounds, "samples": samples, "updates": updates,
+                                    "minutes": (time.monotonic() - started) / 60,
+                                    "reward": window["reward"] / window["rounds"],
+                                    "loss": window["loss"] / max(1, window["updates"])})
+            window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
+        if time.monotonic() - last_save >= args.checkpoint_minutes * 60:
+            save_all(False)
+            last_save = time.monotonic()
+    save_all(True)
+
+
+if __name__ == "__main__":
+    main()
