@@ -35,7 +35,8 @@ decision (Gymnasium's same-step autoreset). Env k's j-th round is round j * num_
 the run `seed`: shengji.play_round(seed=info["round_seed"][k], dealer=info["dealer"][k],
 levels=levels, first_round=first_round) is the same round, and the AEC env reset with that
 seed and those options, answered with the same actions, gives the same observations, masks
-and rewards. Dealers turn: env k's round j is dealt by seat (k + j) % 4.
+and rewards. The dealer option turns: env k's round j gives seat (k + j) % 4 (the dealer, or
+in first rounds the first to draw), so that every seat deals in turn.
 
 The arrays returned are written in place by the next step, without the GIL, and are
 read-only: copy what you keep.
