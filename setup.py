@@ -42,6 +42,7 @@ def extension(name):
 
 setup(ext_modules=cythonize([extension(name)
                              for name in ("_core", "_deal", "_engine", "_policies",
-                                          "_knowledge", "_learned", "_driver", "_worlds")],
+                                          "_knowledge", "_learned", "_driver", "_worlds",
+                                          "_vector")],
                             compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None))

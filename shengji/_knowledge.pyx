@@ -404,38 +404,67 @@ cdef inline int16_t relative(int q, int seat) noexcept nogil:
     return -1 if q < 0 else (q - seat) & 3
 
 
+cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
+    """out[kind] = the copies of kind in c, for the kinds in c (the rest left as they are)."""
+    cdef uint64_t rest = c.ones
+    cdef int kind
+    while rest:
+        kind = ctz(rest)
+        rest &= rest - 1
+        out[kind] = 1 + <int>((c.twos >> kind) & 1)
+
+
+cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
+    """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
+    counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
+    cdef int kind, a, j, q, least[4], counts[4]
+    cdef uint8_t w
+    cdef const KindKnowledge* k
+    for kind in range(NUM_KINDS):
+        k = &T.kinds[kind]
+        least[0] = least[1] = least[2] = least[3] = 2 if k.nalts else 0
+        for a in range(k.nalts):
+            counts[0] = counts[1] = counts[2] = counts[3] = 0
+            for j in range(2):
+                w = k.where[a][j]
+                if w and not (w & (w - 1)) and w < (1 << 4):   # one place, and a seat
+                    counts[ctz(w)] += 1
+            for q in range(4):
+                least[q] = min(least[q], counts[q])
+        for q in range(4):
+            if least[q]:
+                out[54 * ((q - seat) & 3) + kind] = least[q]
+
+
 cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* T,
                              const Moment* m) noexcept nogil:
     """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
     table's knowledge (what every seat knows each seat holds), at the moment m."""
     cdef int seat = K.seat, i, q, kind, c, row
-    cdef CardSet unseen = unseen_of(K)
     cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
     memset(out, 0, OBSERVATION_SIZE * sizeof(int16_t))
+    write_counts(out + AT_HAND, K.hand)
+    write_counts(out + AT_UNSEEN, unseen_of(K))
+    if K.bottom_known:
+        write_counts(out + AT_BOTTOM, K.bottom)
     for kind in range(NUM_KINDS):
-        out[AT_HAND + kind] = count_of(K.hand, kind)
-        out[AT_UNSEEN + kind] = count_of(unseen, kind)
-        if K.bottom_known:
-            out[AT_BOTTOM + kind] = count_of(K.bottom, kind)
         if t != NULL:
             out[AT_CATEGORY + kind] = t.cat_of[kind]
             out[AT_ORDER + kind] = t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
         else:
             out[AT_CATEGORY + kind] = -1
             out[AT_ORDER + kind] = -1
+    write_shown(out + AT_SHOWN, T, seat)
     for i in range(4):
         q = (seat + i) & 3
-        for kind in range(NUM_KINDS):
-            out[AT_PLAYED + 54 * i + kind] = count_of(K.played[q], kind)
-            out[AT_SHOWN + 54 * i + kind] = certain_copies(&T.kinds[kind], q)
+        write_counts(out + AT_PLAYED + 54 * i, K.played[q])
         for c in range(5):
             out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
         out[AT_SIZES + i] = K.sizes[q]
         out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
     for i in range(m.ncurrent):
         row = ((m.leader if m.leader >= 0 else 0) + i - seat) & 3
-        for kind in range(NUM_KINDS):
-            out[AT_CURRENT + 54 * row + kind] = count_of(m.current[i], kind)
+        write_counts(out + AT_CURRENT + 54 * row, m.current[i])
     out[AT_TRUMP] = t.level if t != NULL else 0
     out[AT_TRUMP + 1] = (t.suit if t.suit >= 0 else 4) if t != NULL else -1
     out[AT_POINTS] = m.points[seat & 1]

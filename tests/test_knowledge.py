@@ -293,3 +293,45 @@ def test_an_explanation_a_void_rules_out_weighs_nothing():
                            [[(1, [(0b00000, "AD"), (0b00100, "AD")]),
                              (1, [(0b00010, "AD"), (0b00100, "AD")])]])
     assert sampler.deals == 1.0
+
+
+class EncodingBot(RandomBot):
+    """A random bot that checks, at each of its decisions, that the native observation's card
+    fields read as the View reads the same knowledge in Python."""
+
+    def check(self, view):
+        fields = view.encode()
+        seats = [(view.seat + i) % 4 for i in range(4)]
+
+        def counts(cards):
+            return np.asarray(cards.counts())
+        assert (fields["hand"] == counts(view.hand)).all()
+        assert (fields["unseen"] == counts(view.unseen())).all()
+        for i, q in enumerate(seats):
+            assert (fields["shown"][i] == counts(view.shown[q])).all(), (view.seat, q)
+            assert (fields["played"][i] == counts(view.played()[q])).all(), (view.seat, q)
+        self.checked += 1
+        self.shown += int(fields["shown"].any())
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.checked = self.shown = 0
+
+    def declare(self, view):
+        self.check(view)
+        return super().declare(view)
+
+    def play(self, view):
+        self.check(view)
+        return super().play(view)
+
+
+@pytest.mark.parametrize("preset", ["v3", "bo3"])
+def test_the_observations_card_fields_are_the_views(preset):
+    """The flat observation's fast writers (write_counts, write_shown) against the View's
+    readings of the same knowledge (SeatKnowledge: certain_copies)."""
+    bots = [EncodingBot(seed) for seed in range(4)]
+    for seed in range(6):
+        sj.play_round(preset, seed, bots, first_round=seed % 2 == 1)
+    assert sum(b.checked for b in bots) > 6 * 80
+    assert sum(b.shown for b in bots) > 100         # shown cards were there to compare

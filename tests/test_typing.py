@@ -35,7 +35,7 @@ def test_stubs_match_the_built_modules():
                  "--mypy-config-file", str(ROOT / "pyproject.toml"),
                  "--allowlist", str(ROOT / "tests" / "stubtest_allowlist.txt"), "shengji._core",
                  "shengji._deal", "shengji._knowledge", "shengji._learned", "shengji._driver",
-                 "shengji._worlds")
+                 "shengji._worlds", "shengji._vector")
     assert result.returncode == 0, result.stdout[-3000:]
 
 
