@@ -4,6 +4,9 @@ refused with one line), the native scorer and the native plays held to the NumPy
 import json
 import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -231,3 +234,55 @@ def test_a_learned_spec_needs_its_network():
         simulate(sj.Rules.preset("v3"), 0, 0, 1, [spec] + [BotSpec.random()] * 3)
     with pytest.raises(ValueError, match="Learned.path must be a checkpoint's path"):
         sj.Learned(3)
+
+
+def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
+    """Learner seats that play the network's best moves in a VecEnv with learned opponents play
+    the rounds that four sj.Learned seats play in play_round."""
+    from shengji.vector import VecEnv
+    path, _ = checkpoint
+    bot = sj.Learned(path)
+    net = learned.load_net(path)
+    env = VecEnv(3, seed=7, opponents={1: bot, 3: f"learned:path={path}"}, plays_only=True,
+                 max_actions=net.max_moves)
+    obs, info = env.reset()
+    checked = 0
+    while checked < 4:
+        offsets = info["move_offsets"]
+        values = learned.score_moves(net, obs, info["moves"][:offsets[-1]], offsets)
+        actions = np.array([np.argmax(values[offsets[k]:offsets[k + 1]]) for k in range(3)])
+        rounds = list(zip(info["round_seed"].tolist(), info["dealer"].tolist()))
+        obs, reward, terminated, _, info = env.step(actions)
+        for k in np.flatnonzero(terminated):
+            seed, dealer = rounds[k]
+            rec = sj.play_round("v3", seed, bot, dealer=dealer)
+            rise = rec.settlement["rise"]
+            rising = rec.dealer % 2 if rec.settlement["dealer_holds"] else 1 - rec.dealer % 2
+            assert list(reward[k]) == [rise if q % 2 == rising else -rise for q in range(4)]
+            checked += 1
+
+
+def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path):
+    """examples/train_dmc.py for a moment, twice with one seed: the same network each time,
+    a checkpoint sj.Learned plays, and the curve."""
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    script = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
+    runs = {out: subprocess.Popen(
+        [sys.executable, str(script), "--steps", "60", "--envs", "4", "--batch", "32",
+         "--hidden", "16", "8", "--eval-deals", "2", "--window", "2", "--seed", "3",
+         "--out", str(out)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"}) for out in (tmp_path / "a", tmp_path / "b")}
+    written = []
+    for out, run in runs.items():
+        _, errors = run.communicate()
+        assert run.returncode == 0, errors[-3000:]
+        written.append(learned.load(out / "ckpt.npz")[0])
+        curve = json.loads((out / "curve.json").read_text())
+        assert curve["final"] and curve["updates"] > 0 and curve["points"] and curve["evals"]
+        assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
+        sj.testing.check_record(sj.play_round("v3", 1, [sj.Learned(out / "ckpt.npz"),
+                                                        "greedy"] * 2))
+    for name in learned.ARRAYS:
+        np.testing.assert_array_equal(written[0][name], written[1][name])
+    assert not np.array_equal(written[0]["w1"], learned.init_params(3, (16, 8))["w1"])
