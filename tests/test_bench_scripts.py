@@ -37,3 +37,14 @@ def test_results_are_written_from_a_benchmark_json(tmp_path):
     text = out.read_text()
     groups = {b["group"] for b in json.loads(made.read_text())["benchmarks"]}
     assert all(g in text for g in groups if g)
+
+
+def test_learned_strength_report_runs(tmp_path):
+    from shengji import learned
+    checkpoint = tmp_path / "net.npz"
+    learned.save(checkpoint, learned.init_params(hidden=(16, 8)))
+    done = run("bench/strength_learned.py", str(checkpoint), "--deals", "2", "--pimc-deals", "1",
+               "--rollouts", "10", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()[2:]
+    assert [row.split()[0] for row in rows] == ["random", "greedy", "pimc"]
