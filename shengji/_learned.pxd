@@ -13,7 +13,7 @@ from shengji._core cimport CardSet
 from shengji._engine cimport Game
 from shengji._knowledge cimport RoundKnowledge
 
-cdef enum:
+cpdef enum:
     MOVE_SIZE = 54         # a move's inputs: the copies of each kind it holds
     MAX_HIDDEN = 1024      # widest hidden layer (the kernels' buffers are on the stack)
 

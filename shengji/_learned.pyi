@@ -5,6 +5,10 @@ import numpy as np
 import numpy.typing as npt
 
 ARRAYS: tuple[str, ...]
+MOVE_SIZE: int
+MAX_HIDDEN: int
+
+def shapes(hidden: tuple[int, int]) -> dict[str, tuple[int, ...]]: ...
 
 class Net:
     @property

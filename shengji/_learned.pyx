@@ -16,6 +16,13 @@ from shengji._knowledge cimport (
 ARRAYS = ("obs_scale", "w1", "b1", "w2", "b2", "w3", "b3")   # a Net's arrays, by name
 
 
+def shapes(hidden):
+    """Each of a Net's arrays' shape for these hidden sizes (h1, h2), in the order of ARRAYS."""
+    h1, h2 = hidden
+    return {"obs_scale": (OBSERVATION_SIZE,), "w1": (OBSERVATION_SIZE + MOVE_SIZE, h1),
+            "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
+
+
 cdef extern from *:
     """
     /* The two loops that take the time. On x86-64 GCC compiles each twice, for AVX2 and for
@@ -118,8 +125,8 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
 
 
 cdef class Net:
-    """A learned bot's network, natively: float32 arrays by name (ARRAYS; shapes as
-    shengji.learned.shapes gives them) and the plays weighed at a decision (max_moves).
+    """A learned bot's network, natively: float32 arrays by name (ARRAYS, of the shapes
+    `shapes` gives) and the plays weighed at a decision (max_moves).
     shengji.learned.load reads one from a checkpoint; a BotSpec of kind "learned" holds one."""
 
     def __init__(self, arrays, int64_t max_moves):
@@ -137,8 +144,7 @@ cdef class Net:
         if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
             raise ValueError(f"b1 and b2 must be vectors of 1 to {MAX_HIDDEN} numbers, got "
                              f"shapes {own['b1'].shape} and {own['b2'].shape}")
-        want = {"obs_scale": (OBSERVATION_SIZE,), "w1": (OBSERVATION_SIZE + MOVE_SIZE, h1),
-                "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
+        want = shapes((h1, h2))
         for name in ARRAYS:
             if own[name].shape != want[name]:
                 raise ValueError(f"array {name} must be of shape {want[name]}, got "

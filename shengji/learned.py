@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from shengji._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
-from shengji._learned import ARRAYS, Net, score_moves
+from shengji._learned import ARRAYS, MOVE_SIZE, Net, score_moves, shapes
 
 __all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "ARRAYS", "Net", "score_moves", "layout_of",
            "shapes", "default_obs_scale", "init_params", "forward", "move_counts", "save", "load",
@@ -28,9 +28,9 @@ __all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "ARRAYS", "Net", "score_moves", "la
 
 FORMAT = "shengji-dmc"     # the checkpoint's format name ...
 VERSION = 1                # ... and version
-MOVE_SIZE = 54             # a move's inputs: the copies of each kind
 HIDDEN = (256, 128)
-MAX_MOVES = 2048           # plays weighed at a decision, as the env offers them (MAX_ACTIONS)
+MAX_MOVES = 2048           # plays weighed at a decision: the envs' MAX_ACTIONS (shengji.env
+#                            needs gymnasium, which the bot does not: the tests compare them)
 
 # the observation's numbers brought to about 0..1 (their ranges: docs/engine.md "Encodings")
 FIELD_SCALES = {"sizes": 1 / 25, "category": 1 / 4, "order": 1 / 16, "trump": 1 / 14,
@@ -44,13 +44,6 @@ def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> d
             "observation_fields": [[name, list(shape)] for name, shape in OBSERVATION_FIELDS],
             "move_size": MOVE_SIZE, "hidden": [int(h) for h in hidden],
             "max_moves": int(max_moves)}
-
-
-def shapes(hidden: tuple[int, int]) -> dict[str, tuple[int, ...]]:
-    """Each array's shape for these hidden sizes (the order of ARRAYS)."""
-    h1, h2 = hidden
-    return {"obs_scale": (OBSERVATION_SIZE,), "w1": (OBSERVATION_SIZE + MOVE_SIZE, h1),
-            "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
 
 
 def default_obs_scale() -> np.ndarray:

@@ -118,6 +118,11 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     assert len(set(values.tolist())) > 10         # the moves matter
 
 
+def test_the_default_move_cap_is_the_envs():
+    env = pytest.importorskip("shengji.env")
+    assert learned.MAX_MOVES == env.MAX_ACTIONS
+
+
 def test_move_counts_are_the_kinds_copies():
     masks = sj.to_masks(["AS AS 2D", "BJ SJ SJ"])
     counts = learned.move_counts(masks)
