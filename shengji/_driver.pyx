@@ -668,10 +668,11 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     cdef uint64_t sd = <uint64_t>int(seed)
     cdef CardSet show, bury
     cdef Game* g
+    cdef RoundKnowledge* know = NULL
     read_specs(bots, specs, passes)
     for q in range(4):
-        if specs[q].kind != BOT_RANDOM and specs[q].kind != BOT_GREEDY:
-            raise ValueError("play_out runs native bots only (random, greedy)")
+        if specs[q].kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LEARNED):
+            raise ValueError("play_out runs native bots only (random, greedy, learned)")
     if worlds.shape[1] != 5 or worlds.shape[2] != 2 or shows.shape[1] != 2 or (
             buries.shape[0] != n or buries.shape[1] != 2):
         raise PlayError("worlds must be (k, 5, 2) masks, shows and buries (n, 2)")
@@ -688,7 +689,10 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     cdef short[:, ::1] c_points = cols["defender_points"], c_holds = cols["dealer_holds"]
     cdef short[:, ::1] c_rise = cols["rise"]
     g = <Game*>calloc(1, sizeof(Game))
-    if g == NULL:
+    if any_learned(specs):      # only a learned seat reads what it knows
+        know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
+    if g == NULL or (know == NULL and any_learned(specs)):
+        free(g)
         raise MemoryError()
     try:
         with nogil:
@@ -700,8 +704,10 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
                 for j in range(k):
                     rc = start_at_bury(g, &gr, passes, sv[j], dealer, l0, l1, &dv[j, 0], show,
                                        bury)
+                    if know != NULL:
+                        knowledge_reset(know)
                     if rc >= 0:
-                        rc = drive(g, specs, NULL, False)
+                        rc = drive(g, specs, know, False)
                     if rc < 0:
                         break
                     c_points[i, j] = g.res.defender_points
@@ -712,6 +718,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     finally:
         free(g.buf.data)
         free(g)
+        free(know)
     if rc < 0:
         raise PlayError(f"candidate {i}, world {j}: {REFUSALS.get(rc, rc)}")
     return cols

@@ -33,7 +33,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
              ("test_properties.py", "test_decisions.py", "test_worked_examples.py",
               "test_golden.py", "test_bad_input.py", "test_deal.py", "test_random_player.py",
               "test_settlement.py", "test_rounds.py", "test_greedy.py", "test_knowledge.py",
-              "test_conditioned.py")]
+              "test_conditioned.py", "test_learned.py")]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "--rootdir", str(ROOT), *tests],
                          cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -197,6 +197,14 @@ def test_native_plays_are_the_definitions(checkpoint, seed):
     sj.testing.check_record(native)
 
 
+def test_analyses_play_learned_seats_natively_as_the_definition(checkpoint):
+    path, params = checkpoint
+    hand = "BJ BJ SJ 2S 2H AS KS QS 9S 5S 4H 3H 9C 8C 7C 6C 5C 4C AD KD QD 9D 8D 7D 6D"
+    native = sj.analyze_trump(hand, 2, worlds=4, bots=[sj.Learned(path), "greedy"] * 2)
+    plain = sj.analyze_trump(hand, 2, worlds=4, bots=[PlainLearned(path, params), "greedy"] * 2)
+    assert native.equals(plain)
+
+
 def test_learned_seats_play_in_every_runner(checkpoint):
     path, _ = checkpoint
     bot = sj.Learned(path, greedy=sj.Greedy(call="eager"))
