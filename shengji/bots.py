@@ -18,8 +18,7 @@ from shengji import validate
 from shengji.learned import load_net
 from shengji.views import View
 
-# the bots with a text form ("greedy" is Greedy())
-TEXT_BOTS = ("random", "greedy", "pimc", "learned")
+TEXT_BOTS = ("random", "greedy", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
 
 
 class BotSpec(NamedTuple):
