@@ -45,6 +45,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rules", default="v3")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN))
+    p.add_argument("--init", metavar="CKPT", default=None,
+                   help="start from this checkpoint's network (and its hidden sizes)")
     p.add_argument("--max-moves", type=int, default=512,
                    help="plays weighed at a decision (leads: every unit, then throws)")
     p.add_argument("--epsilon", type=float, default=0.03, help="share of random moves")
@@ -186,8 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "ckpt.npz"
     rng = np.random.default_rng(args.seed)
-    hidden = tuple(args.hidden)
-    start_params = learned.init_params(args.seed, hidden)
+    start_params = (learned.load(args.init)[0] if args.init else
+                    learned.init_params(args.seed, tuple(args.hidden)))
     obs_scale = start_params["obs_scale"]
     params = {k: jax.numpy.asarray(start_params[k]) for k in TRAINED}
     optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(args.lr))

@@ -275,17 +275,20 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
             checked += 1
 
 
-def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path):
-    """examples/train_dmc.py for a moment, twice with one seed: the same network each time,
-    a checkpoint sj.Learned plays, and the curve."""
+def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoint):
+    """examples/train_dmc.py for a moment, twice with one seed (the same network each time)
+    and once from a checkpoint: a checkpoint sj.Learned plays, and the curve."""
     pytest.importorskip("jax")
     pytest.importorskip("optax")
     script = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
-    runs = {out: subprocess.Popen(
-        [sys.executable, str(script), "--steps", "60", "--envs", "4", "--batch", "32",
-         "--hidden", "16", "8", "--eval-deals", "2", "--window", "2", "--seed", "3",
-         "--out", str(out)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"}) for out in (tmp_path / "a", tmp_path / "b")}
+    common = ["--steps", "60", "--envs", "4", "--batch", "32", "--eval-deals", "2",
+              "--window", "2", "--seed", "3"]
+    starts = {"a": ["--hidden", "16", "8"], "b": ["--hidden", "16", "8"],
+              "c": ["--init", checkpoint[0]]}
+    runs = {tmp_path / run: subprocess.Popen(
+        [sys.executable, str(script), *common, *start, "--out", str(tmp_path / run)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"}) for run, start in starts.items()}
     written = []
     for out, run in runs.items():
         _, errors = run.communicate()
@@ -296,6 +299,9 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path):
         assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
         sj.testing.check_record(sj.play_round("v3", 1, [sj.Learned(out / "ckpt.npz"),
                                                         "greedy"] * 2))
+    one, two, resumed = written
     for name in learned.ARRAYS:
-        np.testing.assert_array_equal(written[0][name], written[1][name])
-    assert not np.array_equal(written[0]["w1"], learned.init_params(3, (16, 8))["w1"])
+        np.testing.assert_array_equal(one[name], two[name])
+    assert not np.array_equal(one["w1"], learned.init_params(3, (16, 8))["w1"])
+    assert resumed["w2"].shape == (32, 16)                # the checkpoint's network, trained on
+    assert 0 < np.abs(resumed["w2"] - checkpoint[1]["w2"]).max() < 0.1
