@@ -46,15 +46,14 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     dealt = None
     if not cond.plain:
         decks, attempts = conditioned_decks(cond, [seed], 0, dealer)
-        dealt = decks[0], int(attempts[0])
-    return dealt_round(rules, seed, bots, dealer, levels, first_round, cond, dealt)
+        dealt = decks[0], record_condition(cond, attempts[0])
+    return dealt_round(rules, seed, bots, dealer, levels, first_round, dealt)
 
 
 def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
-                first_round: bool, cond: Condition,
-                dealt: tuple[np.ndarray, int] | None) -> RoundRecord:
-    """play_round of checked arguments; `dealt`, the first deal under `cond` and the attempts
-    it took (conditioned_decks), or None for the shuffled one."""
+                first_round: bool, dealt: tuple[np.ndarray, dict] | None) -> RoundRecord:
+    """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
+    condition (shengji.deals.record_condition), or None for the shuffled one."""
     specs, objects, names = resolve_bots(bots)
     table = Table(rules, seed, dealer, levels, first_round, specs,
                   None if dealt is None else dealt[0])
@@ -64,8 +63,7 @@ def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[i
     d = table.record()
     return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
                        first_round=bool(first_round), bots=names,
-                       condition=None if dealt is None else record_condition(cond, dealt[1]),
-                       **d)
+                       condition=None if dealt is None else dealt[1], **d)
 
 
 def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
@@ -196,8 +194,8 @@ def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: A
     `rounds` lists (i, dealer), round i seeded round_seed(seed, i). `dealt`: the rounds'
     first deals under `cond` and the attempts each took (round_decks), or None."""
     rows = [round_row(dealt_round(rules, round_seed(seed, i), bots, dealer, levels, first_round,
-                                  cond or condition(),
-                                  None if dealt is None else (dealt[0][j], dealt[1][j])))
+                                  None if cond is None or dealt is None else
+                                  (dealt[0][j], record_condition(cond, dealt[1][j]))))
             for j, (i, dealer) in enumerate(rounds)]
     return {k: np.array([row_value(k, r[k]) for r in rows],
                         dtype=np.int64 if k == "seed" else np.int16) for k in FRAME_COLUMNS}
