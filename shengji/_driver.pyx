@@ -231,14 +231,21 @@ cdef class Table:
             free(self.g)
         free(self.know)
 
-    def __init__(self, rules, seed, int dealer, levels, bint first_round, bots):
+    def __init__(self, rules, seed, int dealer, levels, bint first_round, bots, deck=None):
+        """`deck` (int8, 108 kinds in draw order), where given, is the first deal instead of
+        the shuffled one (a conditioned deal, as simulate's `decks`)."""
         cdef GameRules gr = game_rules(rules)
+        cdef const int8_t[:, ::1] given
         self.rules = rules
         read_specs(bots, self.bots, self.passes)
         self.specs = list(bots)
+        if deck is not None:
+            given = whole_packs(np.reshape(deck, (1, -1)), 1)
         if game_start(self.g, &gr, self.passes, <uint64_t>int(seed), dealer, levels[0],
                       levels[1], first_round) < 0:
             raise PlayError("could not start the round")
+        if deck is not None:    # nothing is drawn yet: the first deal is replaced whole
+            memcpy(self.g.decks[0], &given[0, 0], DECK_SIZE)
 
     def advance(self):
         """Play on with the native bots; returns (what, seat) for a Python seat's decision, or
@@ -544,6 +551,17 @@ DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "ov
                        "reinforced", "declarer_trumps")
 
 
+def whole_packs(decks, int64_t count):
+    """`decks` as int8 (count, 108), each the whole pack in draw order; a ValueError
+    otherwise."""
+    decks = np.ascontiguousarray(decks, dtype=np.int8)
+    if decks.shape != (count, DECK_SIZE):
+        raise ValueError(f"decks must be ({count}, {DECK_SIZE}), got {decks.shape}")
+    if count and not (np.sort(decks, axis=1) == np.arange(DECK_SIZE) // 2).all():
+        raise ValueError("decks must each be the whole pack: every kind twice")
+    return decks
+
+
 def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, levels=(2, 2),
              bint first_round=False, bint play=True, int64_t step=1, decks=None):
     """Rounds start, start + step, ... (count of them) of `seed` (round i seeded
@@ -569,13 +587,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         if kinds[k].kind == BOT_PYTHON:
             raise ValueError("simulate runs native bots only")
     if dealt:
-        decks = np.ascontiguousarray(decks, dtype=np.int8)
-        given = decks
-        if given.shape[0] != count or given.shape[1] != DECK_SIZE:
-            raise ValueError(f"decks must be ({count}, {DECK_SIZE}), got "
-                             f"({given.shape[0]}, {given.shape[1]})")
-        if count and not (np.sort(decks, axis=1) == np.arange(DECK_SIZE) // 2).all():
-            raise ValueError("decks must each be the whole pack: every kind twice")
+        given = whole_packs(decks, count)
     g = <Game*>calloc(1, sizeof(Game))
     if any_learned(kinds):      # only a learned seat reads what it knows
         know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))

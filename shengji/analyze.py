@@ -208,9 +208,21 @@ def swaps(bury: Cards, hand: Cards) -> list[Cards]:
     return list(out)
 
 
+def team_levels(levels: Any, level: int) -> tuple[int, int]:
+    """(the dealer's team's level, the other's): `levels` checked, the first the trump's
+    level; None: both at it."""
+    if levels is None:
+        return (level, level)
+    levels = validate.levels(levels)
+    if levels[0] != level:
+        raise ShengjiError(f"levels {levels}: the dealer's team (seat 0) plays at the trump's "
+                           f"level {RANK_NAMES[level]}, not {RANK_NAMES[levels[0]]}")
+    return levels
+
+
 def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", worlds: int = 2000,
                  bots: Any = "greedy", seed: int = 0, candidates: Iterable[Any] | None = None,
-                 search: int = SEARCH):
+                 levels: Any = None, search: int = SEARCH):
     """Which 8 cards to bury: the dealer (seat 0) holds these 33 cards, the bottom taken up,
     having declared `trump` after the deal (its level cards of the trump suit, both when it
     holds both; no trump: a joker pair) with nobody overturning. The other 75 cards are dealt
@@ -224,7 +236,8 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
     far, the buries one swap away (a buried card for a kept one) are screened on the first
     worlds, the most promising played in every world, and so on from the new best, in at
     most `search` play-outs (a budget too small to screen the swaps on 30 worlds each, about
-    5,000 play-outs, searches nothing; 0: no search). Both teams are at the trump's level.
+    5,000 play-outs, searches nothing; 0: no search). levels: (the dealer's team's, the
+    other's), the first the trump's level; by default both teams are at the trump's level.
 
     Returns a pandas DataFrame, best first: `bury`; `level_delta_mean`, the dealer's team's
     mean level change; `ci_low`, `ci_high`, the 95% interval of its difference to the best,
@@ -246,7 +259,7 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
     for i, c in enumerate(candidates or (), 1):
         found.setdefault(bury_of(c, hand, f"candidate {i}"), []).append(f"given {i}")
     places = bury_worlds(hand, show, worlds, seed)
-    levels = (trump.level, trump.level)
+    levels = team_levels(levels, trump.level)
 
     def play(buries: list[Cards], k: int) -> dict[str, np.ndarray]:
         return outcomes(rules, places[:k], [show] * len(buries), list(buries), bots, levels,
@@ -285,13 +298,13 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
 
 
 def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds: int = 2000,
-                  bots: Any = "greedy", seed: int = 0):
+                  bots: Any = "greedy", seed: int = 0, levels: Any = None):
     """Which trump to declare: this seat (seat 0) holds these 25 cards at the end of the draw
     at `level`, and its team deals (it deals and declares; nobody overturns before the
     bottom). Each trump it could declare (a suit whose level card it holds; no trump where the
     rules let a joker pair declare it) is played out by `bots` from the bury (the dealer's bot
     buries) in the same `worlds` worlds: the other 83 cards dealt uniformly to the other three
-    seats and the bottom, seeded by `seed`.
+    seats and the bottom, seeded by `seed`. levels: as analyze_bury's, the first `level`.
 
     Returns a pandas DataFrame, best first: `trump` (2S, 2NT, ...) and the columns of
     analyze_bury but `by`."""
@@ -308,5 +321,5 @@ def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds
                                                     if rules.joker_pair_declares else ""))
     places = trump_worlds(hand, worlds, seed)
     cols = outcomes(rules, places, [show for _, show in choices], [None] * len(choices), bots,
-                    (level, level), seed)
+                    team_levels(levels, level), seed)
     return ranked("trump", [trump_text(t) for t, _ in choices], cols)

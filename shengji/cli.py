@@ -178,7 +178,7 @@ def analyze(args) -> None:
     if args.what == "bury":
         trump = trump_of(args.trump)
         frame = analyze_bury(args.hand, trump, args.rules, args.worlds, bots, args.seed,
-                             args.candidate, args.search)
+                             args.candidate, search=args.search)
         title = f"Burying from {pretty_hand(args.hand, trump)}, trump {trump_text(trump)}"
     else:
         frame = analyze_trump(args.hand, args.level, args.rules, args.worlds, bots, args.seed)

@@ -156,10 +156,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
     n = len(seeds)
     indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
     dealers = np.ascontiguousarray(np.broadcast_to(dealers, seeds.shape), dtype=np.int8)
-    fixed = np.full((5, SEAT_DRAWS), -1, np.int8)
-    for place, kinds in enumerate(cond.fixed):
-        fixed[place, :len(kinds)] = kinds
-    nfixed = np.array([len(kinds) for kinds in cond.fixed], np.intc)
+    fixed, nfixed = fixed_arrays(cond)
     out = np.empty((n, 108), np.int8)
     pending = np.arange(n)
     attempts = np.zeros(n, np.int64)
@@ -169,7 +166,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
         rows = np.repeat(pending, width)
         tries = np.repeat(attempts[pending], width) + np.tile(np.arange(width), len(pending))
         drawn = condition_decks(seeds[rows], indices[rows], dealers[rows],
-                                tries.astype(np.uint64), fixed.ravel(), nfixed)
+                                tries.astype(np.uint64), fixed, nfixed)
         if cond.accept is None:
             ok = np.ones((len(pending), 1), bool)
         else:
@@ -184,11 +181,40 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
         pending = pending[~hit]
         if len(pending) == n and attempts.sum() >= FIRST_ATTEMPTS:
             raise ValueError(f"accept took none of the first {attempts.sum():,} attempts at "
-                             f"{n:,} deals: the condition is too rare or impossible")
+                             f"{n:,} deal{'s' * (n != 1)}: the condition is too rare or "
+                             "impossible")
         if len(pending) and attempts[pending].max() >= MAX_ATTEMPTS:
             raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at a deal "
                              f"({n - len(pending):,} of {n:,} taken): the condition is too rare")
     return out, attempts
+
+
+def fixed_arrays(cond: Condition) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed cards as condition_decks takes them: kinds (5 places x 25 slots, -1 where
+    none, flattened) and their number a place."""
+    fixed = np.full((5, SEAT_DRAWS), -1, np.int8)
+    for place, kinds in enumerate(cond.fixed):
+        fixed[place, :len(kinds)] = kinds
+    return fixed.ravel(), np.array([len(kinds) for kinds in cond.fixed], np.intc)
+
+
+def record_condition(cond: Condition, attempts: int) -> dict[str, Any]:
+    """How a round's first deal was conditioned, as its record holds it (JSON): the fixed
+    cards (condition_options; an empty predeal and a None bottom where none) and the attempt
+    accepted, counting from 0. With these, record_deck deals it again without `accept`."""
+    options = condition_options(cond)
+    return {"predeal": options.get("predeal", {}), "bottom": options.get("bottom"),
+            "attempt": int(attempts) - 1}
+
+
+def record_deck(conditioned: dict[str, Any], seed: int, dealer: int) -> np.ndarray:
+    """The first deal (int8, 108 in draw order) of a round seeded `seed` that `dealer` drew
+    first under a record's condition (record_condition); a ValueError if it is impossible."""
+    fixed, nfixed = fixed_arrays(option_condition(conditioned["predeal"] or None,
+                                                  conditioned["bottom"]))
+    return condition_decks(np.array([seed], np.uint64), np.zeros(1, np.uint64),
+                           np.array([dealer], np.int8),
+                           np.array([conditioned["attempt"]], np.uint64), fixed, nfixed)[0]
 
 
 def round_decks(cond: Condition, seed: int, indices: Any,

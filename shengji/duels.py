@@ -46,11 +46,12 @@ def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
 
 
 def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
-               first_round: bool, levels: Any, step: int = 1,
-               decks: np.ndarray | None = None) -> dict[str, np.ndarray]:
+               first_round: bool, levels: Any, step: int = 1, cond: Condition | None = None,
+               dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... (count of them) played by the four seats' `bots` (bots
     or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed.
-    `decks`: the deals' conditioned first deals (native bots only)."""
+    `dealt`: the deals' first deals under `cond` and the attempts each took (round_decks),
+    or None for the shuffled ones."""
     if all(isinstance(bot, BotSpec) for bot in bots):
         specs, native = list(bots), True
     else:
@@ -58,11 +59,9 @@ def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
         native = all(o is None for o in objects)
     indices = range(start, start + count * step, step)
     if not native:
-        if decks is not None:
-            raise ValueError("conditioned deals (predeal, bottom, accept) are played by "
-                             "native bots only")
         return play_columns(rules, seed, [(i, i % 4) for i in indices], bots, levels,
-                            first_round)
+                            first_round, cond, dealt)
+    decks = None if dealt is None else dealt[0]
     cols = {name: np.zeros(count, np.int16) for name in COLUMNS}
     cols["seed"] = np.zeros(count, np.int64)
     # simulate takes one first drawer a call; each drawer's deals are evenly spaced
@@ -95,16 +94,16 @@ def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
     indices = range(start, start + count * step, step)
     dealers = [i % 4 for i in indices]
     cond = condition() if cond is None else cond
-    decks, attempts = (round_decks(cond, seed, indices, dealers) if features or not cond.plain
-                       else (None, None))
-    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step,
-                           None if cond.plain else decks)
+    dealt = round_decks(cond, seed, indices, dealers) if features or not cond.plain else None
+    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step, cond,
+                           None if cond.plain else dealt)
                 for bots in seatings(a, b))
     rows: dict[str, np.ndarray] = {"seed": one["seed"].astype(np.uint64)}
-    if attempts is not None and cond.accept is not None:
-        rows["attempts"] = attempts
-    if decks is not None and features:
-        rows.update(hand_features(decks, dealers, np.asarray(levels)[np.array(dealers) % 2]))
+    if dealt is not None and cond.accept is not None:
+        rows["attempts"] = dealt[1]
+    if dealt is not None and features:
+        rows.update(hand_features(dealt[0], dealers,
+                                  np.asarray(levels)[np.array(dealers) % 2]))
     for r, cols in ((1, one), (2, two)):
         for name in ROUND_COLUMNS:
             rows[f"{name}_{r}"] = cols[name]
@@ -193,7 +192,8 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     and continued like a study (summary.json, deals.parquet, score.png; `resume` insists on
     continuing); its bots must have a text form. predeal {seat: cards} (absolute seats),
     bottom and accept condition the deals (shengji.deals: deal i is sj.deal(row.seed, 0,
-    i % 4, ...), the same in both seatings); native bots only; accept runs in this process
+    i % 4, ...), the same in both seatings; play_round(seed=row.seed, dealer=row.deal % 4,
+    ..., predeal=..., bottom=..., accept=...) replays a round); accept runs in this process
     and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
     acceptance rate is its inverse)."""
     from shengji import study as st

@@ -13,7 +13,8 @@ import numpy as np
 from shengji._core import Cards, follow_error
 from shengji._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, round_seed, simulate
 from shengji.bots import is_search_bot, resolve_bots
-from shengji.deals import condition, round_decks
+from shengji.deals import (Condition, condition, conditioned_decks, record_condition,
+                           round_decks)
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
 from shengji.rules import Rules
@@ -26,24 +27,43 @@ __all__ = ["COLUMNS", "DECLARATION_COLUMNS", "Table", "first_deals", "round_seed
 
 
 def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
-               levels: tuple[int, int] = (2, 2), first_round: bool = False) -> RoundRecord:
+               levels: tuple[int, int] = (2, 2), first_round: bool = False,
+               predeal: Any = None, bottom: Any = None, accept: Any = None) -> RoundRecord:
     """Deal, declare, bury, play and settle one round (§4-§10).
 
     `bots`: a built-in bot's name for all four seats, or four bots (names or objects with the
     Bot methods). `dealer` deals; with `first_round=True` it draws first and, where the rules
     say so (Rules.first_dealer "declarer"), the first declaration picks the dealer. `levels`
     are the teams' levels (team = seat % 2); the round is played at the dealer team's level.
+    predeal {seat: cards}, bottom, accept: the first deal is conditioned (shengji.deals), as
+    sj.deal(seed, 0, dealer, ...) deals it, so a row of a conditioned simulate_rounds or duel
+    replays with its seed and condition; the record's `condition` says how (a redeal is
+    shuffled as ever).
     """
     rules = Rules.of(rules)
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
+    cond = condition(predeal, bottom, accept)
+    dealt = None
+    if not cond.plain:
+        decks, attempts = conditioned_decks(cond, [seed], 0, dealer)
+        dealt = decks[0], record_condition(cond, attempts[0])
+    return dealt_round(rules, seed, bots, dealer, levels, first_round, dealt)
+
+
+def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
+                first_round: bool, dealt: tuple[np.ndarray, dict] | None) -> RoundRecord:
+    """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
+    condition (shengji.deals.record_condition), or None for the shuffled one."""
     specs, objects, names = resolve_bots(bots)
-    table = Table(rules, seed, dealer, levels, first_round, specs)
+    table = Table(rules, seed, dealer, levels, first_round, specs,
+                  None if dealt is None else dealt[0])
     while (pending := table.advance()) is not None:
         what, seat = pending
         ask_python_bot(table, rules, levels, objects[seat], what, seat)
     d = table.record()
     return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
-                       first_round=bool(first_round), bots=names, **d)
+                       first_round=bool(first_round), bots=names,
+                       condition=None if dealt is None else dealt[1], **d)
 
 
 def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
@@ -127,8 +147,9 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
 
     predeal {seat: cards}, bottom, accept: the rounds' first deals are conditioned
     (shengji.deals; absolute seats, `dealer` drawing first), round i's being
-    sj.deal(row.seed, 0, dealer, ...); native bots only, and play_round does not replay
-    such a round. frame.attrs["acceptance_rate"]: the share of the attempted deals taken."""
+    sj.deal(row.seed, 0, dealer, ...): play_round(seed=row.seed, ..., predeal=..., bottom=...,
+    accept=...) replays it. frame.attrs["acceptance_rate"]: the share of the attempted deals
+    taken."""
     rules = Rules.of(rules)
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
     n = validate.count(n, "n (rounds)", 0, MAX_FRAME_ROUNDS)
@@ -136,11 +157,11 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     cond = condition(predeal, bottom, accept)
     specs, objects, names = resolve_bots(bots)
     if any(o is not None for o in objects):
-        if not cond.plain:
-            raise ValueError("conditioned deals (predeal, bottom, accept) are played by "
-                             "native bots only")
-        return frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
-                                     first_round))
+        dealt = None if cond.plain else round_decks(cond, seed, range(n), dealer)
+        frame = frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots,
+                                      levels, first_round, cond, dealt))
+        frame.attrs["acceptance_rate"] = n / int(dealt[1].sum()) if dealt and n else 1.0
+        return frame
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
@@ -167,11 +188,15 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
 
 
 def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
-                 levels: tuple[int, int], first_round: bool) -> dict[str, np.ndarray]:
+                 levels: tuple[int, int], first_round: bool, cond: Condition | None = None,
+                 dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """simulate's columns and seed for rounds played one by one (Python and search bots):
-    `rounds` lists (i, dealer), round i seeded round_seed(seed, i)."""
-    rows = [round_row(play_round(rules, round_seed(seed, i), bots, dealer, levels, first_round))
-            for i, dealer in rounds]
+    `rounds` lists (i, dealer), round i seeded round_seed(seed, i). `dealt`: the rounds'
+    first deals under `cond` and the attempts each took (round_decks), or None."""
+    rows = [round_row(dealt_round(rules, round_seed(seed, i), bots, dealer, levels, first_round,
+                                  None if cond is None or dealt is None else
+                                  (dealt[0][j], record_condition(cond, dealt[1][j]))))
+            for j, (i, dealer) in enumerate(rounds)]
     return {k: np.array([row_value(k, r[k]) for r in rows],
                         dtype=np.int64 if k == "seed" else np.int16) for k in FRAME_COLUMNS}
 

@@ -13,6 +13,7 @@ from shengji.validate import short
 from shengji._core import Cards, Trump, category, decompose
 from shengji._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
+from shengji.deals import MAX_ATTEMPTS, record_deck
 from shengji.errors import ShengjiError
 from shengji.rules import Rules
 from shengji.validate import round_args
@@ -43,6 +44,8 @@ class RoundRecord:
     penalty: int
     settlement: dict               # {"dealer_holds", "rise"}
     bots: list[str] = field(default_factory=list)
+    # how the first deal was conditioned (shengji.deals.record_condition), None if shuffled
+    condition: dict | None = None
 
     def to_dict(self) -> dict:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -146,9 +149,12 @@ def _list_of(item: Check, what: str, low: int = 0, high: int | None = None) -> C
     return check
 
 
-def _keys(what: str, **fields: Check) -> Check:
-    """A dict of exactly these keys (`what` names it), each value checked by its check."""
-    def check(v: Any, path: str) -> dict:
+def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
+    """A dict of exactly these keys (`what` names it), each value checked by its check; or
+    None if `optional`."""
+    def check(v: Any, path: str) -> dict | None:
+        if optional and v is None:
+            return None
         if not isinstance(v, dict):
             raise _fail(path, what, v)
         for k in fields:
@@ -159,6 +165,17 @@ def _keys(what: str, **fields: Check) -> Check:
                 raise ValueError(f"{path} has a key {short(k)} that {what} does not have")
         return {k: fields[k](x, f"{path}.{k}") for k, x in v.items()}
     return check
+
+
+def _predeal(v: Any, path: str) -> dict:
+    """Cards fixed to seats, as JSON holds them: {seat as text: card text}."""
+    if not isinstance(v, dict):
+        raise _fail(path, "a dict {seat: cards} of seats \"0\"..\"3\"", v)
+    for seat, cards in v.items():
+        if seat not in ("0", "1", "2", "3"):
+            raise ValueError(f"{path} has a key {short(seat)}, not a seat \"0\"..\"3\"")
+        _cards()(cards, f"{path}.{seat}")
+    return v
 
 
 def _rules(v: Any, path: str) -> Rules:
@@ -205,6 +222,9 @@ RECORD_FIELDS: dict[str, Check] = {
     "settlement": _keys("a settlement {dealer_holds, rise}", dealer_holds=_flag,
                         rise=_integer(0, BIG)),
     "bots": _list_of(_text, "a list of bot names"),          # may be left out
+    "condition": _keys("None or a condition {predeal, bottom, attempt}", optional=True,
+                       predeal=_predeal, bottom=_cards(optional=True),
+                       attempt=_integer(0, MAX_ATTEMPTS - 1)),        # may be left out
 }
 
 
@@ -213,7 +233,7 @@ def checked_fields(d: Any) -> dict[str, Any]:
     out); ShengjiError "not a round record: ..." naming the first field that does not fit."""
     if not isinstance(d, dict):
         raise ShengjiError(f"not a round record: a dict of its fields, got {short(d)}")
-    missing = set(RECORD_FIELDS) - set(d) - {"bots"}
+    missing = set(RECORD_FIELDS) - set(d) - {"bots", "condition"}
     if missing:
         raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
     try:
@@ -278,12 +298,19 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
                            f"{type(record).__name__}")
     rules = record.rules
     seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
-    table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4)
+    deck = None
+    if record.condition is not None:
+        try:
+            deck = record_deck(record.condition, seed, dealer)
+        except ValueError as e:
+            raise ShengjiError(f"replay: condition: {e}") from None
+    table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck)
     shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
                                                          "forced", "revolution")]
     buries = list(record.buries)
     if table.deck(0) != record.deals[0]:
-        raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives")
+        raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives"
+                           + ("" if deck is None else " under the record's condition"))
     while (pending := table.advance()) is not None:
         what, seat = pending
         if what == "play":
@@ -297,7 +324,8 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
                                f"{table.refusal(code)}")
     unasked(shows, buries)
     again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
-                        first_round=record.first_round, bots=record.bots, **table.record())
+                        first_round=record.first_round, bots=record.bots,
+                        condition=record.condition, **table.record())
     for f in dataclasses.fields(RoundRecord):
         found = difference(getattr(record, f.name), getattr(again, f.name), f.name)
         if found:

@@ -96,3 +96,14 @@ class RandomBot:
         if view.lead is None:
             return self.rng.choice(sj.legal_leads(view.hand, view.trump, cap=64).plays)
         return self.rng.choice(sj.legal_follows(view.hand, view.lead, view.trump))
+
+
+class GreedyPlayer:
+    """A search bot that declares and buries as the native greedy bot does (its spec) and
+    plays greedy's play, asked of the table from Python: rounds the same as greedy's."""
+
+    def spec(self):
+        return sj.Pimc().spec()
+
+    def choose(self, view, table):
+        return table.greedy_play()

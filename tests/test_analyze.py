@@ -188,6 +188,8 @@ BAD_BURY = [
     (dict(search=-1), "search must be an integer from 0"),
     (dict(bots="smart"), "unknown bot 'smart'"),
     (dict(seed=-1), "seed must be"),
+    (dict(levels=(5, 2)), "plays at the trump's level 2, not 5"),
+    (dict(levels=(2, 15)), "levels[1] must be"),
 ]
 
 
@@ -205,6 +207,7 @@ def test_bad_bury_input_is_one_clear_error(change, words):
     (dict(hand=DRAWN - "BJ" + "3D", level="J", rules="bo3"), "it holds no J and no joker pair"),
     (dict(level=15), "unknown level"),
     (dict(rules="v4"), "unknown preset"),
+    (dict(levels=(3, 3)), "plays at the trump's level 2, not 3"),
 ])
 def test_bad_trump_input_is_one_clear_error(change, words):
     args = dict(hand=DRAWN, level=2, worlds=10) | change
@@ -241,3 +244,21 @@ def test_bad_command_lines_are_one_line_with_status_2(args, words):
                          capture_output=True, text=True)
     assert run.returncode == 2 and words in run.stderr, run.stderr
     assert len(run.stderr.splitlines()) == 1 and not run.stdout
+
+
+def test_the_levels_reach_the_seats_views():
+    """levels (the dealer's team's, the other's): by default both at the trump's level; the
+    play-outs' seats see the levels given."""
+    default = sj.analyze_bury(STRONG, "2S", worlds=40, search=0)
+    pd.testing.assert_frame_equal(default, sj.analyze_bury(STRONG, "2S", worlds=40, search=0,
+                                                           levels=(2, 2)))
+
+    class Watching(PassiveBot):
+        seen = set()
+
+        def play(self, view):
+            Watching.seen.add(view.levels)
+            return super().play(view)
+
+    sj.analyze_trump(DRAWN, 2, worlds=2, bots=[Watching() for _ in range(4)], levels=(2, 14))
+    assert Watching.seen == {(2, 14)}

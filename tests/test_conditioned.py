@@ -1,12 +1,14 @@
 """Conditioned deals (shengji.deals): fixed cards go where they are fixed, the rest is dealt
 uniformly, each seat's fixed cards land on uniform draws; accept filters; bad conditions
 stop with one clear error. Fixed seeds: every test is deterministic."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import shengji as sj
-from bots import PassiveBot
+from bots import GreedyPlayer, PassiveBot
 from shengji.deals import place_counts
 
 BJ, SJ, AS = 53, 52, 51
@@ -111,8 +113,71 @@ def test_conditioned_rounds():
     decks, attempts = round_decks(condition(accept=spades), 2, range(400), 0)
     assert frame.attrs["acceptance_rate"] == 400 / attempts.sum() < 0.2
     assert (sj.decks(int(frame["seed"][5]), 0, 1, 0, accept=spades) == decks[5]).all()
-    with pytest.raises(ValueError, match="native bots only"):
-        sj.simulate_rounds(2, bots=["greedy"] * 3 + [PassiveBot()], bottom="AS")
+
+
+HEARTS = lambda c: c[:, 1, 26:39].sum(axis=1) >= 7      # noqa: E731  seat 1: 7 hearts or more
+
+
+@pytest.mark.parametrize("cond", [{"predeal": {0: "BJ BJ 2S", 2: "SJ"}, "bottom": "5H"},
+                                  {"accept": HEARTS}])
+def test_python_and_search_bots_play_conditioned_rounds_as_native_ones(cond):
+    """GreedyPlayer plays greedy's plays from Python, round by round: the same frame as the
+    native greedy bots', which differs from the unconditioned one."""
+    native = sj.simulate_rounds(40, bots="greedy", seed=3, dealer=2, **cond)
+    python = sj.simulate_rounds(40, bots=["greedy", GreedyPlayer()] * 2, seed=3, dealer=2,
+                                **cond)
+    pd.testing.assert_frame_equal(native, python)
+    assert native.attrs == python.attrs and (native.attrs["acceptance_rate"] < 1) == \
+        ("accept" in cond)
+    plain = sj.simulate_rounds(40, bots="greedy", seed=3, dealer=2)
+    assert (plain["defender_points"] != native["defender_points"]).any()
+    duel = sj.duel("greedy", "random", deals=20, seed=5, **cond).frame
+    pd.testing.assert_frame_equal(duel, sj.duel(GreedyPlayer(), "random", deals=20, seed=5,
+                                                **cond).frame)
+
+
+def test_conditioned_rounds_with_passive_and_pimc_bots():
+    """Seat 0 holds every level card and joker: only it can declare, whoever plays."""
+    predeal = {0: "BJ BJ SJ SJ 2S 2S 2H 2H 2C 2C 2D 2D"}
+    frame = sj.simulate_rounds(3, bots=[sj.Pimc(rollouts=4), PassiveBot(), "greedy",
+                                        PassiveBot()], seed=1, predeal=predeal)
+    assert set(frame["declarer"]) == {0}
+
+
+def test_a_conditioned_row_replays_and_its_record_too():
+    """play_round(seed=row.seed, condition) is the row's round; its record names the condition
+    and the attempt taken, so that replay deals it again without accept; a record whose deal
+    or condition was changed stops at the first deal."""
+    from shengji.records import round_row
+    from shengji.testing import check_record
+    predeal, spades = {3: "AS AS"}, lambda c: c[:, 3, 39:52].sum(axis=1) >= 9    # noqa: E731
+    frame = sj.simulate_rounds(30, bots="random", seed=6, dealer=1, first_round=True,
+                               predeal=predeal, accept=spades)
+    for i in (0, 29):
+        row = frame.iloc[i]
+        rec = sj.play_round(seed=int(row.seed), bots="random", dealer=1, first_round=True,
+                            predeal=predeal, accept=spades)
+        assert round_row(rec) == {k: row[k] if k != "declarer" or not pd.isna(row[k]) else None
+                                  for k in round_row(rec)}
+        d = json.loads(json.dumps(rec.to_dict()))
+        assert d["condition"]["predeal"] == {"3": "AS AS"} and d["condition"]["attempt"] >= 0
+        assert sj.replay(d) == rec
+        check_record(d)
+    assert d["condition"]["attempt"] > 0        # accept skipped attempts: replay re-deals them
+    deck = sj.decks(int(row.seed), 0, 1, 1, predeal=predeal, accept=spades)[0]
+    assert d["deals"][0] == " ".join(sj.kind_name(int(k)) for k in deck)
+    swapped = d["deals"][0].split()
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    for change, message in [
+            ({"deals": [" ".join(swapped)] + d["deals"][1:]}, "under the record's condition"),
+            ({"condition": {**d["condition"], "attempt": 0}}, "under the record's condition"),
+            ({"condition": None}, "the first deal differs"),
+            ({"condition": {**d["condition"], "bottom": "AS"}}, "AS is fixed 3 times"),
+            ({"condition": {**d["condition"], "predeal": {"4": "AS"}}}, "not a seat")]:
+        with pytest.raises(sj.ShengjiError, match=message):
+            sj.replay({**d, **change})
+    # a plain record holds no condition and replays as before
+    assert sj.play_round(seed=4).condition is None
 
 
 def test_conditioned_duels(tmp_path):

@@ -73,13 +73,19 @@ def test_a_row_is_its_two_rounds_with_the_same_cards_at_the_same_seats():
     assert set(frame["deal"] % 4) == {0, 1, 2, 3}
 
 
-def test_python_bots_play_round_by_round_as_native_ones_would():
-    """A Python bot's duel goes through play_round; its rows mean the same as native rows."""
-    frame = sj.duel(PassiveBot(), "greedy", deals=12, seed=4).frame
+@pytest.mark.parametrize("cond", [{}, {"predeal": {1: "BJ BJ 2H"}, "bottom": "SJ"},
+                                  {"accept": lambda c: c[:, 2, 52:].sum(axis=1) >= 2}])
+def test_python_bots_play_round_by_round_as_native_ones_would(cond):
+    """A Python bot's duel goes through play_round; its rows mean the same as native rows,
+    and a conditioned row's rounds are play_round's with the same condition."""
+    frame = sj.duel(PassiveBot(), "greedy", deals=12, seed=4, **cond).frame
     for row in frame.itertuples():
         rec = sj.play_round("v3", seed=int(row.seed), bots=["greedy", PassiveBot()] * 2,
-                            dealer=row.deal % 4)
+                            dealer=row.deal % 4, **cond)
         assert row.defender_points_2 == rec.defender_points and row.dealer_2 == rec.dealer
+        deck = sj.decks(int(row.seed), 0, 1, row.deal % 4, **cond)[0]
+        assert rec.deals[0] == " ".join(sj.kind_name(int(k)) for k in deck)
+    assert sj.replay(rec) == rec
 
 
 def test_the_summary(tmp_path):

@@ -19,10 +19,12 @@ MUTATIONS = {"deleted": DELETE, "None": None, "10**30": 10 ** 30, "-10**30": -10
 
 
 @lru_cache(maxsize=None)
-def saved(preset, seed, bots, first_round=False):
+def saved(preset, seed, bots, first_round=False, predeal=(), bottom=None):
     """A round's record as a JSON file holds it, and its replay's data (bots and rules left
-    out: a mutation of those that the replay accepts changes nothing else)."""
-    rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4, first_round=first_round)
+    out: a mutation of those that the replay accepts changes nothing else). predeal: (seat,
+    cards) pairs."""
+    rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4, first_round=first_round,
+                        predeal=dict(predeal), bottom=bottom)
     d = json.loads(json.dumps(rec.to_dict()))
     return d, outcome(sj.replay(d))
 
@@ -109,6 +111,14 @@ def check(records, every):
     ("v3", 1, "random", False), ("match16", 2, "greedy", False), ("bo3", 3, "greedy", True)])
 def test_single_field_mutations_are_refused_by_name(preset, seed, bots, first_round):
     check([saved(preset, seed, bots, first_round)], every=False)
+
+
+def test_a_conditioned_records_mutations_are_refused_by_name():
+    """Its condition too: a changed condition deals another first deal, or none."""
+    record = saved("v3", 8, "greedy", False, ((0, "BJ BJ"), (2, "2S")), "5H")
+    assert record[0]["condition"] == {"predeal": {"0": "BJ BJ", "2": "2S"}, "bottom": "5H",
+                                      "attempt": 0}
+    check([record], every=False)
 
 
 @pytest.mark.slow
