@@ -97,6 +97,7 @@ def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_M
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, layout=np.array(json.dumps(layout_of(hidden, max_moves))), **arrays)
+        os.chmod(temp, 0o644)    # mkstemp makes it private; a checkpoint is shared like a file
         os.replace(temp, path)
     except BaseException:
         os.unlink(temp)

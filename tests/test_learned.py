@@ -38,6 +38,7 @@ def test_a_checkpoint_reads_back_as_written(checkpoint):
     for name in learned.ARRAYS:
         assert arrays[name].dtype == np.float32
         np.testing.assert_array_equal(arrays[name], params[name])
+    assert os.stat(path).st_mode & 0o777 == 0o644
     net = learned.load_net(path)
     assert net.hidden == HIDDEN and net.max_moves == 300
     assert learned.load_net(path) is net         # loaded once while the file is unchanged
