@@ -306,3 +306,12 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
     assert not np.array_equal(one["w1"], learned.init_params(3, (16, 8))["w1"])
     assert resumed["w2"].shape == (32, 16)                # the checkpoint's network, trained on
     assert 0 < np.abs(resumed["w2"] - checkpoint[1]["w2"]).max() < 0.1
+
+
+def test_the_shipped_checkpoint_plays():
+    """examples/learned_v3.npz (50 minutes of train_dmc.py against greedy) still fits the
+    package: a change of the observation or the layout refuses it, and this test says so."""
+    shipped = Path(__file__).resolve().parent.parent / "examples" / "learned_v3.npz"
+    bot = sj.Learned(shipped)
+    assert learned.load_net(shipped).hidden == (256, 128)
+    sj.testing.check_record(sj.play_round("v3", 9, [bot, "greedy"] * 2))
