@@ -1,6 +1,7 @@
 """The learned bot: its checkpoint (written, read back, and every checkpoint that does not fit
 refused with one line), the native scorer and the native plays held to the NumPy definition
 (shengji.learned.forward), and sj.Learned wherever bots are named."""
+import importlib.util
 import json
 import os
 import re
@@ -154,16 +155,38 @@ def test_the_scorer_names_bad_input(checkpoint, args, words):
         learned.score_moves(net, *args(obs, moves, offsets))
 
 
+def needs_jax():
+    """Skip without jax and optax, found without importing them here (see below)."""
+    missing = [m for m in ("jax", "optax") if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (pip install 'shengji[learn]')")
+
+
+JAX_FORWARD = """
+import sys
+import jax.numpy as jnp
+import numpy as np
+from shengji import learned
+params = learned.load(sys.argv[1])[0]
+rng = np.random.default_rng(1)
+obs = rng.integers(-1, 3, (9, 956)).astype(np.int16)
+counts = rng.integers(0, 3, (9, 54)).astype(np.int8)
+ours = learned.forward({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(obs),
+                       jnp.asarray(counts), jnp)
+np.testing.assert_allclose(np.asarray(ours), learned.forward(params, obs, counts), rtol=1e-4,
+                           atol=1e-5)
+print(len(set(np.asarray(ours).tolist())))
+"""
+
+
 def test_the_jax_forward_is_the_definition(checkpoint):
-    jnp = pytest.importorskip("jax.numpy")
-    _, params = checkpoint
-    rng = np.random.default_rng(1)
-    obs = rng.integers(-1, 3, (9, 956)).astype(np.int16)
-    counts = learned.move_counts(random_moves(rng, 9))
-    ours = learned.forward({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(obs),
-                           jnp.asarray(counts), jnp)
-    np.testing.assert_allclose(np.asarray(ours), learned.forward(params, obs, counts),
-                               rtol=1e-4, atol=1e-5)
+    # in a process of its own: JAX's threads would make this one's later forks unsafe
+    needs_jax()
+    done = subprocess.run([sys.executable, "-c", JAX_FORWARD, checkpoint[0]],
+                          capture_output=True, text=True, env={**os.environ,
+                                                               "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert int(done.stdout) == 9          # nine different values: the inputs count
 
 
 class PlainLearned:
@@ -279,8 +302,7 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
 def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoint):
     """examples/train_dmc.py for a moment, twice with one seed (the same network each time)
     and once from a checkpoint: a checkpoint sj.Learned plays, and the curve."""
-    pytest.importorskip("jax")
-    pytest.importorskip("optax")
+    needs_jax()
     script = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
     common = ["--steps", "60", "--envs", "4", "--batch", "32", "--eval-deals", "2",
               "--window", "2", "--seed", "3"]
