@@ -41,24 +41,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--steps", type=int, default=None,
                    help="stop after this many env steps instead (tests)")
     p.add_argument("--envs", type=int, default=64, help="rounds played side by side")
-    p.add_argument("--opponents", choices=tuple(LEARNER_SEATS), default="greedy")
-    p.add_argument("--rules", default="v3")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN))
+    p.add_argument("--opponents", choices=tuple(LEARNER_SEATS), default="greedy",
+                   help="greedy: the learner plays seats 0 and 2 against greedy bots; self: "
+                        "all four seats")
+    p.add_argument("--rules", default="v3", help="a preset: v3, bo3 or match16")
+    p.add_argument("--seed", type=int, default=0, help="seeds the rounds and the network")
+    p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN),
+                   metavar=("H1", "H2"), help="the hidden layers' widths")
     p.add_argument("--init", metavar="CKPT", default=None,
                    help="start from this checkpoint's network (and its hidden sizes)")
     p.add_argument("--max-moves", type=int, default=512,
                    help="plays weighed at a decision (leads: every unit, then throws)")
     p.add_argument("--epsilon", type=float, default=0.03, help="share of random moves")
-    p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--batch", type=int, default=512)
+    p.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
+    p.add_argument("--batch", type=int, default=512, help="samples a training step")
     p.add_argument("--replay", type=int, default=200_000, help="samples kept")
     p.add_argument("--reuse", type=float, default=2.0,
                    help="times each sample is trained on, on average")
     p.add_argument("--sync", type=int, default=10,
                    help="training steps between updates of the acting network")
     p.add_argument("--window", type=int, default=500, help="rounds per point of the curve")
-    p.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    p.add_argument("--checkpoint-minutes", type=float, default=5.0,
+                   help="minutes between checkpoints (and evaluations)")
     p.add_argument("--eval-deals", type=int, default=200,
                    help="deals of each evaluation duel (0: none)")
     args = p.parse_args(argv)
@@ -66,6 +70,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--envs, --batch and --max-moves must be positive, --replay at least --batch")
     if not 0 <= args.epsilon <= 1:
         p.error("--epsilon must be from 0 to 1")
+    if (args.steps is not None and args.steps < 1) or args.minutes <= 0:
+        p.error("--steps and --minutes must be positive")
+    if min(args.hidden) < 1:
+        p.error("--hidden takes two positive widths")
+    try:
+        sj.Rules.of(args.rules)
+    except ValueError as e:
+        p.error(f"--rules: {e}")
+    if args.init is not None:
+        try:
+            learned.load(args.init)
+        except ValueError as e:
+            p.error(f"--init: {e}")
     return args
 
 
@@ -228,6 +245,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{curve['minutes']:.1f} min] rounds {rounds:,} samples {samples:,} "
               f"updates {updates:,}" + (f" eval {curve['evals'][-1]}" if args.eval_deals else ""),
               flush=True)
+        if final and not rounds:
+            print(f"no round ended in {steps} steps: the checkpoint is the untrained network "
+                  "(a round takes about 50 steps of a learner pair)", flush=True)
+        if final:
+            print(f"wrote {ckpt}, {out / 'curve.json'} and {out / 'curve.png'}", flush=True)
 
     while True:
         elapsed = time.monotonic() - started

@@ -178,7 +178,8 @@ class Pimc:
 class Learned:
     """A trained network's plays (shengji.learned; examples/train_dmc.py trains one): at each
     lead or follow it plays the legal play of the highest value for its seat, natively, among
-    the first max_moves plays as the env lists them (the first on ties). Declarations,
+    the first max_moves plays as the env lists them (the first on ties; max_moves is the
+    checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
     revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
     loaded once while the file is unchanged; one that does not fit raises a ValueError."""
 

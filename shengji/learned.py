@@ -130,6 +130,9 @@ def load(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]
     for a, values in arrays.items():
         if values.dtype.kind != "f":
             raise ValueError(f"{where}: array {a} holds {values.dtype}, not floats")
+        if not np.isfinite(values).all():     # a run that diverged: its plays would be noise
+            raise ValueError(f"{where}: array {a} holds {np.size(values) - np.isfinite(values).sum()}"
+                             " values that are not finite numbers (NaN or infinite)")
     check_shapes(name, arrays, tuple(layout["hidden"]))
     return {a: values.astype(np.float32) for a, values in arrays.items()}, layout
 
@@ -152,12 +155,16 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
         raise ValueError(f"{where} was written for an observation of "
                          f"{layout.get('observation_size')} values, this shengji encodes "
                          f"{OBSERVATION_SIZE}")
-    if layout.get("observation_fields") != ours["observation_fields"]:
-        theirs = [f[0] if isinstance(f, list) and f else f
-                  for f in layout.get("observation_fields") or []]
-        raise ValueError(f"{where} was written for the observation fields "
-                         f"{', '.join(map(str, theirs))}; this shengji encodes "
-                         f"{', '.join(name for name, _ in OBSERVATION_FIELDS)}")
+    theirs = layout.get("observation_fields")
+    if theirs != ours["observation_fields"]:
+        theirs = theirs if isinstance(theirs, list) else []
+        i = next((i for i, (a, b) in enumerate(zip(theirs, ours["observation_fields"]))
+                  if a != b), min(len(theirs), len(ours["observation_fields"])))
+        found = theirs[i] if i < len(theirs) else "nothing"
+        wanted = ours["observation_fields"][i] if i < len(ours["observation_fields"]) \
+            else "nothing"
+        raise ValueError(f"{where} was written for another observation: its field {i + 1} is "
+                         f"{found!r}, this shengji encodes {wanted!r}")
     if layout.get("move_size") != MOVE_SIZE:
         raise ValueError(f"{where} was written for moves of {layout.get('move_size')} values, "
                          f"this shengji encodes {MOVE_SIZE}")

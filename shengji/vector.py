@@ -33,13 +33,20 @@ its team's level change, + for the team that rises, - for the other), `terminate
 True, and the env has already started its next round: obs and info are that round's first
 decision (Gymnasium's same-step autoreset). Env k's j-th round is round j * num_envs + k of
 the run `seed`: shengji.play_round(seed=info["round_seed"][k], dealer=info["dealer"][k],
-levels=levels, first_round=first_round) is the same round, and the AEC env reset with that
-seed and those options, answered with the same actions, gives the same observations, masks
-and rewards. The dealer option turns: env k's round j gives seat (k + j) % 4 (the dealer, or
+levels=levels, first_round=first_round) is the same round (with the opponents at their
+seats and, at the learner seats, bots answering as the learner did), and in self-play
+without plays_only the AEC env reset with that seed and those options, answered with the same
+actions, gives the same observations, masks and rewards (with opponents, the AEC env would
+ask for their moves too, which step does not show). The dealer option turns: env k's round j gives seat (k + j) % 4 (the dealer, or
 in first rounds the first to draw), so that every seat deals in turn.
 
 The arrays returned are written in place by the next step, without the GIL, and are
-read-only: copy what you keep.
+read-only: copy what you keep. Two departures from Gymnasium's single-reward envs, as the
+round's zero-sum rewards call for: reward has a column per seat (wrappers that expect one
+reward per env, such as RecordEpisodeStatistics, do not apply), and action_space is
+MultiDiscrete(max_actions) per env, so a sample of it is rarely legal: draw actions below
+info["num_moves"] (or from info["action_mask"]). A finished round's last observation is not
+kept (info has no final_obs): its reward is the whole of what it returns.
 """
 from __future__ import annotations
 
@@ -111,15 +118,19 @@ class VecEnv(VectorEnv):
         if not isinstance(opponents, dict):
             raise ValueError("opponents must be a dict {seat: bot}, got "
                              f"{validate.short(opponents)}")
-        seats = {validate.seat(seat, "an opponent's seat"): bot for seat, bot in opponents.items()}
+        seats = {validate.integer(seat, "an opponent's seat", 0, 3): bot
+                 for seat, bot in opponents.items()}
         if len(seats) == 4:
             raise ValueError("opponents take every seat: leave at least one seat to the learner")
         out = {}
         for seat, bot in seats.items():
-            (spec, *_), (obj, *_), _ = resolve_bots([bot] * 4)
+            table: list[Any] = ["random"] * 4
+            table[seat] = bot               # so that an error names this seat
+            specs, objects, _ = resolve_bots(table)
+            spec, obj = specs[seat], objects[seat]
             if obj is not None:
-                raise ValueError(f"opponent seat {seat}: {validate.short(bot)} decides in "
-                                 "Python; opponents play natively inside step (built-in bots: "
+                raise ValueError(f"seat {seat}: {validate.short(bot)} decides in Python; "
+                                 "opponents play natively inside step (built-in bots: "
                                  "\"greedy\", \"random\", sj.Greedy(...), sj.Learned(...))")
             out[seat] = spec
         return out
@@ -147,6 +158,7 @@ class VecEnv(VectorEnv):
             self.seed = validate.seed(seed)
         self._core.reset(self.seed)
         self._started = True
+        self.closed = False
         return self._obs, self._info_now()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -168,17 +180,17 @@ class VecEnv(VectorEnv):
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be integers (indices into the moves offered), got "
                              f"dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False)
-        bad = np.flatnonzero((a < 0) | (a >= self._core.num_moves))
+        bad = np.flatnonzero((a < 0) | (a >= self._core.num_moves))   # before any cast wraps
         if bad.size:
             k = int(bad[0])
             raise ValueError(f"env {k}: action {int(a[k])} is not one of the "
                              f"{int(self._core.num_moves[k])} moves offered (see "
                              f"info['action_mask']; {bad.size} env(s) refused, none stepped)")
-        return np.ascontiguousarray(a)
+        return np.ascontiguousarray(a, dtype=np.int64)
 
     def close(self, **kwargs: Any) -> None:
         self._started = False
+        self.closed = True
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -71,8 +71,10 @@ BAD = {
     "observation": (lambda p: write_npz(p, layout(observation_size=950)),
                     "was written for an observation of 950 values, this shengji encodes 956"),
     "fields": (lambda p: write_npz(p, layout(observation_fields=[["hand", [54]]])),
-               "was written for the observation fields hand; this shengji encodes hand, "
-               "played"),
+               "its field 2 is 'nothing', this shengji encodes ['played', [4, 54]]"),
+    "field shape": (lambda p: write_npz(p, layout(observation_fields=[
+        ["hand", [55]], *learned.layout_of()["observation_fields"][1:]])),
+        "its field 1 is ['hand', [55]], this shengji encodes ['hand', [54]]"),
     "move size": (lambda p: write_npz(p, layout(move_size=52)), "moves of 52 values"),
     "hidden": (lambda p: write_npz(p, layout(hidden=[32])), "hidden sizes must be two"),
     "arrays": (lambda p: write_npz(p, layout(), drop=("w2", "b3")), "lacks the arrays w2, b3"),
@@ -80,6 +82,8 @@ BAD = {
               "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1010, 32)"),
     "dtype": (lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
               "array b1 holds int64, not floats"),
+    "nan": (lambda p: write_npz(p, layout(), b2=np.full(16, np.nan, np.float32)),
+            "array b2 holds 16 values that are not finite numbers"),
 }
 
 

@@ -197,6 +197,7 @@ def test_returned_arrays_are_read_only():
     (np.zeros(4, np.bool_), "integers"),
     (np.array([0, 0, 5000, 0]), "env 2: action 5000 is not one of the"),
     (np.array([0, -1, 0, 0]), "env 1: action -1"),
+    (np.array([0, 2 ** 63 + 5, 0, 0], np.uint64), f"env 1: action {2 ** 63 + 5} is not"),
     ("abc", "shape"),
 ])
 def test_bad_actions_name_the_env_and_step_none(actions, message):
@@ -210,7 +211,10 @@ def test_bad_actions_name_the_env_and_step_none(actions, message):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"opponents": {1: sj.Pimc(rollouts=2)}}, "opponent seat 1: .* decides in Python"),
+    ({"opponents": {1: sj.Pimc(rollouts=2)}}, "seat 1: .* decides in Python"),
+    ({"opponents": {3: "gredy"}}, "seat 3: unknown bot 'gredy'"),
+    ({"opponents": {1: "greedy:call=bogus"}}, "seat 1: bot 'greedy:call=bogus'"),
+    ({"opponents": {2: None}}, "seat 2: "),
     ({"opponents": {q: "greedy" for q in range(4)}}, "at least one seat"),
     ({"opponents": {4: "greedy"}}, "seat"),
     ({"opponents": [1, 3]}, "dict"),
@@ -229,6 +233,9 @@ def test_bad_settings_are_refused(kwargs, message):
 
 def test_step_before_reset_and_reset_options_are_refused():
     env = VecEnv(2)
+    env.reset()
+    env.close()
+    assert env.closed
     with pytest.raises(ValueError, match="reset"):
         env.step(np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="options"):
