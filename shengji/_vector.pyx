@@ -135,12 +135,7 @@ cdef class VecCore:
         self.reward[:] = 0
         self.terminated[:] = 0
         with nogil:
-            for k in range(self.num_envs):
-                rc = self.start(k)
-                if rc >= 0:
-                    rc = self.offer(k)
-                if rc < 0:
-                    break
+            rc = self.advance(True, &k)
         if rc < 0:
             self.fail(k, rc)
 
@@ -161,14 +156,23 @@ cdef class VecCore:
                 else:
                     s.move.ones = self.moves_v[self.offsets_v[k] + actions[k], 0]
                     s.move.twos = self.moves_v[self.offsets_v[k] + actions[k], 1]
-            for k in range(self.num_envs):
-                rc = self.act(k)
-                if rc >= 0:
-                    rc = self.offer(k)
-                if rc < 0:
-                    break
+            rc = self.advance(False, &k)
         if rc < 0:
             self.fail(k, rc)
+
+    cdef int advance(self, bint fresh, int64_t* failed) noexcept nogil:
+        """Every env, in order, starts its round (fresh) or answers with its move read, then
+        offers its next decision; stops at the first env refused (failed: its index)."""
+        cdef int64_t k
+        cdef int rc = 0
+        for k in range(self.num_envs):
+            rc = self.start(k) if fresh else self.act(k)
+            if rc >= 0:
+                rc = self.offer(k)
+            if rc < 0:
+                failed[0] = k
+                return rc
+        return 0
 
     cdef int start(self, int64_t k) noexcept nogil:
         """Env k's next round, played by the native seats up to the first decision a learner
