@@ -127,9 +127,22 @@ cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
     return 0
 
 
-cdef bint any_learned(const BotSpec* bots) noexcept:
-    return (bots[0].kind == BOT_LEARNED or bots[1].kind == BOT_LEARNED
-            or bots[2].kind == BOT_LEARNED or bots[3].kind == BOT_LEARNED)
+cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL:
+    """A Game for rounds played by `bots`, and in `know` what their seats know, for a learned
+    seat to read (NULL when no seat is learned: the other bots read no knowledge). The caller
+    frees both."""
+    cdef bint learned = False
+    cdef int i
+    cdef Game* g
+    for i in range(4):
+        learned = learned or bots[i].kind == BOT_LEARNED
+    know[0] = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge)) if learned else NULL
+    g = <Game*>calloc(1, sizeof(Game))
+    if g == NULL or (learned and know[0] == NULL):
+        free(g)
+        free(know[0])
+        raise MemoryError()
+    return g
 
 
 def round_seed(seed, index):
@@ -588,12 +601,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
             raise ValueError("simulate runs native bots only")
     if dealt:
         given = whole_packs(decks, count)
-    g = <Game*>calloc(1, sizeof(Game))
-    if any_learned(kinds):      # only a learned seat reads what it knows
-        know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
-    if g == NULL or (know == NULL and any_learned(kinds)):
-        free(g)
-        raise MemoryError()
+    g = new_game(kinds, &know)
     cols = {name: np.zeros(count, dtype=np.int16)
             for name in (COLUMNS if play else DECLARATION_COLUMNS)}
     seeds = np.zeros(count, dtype=np.int64)
@@ -700,12 +708,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
             for name in ("defender_points", "dealer_holds", "rise")}
     cdef short[:, ::1] c_points = cols["defender_points"], c_holds = cols["dealer_holds"]
     cdef short[:, ::1] c_rise = cols["rise"]
-    g = <Game*>calloc(1, sizeof(Game))
-    if any_learned(specs):      # only a learned seat reads what it knows
-        know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
-    if g == NULL or (know == NULL and any_learned(specs)):
-        free(g)
-        raise MemoryError()
+    g = new_game(specs, &know)
     try:
         with nogil:
             for i in range(n):
