@@ -17,8 +17,7 @@ import shengji as sj
 def score(a, b, deals, seed, rules, workers):
     """(mean, low, high) of a's duplicate score against b, and the seconds it took."""
     start = time.perf_counter()
-    summary = sj.duel(a, b, deals=deals, seed=seed, rules=rules, workers=workers).summary
-    metric = next(m for m in summary["metrics"] if m["name"] == "score")
+    metric = sj.duel(a, b, deals=deals, seed=seed, rules=rules, workers=workers).metric("score")
     return (metric["value"], metric["ci_low"], metric["ci_high"]), time.perf_counter() - start
 
 

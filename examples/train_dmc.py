@@ -152,8 +152,8 @@ def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[fl
     bot = sj.Learned(str(path))
     out = {}
     for other in ("random", "greedy"):
-        summary = sj.duel(bot, other, deals=deals, rules=rules, seed=seed, workers=1).summary
-        score = next(m for m in summary["metrics"] if m["name"] == "score")
+        score = sj.duel(bot, other, deals=deals, rules=rules, seed=seed,
+                        workers=1).metric("score")
         out[other] = [score["value"], score["ci_low"], score["ci_high"]]
     return out
 

@@ -175,6 +175,17 @@ class Duel:
     frame: Any
     summary: dict[str, Any]
 
+    def metric(self, name: str, group: str | None = None) -> dict[str, Any]:
+        """The summary's metric `name` (of `group`, where several groups have it): a
+        ValueError names the metrics there are."""
+        found = [m for m in self.summary["metrics"]
+                 if m["name"] == name and group in (None, m["group"])]
+        if not found:
+            names = sorted({m["name"] for m in self.summary["metrics"]})
+            raise ValueError(f"no metric {name!r}" + (f" in group {group!r}" if group else "")
+                             + f"; the summary has {', '.join(names)}")
+        return found[0]
+
 
 def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", seed: int = 0,
          first_round: bool = False, levels: tuple[int, int] = (2, 2),

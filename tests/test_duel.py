@@ -172,8 +172,10 @@ def test_matches_in_duplicate_pairs():
     assert list(frame["match"]) == [0, 1, 2]
     # the same match both ways: A wins it in exactly one seating
     assert (frame["a_won_1"] != frame["a_won_2"]).all() and (frame["a_wins"] == 0.5).all()
-    wins = next(m for m in result.summary["metrics"] if m["name"] == "wins_mean")
+    wins = result.metric("wins_mean")
     assert wins["value"] == 0.5 and wins["n"] == 3
+    with pytest.raises(ValueError, match="no metric 'wins' in group 'team=a'; the summary has "):
+        result.metric("wins", "team=a")
     eager = sj.duel("greedy:call=eager", "random", matches=4, seed=1, workers=1).frame
     for row in eager.itertuples():
         m = sj.play_match("v3", seed=int(row.seed), bots=["random", "greedy:call=eager"] * 2)
