@@ -779,8 +779,11 @@ cdef class SeatKnowledge:
 cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
     """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
     and the decision asked (a seat not asked reads a play)."""
-    cdef int i, j, points
+    cdef int i
     cdef const Trick* t
+    cdef CardSet won[2]     # the cards of the tricks each team took: no kind thrice, so the
+                            # points of the union are the sum of the plays' points
+    cdef CardSet trick
     m.trump_code = g.table.code if g.trump_suit >= 0 else -1
     m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
     for i in range(m.ncurrent):
@@ -792,11 +795,11 @@ cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
     m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
     m.levels[0] = g.levels[0]
     m.levels[1] = g.levels[1]
-    m.points[0] = m.points[1] = 0
+    won[0].ones = won[0].twos = won[1].ones = won[1].twos = 0
     for i in range(g.ntricks):
         t = &g.tricks[i]
-        points = 0
-        for j in range(4):
-            points += points_raw(t.plays[j])
-        m.points[t.winner & 1] += points
+        trick = union_of(union_of(t.plays[0], t.plays[1]), union_of(t.plays[2], t.plays[3]))
+        won[t.winner & 1] = union_of(won[t.winner & 1], trick)
+    m.points[0] = points_raw(won[0])
+    m.points[1] = points_raw(won[1])
     m.tricks = g.ntricks
