@@ -463,15 +463,37 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
     return out.n - before
 
 
-cdef inline bint is_unit(const TrumpTable* t, CardSet x) noexcept nogil:
-    """x (cards of one category) is one unit: a single, a pair or a tractor (§3)."""
+cdef bint is_tractor(const TrumpTable* t, CardSet x) noexcept nogil:
+    """x (pairs of one category) is one unit."""
     cdef uint64_t unit_kinds[NUM_KINDS]
     cdef int8_t unit_pairs[NUM_KINDS]
-    if card_count(x) == 1:
-        return True
+    return decompose_raw(t, x, unit_kinds, unit_pairs) == 1
+
+
+cdef inline bint is_unit(const TrumpTable* t, CardSet x) noexcept nogil:
+    """x (cards of one category) is one unit: a single, a pair or a tractor (§3). Inline, and
+    decompose_raw's arrays apart in is_tractor: legal_leads_raw asks it of every throw."""
     if x.ones != x.twos:
-        return False        # a single beside other cards
-    return popcount(x.ones) == 1 or decompose_raw(t, x, unit_kinds, unit_pairs) == 1
+        return x.twos == 0 and popcount(x.ones) == 1    # a single, or one beside other cards
+    return popcount(x.ones) == 1 or is_tractor(t, x)
+
+
+cdef inline bint next_submultiset(CardSet part, CardSet* x) noexcept nogil:
+    """x becomes submultiset_of(part, code + 1) for x = submultiset_of(part, code), without
+    decoding the code: the lowest kind of part not at its most copies gains one, and the
+    kinds below it (all at their most) go back to none. False when x was all of part."""
+    cdef uint64_t full = x.twos | (x.ones & ~part.twos)
+    cdef uint64_t b = part.ones & ~full
+    if b == 0:
+        return False
+    b &= -b
+    x.ones &= ~(b - 1)
+    x.twos &= ~(b - 1)
+    if x.ones & b:
+        x.twos |= b
+    else:
+        x.ones |= b
+    return True
 
 
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
@@ -481,9 +503,9 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
     order (a digit per kind: 0..1 copies of a single kind, 0..2 of a pair) while fewer than
     `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
     or a BAD_* code."""
-    cdef int64_t before = out.n, weight
+    cdef int64_t before = out.n
     cdef int c, rc
-    cdef uint64_t m, sub, code
+    cdef uint64_t m, sub
     cdef CardSet part, x
     if card_count(hand) > MAX_HAND:
         return BAD_HAND_SIZE
@@ -512,7 +534,7 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
             if popcount(sub) >= 2:
                 x.ones = sub
                 x.twos = sub
-                if is_unit(t, x):
+                if is_tractor(t, x):
                     rc = buffer_push(out, x)
                     if rc < 0:
                         return rc
@@ -520,11 +542,10 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
         total[0] += <int64_t>submultisets(part)
     for c in range(5):
         part = restrict(hand, t.cat_mask[c])
-        weight = <int64_t>submultisets(part)
-        for code in range(1, <uint64_t>weight + 1):
+        x.ones = x.twos = 0                         # code 0, then codes 1 .. weight in turn
+        while next_submultiset(part, &x):
             if out.n - before >= cap:
                 return out.n - before
-            x = submultiset_of(part, code)
             if not is_unit(t, x):
                 rc = buffer_push(out, x)
                 if rc < 0:

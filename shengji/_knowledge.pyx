@@ -6,8 +6,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int16_t
 from libc.string cimport memcpy, memset
 
 from shengji._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, ALL_KINDS, TRUMP, ctz, card_count, union_of, difference,
-    trump_table, points_raw,
+    CardSet, TrumpTable, NUM_KINDS, NUM_TRUMPS, ALL_KINDS, TRUMP, ctz, card_count, union_of,
+    difference, trump_table, points_raw,
 )
 from shengji._deal cimport DECK_SIZE
 from shengji._engine cimport (
@@ -395,9 +395,33 @@ def _check_layout():
         at += int(np.prod(shape))
     if at != OBSERVATION_SIZE:
         raise ImportError("OBSERVATION_FIELDS and OBSERVATION_SIZE disagree")
+    if AT_ORDER != AT_CATEGORY + NUM_KINDS:
+        raise ImportError("the encoder copies category and order as one row: order must follow")
 
 
 _check_layout()
+
+
+# The category and order fields (AT_ORDER follows AT_CATEGORY) of each trump's observations:
+# row code + 1 for trump code `code`, row 0 (all -1) before there is a trump. They depend on the
+# trump's table alone, so encode_observation copies a row whole.
+cdef int16_t CATEGORY_ORDER[NUM_TRUMPS + 1][2 * NUM_KINDS]
+
+
+def _build_category_order():
+    cdef int code, kind
+    cdef const TrumpTable* t
+    for kind in range(2 * NUM_KINDS):
+        CATEGORY_ORDER[0][kind] = -1
+    for code in range(NUM_TRUMPS):
+        t = trump_table(code)
+        for kind in range(NUM_KINDS):
+            CATEGORY_ORDER[code + 1][kind] = t.cat_of[kind]
+            CATEGORY_ORDER[code + 1][NUM_KINDS + kind] = \
+                t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+_build_category_order()
 
 
 cdef inline int16_t relative(int q, int seat) noexcept nogil:
@@ -407,28 +431,37 @@ cdef inline int16_t relative(int q, int seat) noexcept nogil:
 cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
     """out[kind] = the copies of kind in c, for the kinds in c (the rest left as they are)."""
     cdef uint64_t rest = c.ones
-    cdef int kind
     while rest:
-        kind = ctz(rest)
+        out[ctz(rest)] = 1
         rest &= rest - 1
-        out[kind] = 1 + <int>((c.twos >> kind) & 1)
+    rest = c.twos           # within c.ones
+    while rest:
+        out[ctz(rest)] = 2
+        rest &= rest - 1
+
+
+cdef inline bint one_seat(uint8_t w) noexcept nogil:
+    """The places w are one place, and that a seat: w is 1, 2, 4 or 8 (bits of 0x116)."""
+    return w < 16 and (0x116 >> w) & 1
 
 
 cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
     """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
     counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
     cdef int kind, a, j, q, least[4], counts[4]
-    cdef uint8_t w
     cdef const KindKnowledge* k
     for kind in range(NUM_KINDS):
         k = &T.kinds[kind]
-        least[0] = least[1] = least[2] = least[3] = 2 if k.nalts else 0
+        # a copy certain at a seat is there alone in every alternative, so in the first: the
+        # kinds with no such copy there (most) are passed at a glance
+        if k.nalts == 0 or not (one_seat(k.where[0][0]) or one_seat(k.where[0][1])):
+            continue
+        least[0] = least[1] = least[2] = least[3] = 2
         for a in range(k.nalts):
             counts[0] = counts[1] = counts[2] = counts[3] = 0
             for j in range(2):
-                w = k.where[a][j]
-                if w and not (w & (w - 1)) and w < (1 << 4):   # one place, and a seat
-                    counts[ctz(w)] += 1
+                if one_seat(k.where[a][j]):
+                    counts[ctz(k.where[a][j])] += 1
             for q in range(4):
                 least[q] = min(least[q], counts[q])
         for q in range(4):
@@ -440,20 +473,14 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
                              const Moment* m) noexcept nogil:
     """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
     table's knowledge (what every seat knows each seat holds), at the moment m."""
-    cdef int seat = K.seat, i, q, kind, c, row
+    cdef int seat = K.seat, i, q, c, row
     cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
-    memset(out, 0, OBSERVATION_SIZE * sizeof(int16_t))
+    memset(out, 0, AT_VOIDS * sizeof(int16_t))    # the counts; every later field is written
     write_counts(out + AT_HAND, K.hand)
     write_counts(out + AT_UNSEEN, unseen_of(K))
     if K.bottom_known:
         write_counts(out + AT_BOTTOM, K.bottom)
-    for kind in range(NUM_KINDS):
-        if t != NULL:
-            out[AT_CATEGORY + kind] = t.cat_of[kind]
-            out[AT_ORDER + kind] = t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
-        else:
-            out[AT_CATEGORY + kind] = -1
-            out[AT_ORDER + kind] = -1
+    memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
     write_shown(out + AT_SHOWN, T, seat)
     for i in range(4):
         q = (seat + i) & 3
@@ -752,8 +779,11 @@ cdef class SeatKnowledge:
 cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
     """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
     and the decision asked (a seat not asked reads a play)."""
-    cdef int i, j, points
+    cdef int i
     cdef const Trick* t
+    cdef CardSet won[2]     # the cards of the tricks each team took: no kind thrice, so the
+                            # points of the union are the sum of the plays' points
+    cdef CardSet trick
     m.trump_code = g.table.code if g.trump_suit >= 0 else -1
     m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
     for i in range(m.ncurrent):
@@ -765,11 +795,11 @@ cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
     m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
     m.levels[0] = g.levels[0]
     m.levels[1] = g.levels[1]
-    m.points[0] = m.points[1] = 0
+    won[0].ones = won[0].twos = won[1].ones = won[1].twos = 0
     for i in range(g.ntricks):
         t = &g.tricks[i]
-        points = 0
-        for j in range(4):
-            points += points_raw(t.plays[j])
-        m.points[t.winner & 1] += points
+        trick = union_of(union_of(t.plays[0], t.plays[1]), union_of(t.plays[2], t.plays[3]))
+        won[t.winner & 1] = union_of(won[t.winner & 1], trick)
+    m.points[0] = points_raw(won[0])
+    m.points[1] = points_raw(won[1])
     m.tricks = g.ntricks

@@ -5,6 +5,7 @@
 # mask into arrays allocated once, without the GIL.
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -231,6 +232,7 @@ cdef class VecCore:
         cdef int64_t i
         cdef int64_t at = self.offsets_v[k], n = 0, total = 0, cap = self.max_actions
         cdef CardSet left
+        cdef int8_t* mask
         cdef uint64_t[:, ::1] out = self.moves_v
         catch_up(s.know, g)
         moment_of(g, seat, &m)
@@ -266,15 +268,15 @@ cdef class VecCore:
             if n < 0:
                 return <int>n
             n = min(self.buf.n, cap)
-            for i in range(n):
-                out[at + i, 0] = self.buf.data[i].ones
-                out[at + i, 1] = self.buf.data[i].twos
+            # a CardSet is a row of moves: [ones, twos]; a play list is never empty
+            memcpy(&out[at, 0], self.buf.data, n * sizeof(CardSet))
         self.cut_v[k] = total > cap
         self.offsets_v[k + 1] = at + n
-        for i in range(s.nmoves, n):        # the mask changes where the counts differ
-            self.mask_v[k, i] = 1
-        for i in range(n, s.nmoves):
-            self.mask_v[k, i] = 0
+        mask = &self.mask_v[k, 0]           # the mask changes where the counts differ
+        if n > s.nmoves:
+            memset(mask + s.nmoves, 1, n - s.nmoves)
+        else:
+            memset(mask + n, 0, s.nmoves - n)
         s.nmoves = n
         self.num_moves_v[k] = <int32_t>n
         self.seat_v[k] = <int8_t>seat

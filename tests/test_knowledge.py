@@ -335,3 +335,22 @@ def test_the_observations_card_fields_are_the_views(preset):
         sj.play_round(preset, seed, bots, first_round=seed % 2 == 1)
     assert sum(b.checked for b in bots) > 6 * 80
     assert sum(b.shown for b in bots) > 100         # shown cards were there to compare
+
+
+def test_the_observations_category_and_order_are_the_trumps():
+    """encode_observation copies the category and order fields from a row made per trump at
+    import: every trump's row (and the row before a trump, -1) as sj.category and sj.order
+    read the trump's table."""
+    engine, pending = next(decisions_of_python_round("v3", 0, False))
+    view = views.view_of(engine, sj.Rules.preset("v3"), (2, 2), *pending)
+    fields = {key: (start, end) for key, _, start, end in views.FIELD_SLICES}
+    cards = [sj.kind_name(k) for k in range(54)]
+    for code in range(-1, 65):
+        obs = view.knowledge.observe(view.table, code, [], -1, (2, 2), (0, 0), -1, -1, 0, 0, 0)
+        category, order = (obs[slice(*fields[key])].tolist() for key in ("category", "order"))
+        if code < 0:
+            assert category == order == [-1] * 54
+            continue
+        trump = sj.Trump.from_code(code)
+        assert category == ["DCHST".index(sj.category(c, trump)) for c in cards], code
+        assert order == [sj.order(c, trump) for c in cards], code

@@ -1,4 +1,6 @@
 """The native core against the plain reference on random positions (Hypothesis)."""
+import math
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -142,6 +144,39 @@ def test_legal_leads(deal, data):
     cut = sj.legal_leads(hand, trump, cap=cap)
     assert cut.plays == leads.plays[:max(cap, sum(units))]
     assert (cut.total, cut.truncated) == (len(every), len(cut.plays) < len(every))
+
+
+def code_order_throws(hand, trump):
+    """The throws in the order legal_leads documents: category by category (D C H S T), the
+    mixed-radix codes 1, 2, ... of the category's cards (a digit per kind, the lowest kind
+    index first: 0..1 copies of a single kind, 0..2 of a pair), the units left out."""
+    counts = sj.Cards(hand).counts()
+    out = []
+    for cat in "DCHST":
+        kinds = [k for k in range(54) if counts[k] and sj.category(sj.kind_name(k), trump) == cat]
+        radix = [int(counts[k]) + 1 for k in kinds]
+        for code in range(1, math.prod(radix)):
+            play = [0] * 54
+            for k, r in zip(kinds, radix):
+                play[k], code = code % r, code // r
+            cards = sj.Cards.from_counts(play)
+            if len(sj.decompose(cards, trump)) > 1:
+                out.append(cards)
+    return out
+
+
+@SETTINGS
+@given(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals()),
+       st.data())
+def test_legal_leads_list_throws_in_code_order(deal, data):
+    """legal_leads steps from one throw's code to the next without decoding it: the same
+    order as decoding each code."""
+    trump, hands = deal
+    hand = data.draw(st.sampled_from(hands))
+    leads = sj.legal_leads(hand, trump, cap=10 ** 6)
+    throws = [p for p in leads.plays if len(sj.decompose(p, trump)) > 1]
+    assert throws == code_order_throws(hand, trump)
+    assert leads.plays[len(leads.plays) - len(throws):] == throws
 
 
 def test_batch_leads_and_follows_match_the_single_calls():
