@@ -87,26 +87,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 class Replay:
-    """The most recent `size` samples: observation, the move's kind counts, the target."""
+    """The most recent `size` samples: observation, the move's features, the target."""
 
     def __init__(self, size: int):
         self.obs = np.zeros((size, learned.OBSERVATION_SIZE), np.int16)
-        self.counts = np.zeros((size, learned.MOVE_SIZE), np.int8)
+        self.features = np.zeros((size, learned.MOVE_SIZE), np.float32)
         self.target = np.zeros(size, np.float32)
         self.size, self.n, self.at = size, 0, 0
 
-    def add(self, obs: np.ndarray, counts: np.ndarray, target: np.ndarray) -> None:
+    def add(self, obs: np.ndarray, features: np.ndarray, target: np.ndarray) -> None:
         for i in range(0, len(target), self.size):      # a batch larger than the buffer wraps
             k = min(len(target) - i, self.size)
             rows = (self.at + np.arange(k)) % self.size
-            self.obs[rows], self.counts[rows] = obs[i:i + k], counts[i:i + k]
+            self.obs[rows], self.features[rows] = obs[i:i + k], features[i:i + k]
             self.target[rows] = target[i:i + k]
             self.at = (self.at + k) % self.size
             self.n = min(self.n + k, self.size)
 
     def sample(self, rng: np.random.Generator, batch: int):
         rows = rng.integers(0, self.n, batch)
-        return self.obs[rows], self.counts[rows], self.target[rows]
+        return self.obs[rows], self.features[rows], self.target[rows]
 
 
 def choose(values: np.ndarray, offsets: np.ndarray, epsilon: float,
@@ -128,13 +128,13 @@ def make_step(optimizer, obs_scale):
     import jax.numpy as jnp
     import optax
 
-    def loss_of(params, obs, counts, target):
-        values = learned.forward({**params, "obs_scale": obs_scale}, obs, counts, jnp)
+    def loss_of(params, obs, features, target):
+        values = learned.forward({**params, "obs_scale": obs_scale}, obs, features, jnp)
         return jnp.mean((values - target) ** 2)
 
     @jax.jit
-    def step(params, state, obs, counts, target):
-        loss, grads = jax.value_and_grad(loss_of)(params, obs, counts, target)
+    def step(params, state, obs, features, target):
+        loss, grads = jax.value_and_grad(loss_of)(params, obs, features, target)
         updates, state = optimizer.update(grads, state, params)
         return optax.apply_updates(params, updates), state, loss
 
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     env = VecEnv(args.envs, rules=args.rules, seed=args.seed, opponents=opponents,
                  max_actions=args.max_moves, plays_only=True)
     obs, info = env.reset(seed=args.seed)
-    # each env's moves made in its round so far: observation, kind counts, seat
+    # each env's moves made in its round so far: observation, the move's features, seat
     pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(args.envs)]
     replay = Replay(args.replay)
     curve: dict = {"opponents": args.opponents, "args": vars(args), "points": [], "evals": []}
@@ -261,7 +261,8 @@ def main(argv: list[str] | None = None) -> None:
         moves = info["moves"][:offsets[-1]]
         values = learned.score_moves(net, obs, moves, offsets)
         actions = choose(values, offsets, args.epsilon, rng)
-        chosen = learned.move_counts(moves[offsets[:-1] + actions])
+        chosen = learned.encode_moves(obs, moves[offsets[:-1] + actions],
+                                      np.arange(args.envs + 1))
         for i in range(args.envs):
             pending[i].append((obs[i].copy(), chosen[i], int(info["seat"][i])))
         obs, reward, terminated, truncated, info = env.step(actions)

@@ -204,6 +204,11 @@ cdef inline PlayBuffer empty_buffer() noexcept nogil:
     return b
 
 
+cdef inline int trump_code(int level, int suit) noexcept nogil:
+    # suit -1 (no trump) is stored in slot 4 of its level.
+    return (level - 2) * 5 + (4 if suit < 0 else suit)
+
+
 cdef const TrumpTable* trump_table(int code) noexcept nogil
 cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil

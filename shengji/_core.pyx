@@ -127,11 +127,6 @@ def _build_tables():
             build_table(&TABLES[trump_code(level, suit)], level, suit, trump_code(level, suit))
 
 
-cdef inline int trump_code(int level, int suit) noexcept nogil:
-    # suit -1 (no trump) is stored in slot 4 of its level.
-    return (level - 2) * 5 + (4 if suit < 0 else suit)
-
-
 cdef const TrumpTable* trump_table(int code) noexcept nogil:
     return &TABLES[code]
 

@@ -28,6 +28,26 @@ cpdef enum:
     OBSERVATION_SIZE = 956 # int16s of a flat observation (OBSERVATION_FIELDS in _knowledge.pyx)
 
 
+# where each field of the flat observation starts (OBSERVATION_FIELDS in _knowledge.pyx)
+cdef enum:
+    AT_HAND = 0
+    AT_PLAYED = 54
+    AT_CURRENT = 270
+    AT_SHOWN = 486
+    AT_UNSEEN = 702
+    AT_BOTTOM = 756
+    AT_VOIDS = 810
+    AT_SIZES = 830
+    AT_CATEGORY = 834
+    AT_ORDER = 888
+    AT_TRUMP = 942
+    AT_LEVELS = 944
+    AT_POINTS = 948
+    AT_SEATS = 950
+    AT_ACTION = 954
+    AT_TRICKS = 955
+
+
 ctypedef struct KindKnowledge:
     uint8_t nalts          # alternatives: explanations of what the seat saw of this kind (>= 1)
     uint8_t where[MAX_ALTS][2]  # per alternative, the places (bits: seats 0..3, REST, PLAYED)

@@ -365,24 +365,6 @@ OBSERVATION_FIELDS = (
     ("category", (54,)), ("order", (54,)), ("trump", (2,)), ("levels", (4,)), ("points", (2,)),
     ("seats", (4,)), ("action", ()), ("tricks", ()))
 
-cdef enum:                 # where each field starts
-    AT_HAND = 0
-    AT_PLAYED = 54
-    AT_CURRENT = 270
-    AT_SHOWN = 486
-    AT_UNSEEN = 702
-    AT_BOTTOM = 756
-    AT_VOIDS = 810
-    AT_SIZES = 830
-    AT_CATEGORY = 834
-    AT_ORDER = 888
-    AT_TRUMP = 942
-    AT_LEVELS = 944
-    AT_POINTS = 948
-    AT_SEATS = 950
-    AT_ACTION = 954
-    AT_TRICKS = 955
-
 
 def _check_layout():
     starts = [AT_HAND, AT_PLAYED, AT_CURRENT, AT_SHOWN, AT_UNSEEN, AT_BOTTOM, AT_VOIDS, AT_SIZES,

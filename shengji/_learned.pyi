@@ -5,6 +5,8 @@ import numpy as np
 import numpy.typing as npt
 
 ARRAYS: tuple[str, ...]
+PLAY_FEATURES: tuple[str, ...]
+MOVE_FEATURES: tuple[str, ...]
 MOVE_SIZE: int
 MAX_HIDDEN: int
 
@@ -21,3 +23,5 @@ class Net:
 
 def score_moves(net: Net, obs: npt.ArrayLike, moves: npt.ArrayLike,
                 offsets: npt.ArrayLike) -> npt.NDArray[np.float32]: ...
+def encode_moves(obs: npt.ArrayLike, moves: npt.ArrayLike,
+                 offsets: npt.ArrayLike) -> npt.NDArray[np.float32]: ...

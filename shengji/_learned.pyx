@@ -2,16 +2,38 @@
 # its definition in NumPy: shengji.learned.forward, which tests/test_learned.py holds this to).
 # At a decision the observation's part of the first layer is the same for every move: it is
 # worked out once, over the observation's non-zero numbers only, and each move adds the rows
-# of the few kinds it holds.
+# of its few non-zero features.
 from libc.stdint cimport uint64_t, int16_t, int64_t
+from libc.string cimport memset
 
 import numpy as np
 
-from shengji._core cimport CardSet, NUM_KINDS, ctz, legal_leads_raw, legal_follows_raw
+from shengji._core cimport (
+    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, points_raw, restrict, trump_code,
+    trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
+)
+from shengji._core import kind_name
 from shengji._engine cimport Game, BAD_NO_DECISION
 from shengji._knowledge cimport (
-    RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, catch_up, moment_of, encode_observation,
+    RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, AT_HAND, AT_UNSEEN, AT_CURRENT, AT_TRUMP,
+    AT_SEATS, catch_up, moment_of, encode_observation,
 )
+
+# What a play does, scaled to about 0..1: its cards, pairs, points and trumps; whether it
+# leads; whether it wins the trick so far, or its team does after it; whether the partner was
+# winning before it; the trick's points with it; whether it is the trick's last play; its share
+# of the led category; the order (docs/engine.md "Encodings") of its highest and lowest card;
+# the unseen cards above its highest card in that card's category; the seat's cards left in
+# that category, and its trumps left.
+PLAY_FEATURES = ("cards", "pairs", "points", "trumps", "lead", "wins", "team wins",
+                 "partner was winning", "trick points", "last play", "follows the lead",
+                 "top order", "low order", "unseen above", "category left", "trumps left")
+MOVE_FEATURES = (tuple(f"copies of {kind_name(k)}" for k in range(NUM_KINDS))
+                 + tuple(f"trump position {p}" for p in range(AT_SIDE_LINE - AT_TRUMP_LINE))
+                 + tuple(f"side position {p}" for p in range(AT_PLAY - AT_SIDE_LINE))
+                 + PLAY_FEATURES)
+if len(MOVE_FEATURES) != MOVE_SIZE:
+    raise ImportError("MOVE_FEATURES and MOVE_SIZE disagree")
 
 ARRAYS = ("obs_scale", "w1", "b1", "w2", "b2", "w3", "b3")   # a Net's arrays, by name
 
@@ -58,6 +80,107 @@ cdef extern from *:
                                     const float* bias, int h2, float* out) noexcept nogil
 
 
+cdef CardSet counted(const int16_t* counts) noexcept nogil:
+    """The cards of an observation's 54 counts of kinds (0..2)."""
+    cdef CardSet c
+    cdef int kind
+    c.ones = c.twos = 0
+    for kind in range(NUM_KINDS):
+        if counts[kind] >= 1:
+            c.ones |= <uint64_t>1 << kind
+        if counts[kind] >= 2:
+            c.twos |= <uint64_t>1 << kind
+    return c
+
+
+cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil:
+    """What the features of every move at the observation `obs` read from it (any numbers are
+    safe: a trump it does not name leaves only the kinds' copies)."""
+    cdef int i, level = obs[AT_TRUMP], suit = obs[AT_TRUMP + 1]
+    ctx.obs = obs
+    ctx.t = (trump_table(trump_code(level, -1 if suit == 4 else suit))
+             if 2 <= level <= 14 and 0 <= suit <= 4 else NULL)
+    ctx.hand = counted(obs + AT_HAND)
+    ctx.unseen = counted(obs + AT_UNSEEN)
+    ctx.lead_row = obs[AT_SEATS + 2] & 3
+    ctx.nplays = (4 - ctx.lead_row) & 3        # the seats from the leader up to this one
+    ctx.table_points = 0
+    for i in range(ctx.nplays):
+        ctx.plays[i] = counted(obs + AT_CURRENT + 54 * ((ctx.lead_row + i) & 3))
+        ctx.table_points += points_raw(ctx.plays[i])
+    ctx.winner = -1
+    if ctx.nplays and ctx.t != NULL:
+        ctx.winner = max(-1, trick_winner_raw(ctx.t, ctx.plays, ctx.nplays))
+
+
+cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexcept nogil:
+    """out[0 .. MOVE_SIZE) = the features (MOVE_FEATURES) of playing `move` where ctx was
+    read. A play the trick's rules cannot place (not of the lead's size) counts as losing."""
+    cdef const TrumpTable* t = ctx.t
+    cdef CardSet trick[4]
+    cdef uint64_t m
+    cdef int kind, copies, cat, order, i, won, cards = 0, trumps = 0, in_led = 0
+    cdef int top = -1, low = 32, top_cat = 0, above = 0, points = points_raw(move)
+    cdef int led = t.cat_of[ctz(ctx.plays[0].ones)] if t != NULL and ctx.nplays \
+        and ctx.plays[0].ones else -1
+    memset(out, 0, MOVE_SIZE * sizeof(float))
+    m = move.ones
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        copies = 1 + <int>((move.twos >> kind) & 1)
+        out[AT_KINDS + kind] = copies
+        cards += copies
+        if t == NULL:
+            continue
+        cat = t.cat_of[kind]
+        order = t.pos_of[kind] + (16 if cat == TRUMP else 0)
+        if cat == TRUMP:
+            out[AT_TRUMP_LINE + t.pos_of[kind]] += copies
+            trumps += copies
+        else:
+            out[AT_SIDE_LINE + t.pos_of[kind]] += copies
+        if cat == led:
+            in_led += copies
+        if order > top:
+            top, top_cat = order, cat
+        low = min(low, order)
+    if t == NULL or cards == 0:
+        return
+    out[AT_PLAY + 0] = cards / 10.0
+    out[AT_PLAY + 1] = popcount(move.twos) / 4.0
+    out[AT_PLAY + 2] = points / 20.0
+    out[AT_PLAY + 3] = trumps / 10.0
+    if ctx.nplays == 0:
+        out[AT_PLAY + 4] = 1
+        out[AT_PLAY + 5] = 1
+        out[AT_PLAY + 6] = 1
+        out[AT_PLAY + 10] = 1
+    else:
+        for i in range(ctx.nplays):
+            trick[i] = ctx.plays[i]
+        trick[ctx.nplays] = move
+        won = trick_winner_raw(t, trick, ctx.nplays + 1)
+        out[AT_PLAY + 5] = won == ctx.nplays
+        out[AT_PLAY + 6] = won >= 0 and ((ctx.lead_row + won) & 1) == 0   # rows 0 and 2
+        out[AT_PLAY + 7] = ctx.winner >= 0 and ((ctx.lead_row + ctx.winner) & 3) == 2
+        out[AT_PLAY + 10] = in_led / <float>cards
+    out[AT_PLAY + 8] = (ctx.table_points + points) / 50.0
+    out[AT_PLAY + 9] = ctx.nplays == 3
+    out[AT_PLAY + 11] = top / 32.0
+    out[AT_PLAY + 12] = low / 32.0
+    m = ctx.unseen.ones & t.cat_mask[top_cat]
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        if t.pos_of[kind] + (16 if top_cat == TRUMP else 0) > top:
+            above += 1 + <int>((ctx.unseen.twos >> kind) & 1)
+    out[AT_PLAY + 13] = above / 10.0
+    out[AT_PLAY + 14] = (card_count(restrict(ctx.hand, t.cat_mask[top_cat]))
+                         - card_count(restrict(move, t.cat_mask[top_cat]))) / 10.0
+    out[AT_PLAY + 15] = (card_count(restrict(ctx.hand, t.cat_mask[TRUMP])) - trumps) / 10.0
+
+
 cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
                             float* base) noexcept nogil:
     """base (h1) = b1 + the observation's part of the first layer, before the moves' parts."""
@@ -71,20 +194,19 @@ cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
             axpy(h1, x, net.w1 + <int64_t>i * h1, base)
 
 
-cdef float move_value(const LearnedNet* net, const float* base, CardSet move) noexcept nogil:
-    """The network's value of `move` for the observation whose first-layer part is `base`."""
+cdef float move_value(const LearnedNet* net, const float* base,
+                      const float* features) noexcept nogil:
+    """The network's value of a move of these features (move_features) for the observation
+    whose first-layer part is `base`."""
     cdef float hidden[MAX_HIDDEN]
     cdef float second[MAX_HIDDEN]
-    cdef int h1 = net.h1, h2 = net.h2, j, k, c
-    cdef uint64_t m
+    cdef int h1 = net.h1, h2 = net.h2, j, k, i
     cdef float value = net.b3
     for j in range(h1):
         hidden[j] = base[j]
-    for c in range(2):         # a kind held twice adds its row twice
-        m = move.twos if c else move.ones
-        while m:
-            axpy(h1, 1, net.w1 + <int64_t>(OBSERVATION_SIZE + ctz(m)) * h1, hidden)
-            m &= m - 1
+    for i in range(MOVE_SIZE):
+        if features[i] != 0:
+            axpy(h1, features[i], net.w1 + <int64_t>(OBSERVATION_SIZE + i) * h1, hidden)
     dense_relu(hidden, h1, net.w2, net.b2, h2, second)
     for k in range(h2):
         if second[k] > 0:
@@ -99,7 +221,9 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
     (catch_up). Returns 0, or a BAD_* code."""
     cdef int16_t obs[OBSERVATION_SIZE]
     cdef float base[MAX_HIDDEN]
+    cdef float features[MOVE_SIZE]
     cdef Moment moment
+    cdef MoveContext ctx
     cdef int64_t n, i, best = 0, total
     cdef float value, best_value = 0
     catch_up(know, g)
@@ -116,8 +240,10 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
     if n == 0:
         return BAD_NO_DECISION
     observation_layer(net, obs, base)
+    move_context(obs, &ctx)
     for i in range(n):
-        value = move_value(net, base, g.buf.data[i])
+        move_features(&ctx, g.buf.data[i], features)
+        value = move_value(net, base, features)
         if i == 0 or value > best_value:
             best, best_value = i, value
     out[0] = g.buf.data[best]
@@ -181,36 +307,73 @@ def score_moves(Net net not None, obs, moves, offsets):
     moves are rows offsets[i] .. offsets[i + 1] of `moves`. obs: (n, OBSERVATION_SIZE) int16;
     moves: (total, 2) uint64 [ones, twos] masks (to_masks); offsets: (n + 1,) int64 from 0 to
     total (other integer arrays are converted)."""
-    return scores(net, np.ascontiguousarray(obs, np.int16), np.ascontiguousarray(moves, np.uint64),
-                  np.ascontiguousarray(offsets, np.int64))
+    obs, moves, offsets = checked(obs, moves, offsets)
+    return scores(net, obs, moves, offsets)
+
+
+def encode_moves(obs, moves, offsets):
+    """The features (MOVE_FEATURES) of each move: (total, MOVE_SIZE) float32, for the arrays
+    that score_moves takes."""
+    obs, moves, offsets = checked(obs, moves, offsets)
+    return features_of(obs, moves, offsets)
+
+
+cdef tuple checked(obs, moves, offsets):
+    """obs, moves and offsets as contiguous arrays of their dtypes, checked (a ValueError names
+    what does not fit)."""
+    obs = np.ascontiguousarray(obs, np.int16)
+    moves = np.ascontiguousarray(moves, np.uint64)
+    offsets = np.ascontiguousarray(offsets, np.int64)
+    cdef int64_t n = obs.shape[0], total = moves.shape[0]
+    if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
+        raise ValueError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
+    if moves.ndim != 2 or moves.shape[1] != 2:
+        raise ValueError(f"moves must be (total, 2) masks, got shape {moves.shape}")
+    if offsets.ndim != 1 or offsets.shape[0] != n + 1:
+        raise ValueError(f"offsets must hold n + 1 = {n + 1} numbers, got shape {offsets.shape}")
+    if offsets[0] != 0 or offsets[n] != total or (np.diff(offsets) < 0).any():
+        raise ValueError(f"offsets must rise from 0 to the {total} moves")
+    if ((moves[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (moves[:, 1] & ~moves[:, 0]).any():
+        raise ValueError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
+    return obs, moves, offsets
 
 
 cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
             const int64_t[::1] offsets):
-    cdef int64_t n = obs.shape[0], total = moves.shape[0], i, j
+    cdef int64_t n = obs.shape[0], i, j
     cdef float base[MAX_HIDDEN]
-    cdef CardSet move
-    if obs.shape[1] != OBSERVATION_SIZE:
-        raise ValueError(f"obs must be (n, {OBSERVATION_SIZE}), got {obs.shape[1]} columns")
-    if moves.shape[1] != 2:
-        raise ValueError(f"moves must be (total, 2) masks, got {moves.shape[1]} columns")
-    if offsets.shape[0] != n + 1:
-        raise ValueError(f"offsets must hold n + 1 = {n + 1} numbers, got {offsets.shape[0]}")
-    offs = np.asarray(offsets)
-    if offs[0] != 0 or offs[n] != total or (np.diff(offs) < 0).any():
-        raise ValueError(f"offsets must rise from 0 to the {total} moves")
-    masks = np.asarray(moves)
-    if ((masks[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (masks[:, 1] & ~masks[:, 0]).any():
-        raise ValueError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
-    values = np.empty(total, dtype=np.float32)
+    cdef float features[MOVE_SIZE]
+    cdef MoveContext ctx
+    values = np.empty(moves.shape[0], dtype=np.float32)
     cdef float[::1] out = values
     with nogil:
         for i in range(n):
             if offsets[i] == offsets[i + 1]:
                 continue
             observation_layer(&net.c, &obs[i, 0], base)
+            move_context(&obs[i, 0], &ctx)
             for j in range(offsets[i], offsets[i + 1]):
-                move.ones = moves[j, 0]
-                move.twos = moves[j, 1]
-                out[j] = move_value(&net.c, base, move)
+                move_features(&ctx, row_set(moves, j), features)
+                out[j] = move_value(&net.c, base, features)
     return values
+
+
+cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
+                 const int64_t[::1] offsets):
+    cdef int64_t n = obs.shape[0], i, j
+    cdef MoveContext ctx
+    result = np.zeros((moves.shape[0], MOVE_SIZE), dtype=np.float32)
+    cdef float[:, ::1] out = result
+    with nogil:
+        for i in range(n):
+            move_context(&obs[i, 0], &ctx)
+            for j in range(offsets[i], offsets[i + 1]):
+                move_features(&ctx, row_set(moves, j), &out[j, 0])
+    return result
+
+
+cdef inline CardSet row_set(const uint64_t[:, ::1] moves, int64_t j) noexcept nogil:
+    cdef CardSet c
+    c.ones = moves[j, 0]
+    c.twos = moves[j, 1]
+    return c

@@ -5,9 +5,11 @@ evaluates it natively (shengji._learned, checked against forward by the tests); 
 script is examples/train_dmc.py.
 
 The network values an (observation, move) pair: the seat's observation (Table.observe,
-_knowledge.OBSERVATION_FIELDS) times obs_scale, then the move's count of each kind (0..2,
-kind index order); dense -> ReLU -> dense -> ReLU -> dense to one number, the round's expected
-reward for the seat deciding (its team's level change minus the other team's)."""
+_knowledge.OBSERVATION_FIELDS) times obs_scale, then the move's features (encode_moves,
+MOVE_FEATURES: the copies of each kind, the copies at each trump-line and side-suit position,
+and what the play does: whether it wins the trick so far, its points, the unseen cards above
+it ...); dense -> ReLU -> dense -> ReLU -> dense to one number, the round's expected reward
+for the seat deciding (its team's level change minus the other team's)."""
 from __future__ import annotations
 
 import json
@@ -20,14 +22,14 @@ from typing import Any
 import numpy as np
 
 from shengji._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
-from shengji._learned import ARRAYS, MOVE_SIZE, Net, score_moves, shapes
+from shengji._learned import ARRAYS, MOVE_FEATURES, MOVE_SIZE, Net, encode_moves, score_moves, shapes
 
-__all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "ARRAYS", "Net", "score_moves", "layout_of",
-           "shapes", "default_obs_scale", "init_params", "forward", "move_counts", "save", "load",
-           "load_net"]
+__all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "ARRAYS", "Net", "score_moves",
+           "encode_moves", "layout_of", "shapes", "default_obs_scale", "init_params", "forward",
+           "save", "load", "load_net"]
 
 FORMAT = "shengji-dmc"     # the checkpoint's format name ...
-VERSION = 1                # ... and version
+VERSION = 2                # ... and version (1: a move was its kinds' copies alone)
 HIDDEN = (256, 128)
 MAX_MOVES = 2048           # plays weighed at a decision: the envs' MAX_ACTIONS (shengji.env
 #                            needs gymnasium, which the bot does not: the tests compare them)
@@ -42,7 +44,8 @@ def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> d
     """What a checkpoint's arrays mean, as its `layout` entry holds it (JSON)."""
     return {"format": FORMAT, "version": VERSION, "observation_size": OBSERVATION_SIZE,
             "observation_fields": [[name, list(shape)] for name, shape in OBSERVATION_FIELDS],
-            "move_size": MOVE_SIZE, "hidden": [int(h) for h in hidden],
+            "move_size": MOVE_SIZE, "move_features": list(MOVE_FEATURES),
+            "hidden": [int(h) for h in hidden],
             "max_moves": int(max_moves)}
 
 
@@ -67,23 +70,15 @@ def init_params(seed: int = 0, hidden: tuple[int, int] = HIDDEN) -> dict[str, np
     return params
 
 
-def forward(params: dict[str, Any], obs: Any, counts: Any, xp: Any = np) -> Any:
-    """The network's values of the pairs (obs[i], counts[i]): obs (n, OBSERVATION_SIZE),
-    counts (n, MOVE_SIZE); `xp` the array module (numpy, jax.numpy). The definition the native
-    scorer and the training follow."""
+def forward(params: dict[str, Any], obs: Any, features: Any, xp: Any = np) -> Any:
+    """The network's values of the pairs (obs[i], features[i]): obs (n, OBSERVATION_SIZE),
+    features (n, MOVE_SIZE) as encode_moves gives them; `xp` the array module (numpy,
+    jax.numpy). The definition the native scorer and the training follow."""
     x = xp.concatenate([obs.astype(xp.float32) * params["obs_scale"],
-                        counts.astype(xp.float32)], axis=-1)
+                        features.astype(xp.float32)], axis=-1)
     h = xp.maximum(x @ params["w1"] + params["b1"], 0)
     h = xp.maximum(h @ params["w2"] + params["b2"], 0)
     return h @ params["w3"] + params["b3"][0]
-
-
-def move_counts(moves: np.ndarray) -> np.ndarray:
-    """(n, MOVE_SIZE) int8 copies of each kind, of (n, 2) uint64 [ones, twos] masks."""
-    moves = np.asarray(moves, np.uint64)
-    bits = np.arange(MOVE_SIZE, dtype=np.uint64)
-    return (((moves[:, :1] >> bits) & np.uint64(1))
-            + ((moves[:, 1:] >> bits) & np.uint64(1))).astype(np.int8)
 
 
 def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_MOVES) -> None:
@@ -168,6 +163,9 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
     if layout.get("move_size") != MOVE_SIZE:
         raise ValueError(f"{where} was written for moves of {layout.get('move_size')} values, "
                          f"this shengji encodes {MOVE_SIZE}")
+    if layout.get("move_features") != ours["move_features"]:
+        raise ValueError(f"{where} was written for other move features than this shengji's "
+                         "(learned.MOVE_FEATURES)")
     hidden, max_moves = layout.get("hidden"), layout.get("max_moves")
     if not (isinstance(hidden, list) and len(hidden) == 2
             and all(isinstance(h, int) and h >= 1 for h in hidden)):

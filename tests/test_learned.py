@@ -66,8 +66,8 @@ BAD = {
     "no layout": (lambda p: write_npz(p), "it has no layout"),
     "not json": (lambda p: np.savez(p, layout=np.array("{oops")), "its layout is not JSON"),
     "format": (lambda p: write_npz(p, layout(format="other")), "format 'other'"),
-    "version": (lambda p: write_npz(p, layout(version=9)), "format version 9, this shengji "
-                                                           "reads version 1"),
+    "version": (lambda p: write_npz(p, layout(version=1)), "format version 1, this shengji "
+                                                           "reads version 2"),
     "observation": (lambda p: write_npz(p, layout(observation_size=950)),
                     "was written for an observation of 950 values, this shengji encodes 956"),
     "fields": (lambda p: write_npz(p, layout(observation_fields=[["hand", [54]]])),
@@ -76,10 +76,12 @@ BAD = {
         ["hand", [55]], *learned.layout_of()["observation_fields"][1:]])),
         "its field 1 is ['hand', [55]], this shengji encodes ['hand', [54]]"),
     "move size": (lambda p: write_npz(p, layout(move_size=52)), "moves of 52 values"),
+    "move features": (lambda p: write_npz(p, layout(move_features=["cards"] * 98)),
+                      "other move features than this shengji's"),
     "hidden": (lambda p: write_npz(p, layout(hidden=[32])), "hidden sizes must be two"),
     "arrays": (lambda p: write_npz(p, layout(), drop=("w2", "b3")), "lacks the arrays w2, b3"),
     "shape": (lambda p: write_npz(p, layout(), w1=np.zeros((950, 32), np.float32)),
-              "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1010, 32)"),
+              "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1054, 32)"),
     "dtype": (lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
               "array b1 holds int64, not floats"),
     "nan": (lambda p: write_npz(p, layout(), b2=np.full(16, np.nan, np.float32)),
@@ -113,12 +115,13 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     counts = np.array([3, 0, 1, 7, 2])           # an observation may offer no move
     obs = rng.integers(-1, 3, (len(counts), sj.learned.OBSERVATION_SIZE)).astype(np.int16)
     obs[:, 948:950] = rng.integers(0, 200, (len(counts), 2))   # points, scaled by 1/100
+    obs[1:, 942:944] = [7, 2]                     # a trump (7 of hearts), but for the first
     moves = random_moves(rng, counts.sum())
     moves[0] = 0                                  # no card at all
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     values = learned.score_moves(net, obs, moves, offsets)
     expected = learned.forward(params, np.repeat(obs, counts, axis=0),
-                               learned.move_counts(moves))
+                               learned.encode_moves(obs, moves, offsets))
     assert values.dtype == np.float32 and values.shape == (counts.sum(),)
     np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-5)
     assert len(set(values.tolist())) > 10         # the moves matter
@@ -129,13 +132,102 @@ def test_the_default_move_cap_is_the_envs():
     assert learned.MAX_MOVES == env.MAX_ACTIONS
 
 
-def test_move_counts_are_the_kinds_copies():
-    masks = sj.to_masks(["AS AS 2D", "BJ SJ SJ"])
-    counts = learned.move_counts(masks)
-    assert counts.shape == (2, 54) and counts.dtype == np.int8
-    names = [sj.kind_name(k) for k in range(54)]
-    assert {names[k]: int(c) for k, c in enumerate(counts[0]) if c} == {"AS": 2, "2D": 1}
-    assert {names[k]: int(c) for k, c in enumerate(counts[1]) if c} == {"BJ": 1, "SJ": 2}
+KIND = {sj.kind_name(k): k for k in range(54)}
+
+
+def plain_features(view, play):
+    """The features of playing `play` at `view`, as MOVE_FEATURES and PLAY_FEATURES describe
+    them, from the view and the rules' functions, plainly."""
+    t, out = view.trump, np.zeros(learned.MOVE_SIZE, np.float32)
+    cards = sorted(play, key=KIND.get)          # by kind index: the first highest card wins ties
+    cats = [sj.category(c, t) for c in cards]
+    orders = [sj.order(c, t) for c in cards]
+    for c, cat, o in zip(cards, cats, orders):
+        out[KIND[c]] += 1
+        out[54 + o - 16 if cat == "T" else 70 + o] += 1
+    top = max(orders)
+    top_cat = cats[orders.index(top)]
+    trumps = cats.count("T")
+    points = sj.points(play)
+    current = list(view.current)
+    table_points = sum(sj.points(p) for p in current)
+
+    def team_of(i):                              # the seat of the trick's i-th play
+        return (view.leader + i - view.seat) % 2 == 0
+
+    if current:
+        won = sj.trick_winner(current + [play], t)
+        before = sj.trick_winner(current, t)
+        led = sj.category(list(current[0])[0], t)
+        lead, wins, team = 0, won == len(current), team_of(won)
+        partner = (view.leader + before) % 4 == (view.seat + 2) % 4
+        follows = cats.count(led) / len(cards)
+    else:
+        lead = wins = team = follows = 1
+        partner = 0
+    above = sum(1 for c in view.unseen() if sj.category(c, t) == top_cat and sj.order(c, t) > top)
+    in_cat = sum(1 for c in view.hand if sj.category(c, t) == top_cat) - cats.count(top_cat)
+    trumps_left = sum(1 for c in view.hand if sj.category(c, t) == "T") - trumps
+    pairs = sum(1 for c in set(cards) if cards.count(c) == 2)
+    out[82:] = [len(cards) / 10, pairs / 4, points / 20, trumps / 10, lead, wins, team, partner,
+                (table_points + points) / 50, len(current) == 3, follows, top / 32,
+                min(orders) / 32, above / 10, in_cat / 10, trumps_left / 10]
+    return out
+
+
+class FeatureChecker:
+    """Plays at random among its legal plays, holding encode_moves at every play decision to
+    plain_features over those plays."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.checked = 0
+
+    def spec(self):
+        return sj.Greedy().spec()._replace(kind=BOTS["search"])
+
+    def choose(self, view, table):
+        obs = np.zeros(956, np.int16)
+        table.observe(view.seat, obs)
+        plays, _ = table.legal_plays(40)
+        native = learned.encode_moves(obs[None], plays, [0, len(plays)])
+        for i, row in enumerate(plays):
+            play = sj.Cards.from_masks(*map(int, row))
+            np.testing.assert_allclose(native[i], plain_features(view, play), rtol=1e-6,
+                                       err_msg=f"{play} at {view.current}")
+        self.checked += len(plays)
+        return sj.Cards.from_masks(*map(int, plays[self.rng.integers(len(plays))]))
+
+
+@pytest.mark.parametrize("rules,seed", [("v3", 0), ("v3", 1), ("match16", 2), ("bo3", 3)])
+def test_move_features_are_their_definition(rules, seed):
+    checker = FeatureChecker(seed)
+    sj.play_round(rules, seed, [checker, "greedy", checker, "random"])
+    assert checker.checked > 200
+
+
+def test_move_features_of_a_known_trick():
+    """A worked case: seat 0 leads KS, seat 1 follows 3S; seat 2 (at 2 of hearts) may take it
+    with AS or ruff with 4H, or play 5S under its partner's king."""
+    obs = np.zeros((1, 956), np.int16)
+    obs[0, 942:944] = [2, 2]                      # trump: 2 of hearts
+    obs[0, 952] = 2                               # the leader is two seats on: the partner
+    obs[0, 270 + 54 * 2 + KIND["KS"]] = 1         # its KS (rows are relative seats)
+    obs[0, 270 + 54 * 3 + KIND["3S"]] = 1         # then the next seat's 3S
+    for c in ("AS", "5S", "4H"):
+        obs[0, KIND[c]] = 1
+    moves = sj.to_masks(["AS", "5S", "4H"])
+    f = learned.encode_moves(obs, moves, [0, 3])
+    names = learned.MOVE_FEATURES
+    at = {n: names.index(n) for n in ("wins", "team wins", "partner was winning", "points",
+                                      "trick points", "follows the lead", "trumps")}
+    assert [f[i, at["wins"]] for i in range(3)] == [1, 0, 1]
+    assert [f[i, at["team wins"]] for i in range(3)] == [1, 1, 1]
+    assert (f[:, at["partner was winning"]] == 1).all()
+    np.testing.assert_allclose(f[:, at["points"]], [0, 5 / 20, 0])
+    np.testing.assert_allclose(f[:, at["trick points"]], [10 / 50, 15 / 50, 10 / 50])
+    np.testing.assert_allclose(f[:, at["follows the lead"]], [1, 1, 0])
+    np.testing.assert_allclose(f[:, at["trumps"]], [0, 0, 0.1])
 
 
 @pytest.mark.parametrize("args,words", [
@@ -174,10 +266,10 @@ from shengji import learned
 params = learned.load(sys.argv[1])[0]
 rng = np.random.default_rng(1)
 obs = rng.integers(-1, 3, (9, 956)).astype(np.int16)
-counts = rng.integers(0, 3, (9, 54)).astype(np.int8)
+features = rng.random((9, learned.MOVE_SIZE)).astype(np.float32)
 ours = learned.forward({k: jnp.asarray(v) for k, v in params.items()}, jnp.asarray(obs),
-                       jnp.asarray(counts), jnp)
-np.testing.assert_allclose(np.asarray(ours), learned.forward(params, obs, counts), rtol=1e-4,
+                       jnp.asarray(features), jnp)
+np.testing.assert_allclose(np.asarray(ours), learned.forward(params, obs, features), rtol=1e-4,
                            atol=1e-5)
 print(len(set(np.asarray(ours).tolist())))
 """
@@ -208,8 +300,9 @@ class PlainLearned:
         obs = np.zeros(956, np.int16)
         table.observe(table.pending[1], obs)
         plays, _ = table.legal_plays(self.max_moves)
+        features = learned.encode_moves(obs[None], plays, [0, len(plays)])
         values = learned.forward(self.params, np.repeat(obs[None], len(plays), axis=0),
-                                 learned.move_counts(plays))
+                                 features)
         return sj.Cards.from_masks(*map(int, plays[int(np.argmax(values))]))
 
 
