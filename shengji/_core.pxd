@@ -195,6 +195,14 @@ cdef inline CardSet restrict(CardSet a, uint64_t mask) noexcept nogil:
     return r
 
 
+cdef inline CardSet row(const uint64_t[:, ::1] a, Py_ssize_t i) noexcept nogil:
+    """Row i of an (n, 2) array of [ones, twos] masks, as a CardSet."""
+    cdef CardSet c
+    c.ones = a[i, 0]
+    c.twos = a[i, 1]
+    return c
+
+
 cdef inline PlayBuffer empty_buffer() noexcept nogil:
     """A buffer with nothing allocated yet; free(buffer.data) when done."""
     cdef PlayBuffer b

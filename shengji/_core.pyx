@@ -1304,13 +1304,6 @@ cdef object trump_codes(object trumps, Py_ssize_t n):
     return codes
 
 
-cdef inline CardSet row(const uint64_t[:, ::1] a, Py_ssize_t i) noexcept nogil:
-    cdef CardSet c
-    c.ones = a[i, 0]
-    c.twos = a[i, 1]
-    return c
-
-
 cdef inline int check_rows(const uint64_t[:, ::1] a, Py_ssize_t n, str name) except -1:
     if a.shape[0] != n or a.shape[1] != 2:
         raise PlayError(f"{name} must have shape ({n}, 2), got ({a.shape[0]}, {a.shape[1]})")

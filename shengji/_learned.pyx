@@ -9,7 +9,7 @@ from libc.string cimport memset
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, points_raw, restrict, trump_code,
+    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, points_raw, restrict, row, trump_code,
     trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
 )
 from shengji._core import kind_name
@@ -353,7 +353,7 @@ cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
             observation_layer(&net.c, &obs[i, 0], base)
             move_context(&obs[i, 0], &ctx)
             for j in range(offsets[i], offsets[i + 1]):
-                move_features(&ctx, row_set(moves, j), features)
+                move_features(&ctx, row(moves, j), features)
                 out[j] = move_value(&net.c, base, features)
     return values
 
@@ -368,12 +368,6 @@ cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
         for i in range(n):
             move_context(&obs[i, 0], &ctx)
             for j in range(offsets[i], offsets[i + 1]):
-                move_features(&ctx, row_set(moves, j), &out[j, 0])
+                move_features(&ctx, row(moves, j), &out[j, 0])
     return result
 
-
-cdef inline CardSet row_set(const uint64_t[:, ::1] moves, int64_t j) noexcept nogil:
-    cdef CardSet c
-    c.ones = moves[j, 0]
-    c.twos = moves[j, 1]
-    return c
