@@ -324,11 +324,11 @@ cdef tuple checked(obs, moves, offsets):
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
     offsets = np.ascontiguousarray(offsets, np.int64)
-    cdef int64_t n = obs.shape[0], total = moves.shape[0]
     if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
         raise ValueError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
     if moves.ndim != 2 or moves.shape[1] != 2:
         raise ValueError(f"moves must be (total, 2) masks, got shape {moves.shape}")
+    n, total = obs.shape[0], moves.shape[0]
     if offsets.ndim != 1 or offsets.shape[0] != n + 1:
         raise ValueError(f"offsets must hold n + 1 = {n + 1} numbers, got shape {offsets.shape}")
     if offsets[0] != 0 or offsets[n] != total or (np.diff(offsets) < 0).any():

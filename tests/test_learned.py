@@ -232,6 +232,7 @@ def test_move_features_of_a_known_trick():
 
 @pytest.mark.parametrize("args,words", [
     (lambda o, m, f: (o[:, :900], m, f), "obs must be (n, 956)"),
+    (lambda o, m, f: (o[0, 0], m, f), "obs must be (n, 956), got shape (1,)"),
     (lambda o, m, f: (o.astype(np.int64)[:, ::-1], m, f), None),     # converted
     (lambda o, m, f: (o, np.zeros((3, 3), np.uint64), f), "moves must be (total, 2)"),
     (lambda o, m, f: (o, m, f[:-1]), "offsets must hold n + 1 = 2 numbers"),
@@ -249,6 +250,8 @@ def test_the_scorer_names_bad_input(checkpoint, args, words):
         return
     with pytest.raises(ValueError, match=re.escape(words)):
         learned.score_moves(net, *args(obs, moves, offsets))
+    with pytest.raises(ValueError, match=re.escape(words)):
+        learned.encode_moves(*args(obs, moves, offsets))
 
 
 def needs_jax():
