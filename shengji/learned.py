@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from shengji._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
-from shengji._learned import ARRAYS, MOVE_FEATURES, MOVE_SIZE, Net, encode_moves, score_moves, shapes
+from shengji._learned import (
+    ARRAYS, MOVE_FEATURES, MOVE_SIZE, Net, encode_moves, score_moves, shapes,
+)
 
 __all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "ARRAYS", "Net", "score_moves",
            "encode_moves", "layout_of", "shapes", "default_obs_scale", "init_params", "forward",
