@@ -17,15 +17,14 @@ cpdef enum:
     MOVE_SIZE = 98         # a move's features (MOVE_FEATURES in _learned.pyx)
     MAX_HIDDEN = 1024      # widest hidden layer (the kernels' buffers are on the stack)
 
-cdef enum:                 # where each group of a move's features starts
-    AT_KINDS = 0           # the copies of each kind (54)
-    AT_TRUMP_LINE = 54     # the copies at each trump-line position (16)
-    AT_SIDE_LINE = 70      # the copies at each side-suit position, the suits together (12)
-    AT_PLAY = 82           # what the play does at this moment (16)
+cdef enum:                 # where each group of a move's features (MF) starts
+    MF_KINDS = 0           # the copies of each kind (54)
+    MF_TRUMP_LINE = 54     # the copies at each trump-line position (16)
+    MF_SIDE_LINE = 70      # the copies at each side-suit position, the suits together (12)
+    MF_PLAY = 82           # what the play does at this moment (16)
 
 
 ctypedef struct MoveContext:   # what every move's features at one observation read
-    const int16_t* obs
     const TrumpTable* t    # NULL while no trump is known (no play is then offered)
     CardSet hand
     CardSet unseen

@@ -19,7 +19,7 @@ from shengji._knowledge cimport (
     AT_SEATS, catch_up, moment_of, encode_observation,
 )
 
-# What a play does, scaled to about 0..1: its cards, pairs, points and trumps; whether it
+# What a play does, scaled to mostly 0..1 (the unseen cards above reach about 3.5): its cards, pairs, points and trumps; whether it
 # leads; whether it wins the trick so far, or its team does after it; whether the partner was
 # winning before it; the trick's points with it; whether it is the trick's last play; its share
 # of the led category; the order (docs/engine.md "Encodings") of its highest and lowest card;
@@ -29,8 +29,8 @@ PLAY_FEATURES = ("cards", "pairs", "points", "trumps", "lead", "wins", "team win
                  "partner was winning", "trick points", "last play", "follows the lead",
                  "top order", "low order", "unseen above", "category left", "trumps left")
 MOVE_FEATURES = (tuple(f"copies of {kind_name(k)}" for k in range(NUM_KINDS))
-                 + tuple(f"trump position {p}" for p in range(AT_SIDE_LINE - AT_TRUMP_LINE))
-                 + tuple(f"side position {p}" for p in range(AT_PLAY - AT_SIDE_LINE))
+                 + tuple(f"trump position {p}" for p in range(MF_SIDE_LINE - MF_TRUMP_LINE))
+                 + tuple(f"side position {p}" for p in range(MF_PLAY - MF_SIDE_LINE))
                  + PLAY_FEATURES)
 if len(MOVE_FEATURES) != MOVE_SIZE:
     raise ImportError("MOVE_FEATURES and MOVE_SIZE disagree")
@@ -94,15 +94,16 @@ cdef CardSet counted(const int16_t* counts) noexcept nogil:
 
 
 cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil:
-    """What the features of every move at the observation `obs` read from it (any numbers are
-    safe: a trump it does not name leaves only the kinds' copies)."""
+    """What the features of every move at the observation `obs` read from it: the observation
+    of the seat deciding a play (any numbers are safe: a trump it does not name leaves only
+    the kinds' copies)."""
     cdef int i, level = obs[AT_TRUMP], suit = obs[AT_TRUMP + 1]
-    ctx.obs = obs
     ctx.t = (trump_table(trump_code(level, -1 if suit == 4 else suit))
              if 2 <= level <= 14 and 0 <= suit <= 4 else NULL)
     ctx.hand = counted(obs + AT_HAND)
     ctx.unseen = counted(obs + AT_UNSEEN)
-    ctx.lead_row = obs[AT_SEATS + 2] & 3
+    # no leader (a decision before the play): read as a lead
+    ctx.lead_row = obs[AT_SEATS + 2] & 3 if obs[AT_SEATS + 2] >= 0 else 0
     ctx.nplays = (4 - ctx.lead_row) & 3        # the seats from the leader up to this one
     ctx.table_points = 0
     for i in range(ctx.nplays):
@@ -129,17 +130,17 @@ cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexce
         kind = ctz(m)
         m &= m - 1
         copies = 1 + <int>((move.twos >> kind) & 1)
-        out[AT_KINDS + kind] = copies
+        out[MF_KINDS + kind] = copies
         cards += copies
         if t == NULL:
             continue
         cat = t.cat_of[kind]
         order = t.pos_of[kind] + (16 if cat == TRUMP else 0)
         if cat == TRUMP:
-            out[AT_TRUMP_LINE + t.pos_of[kind]] += copies
+            out[MF_TRUMP_LINE + t.pos_of[kind]] += copies
             trumps += copies
         else:
-            out[AT_SIDE_LINE + t.pos_of[kind]] += copies
+            out[MF_SIDE_LINE + t.pos_of[kind]] += copies
         if cat == led:
             in_led += copies
         if order > top:
@@ -147,38 +148,38 @@ cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexce
         low = min(low, order)
     if t == NULL or cards == 0:
         return
-    out[AT_PLAY + 0] = cards / 10.0
-    out[AT_PLAY + 1] = popcount(move.twos) / 4.0
-    out[AT_PLAY + 2] = points / 20.0
-    out[AT_PLAY + 3] = trumps / 10.0
+    out[MF_PLAY + 0] = cards / 10.0
+    out[MF_PLAY + 1] = popcount(move.twos) / 4.0
+    out[MF_PLAY + 2] = points / 20.0
+    out[MF_PLAY + 3] = trumps / 10.0
     if ctx.nplays == 0:
-        out[AT_PLAY + 4] = 1
-        out[AT_PLAY + 5] = 1
-        out[AT_PLAY + 6] = 1
-        out[AT_PLAY + 10] = 1
+        out[MF_PLAY + 4] = 1
+        out[MF_PLAY + 5] = 1
+        out[MF_PLAY + 6] = 1
+        out[MF_PLAY + 10] = 1
     else:
         for i in range(ctx.nplays):
             trick[i] = ctx.plays[i]
         trick[ctx.nplays] = move
         won = trick_winner_raw(t, trick, ctx.nplays + 1)
-        out[AT_PLAY + 5] = won == ctx.nplays
-        out[AT_PLAY + 6] = won >= 0 and ((ctx.lead_row + won) & 1) == 0   # rows 0 and 2
-        out[AT_PLAY + 7] = ctx.winner >= 0 and ((ctx.lead_row + ctx.winner) & 3) == 2
-        out[AT_PLAY + 10] = in_led / <float>cards
-    out[AT_PLAY + 8] = (ctx.table_points + points) / 50.0
-    out[AT_PLAY + 9] = ctx.nplays == 3
-    out[AT_PLAY + 11] = top / 32.0
-    out[AT_PLAY + 12] = low / 32.0
+        out[MF_PLAY + 5] = won == ctx.nplays
+        out[MF_PLAY + 6] = won >= 0 and ((ctx.lead_row + won) & 1) == 0   # rows 0 and 2
+        out[MF_PLAY + 7] = ctx.winner >= 0 and ((ctx.lead_row + ctx.winner) & 3) == 2
+        out[MF_PLAY + 10] = in_led / <float>cards
+    out[MF_PLAY + 8] = (ctx.table_points + points) / 50.0
+    out[MF_PLAY + 9] = ctx.nplays == 3
+    out[MF_PLAY + 11] = top / 32.0
+    out[MF_PLAY + 12] = low / 32.0
     m = ctx.unseen.ones & t.cat_mask[top_cat]
     while m:
         kind = ctz(m)
         m &= m - 1
         if t.pos_of[kind] + (16 if top_cat == TRUMP else 0) > top:
             above += 1 + <int>((ctx.unseen.twos >> kind) & 1)
-    out[AT_PLAY + 13] = above / 10.0
-    out[AT_PLAY + 14] = (card_count(restrict(ctx.hand, t.cat_mask[top_cat]))
+    out[MF_PLAY + 13] = above / 10.0
+    out[MF_PLAY + 14] = (card_count(restrict(ctx.hand, t.cat_mask[top_cat]))
                          - card_count(restrict(move, t.cat_mask[top_cat]))) / 10.0
-    out[AT_PLAY + 15] = (card_count(restrict(ctx.hand, t.cat_mask[TRUMP])) - trumps) / 10.0
+    out[MF_PLAY + 15] = (card_count(restrict(ctx.hand, t.cat_mask[TRUMP])) - trumps) / 10.0
 
 
 cdef void observation_layer(const LearnedNet* net, const int16_t* obs,

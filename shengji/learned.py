@@ -23,12 +23,12 @@ import numpy as np
 
 from shengji._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
 from shengji._learned import (
-    ARRAYS, MOVE_FEATURES, MOVE_SIZE, Net, encode_moves, score_moves, shapes,
+    ARRAYS, MOVE_FEATURES, MOVE_SIZE, PLAY_FEATURES, Net, encode_moves, score_moves, shapes,
 )
 
-__all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "ARRAYS", "Net", "score_moves",
-           "encode_moves", "layout_of", "shapes", "default_obs_scale", "init_params", "forward",
-           "save", "load", "load_net"]
+__all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "PLAY_FEATURES", "ARRAYS", "Net",
+           "score_moves", "encode_moves", "layout_of", "shapes", "default_obs_scale",
+           "init_params", "forward", "save", "load", "load_net"]
 
 FORMAT = "shengji-dmc"     # the checkpoint's format name ...
 VERSION = 2                # ... and version (1: a move was its kinds' copies alone)

@@ -169,9 +169,16 @@ def plain_features(view, play):
     in_cat = sum(1 for c in view.hand if sj.category(c, t) == top_cat) - cats.count(top_cat)
     trumps_left = sum(1 for c in view.hand if sj.category(c, t) == "T") - trumps
     pairs = sum(1 for c in set(cards) if cards.count(c) == 2)
-    out[82:] = [len(cards) / 10, pairs / 4, points / 20, trumps / 10, lead, wins, team, partner,
-                (table_points + points) / 50, len(current) == 3, follows, top / 32,
-                min(orders) / 32, above / 10, in_cat / 10, trumps_left / 10]
+    play_features = {          # by name: a feature written to another slot than its name's fails
+        "cards": len(cards) / 10, "pairs": pairs / 4, "points": points / 20,
+        "trumps": trumps / 10, "lead": lead, "wins": wins, "team wins": team,
+        "partner was winning": partner, "trick points": (table_points + points) / 50,
+        "last play": len(current) == 3, "follows the lead": follows, "top order": top / 32,
+        "low order": min(orders) / 32, "unseen above": above / 10, "category left": in_cat / 10,
+        "trumps left": trumps_left / 10}
+    assert set(play_features) == set(learned.PLAY_FEATURES)
+    for name, value in play_features.items():
+        out[learned.MOVE_FEATURES.index(name)] = value
     return out
 
 
@@ -179,17 +186,20 @@ class FeatureChecker:
     """Plays at random among its legal plays, holding encode_moves at every play decision to
     plain_features over those plays."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, greedy=sj.Greedy()):
         self.rng = np.random.default_rng(seed)
+        self.greedy = greedy          # its shows and bury
         self.checked = 0
+        self.trumps = set()
 
     def spec(self):
-        return sj.Greedy().spec()._replace(kind=BOTS["search"])
+        return self.greedy.spec()._replace(kind=BOTS["search"])
 
     def choose(self, view, table):
         obs = np.zeros(956, np.int16)
         table.observe(view.seat, obs)
-        plays, _ = table.legal_plays(40)
+        plays, _ = table.legal_plays(300)
+        self.trumps.add(view.trump)
         native = learned.encode_moves(obs[None], plays, [0, len(plays)])
         for i, row in enumerate(plays):
             play = sj.Cards.from_masks(*map(int, row))
@@ -204,6 +214,16 @@ def test_move_features_are_their_definition(rules, seed):
     checker = FeatureChecker(seed)
     sj.play_round(rules, seed, [checker, "greedy", checker, "random"])
     assert checker.checked > 200
+
+
+def test_move_features_at_other_levels_and_no_trump():
+    checker = FeatureChecker(4, sj.Greedy(call="never"))
+    # nobody declares, and the bottom's first card, a joker, makes it no-trump (翻底)
+    sj.play_round("v3", 4, [checker] * 4, dealer=1, levels=(9, 14),
+                  bottom="BJ BJ SJ SJ 3C 4C 6C 7C")
+    (trump,) = checker.trumps
+    assert trump.level == 14 and trump.suit is None
+    assert checker.checked > 400
 
 
 def test_move_features_of_a_known_trick():
