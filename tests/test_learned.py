@@ -152,7 +152,7 @@ def plain_features(view, play):
     current = list(view.current)
     table_points = sum(sj.points(p) for p in current)
 
-    def team_of(i):                              # the seat of the trick's i-th play
+    def team_of(i):                              # the trick's i-th play is this seat's team's
         return (view.leader + i - view.seat) % 2 == 0
 
     if current:
