@@ -2,7 +2,7 @@
 # (the round engine, bots, batch loops). Every kernel here is `noexcept nogil`: it reports bad
 # input through a negative return code (the BAD_* values) instead of raising, and the `def`
 # layer in _core.pyx turns codes into exceptions after the loop. See docs/engine.md.
-from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 
 cdef enum:
     MAX_RUNS = 10          # room for runs and pieces: a category line of <= 16 positions has at
@@ -193,6 +193,19 @@ cdef inline CardSet restrict(CardSet a, uint64_t mask) noexcept nogil:
     r.ones = a.ones & mask
     r.twos = a.twos & mask
     return r
+
+
+cdef inline CardSet counted(const int16_t* counts) noexcept nogil:
+    """The cards of 54 per-kind counts in kind-index order (2 or more: both copies)."""
+    cdef CardSet c
+    cdef int kind
+    c.ones = c.twos = 0
+    for kind in range(NUM_KINDS):
+        if counts[kind] >= 1:
+            c.ones |= <uint64_t>1 << kind
+        if counts[kind] >= 2:
+            c.twos |= <uint64_t>1 << kind
+    return c
 
 
 cdef inline CardSet row(const uint64_t[:, ::1] a, Py_ssize_t i) noexcept nogil:

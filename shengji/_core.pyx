@@ -4,7 +4,7 @@
 # Every rule here is written from docs/engine.md and checked against shengji/reference.py.
 cimport cython
 cimport numpy as cnp
-from libc.stdint cimport uint64_t, uint32_t, int8_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
@@ -887,14 +887,10 @@ cdef class Cards:
             raise CardError(f"expected 54 counts, got shape {counts.shape}")
         if ((counts < 0) | (counts > 2)).any():
             raise CardError("each count must be 0, 1 or 2")
-        cdef uint64_t ones = 0, twos = 0
-        cdef int k
-        for k in range(NUM_KINDS):
-            if counts[k] >= 1:
-                ones |= <uint64_t>1 << k
-            if counts[k] == 2:
-                twos |= <uint64_t>1 << k
-        return make_cards(ones, twos)
+        # checked within 0..2: the cast drops only fractions (1.5 is one copy, as ever)
+        cdef const int16_t[::1] whole = np.ascontiguousarray(counts, np.int16)
+        cdef CardSet c = counted(&whole[0])
+        return make_cards(c.ones, c.twos)
 
     def counts(self):
         """Per-kind counts as a NumPy uint8 array of 54, in kind-index order."""

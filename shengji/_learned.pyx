@@ -9,8 +9,8 @@ from libc.string cimport memset
 import numpy as np
 
 from shengji._core cimport (
-    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, points_raw, restrict, row, trump_code,
-    trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
+    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, counted, points_raw, restrict, row,
+    trump_code, trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
 )
 from shengji._core import kind_name
 from shengji._engine cimport Game, BAD_NO_DECISION
@@ -78,19 +78,6 @@ cdef extern from *:
     void axpy "sj_axpy"(int n, float x, const float* row, float* out) noexcept nogil
     void dense_relu "sj_dense_relu"(const float* inputs, int h1, const float* w,
                                     const float* bias, int h2, float* out) noexcept nogil
-
-
-cdef CardSet counted(const int16_t* counts) noexcept nogil:
-    """The cards of an observation's 54 counts of kinds (0..2)."""
-    cdef CardSet c
-    cdef int kind
-    c.ones = c.twos = 0
-    for kind in range(NUM_KINDS):
-        if counts[kind] >= 1:
-            c.ones |= <uint64_t>1 << kind
-        if counts[kind] >= 2:
-            c.twos |= <uint64_t>1 << kind
-    return c
 
 
 cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil:
