@@ -156,12 +156,26 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     workers = validate.count(workers, "workers", 1, 1024)
     cond = condition(predeal, bottom, accept)
     specs, objects, names = resolve_bots(bots)
-    if any(o is not None for o in objects):
+    if any(o is not None for o in objects):     # Python and search bots: round by round
         dealt = None if cond.plain else round_decks(cond, seed, range(n), dealer)
-        frame = frame_of(play_columns(rules, seed, [(i, dealer) for i in range(n)], bots,
-                                      levels, first_round, cond, dealt))
-        frame.attrs["acceptance_rate"] = n / int(dealt[1].sum()) if dealt and n else 1.0
-        return frame
+        cols = play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
+                            first_round, cond, dealt)
+        parts = [{**cols, "attempts": n if dealt is None else np.sum(dealt[1])}]
+    else:
+        parts = simulated_parts(rules, seed, n, specs, dealer, levels, first_round, cond,
+                                workers)
+    frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
+                      np.zeros(0, np.int64 if k == "seed" else np.int16)
+                      for k in COLUMNS + ("seed",)})
+    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
+    return frame
+
+
+def simulated_parts(rules: Rules, seed: int, n: int, specs: list, dealer: int,
+                    levels: tuple[int, int], first_round: bool, cond: Condition,
+                    workers: int) -> list[dict]:
+    """simulate's columns of rounds 0 .. n - 1 (native bots) in chunks over `workers` threads,
+    each chunk's with the deals it attempted ("attempts")."""
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
@@ -180,11 +194,7 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
         pool.shutdown(wait=False, cancel_futures=True)    # the running chunks end within a second
         raise
     pool.shutdown()
-    frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
-                      np.zeros(0, np.int64 if k == "seed" else np.int16)
-                      for k in COLUMNS + ("seed",)})
-    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
-    return frame
+    return parts
 
 
 def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
