@@ -430,7 +430,9 @@ cdef inline bint one_seat(uint8_t w) noexcept nogil:
 cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
     """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
     counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
-    cdef int kind, a, j, q, least[4], counts[4]
+    cdef int kind, a, j, q
+    cdef int least[4]
+    cdef int counts[4]
     cdef const KindKnowledge* k
     for kind in range(NUM_KINDS):
         k = &T.kinds[kind]
