@@ -37,8 +37,9 @@ levels=levels, first_round=first_round) is the same round (with the opponents at
 seats and, at the learner seats, bots answering as the learner did), and in self-play
 without plays_only the AEC env reset with that seed and those options, answered with the same
 actions, gives the same observations, masks and rewards (with opponents, the AEC env would
-ask for their moves too, which step does not show). The dealer option turns: env k's round j gives seat (k + j) % 4 (the dealer, or
-in first rounds the first to draw), so that every seat deals in turn.
+ask for their moves too, which step does not show). The dealer option turns: env k's
+round j gives seat (k + j) % 4 (the dealer, or in first rounds the first to draw), so that
+every seat deals in turn.
 
 The arrays returned are written in place by the next step, without the GIL, and are
 read-only: copy what you keep. Two departures from Gymnasium's single-reward envs, as the
