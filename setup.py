@@ -28,10 +28,15 @@ else:
     compile_args = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
     link_args = []
 
+# The extensions in build order (each cimports only those before it); dotted under shengji.
+EXTENSIONS = ("core._core", "core._deal", "round._engine", "round._knowledge", "bots._learned",
+              "bots._policies", "play._driver", "round._worlds", "envs._vector")
+
+
 def extension(name):
     return Extension(
         f"shengji.{name}",
-        [f"shengji/{name}.pyx"],
+        [f"shengji/{name.replace('.', '/')}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
                        ("SHENGJI_DEBUG", "1" if DEBUG else "0")],
@@ -40,9 +45,9 @@ def extension(name):
     )
 
 
-setup(ext_modules=cythonize([extension(name)
-                             for name in ("_core", "_deal", "_engine", "_policies",
-                                          "_knowledge", "_learned", "_driver", "_worlds",
-                                          "_vector")],
-                            compiler_directives=directives,
-                            build_dir="build/debug" if DEBUG else None))
+JOBS = os.cpu_count() or 1   # Cython translates, and the compiler builds, this many at once
+
+setup(ext_modules=cythonize([extension(name) for name in EXTENSIONS],
+                            compiler_directives=directives, nthreads=JOBS,
+                            build_dir="build/debug" if DEBUG else None),
+      options={"build_ext": {"parallel": JOBS}})

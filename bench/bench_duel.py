@@ -3,7 +3,7 @@ swapped (a chunk of the duel study: both seatings natively, the rows and the sum
 import pytest
 
 import shengji as sj
-from shengji.duels import duel_chunk
+from shengji.studies.duels import duel_chunk
 
 DEALS = 10_000
 

@@ -28,7 +28,7 @@ def env_steps(e, rules):
 @pytest.mark.parametrize("rules", ["v3", "bo3"])
 def bench_env_random_steps(benchmark, rules):
     pytest.importorskip("pettingzoo")
-    from shengji.env import env
+    from shengji.envs.aec import env
     e = env()
     benchmark.group = f"env steps, random legal actions, {rules}"
     benchmark.extra_info.update(engine="core", items=env_steps(e, rules))

@@ -3,8 +3,8 @@ plays, each played out by four greedy bots natively). Target: 50 ms or less on o
 import pytest
 
 import shengji as sj
-from shengji.play import Table
-from shengji import views
+from shengji.play.rounds import Table
+from shengji.play.rounds import view_of
 
 
 @pytest.mark.parametrize("moment", ["first lead", "a follow"])
@@ -15,7 +15,7 @@ def bench_pimc_decision(benchmark, moment):
     engine = Table(rules, 2, dealer, (2, 2), False,
                          [pimc.spec()] + [sj.Greedy().spec()] * 3)
     assert engine.advance() == ("play", 0)
-    view = views.view_of(engine, rules, (2, 2), "play", 0)
+    view = view_of(engine, rules, (2, 2), "play", 0)
     benchmark.group = f"pimc decision, 1,000 rollouts, {moment} (decisions)"
     benchmark.extra_info.update(engine="core", items=1)
     benchmark(pimc.choose, view, engine)

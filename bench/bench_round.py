@@ -2,7 +2,7 @@
 import pytest
 
 import shengji as sj
-from shengji.play import simulate
+from shengji.play.rounds import simulate
 from shengji.bots import resolve_bots
 
 ROUNDS = {"random": 5_000, "greedy": 2_000}

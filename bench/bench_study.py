@@ -4,8 +4,8 @@ result), and whole chunks of both studies."""
 import pytest
 
 import shengji as sj
-from shengji.play import simulate
-from shengji import study as st
+from shengji.play.rounds import simulate
+from shengji.studies import study as st
 
 DECLARATIONS = 20_000
 CHUNK_DEALS = {"trump-calling": 10_000, "burying": 1_000}

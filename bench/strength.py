@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 import shengji as sj
-from shengji.stats import Z95, Sums
+from shengji.studies.stats import Z95, Sums
 
 
 def pimc_gain(rec, pimc_team):

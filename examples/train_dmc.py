@@ -1,15 +1,15 @@
 """Train the learned bot by Deep Monte Carlo, as DouZero does: a value network over
-(observation, move) pairs (shengji.learned) learns the round's final reward of the seat that
+(observation, move) pairs (shengji.bots.learned) learns the round's final reward of the seat that
 made each move, by mean squared error on samples of recent rounds; the seats act
 epsilon-greedily with the current network.
 
     pip install 'shengji[learn]'
     python examples/train_dmc.py --minutes 50 --out runs/dmc1 --opponents greedy
 
-Rounds come from the native vector env (shengji.vector.VecEnv, plays_only: the learner's
+Rounds come from the native vector env (shengji.envs.vector.VecEnv, plays_only: the learner's
 declarations, revolutions and bury are greedy's, as sj.Learned makes them). The learner
 plays seats 0 and 2 against greedy bots (--opponents greedy) or all four seats (self). Moves
-are valued natively (shengji.learned.score_moves, with the parameters of the last sync); the
+are valued natively (shengji.bots.learned.score_moves, with the parameters of the last sync); the
 training step is JAX (jit) with Optax's Adam. Every --checkpoint-minutes and at the end it
 writes DIR/ckpt.npz (sj.Learned("DIR/ckpt.npz") plays it), DIR/curve.json and DIR/curve.png:
 the learner's mean reward per round in training, the loss, and a duplicate duel (sj.duel,
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 import shengji as sj
-from shengji import learned
-from shengji.vector import VecEnv
+from shengji.bots import learned
+from shengji.envs.vector import VecEnv
 
 LEARNER_SEATS = {"greedy": (0, 2), "self": (0, 1, 2, 3)}
 TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")      # obs_scale stays as it is

@@ -1,9 +1,9 @@
 """shengji: a fast, faithful simulator of Shengji (升级 / 80分 / Tractor).
 
-The rules live in a native core (`shengji._core`) checked against a plain Python reference
+The rules live in a native core (`shengji.core._core`) checked against a plain Python reference
 (`shengji.reference`). See docs/engine.md for the card encoding and every rule decision.
 """
-from shengji._core import (
+from shengji.core._core import (
     Cards,
     Trump,
     LEAD_CAP,
@@ -27,16 +27,16 @@ from shengji._core import (
     to_masks,
     trick_winner,
 )
-from shengji.deals import deal, decks
+from shengji.core.deals import deal, decks
 from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
-from shengji.results import Advance, Leads, Settlement, ThrowCheck, Unit
+from shengji.core.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
-from shengji.play import play_match, play_round, round_seed, simulate_rounds
-from shengji.duels import Duel, duel
-from shengji.analyze import analyze_bury, analyze_trump
-from shengji.records import MatchRecord, RoundRecord, replay
-from shengji.rules import Rules
-from shengji.views import View, Worlds
+from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
+from shengji.studies.duels import Duel, duel
+from shengji.studies.analyze import analyze_bury, analyze_trump
+from shengji.play.records import MatchRecord, RoundRecord, replay
+from shengji.round.rules import Rules
+from shengji.round.views import View, Worlds
 from shengji import testing
 
 __all__ = [

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from shengji._core import Cards, kind_name, points
+from shengji.core._core import Cards, kind_name, points
 from shengji.bots import Greedy, is_search_bot, resolve_bots
 from shengji.errors import CardError, IllegalAction, ShengjiError
-from shengji.play import play_round, round_seed
-from shengji.records import RoundRecord, check_tricks_with_reference, replay_actions
-from shengji.reference_declarations import declaration_phase
-from shengji.rules import PRESETS, Rules
-from shengji import validate
-from shengji.views import View
+from shengji.play.rounds import play_round, round_seed
+from shengji.play.records import RoundRecord, check_tricks_with_reference, replay_actions
+from shengji.reference.declarations import declaration_phase
+from shengji.round.rules import PRESETS, Rules
+from shengji.core import validate
+from shengji.round.views import View
 
 __all__ = ["check_record", "check_bot", "BotCheck"]
 

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 import shengji as sj
-from shengji.analyze import bury_worlds, ranked, show_of, swaps, trump_worlds
+from shengji.studies.analyze import bury_worlds, ranked, show_of, swaps, trump_worlds
 from shengji.bots import resolve_bots
 from shengji.cli import main
-from shengji._driver import Table, play_out
-from shengji.play import ask_python_bot
+from shengji.play._driver import Table, play_out
+from shengji.play.rounds import ask_python_bot
 from bots import PassiveBot
 from test_worlds import chi_square_limit
 

@@ -40,7 +40,7 @@ def test_results_are_written_from_a_benchmark_json(tmp_path):
 
 
 def test_learned_strength_report_runs(tmp_path):
-    from shengji import learned
+    from shengji.bots import learned
     checkpoint = tmp_path / "net.npz"
     learned.save(checkpoint, learned.init_params(hidden=(16, 8)))
     done = run("bench/strength_learned.py", str(checkpoint), "--deals", "2", "--pimc-deals", "1",

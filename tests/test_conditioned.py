@@ -1,4 +1,4 @@
-"""Conditioned deals (shengji.deals): fixed cards go where they are fixed, the rest is dealt
+"""Conditioned deals (shengji.core.deals): fixed cards go where they are fixed, the rest is dealt
 uniformly, each seat's fixed cards land on uniform draws; accept filters; bad conditions
 stop with one clear error. Fixed seeds: every test is deterministic."""
 import json
@@ -9,7 +9,7 @@ import pytest
 
 import shengji as sj
 from bots import GreedyPlayer, PassiveBot
-from shengji.deals import place_counts
+from shengji.core.deals import place_counts
 
 BJ, SJ, AS = 53, 52, 51
 
@@ -89,7 +89,7 @@ def test_impossible_conditions_stop_with_one_error(kwargs, message):
 
 
 def test_simulate_deals_the_given_first_deals():
-    from shengji.play import first_deals, simulate
+    from shengji.play.rounds import first_deals, simulate
     seeds, plain = first_deals(4, 10, 300)
     specs, v3 = sj.bots.resolve_bots("greedy")[0], sj.Rules.preset("v3")
     given, shuffled = (simulate(v3, 4, 10, 300, specs, 1, decks=decks) for decks in (plain, None))
@@ -107,7 +107,7 @@ def test_conditioned_rounds():
     assert set(frame["declarer"].dropna()) == {0} and frame.attrs["acceptance_rate"] == 1
     hands, _ = sj.deal(int(frame["seed"][7]), 0, 3, predeal=predeal)
     assert sj.Cards(predeal[0]) in hands[0]
-    from shengji.deals import condition, round_decks
+    from shengji.core.deals import condition, round_decks
     spades = lambda c: c[:, 2, 39:52].sum(axis=1) >= 9      # noqa: E731
     frame = sj.simulate_rounds(400, "v3", "greedy", seed=2, accept=spades)
     decks, attempts = round_decks(condition(accept=spades), 2, range(400), 0)
@@ -148,7 +148,7 @@ def test_a_conditioned_row_replays_and_its_record_too():
     """play_round(seed=row.seed, condition) is the row's round; its record names the condition
     and the attempt taken, so that replay deals it again without accept; a record whose deal
     or condition was changed stops at the first deal."""
-    from shengji.records import round_row
+    from shengji.play.records import round_row
     from shengji.testing import check_record
     predeal, spades = {3: "AS AS"}, lambda c: c[:, 3, 39:52].sum(axis=1) >= 9    # noqa: E731
     frame = sj.simulate_rounds(30, bots="random", seed=6, dealer=1, first_round=True,
@@ -206,7 +206,7 @@ def test_conditioned_duels(tmp_path):
 
 
 def test_conditioned_studies_and_command_line(tmp_path, capsys):
-    from shengji import study as st
+    from shengji.studies import study as st
     from shengji.cli import main
     summary = st.run_study("trump-calling", deals=400, workers=1, out=tmp_path / "a",
                            predeal={0: "BJ BJ"}, bottom="5H", play_every=4)
@@ -236,7 +236,7 @@ def hand_columns(hand, level):
 
 
 def test_deals_parquet_holds_each_seats_hand(tmp_path):
-    from shengji import study as st
+    from shengji.studies import study as st
     duel = sj.duel("greedy", "random", deals=30, seed=9, levels=(5, 2), workers=1,
                    predeal={2: "5H 5H"})
     st.run_study("burying", deals=20, workers=1, out=tmp_path, strategies=["low"])
@@ -251,8 +251,8 @@ def test_deals_parquet_holds_each_seats_hand(tmp_path):
 
 
 def test_a_conditioned_chunk_is_the_same_wherever_it_is_cut():
-    from shengji import study as st
-    from shengji.duels import duel_chunk
+    from shengji.studies import study as st
+    from shengji.studies.duels import duel_chunk
     v3, predeal = sj.Rules.preset("v3"), {"1": "SJ SJ", "3": "AH"}
     hearts = lambda c: c[:, 2, 26:39].sum(axis=1) >= 7      # noqa: E731
     for chunk, extra in ((st.calling_chunk, {"play_every": 3}), (st.burying_chunk, {}),

@@ -13,7 +13,7 @@ import shengji as sj
 pytestmark = pytest.mark.slow     # compiles an extension
 
 USER_CODE = """
-from shengji._core cimport CardSet, trump_table, follow_code, trick_winner_raw
+from shengji.core._core cimport CardSet, trump_table, follow_code, trick_winner_raw
 
 def follows(const unsigned long long[:, ::1] rows, int code):
     # rows: hand ones, hand twos, lead ones, lead twos, play ones, play twos

@@ -133,11 +133,11 @@ def test_bad_dealer():
 
 
 def test_random_replays_the_deal_stream():
-    rng = sj._deal.Random(77, 5)
+    rng = sj.core._deal.Random(77, 5)
     assert (rng.deck() == sj.decks(77, 5, 1)[0]).all()
     draws = [rng.below(10) for _ in range(2000)]
     assert set(draws) == set(range(10))
-    again = sj._deal.Random(77, 5)
+    again = sj.core._deal.Random(77, 5)
     again.deck()
     assert [again.below(10) for _ in range(2000)] == draws
     with pytest.raises(ValueError):

@@ -26,9 +26,9 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
                            env=env, capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-3000:]
     probe = subprocess.run([sys.executable, "-c",
-                            "import shengji._core as c; print(c.__file__, c.DEBUG_BUILD)"],
+                            "import shengji.core._core as c; print(c.__file__, c.DEBUG_BUILD)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert probe.stdout.split() == [str(next((src / "shengji").glob("_core*.so"))), "True"]
+    assert probe.stdout.split() == [str(next((src / "shengji" / "core").glob("_core*.so"))), "True"]
     tests = [str(ROOT / "tests" / name) for name in
              ("test_properties.py", "test_decisions.py", "test_worked_examples.py",
               "test_golden.py", "test_bad_input.py", "test_deal.py", "test_random_player.py",

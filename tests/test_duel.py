@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 import shengji as sj
-from shengji import study as st
+from shengji.studies import study as st
 from shengji.cli import main
-from shengji.duels import duel_chunk
-from shengji.stats import Z95
+from shengji.studies.duels import duel_chunk
+from shengji.studies.stats import Z95
 
 from bots import PassiveBot
 

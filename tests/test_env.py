@@ -10,7 +10,7 @@ from pettingzoo.test import api_test
 
 import shengji as sj
 from shengji.bots import BotSpec, resolve_bots
-from shengji.env import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
+from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
 
 
 def test_pettingzoo_api_test():
@@ -199,15 +199,15 @@ def check_observations(table, rules, levels, pending):
     out = np.empty(OBS_SIZE, dtype=np.int16)
     for seat in range(4):
         if pending is not None and pending[1] == seat:
-            view = sj.views.view_of(table, rules, levels, *pending)
+            view = sj.play.rounds.view_of(table, rules, levels, *pending)
         else:
-            view = sj.views.view_of(table, rules, levels, "play", seat,
+            view = sj.play.rounds.view_of(table, rules, levels, "play", seat,
                                     None if pending is None else pending[1])
         table.observe(seat, out)
         assert (out == flat_encoding(view)).all(), (pending, seat)
         assert (view.observation() == out).all()
     if pending is not None and pending[0] == "play":
-        view = sj.views.view_of(table, rules, levels, *pending)
+        view = sj.play.rounds.view_of(table, rules, levels, *pending)
         plays, total = table.legal_plays(MAX_ACTIONS)
         if view.lead is None:
             leads = sj.legal_leads(view.hand, view.trump, cap=MAX_ACTIONS)
@@ -231,17 +231,17 @@ def test_the_native_observation_is_the_flattened_view_encoding(preset):
         bots = ([RandomPlayer(seed * 4 + q) for q in range(4)] if seed % 3 else
                 [RandomPlayer(seed), "random", RandomPlayer(seed + 1), "greedy"])
         specs, objects, _ = resolve_bots(bots)
-        table = sj.play.Table(rules, seed, seed % 4, levels, first_round, specs)
+        table = sj.play.rounds.Table(rules, seed, seed % 4, levels, first_round, specs)
         while (pending := table.advance()) is not None:
             check_observations(table, rules, levels, pending)
-            sj.play.ask_python_bot(table, rules, levels, objects[pending[1]], *pending)
+            sj.play.rounds.ask_python_bot(table, rules, levels, objects[pending[1]], *pending)
             decisions += 1
         check_observations(table, rules, levels, None)
     assert decisions > 100
 
 
 def test_observe_and_legal_plays_refuse_bad_arguments():
-    table = sj.play.Table(sj.Rules.of("v3"), 1, 0, (2, 2), False, [BotSpec.python()] * 4)
+    table = sj.play.rounds.Table(sj.Rules.of("v3"), 1, 0, (2, 2), False, [BotSpec.python()] * 4)
     table.advance()
     with pytest.raises(ValueError, match="seat must be 0..3"):
         table.observe(4, np.empty(OBS_SIZE, dtype=np.int16))

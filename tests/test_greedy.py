@@ -6,7 +6,7 @@ import pytest
 
 import shengji as sj
 from shengji.bots import resolve_bots
-from shengji.play import DECLARATION_COLUMNS, simulate
+from shengji.play.rounds import DECLARATION_COLUMNS, simulate
 from shengji import reference as ref
 
 from test_rounds import check_round

@@ -1,4 +1,4 @@
-"""What a seat knows, as the engine keeps it (shengji._knowledge): at every decision of many
+"""What a seat knows, as the engine keeps it (shengji.round._knowledge): at every decision of many
 rounds the TRUE hidden world (the other hands, which are exactly what each seat goes on to play,
 and the bottom) is one the knowledge of every seat and of the table allows, and views, encodings
 and sampled worlds work there. The two failures that re-deriving the knowledge from the event
@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.play import Table, ask_python_bot
-from shengji import records
-from shengji import views
-from shengji._knowledge import PLAYED, REST, TABLE
-from shengji._worlds import WorldSampler
+from shengji.play.rounds import Table, ask_python_bot
+from shengji.play import records
+from shengji.round import views
+from shengji.play.rounds import view_of
+from shengji.round._knowledge import PLAYED, REST, TABLE
+from shengji.round._worlds import WorldSampler
 from bots import RandomBot
 
 PRESETS = ["v3", "match16", "bo3"]
@@ -118,7 +119,7 @@ def test_the_true_world_is_one_every_seat_allows(preset, play):
                 continue        # every decision before the tricks, a quarter of the plays
             check_every_observer(engine, counts)
             if pending is not None:
-                view = views.view_of(engine, sj.Rules.preset(preset), (2, 2), *pending)
+                view = view_of(engine, sj.Rules.preset(preset), (2, 2), *pending)
                 assert view.encode()["unseen"].sum() == len(view.unseen())
                 counts[pending[0]] += 1
     assert counts["play"] and counts["show"] and counts["bury"] and counts["held"]
@@ -131,7 +132,7 @@ def test_a_single_then_the_pair_that_holds_it_is_one_pair():
     """Issue 13, case 1: a seat declares a single level card while drawing, and later (抄底)
     overturns with the pair that holds it. Re-deriving the shows from the events counted a
     third copy; the knowledge pins both copies to that seat."""
-    from shengji.env import ShengjiEnv
+    from shengji.envs.aec import ShengjiEnv
     env = ShengjiEnv()
     env.reset(seed=1381, options={"rules": "v3"})
     rng = np.random.default_rng(1381)
@@ -225,8 +226,8 @@ def engine_weights(alternatives):
 @pytest.mark.parametrize("preset", PRESETS_V3_QUICK)
 def test_the_engine_knows_what_the_plain_reference_works_out(preset):
     """At plays of random-bot rounds, every seat's alternatives for every kind weigh each
-    placement of the two copies as the plain reference (shengji.reference_knowledge) does."""
-    from shengji import reference_knowledge
+    placement of the two copies as the plain reference (shengji.reference.knowledge) does."""
+    from shengji.reference import knowledge as reference_knowledge
     rules = sj.Rules.preset(preset)
     compared = Counter()
     for seed in range(15):
@@ -262,9 +263,9 @@ def test_a_view_for_a_seat_that_is_not_deciding_is_refused():
     what, seat = engine.advance()
     other = (seat + 1) % 4
     with pytest.raises(sj.ShengjiError, match=f"seat {other}: no {what} decision of this seat"):
-        views.view_of(engine, rules, (2, 2), what, other)
+        view_of(engine, rules, (2, 2), what, other)
     # a view taken for another seat names who decides
-    assert views.view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
+    assert view_of(engine, rules, (2, 2), "play", other, seat).turn == seat
     with pytest.raises(ValueError, match="seat must be 0..3, or 4 for the table"):
         engine.knowledge(5)
 
@@ -276,10 +277,10 @@ def test_knowledge_pickles_and_compares_by_value():
     engine = Table(rules, 5, 0, (2, 2), False, PYTHON)
     while (pending := engine.advance()) is not None and pending[0] != "play":
         ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
-    view = views.view_of(engine, rules, (2, 2), *pending)
+    view = view_of(engine, rules, (2, 2), *pending)
     again = pickle.loads(pickle.dumps(view))
     assert again == view and again.knowledge.places()[1] == view.knowledge.places()[1]
-    assert views.view_of(engine, rules, (2, 2), *pending) == view
+    assert view_of(engine, rules, (2, 2), *pending) == view
     with pytest.raises(ValueError, match="a kind index is 0..53"):
         view.knowledge.alternatives(54)
     with pytest.raises(ValueError, match="seat must be 0..3"):
@@ -342,7 +343,7 @@ def test_the_observations_category_and_order_are_the_trumps():
     import: every trump's row (and the row before a trump, -1) as sj.category and sj.order
     read the trump's table."""
     engine, pending = next(decisions_of_python_round("v3", 0, False))
-    view = views.view_of(engine, sj.Rules.preset("v3"), (2, 2), *pending)
+    view = view_of(engine, sj.Rules.preset("v3"), (2, 2), *pending)
     fields = {key: (start, end) for key, _, start, end in views.FIELD_SLICES}
     cards = [sj.kind_name(k) for k in range(54)]
     for code in range(-1, 65):

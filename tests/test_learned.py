@@ -1,6 +1,6 @@
 """The learned bot: its checkpoint (written, read back, and every checkpoint that does not fit
 refused with one line), the native scorer and the native plays held to the NumPy definition
-(shengji.learned.forward), and sj.Learned wherever bots are named."""
+(shengji.bots.learned.forward), and sj.Learned wherever bots are named."""
 import importlib.util
 import json
 import os
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji import learned
+from shengji.bots import learned
 from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text
-from shengji.play import simulate
+from shengji.play.rounds import simulate
 
 HIDDEN = (32, 16)      # small: the tests check the arithmetic, not the strength
 
@@ -113,7 +113,7 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     net = learned.load_net(path)
     rng = np.random.default_rng(0)
     counts = np.array([3, 0, 1, 7, 2])           # an observation may offer no move
-    obs = rng.integers(-1, 3, (len(counts), sj.learned.OBSERVATION_SIZE)).astype(np.int16)
+    obs = rng.integers(-1, 3, (len(counts), sj.bots.learned.OBSERVATION_SIZE)).astype(np.int16)
     obs[:, 948:950] = rng.integers(0, 200, (len(counts), 2))   # points, scaled by 1/100
     obs[1:, 942:944] = [7, 2]                     # a trump (7 of hearts), but for the first
     moves = random_moves(rng, counts.sum())
@@ -128,7 +128,7 @@ def test_the_native_scorer_is_the_definition(checkpoint):
 
 
 def test_the_default_move_cap_is_the_envs():
-    env = pytest.importorskip("shengji.env")
+    env = pytest.importorskip("shengji.envs.aec")
     assert learned.MAX_MOVES == env.MAX_ACTIONS
 
 
@@ -285,7 +285,7 @@ JAX_FORWARD = """
 import sys
 import jax.numpy as jnp
 import numpy as np
-from shengji import learned
+from shengji.bots import learned
 params = learned.load(sys.argv[1])[0]
 rng = np.random.default_rng(1)
 obs = rng.integers(-1, 3, (9, 956)).astype(np.int16)
@@ -396,7 +396,7 @@ def test_a_learned_spec_needs_its_network():
 def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
     """Learner seats that play the network's best moves in a VecEnv with learned opponents play
     the rounds that four sj.Learned seats play in play_round."""
-    from shengji.vector import VecEnv
+    from shengji.envs.vector import VecEnv
     path, _ = checkpoint
     bot = sj.Learned(path)
     net = learned.load_net(path)

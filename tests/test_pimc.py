@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.play import Table
-from shengji import views
-from shengji._knowledge import TABLE
+from shengji.play.rounds import Table
+from shengji.play.rounds import view_of
+from shengji.round._knowledge import TABLE
 
 from test_rounds import check_round
 
@@ -53,7 +53,7 @@ def test_pimc_picks_a_legal_candidate_with_the_best_mean():
     for _ in range(6):           # a few of seat 0's decisions
         pending = engine.advance()
         assert pending == ("play", 0)
-        view = views.view_of(engine, rules, (2, 2), "play", 0)
+        view = view_of(engine, rules, (2, 2), "play", 0)
         choice = pimc.choose(view, engine)
         if view.lead is not None:
             assert sj.is_legal_follow(view.hand, view.lead, choice, view.trump)

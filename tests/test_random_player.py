@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 import shengji as sj
-from shengji import _driver
+from shengji.play import _driver
 from shengji import reference as ref
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 import pytest
 
 import shengji as sj
-from shengji.records import difference
+from shengji.play.records import difference
 
 PRESETS = ("v3", "match16", "bo3")
 DELETE = object()

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import shengji as sj
-from shengji.play import Table
-from shengji import records
+from shengji.play.rounds import Table
+from shengji.play import records
 from shengji.testing import check_record
 
 sys.path.insert(0, str(Path(__file__).parent))

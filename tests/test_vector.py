@@ -1,4 +1,4 @@
-"""shengji.vector.VecEnv: the AEC env's rounds, many at once. Each env's rounds are checked
+"""shengji.envs.vector.VecEnv: the AEC env's rounds, many at once. Each env's rounds are checked
 against the AEC env (same seed, same actions: same observations, masks and rewards) and against
 play_round (with native opponents), and bad actions leave every env as it was."""
 import hashlib
@@ -10,8 +10,8 @@ pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 import shengji as sj  # noqa: E402
-from shengji.env import OBS_SIZE, ShengjiEnv  # noqa: E402
-from shengji.vector import VecEnv  # noqa: E402
+from shengji.envs.aec import OBS_SIZE, ShengjiEnv  # noqa: E402
+from shengji.envs.vector import VecEnv  # noqa: E402
 
 
 def random_actions(rng, info):

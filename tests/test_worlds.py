@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.play import Table
-from shengji import records
-from shengji import views
-from shengji._worlds import WorldSampler
+from shengji.play.rounds import Table
+from shengji.play import records
+from shengji.round import views
+from shengji.play.rounds import view_of
+from shengji.round._worlds import WorldSampler
 
 PRESETS = ["v3", "match16", "bo3"]
 FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})
@@ -37,7 +38,7 @@ def views_of_a_round(preset, seed, first_round):
     out = []
     while (pending := engine.advance()) is not None:
         what, seat = pending
-        out.append((views.view_of(engine, rules, (2, 2), what, seat),
+        out.append((view_of(engine, rules, (2, 2), what, seat),
                     [engine.hand(q) for q in range(4)]))
         assert records.replay_answer(engine, rec, shows, buries, what, seat) == 0
     return out
@@ -148,10 +149,10 @@ def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
 @pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
 def test_an_endgame_view_against_plain_enumeration():
     """Late in real rounds (of one deal), the worlds of a view against every deal weighed by
-    the plain reference of what the seat knows (shengji.reference_knowledge: each placement
+    the plain reference of what the seat knows (shengji.reference.knowledge: each placement
     of a kind's two copies weighs as many explanations of what the seat saw as allow it),
     the voids and the hand sizes."""
-    from shengji import reference_knowledge
+    from shengji.reference import knowledge as reference_knowledge
     checked = ambiguous = 0
     for seed in range(60):
         rec = sj.play_round("v3", seed, "random", seed % 4, (2, 2), False)

@@ -1,0 +1,354 @@
+"""Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native),
+the search bots whose plays look ahead natively (SearchBot; Pimc), the learned bot whose plays
+a trained network chooses natively (Learned), their text form (bot_from_text, bot_text) and
+how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+import numpy as np
+
+from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
+from shengji.bots._policies import BOTS, BURIES, CALLS
+from shengji.core import validate
+from shengji.bots.learned import load_net
+from shengji.round.views import View
+
+if TYPE_CHECKING:    # a search bot is handed the round's Table, which the layer above owns
+    from shengji.play._driver import Table
+
+TEXT_BOTS = ("random", "greedy", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
+
+
+class BotSpec(NamedTuple):
+    """How the engine plays a seat: a native bot (random, greedy), a search bot (greedy's
+    shows and bury, its plays chosen in Python), a learned bot (greedy's shows and bury, its
+    plays by `net`, a shengji.bots.learned.Net) or a Python bot (every decision in Python). call,
+    patience, bury and revolt are the greedy bot's settings (bury also the random player's);
+    the engine reads the six fields in this order."""
+
+    kind: int
+    call: int = 0
+    patience: int = 0
+    bury: int = BURIES["random"]
+    revolt: int = 0
+    net: Any = None
+
+    @classmethod
+    def python(cls) -> "BotSpec":
+        return cls(BOTS["python"])
+
+    @classmethod
+    def random(cls, bury: str = "random") -> "BotSpec":
+        """The random player, burying by `bury` (uniformly at random by default)."""
+        return cls(BOTS["random"], bury=BURIES[bury])
+
+
+class Bot(Protocol):
+    """A Python bot: one object per seat. Each method gets the seat's View and answers; an
+    answer the rules refuse raises IllegalAction naming the seat, the action and the rule."""
+
+    def declare(self, view: View) -> Cards | str | None:
+        """One of view.options, or None to pass (not allowed when view.may_pass is False)."""
+
+    def revolt(self, view: View) -> bool:
+        """Call a revolution (革命) or not."""
+
+    def bury(self, view: View) -> Cards | str:
+        """8 cards of view.hand to bury."""
+
+    def play(self, view: View) -> Cards | str:
+        """A lead (any cards of one category: a unit or a throw) or a legal follow."""
+
+
+class SearchBot(Protocol):
+    """A bot that shows and buries as a native bot (its spec(), of kind "search") and chooses
+    its plays in Python, searching the round from the position (a Table it may copy and play
+    out natively: Table.rollouts, Table.greedy_play)."""
+
+    def spec(self) -> BotSpec:
+        """How the engine plays its shows and bury."""
+
+    def choose(self, view: View, table: Table) -> Cards:
+        """The play for the pending seat of `table`, whose view is `view`."""
+
+
+def is_search_bot(bot: Any) -> bool:
+    """Whether `bot` follows the SearchBot protocol (checked by its methods: isinstance on a
+    runtime-checkable Protocol costs about 12 µs, asked at every decision)."""
+    return (not isinstance(bot, type) and callable(getattr(bot, "choose", None))
+            and callable(getattr(bot, "spec", None)))
+
+
+@dataclass(frozen=True)
+class Greedy:
+    """The built-in greedy bot with its strategies (the studies compare them); "greedy" is
+    Greedy(). It runs natively, from what its seat can see.
+
+    call: "eager" declares at the first level card drawn, "patient" only a suit holding at
+    least `patience` cards so far, "never" only where the round cannot go on without it (a
+    forced declaration; a grabbed deal that would otherwise be redealt) and never overturns.
+    It picks the suit it holds most of, reinforces, and overturns when that gives it clearly
+    more trumps. bury: "low_voids" (low side cards without points, short suits first, so as to
+    make voids), "low" (lowest side cards, no points, pairs kept), "voids" (empty the shortest
+    side suits, points or not), "points" (point cards first), "random". revolt: call a
+    revolution whenever it may (match16).
+    """
+
+    call: str = "patient"
+    patience: int = 4
+    bury: str = "low_voids"
+    revolt: bool = True
+
+    def __post_init__(self):
+        if self.call not in CALLS:
+            raise ValueError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
+        if self.bury not in BURIES:
+            raise ValueError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
+                             f"got {self.bury!r}")
+        validate.integer(self.patience, "Greedy.patience", 1, 25)
+        if not isinstance(self.revolt, bool):
+            raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
+
+    def spec(self) -> BotSpec:
+        return BotSpec(BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury],
+                       int(self.revolt))
+
+    def __str__(self) -> str:
+        return (f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
+                f"revolt={self.revolt})")
+
+
+@dataclass(frozen=True)
+class Pimc:
+    """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
+    its seat knows (View.sample_worlds), plays every candidate out in each world with four
+    greedy bots (natively), and plays the candidate with the best mean result for its team
+    (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
+    per decision: candidates x worlds (at least one world each). Candidates: every legal
+    follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
+    choice and a seeded sample of the rest. Declarations, revolutions and the bury are
+    greedy's (`greedy` settings). Same seed, same choices."""
+
+    rollouts: int = 1000
+    max_candidates: int = 24
+    seed: int = 0
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self):
+        validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9)
+        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6)
+        validate.seed(self.seed, "Pimc.seed")
+        if not isinstance(self.greedy, Greedy):
+            raise ValueError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
+
+    def spec(self) -> BotSpec:
+        return self.greedy.spec()._replace(kind=BOTS["search"])
+
+    def __str__(self) -> str:
+        return f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates})"
+
+    def choose(self, view: View, table: Table) -> Cards:
+        """The play for the pending seat of `table`, whose view is `view`."""
+        assert view.trump is not None
+        mine = table.greedy_play()
+        if view.lead is None:
+            # with a cap of 1 the list holds the units alone (they are always all listed)
+            units = legal_leads(view.hand, view.trump, cap=1).plays
+            candidates = units + ([mine] if mine not in units else [])
+        else:
+            candidates = legal_follows(view.hand, view.lead, view.trump)
+        if len(candidates) == 1:
+            return candidates[0]
+        moment = 4 * len(view.tricks) + len(view.current)
+        rng = np.random.default_rng([self.seed, table.seed, moment])
+        if len(candidates) > self.max_candidates:
+            others = [c for c in candidates if c != mine]
+            picked = rng.choice(len(others), self.max_candidates - 1, replace=False)
+            candidates = [mine] + [others[i] for i in sorted(picked)]
+        worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
+        places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
+        scores = table.rollouts(np.ascontiguousarray(places), to_masks(candidates),
+                                 self.greedy.spec())
+        return candidates[int(np.argmax(scores))]
+
+
+@dataclass(frozen=True)
+class Learned:
+    """A trained network's plays (shengji.bots.learned; examples/train_dmc.py trains one): at each
+    lead or follow it plays the legal play of the highest value for its seat, natively, among
+    the first max_moves plays as the env lists them (the first on ties; max_moves is the
+    checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
+    revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
+    loaded once while the file is unchanged; one that does not fit raises a ValueError."""
+
+    path: str
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self):
+        if not isinstance(self.path, (str, os.PathLike)):
+            raise ValueError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
+        object.__setattr__(self, "path", os.fspath(self.path))
+        if not isinstance(self.greedy, Greedy):
+            raise ValueError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
+        load_net(self.path)      # a checkpoint that does not fit is refused here
+
+    def spec(self) -> BotSpec:
+        return self.greedy.spec()._replace(kind=BOTS["learned"], net=load_net(self.path))
+
+    def __str__(self) -> str:
+        return f"learned(path={self.path})"
+
+
+def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
+    """A bot from its text form, the name and then its settings after a colon, separated by
+    commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
+    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
+    `learned:path=ckpt.npz` (pimc and learned also take the greedy settings of their shows
+    and bury: `pimc:rollouts=200,call=eager`). "random" comes back as the name. A ValueError
+    names the bad name, key or value."""
+    if not isinstance(text, str):
+        raise ValueError(f"a bot's text must be a string, got {text!r}")
+    name, colon, rest = text.partition(":")
+    name = name.strip()
+    if name not in TEXT_BOTS:
+        raise ValueError(f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
+                         f"{', '.join(TEXT_BOTS)} (settings after a colon: "
+                         "greedy:call=eager,patience=5)")
+    settings: dict[str, str] = {}
+    for item in re.split("[,:]", rest) if colon else ():
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise ValueError(f"bot {text!r}: {item.strip()!r} is not key=value")
+        if key in settings:
+            raise ValueError(f"bot {text!r}: {key} is set twice")
+        settings[key] = value
+    if name == "random":
+        if settings or colon:
+            raise ValueError(f"bot {text!r}: random takes no settings")
+        return "random"
+    own = settings_of(OWNERS[name]) if name in OWNERS else {}
+    known = {**own, **settings_of(Greedy)}
+    unknown = [k for k in settings if k not in known]
+    if unknown:
+        raise ValueError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
+                         f"{', '.join(known)}")
+    if name == "learned" and "path" not in settings:
+        raise ValueError(f"bot {text!r}: learned needs its checkpoint: learned:path=FILE.npz")
+    values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
+    try:
+        greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
+        if name == "greedy":
+            return greedy
+        return OWNERS[name](**{k: v for k, v in values.items() if k in own}, greedy=greedy)
+    except ValueError as e:
+        raise ValueError(f"bot {text!r}: {e}") from None
+
+
+OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}   # text bots with greedy settings
+
+
+def settings_of(cls: type) -> dict[str, str]:
+    """A bot class's settings that have a text form, by name: their types' names."""
+    return {f.name: str(f.type) for f in dataclasses.fields(cls) if f.type in ("str", "int", "bool")}
+
+
+def read_setting(text: str, key: str, value: str, kind: str) -> Any:
+    if kind == "int":
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"bot {text!r}: {key} must be an integer, got {value!r}") from None
+    if kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"bot {text!r}: {key} must be true or false, got {value!r}")
+        return value.lower() == "true"
+    return value
+
+
+def bot_text(bot: Any) -> str:
+    """The text form of a built-in bot (a name, a text form, a Greedy, a Pimc or a Learned)
+    that bot_from_text reads back to the same bot: its settings that differ from the defaults."""
+    if isinstance(bot, str):
+        bot = bot_from_text(bot)
+        if isinstance(bot, str):
+            return bot
+    if isinstance(bot, Pimc):
+        changed = changed_settings(bot) + changed_settings(bot.greedy)
+        name = "pimc"
+    elif isinstance(bot, Learned):
+        if re.search(r"[,:]|^\s|\s$", bot.path):
+            raise ValueError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
+                             f"has no text form: {bot.path!r}")
+        changed, name = [f"path={bot.path}"] + changed_settings(bot.greedy), "learned"
+    elif isinstance(bot, Greedy):
+        changed, name = changed_settings(bot), "greedy"
+    else:
+        raise ValueError(f"a {type(bot).__name__} has no text form: only the built-in bots "
+                         f"({', '.join(TEXT_BOTS)}) have one")
+    return name + (":" + ",".join(changed) if changed else "")
+
+
+def changed_settings(bot: Any) -> list[str]:
+    default = type(bot)()
+    return [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+            for k in settings_of(type(bot)) if (v := getattr(bot, k)) != getattr(default, k)]
+
+
+def bots_from_text(text: str) -> Any:
+    """One bot or four from the command line, separated by commas (a bot's settings are
+    separated by commas too: a part holding `=` and no colon is a setting of the bot before
+    it): `greedy:call=eager,patience=5,random,greedy,random`. The bots' texts, one or four;
+    resolve_bots reads them."""
+    bots: list[str] = []
+    for part in text.split(","):
+        if bots and "=" in part and ":" not in part:
+            bots[-1] += "," + part
+        else:
+            bots.append(part)
+    return bots[0] if len(bots) == 1 else bots
+
+
+def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
+    """(engine specs, the bot objects answered in Python or None, names) for the four seats:
+    `bots` is one bot for every seat or four, each a built-in bot's name or text form
+    (bot_from_text), a Greedy, a Learned, a SearchBot or a Python Bot."""
+    seats = [bots] * 4 if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots) else (
+        list(bots) if isinstance(bots, (list, tuple)) else [])
+    if len(seats) != 4:
+        raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
+    specs: list[BotSpec] = []
+    objects: list[Any] = []
+    names: list[str] = []
+    for seat, bot in enumerate(seats):
+        if isinstance(bot, str):
+            try:
+                bot = bot_from_text(bot)
+            except ValueError as e:
+                raise ValueError(f"seat {seat}: {e}") from None
+        if isinstance(bot, (Greedy, Learned)):
+            specs.append(bot.spec())
+            objects.append(None)
+            names.append(str(bot))
+        elif is_search_bot(bot):
+            specs.append(bot.spec())
+            objects.append(bot)
+            names.append(str(bot))
+        elif isinstance(bot, str):
+            specs.append(BotSpec.random())
+            objects.append(None)
+            names.append(bot)
+        else:
+            missing = [m for m in ("declare", "revolt", "bury", "play")
+                       if not callable(getattr(bot, m, None))]
+            if missing:
+                raise ValueError(f"seat {seat}: a bot object needs the methods declare, revolt, "
+                                 f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
+            specs.append(BotSpec.python())
+            objects.append(bot)
+            names.append(type(bot).__name__)
+    return specs, objects, names

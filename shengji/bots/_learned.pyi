@@ -1,0 +1,27 @@
+# Type stub of shengji/bots/_learned.pyx, checked by stubtest in tests/test_typing.py.
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+ARRAYS: tuple[str, ...]
+PLAY_FEATURES: tuple[str, ...]
+MOVE_FEATURES: tuple[str, ...]
+MOVE_SIZE: int
+MAX_HIDDEN: int
+
+def shapes(hidden: tuple[int, int]) -> dict[str, tuple[int, ...]]: ...
+
+class Net:
+    @property
+    def arrays(self) -> dict[str, npt.NDArray[np.float32]]: ...
+    def __init__(self, arrays: dict[str, Any], max_moves: int) -> None: ...
+    @property
+    def hidden(self) -> tuple[int, int]: ...
+    @property
+    def max_moves(self) -> int: ...
+
+def score_moves(net: Net, obs: npt.ArrayLike, moves: npt.ArrayLike,
+                offsets: npt.ArrayLike) -> npt.NDArray[np.float32]: ...
+def encode_moves(obs: npt.ArrayLike, moves: npt.ArrayLike,
+                 offsets: npt.ArrayLike) -> npt.NDArray[np.float32]: ...

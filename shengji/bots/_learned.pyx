@@ -1,0 +1,361 @@
+# The learned bot's network, evaluated natively (the contract and the network: _learned.pxd;
+# its definition in NumPy: shengji.bots.learned.forward, which tests/test_learned.py holds this to).
+# At a decision the observation's part of the first layer is the same for every move: it is
+# worked out once, over the observation's non-zero numbers only, and each move adds the rows
+# of its few non-zero features.
+from libc.stdint cimport uint64_t, int16_t, int64_t
+from libc.string cimport memset
+
+import numpy as np
+
+from shengji.core._core cimport (
+    CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, counted, points_raw, restrict, row,
+    trump_code, trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
+)
+from shengji.core._core import kind_name
+from shengji.round._engine cimport Game, BAD_NO_DECISION
+from shengji.round._knowledge cimport (
+    RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, AT_HAND, AT_UNSEEN, AT_CURRENT, AT_TRUMP,
+    AT_SEATS, catch_up, moment_of, encode_observation,
+)
+
+# What a play does, scaled to mostly 0..1 (the unseen cards above reach about 3.5): its cards, pairs, points and trumps; whether it
+# leads; whether it wins the trick so far, or its team does after it; whether the partner was
+# winning before it; the trick's points with it; whether it is the trick's last play; its share
+# of the led category; the order (docs/engine.md "Encodings") of its highest and lowest card;
+# the unseen cards above its highest card in that card's category; the seat's cards left in
+# that category, and its trumps left.
+PLAY_FEATURES = ("cards", "pairs", "points", "trumps", "lead", "wins", "team wins",
+                 "partner was winning", "trick points", "last play", "follows the lead",
+                 "top order", "low order", "unseen above", "category left", "trumps left")
+MOVE_FEATURES = (tuple(f"copies of {kind_name(k)}" for k in range(NUM_KINDS))
+                 + tuple(f"trump position {p}" for p in range(MF_SIDE_LINE - MF_TRUMP_LINE))
+                 + tuple(f"side position {p}" for p in range(MF_PLAY - MF_SIDE_LINE))
+                 + PLAY_FEATURES)
+if len(MOVE_FEATURES) != MOVE_SIZE:
+    raise ImportError("MOVE_FEATURES and MOVE_SIZE disagree")
+
+ARRAYS = ("obs_scale", "w1", "b1", "w2", "b2", "w3", "b3")   # a Net's arrays, by name
+
+
+def shapes(hidden):
+    """Each of a Net's arrays' shape for these hidden sizes (h1, h2), in the order of ARRAYS."""
+    h1, h2 = hidden
+    return {"obs_scale": (OBSERVATION_SIZE,), "w1": (OBSERVATION_SIZE + MOVE_SIZE, h1),
+            "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
+
+
+cdef extern from *:
+    """
+    /* The two loops that take the time. On x86-64 GCC compiles each twice, for AVX2 and for
+       the baseline, and the loader picks by the processor: twice the multiplies a cycle where
+       AVX2 is there, with no build flag that would leave older processors out. */
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+    #define SJ_CLONES __attribute__((target_clones("avx2", "default")))
+    #else
+    #define SJ_CLONES
+    #endif
+
+    /* out[0..n) += x * row[0..n) */
+    SJ_CLONES static void sj_axpy(int n, float x, const float *restrict row,
+                                  float *restrict out) {
+        for (int j = 0; j < n; j++) out[j] += x * row[j];
+    }
+
+    /* out[0..h2) = bias + the sum over j of relu(in[j]) * w[j][0..h2) */
+    SJ_CLONES static void sj_dense_relu(const float *restrict in, int h1,
+                                        const float *restrict w, const float *restrict bias,
+                                        int h2, float *restrict out) {
+        for (int k = 0; k < h2; k++) out[k] = bias[k];
+        for (int j = 0; j < h1; j++) {
+            float x = in[j];
+            if (x <= 0) continue;      /* ReLU: an input that is off adds nothing */
+            const float *restrict row = w + (size_t)j * h2;
+            for (int k = 0; k < h2; k++) out[k] += x * row[k];
+        }
+    }
+    """
+    void axpy "sj_axpy"(int n, float x, const float* row, float* out) noexcept nogil
+    void dense_relu "sj_dense_relu"(const float* inputs, int h1, const float* w,
+                                    const float* bias, int h2, float* out) noexcept nogil
+
+
+cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil:
+    """What the features of every move at the observation `obs` read from it: the observation
+    of the seat deciding a play (any numbers are safe: a trump it does not name leaves only
+    the kinds' copies)."""
+    cdef int i, level = obs[AT_TRUMP], suit = obs[AT_TRUMP + 1]
+    ctx.t = (trump_table(trump_code(level, -1 if suit == 4 else suit))
+             if 2 <= level <= 14 and 0 <= suit <= 4 else NULL)
+    ctx.hand = counted(obs + AT_HAND)
+    ctx.unseen = counted(obs + AT_UNSEEN)
+    # no leader (a decision before the play): read as a lead
+    ctx.lead_row = obs[AT_SEATS + 2] & 3 if obs[AT_SEATS + 2] >= 0 else 0
+    ctx.nplays = (4 - ctx.lead_row) & 3        # the seats from the leader up to this one
+    ctx.table_points = 0
+    for i in range(ctx.nplays):
+        ctx.plays[i] = counted(obs + AT_CURRENT + 54 * ((ctx.lead_row + i) & 3))
+        ctx.table_points += points_raw(ctx.plays[i])
+    ctx.winner = -1
+    if ctx.nplays and ctx.t != NULL:
+        ctx.winner = max(-1, trick_winner_raw(ctx.t, ctx.plays, ctx.nplays))
+
+
+cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexcept nogil:
+    """out[0 .. MOVE_SIZE) = the features (MOVE_FEATURES) of playing `move` where ctx was
+    read. A play the trick's rules cannot place (not of the lead's size) counts as losing."""
+    cdef const TrumpTable* t = ctx.t
+    cdef CardSet trick[4]
+    cdef uint64_t m
+    cdef int kind, copies, cat, order, i, won, cards = 0, trumps = 0, in_led = 0
+    cdef int top = -1, low = 32, top_cat = 0, above = 0, points = points_raw(move)
+    cdef int led = t.cat_of[ctz(ctx.plays[0].ones)] if t != NULL and ctx.nplays \
+        and ctx.plays[0].ones else -1
+    memset(out, 0, MOVE_SIZE * sizeof(float))
+    m = move.ones
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        copies = 1 + <int>((move.twos >> kind) & 1)
+        out[MF_KINDS + kind] = copies
+        cards += copies
+        if t == NULL:
+            continue
+        cat = t.cat_of[kind]
+        order = t.pos_of[kind] + (16 if cat == TRUMP else 0)
+        if cat == TRUMP:
+            out[MF_TRUMP_LINE + t.pos_of[kind]] += copies
+            trumps += copies
+        else:
+            out[MF_SIDE_LINE + t.pos_of[kind]] += copies
+        if cat == led:
+            in_led += copies
+        if order > top:
+            top, top_cat = order, cat
+        low = min(low, order)
+    if t == NULL or cards == 0:
+        return
+    out[MF_PLAY + 0] = cards / 10.0
+    out[MF_PLAY + 1] = popcount(move.twos) / 4.0
+    out[MF_PLAY + 2] = points / 20.0
+    out[MF_PLAY + 3] = trumps / 10.0
+    if ctx.nplays == 0:
+        out[MF_PLAY + 4] = 1
+        out[MF_PLAY + 5] = 1
+        out[MF_PLAY + 6] = 1
+        out[MF_PLAY + 10] = 1
+    else:
+        for i in range(ctx.nplays):
+            trick[i] = ctx.plays[i]
+        trick[ctx.nplays] = move
+        won = trick_winner_raw(t, trick, ctx.nplays + 1)
+        out[MF_PLAY + 5] = won == ctx.nplays
+        out[MF_PLAY + 6] = won >= 0 and ((ctx.lead_row + won) & 1) == 0   # rows 0 and 2
+        out[MF_PLAY + 7] = ctx.winner >= 0 and ((ctx.lead_row + ctx.winner) & 3) == 2
+        out[MF_PLAY + 10] = in_led / <float>cards
+    out[MF_PLAY + 8] = (ctx.table_points + points) / 50.0
+    out[MF_PLAY + 9] = ctx.nplays == 3
+    out[MF_PLAY + 11] = top / 32.0
+    out[MF_PLAY + 12] = low / 32.0
+    m = ctx.unseen.ones & t.cat_mask[top_cat]
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        if t.pos_of[kind] + (16 if top_cat == TRUMP else 0) > top:
+            above += 1 + <int>((ctx.unseen.twos >> kind) & 1)
+    out[MF_PLAY + 13] = above / 10.0
+    out[MF_PLAY + 14] = (card_count(restrict(ctx.hand, t.cat_mask[top_cat]))
+                         - card_count(restrict(move, t.cat_mask[top_cat]))) / 10.0
+    out[MF_PLAY + 15] = (card_count(restrict(ctx.hand, t.cat_mask[TRUMP])) - trumps) / 10.0
+
+
+cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
+                            float* base) noexcept nogil:
+    """base (h1) = b1 + the observation's part of the first layer, before the moves' parts."""
+    cdef int h1 = net.h1, i, j
+    cdef float x
+    for j in range(h1):
+        base[j] = net.b1[j]
+    for i in range(OBSERVATION_SIZE):
+        x = obs[i] * net.obs_scale[i]
+        if x != 0:             # most of an observation is zero
+            axpy(h1, x, net.w1 + <int64_t>i * h1, base)
+
+
+cdef float move_value(const LearnedNet* net, const float* base,
+                      const float* features) noexcept nogil:
+    """The network's value of a move of these features (move_features) for the observation
+    whose first-layer part is `base`."""
+    cdef float hidden[MAX_HIDDEN]
+    cdef float second[MAX_HIDDEN]
+    cdef int h1 = net.h1, h2 = net.h2, j, k, i
+    cdef float value = net.b3
+    for j in range(h1):
+        hidden[j] = base[j]
+    for i in range(MOVE_SIZE):
+        if features[i] != 0:
+            axpy(h1, features[i], net.w1 + <int64_t>(OBSERVATION_SIZE + i) * h1, hidden)
+    dense_relu(hidden, h1, net.w2, net.b2, h2, second)
+    for k in range(h2):
+        if second[k] > 0:
+            value += second[k] * net.w3[k]
+    return value
+
+
+cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
+                      CardSet* out) noexcept nogil:
+    """The play of highest value for the pending seat (the first on ties), among its first
+    net.max_moves legal plays as Table.legal_plays lists them. `know` is read up to now
+    (catch_up). Returns 0, or a BAD_* code."""
+    cdef int16_t obs[OBSERVATION_SIZE]
+    cdef float base[MAX_HIDDEN]
+    cdef float features[MOVE_SIZE]
+    cdef Moment moment
+    cdef MoveContext ctx
+    cdef int64_t n, i, best = 0, total
+    cdef float value, best_value = 0
+    catch_up(know, g)
+    moment_of(g, g.seat, &moment)
+    encode_observation(obs, &know.seen[g.seat], &know.seen[TABLE], &moment)
+    g.buf.n = 0
+    if g.step == 0:
+        n = legal_leads_raw(g.table, g.hands[g.seat], net.max_moves, &g.buf, &total)
+    else:
+        n = legal_follows_raw(g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0], &g.buf)
+    if n < 0:
+        return <int>n
+    n = min(g.buf.n, net.max_moves)
+    if n == 0:
+        return BAD_NO_DECISION
+    observation_layer(net, obs, base)
+    move_context(obs, &ctx)
+    for i in range(n):
+        move_features(&ctx, g.buf.data[i], features)
+        value = move_value(net, base, features)
+        if i == 0 or value > best_value:
+            best, best_value = i, value
+    out[0] = g.buf.data[best]
+    return 0
+
+
+cdef class Net:
+    """A learned bot's network, natively: float32 arrays by name (ARRAYS, of the shapes
+    `shapes` gives) and the plays weighed at a decision (max_moves).
+    shengji.bots.learned.load reads one from a checkpoint; a BotSpec of kind "learned" holds one."""
+
+    def __init__(self, arrays, int64_t max_moves):
+        if not isinstance(arrays, dict):
+            raise ValueError(f"a Net takes a dict of arrays by name, got {type(arrays).__name__}")
+        missing = [name for name in ARRAYS if name not in arrays]
+        if missing:
+            raise ValueError(f"a Net needs the arrays {', '.join(ARRAYS)}; missing "
+                             f"{', '.join(missing)}")
+        if max_moves < 1:
+            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+        own = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
+        h1 = own["b1"].shape[0] if own["b1"].ndim == 1 else -1
+        h2 = own["b2"].shape[0] if own["b2"].ndim == 1 else -1
+        if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
+            raise ValueError(f"b1 and b2 must be vectors of 1 to {MAX_HIDDEN} numbers, got "
+                             f"shapes {own['b1'].shape} and {own['b2'].shape}")
+        want = shapes((h1, h2))
+        for name in ARRAYS:
+            if own[name].shape != want[name]:
+                raise ValueError(f"array {name} must be of shape {want[name]}, got "
+                                 f"{own[name].shape}")
+        self.arrays = own
+        self.c.h1 = h1
+        self.c.h2 = h2
+        self.c.max_moves = max_moves
+        self.c.obs_scale = pointer(own["obs_scale"])
+        self.c.w1 = pointer(own["w1"])
+        self.c.b1 = pointer(own["b1"])
+        self.c.w2 = pointer(own["w2"])
+        self.c.b2 = pointer(own["b2"])
+        self.c.w3 = pointer(own["w3"])
+        self.c.b3 = own["b3"][0]
+
+    @property
+    def hidden(self):
+        return (self.c.h1, self.c.h2)
+
+    @property
+    def max_moves(self):
+        return self.c.max_moves
+
+
+cdef const float* pointer(object a):
+    """The first number of a contiguous float32 array (a view: the array keeps it alive)."""
+    cdef const float[::1] flat = a.reshape(-1)
+    return &flat[0]
+
+
+def score_moves(Net net not None, obs, moves, offsets):
+    """The network's value of each move (float32, one per row of `moves`): observation i's
+    moves are rows offsets[i] .. offsets[i + 1] of `moves`. obs: (n, OBSERVATION_SIZE) int16;
+    moves: (total, 2) uint64 [ones, twos] masks (to_masks); offsets: (n + 1,) int64 from 0 to
+    total (other integer arrays are converted)."""
+    obs, moves, offsets = checked(obs, moves, offsets)
+    return scores(net, obs, moves, offsets)
+
+
+def encode_moves(obs, moves, offsets):
+    """The features (MOVE_FEATURES) of each move: (total, MOVE_SIZE) float32, for the arrays
+    that score_moves takes."""
+    obs, moves, offsets = checked(obs, moves, offsets)
+    return features_of(obs, moves, offsets)
+
+
+cdef tuple checked(obs, moves, offsets):
+    """obs, moves and offsets as contiguous arrays of their dtypes, checked (a ValueError names
+    what does not fit)."""
+    obs = np.ascontiguousarray(obs, np.int16)
+    moves = np.ascontiguousarray(moves, np.uint64)
+    offsets = np.ascontiguousarray(offsets, np.int64)
+    if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
+        raise ValueError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
+    if moves.ndim != 2 or moves.shape[1] != 2:
+        raise ValueError(f"moves must be (total, 2) masks, got shape {moves.shape}")
+    n, total = obs.shape[0], moves.shape[0]
+    if offsets.ndim != 1 or offsets.shape[0] != n + 1:
+        raise ValueError(f"offsets must hold n + 1 = {n + 1} numbers, got shape {offsets.shape}")
+    if offsets[0] != 0 or offsets[n] != total or (np.diff(offsets) < 0).any():
+        raise ValueError(f"offsets must rise from 0 to the {total} moves")
+    if ((moves[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (moves[:, 1] & ~moves[:, 0]).any():
+        raise ValueError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
+    return obs, moves, offsets
+
+
+cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
+            const int64_t[::1] offsets):
+    cdef int64_t n = obs.shape[0], i, j
+    cdef float base[MAX_HIDDEN]
+    cdef float features[MOVE_SIZE]
+    cdef MoveContext ctx
+    values = np.empty(moves.shape[0], dtype=np.float32)
+    cdef float[::1] out = values
+    with nogil:
+        for i in range(n):
+            if offsets[i] == offsets[i + 1]:
+                continue
+            observation_layer(&net.c, &obs[i, 0], base)
+            move_context(&obs[i, 0], &ctx)
+            for j in range(offsets[i], offsets[i + 1]):
+                move_features(&ctx, row(moves, j), features)
+                out[j] = move_value(&net.c, base, features)
+    return values
+
+
+cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
+                 const int64_t[::1] offsets):
+    cdef int64_t n = obs.shape[0], i, j
+    cdef MoveContext ctx
+    result = np.zeros((moves.shape[0], MOVE_SIZE), dtype=np.float32)
+    cdef float[:, ::1] out = result
+    with nogil:
+        for i in range(n):
+            move_context(&obs[i, 0], &ctx)
+            for j in range(offsets[i], offsets[i + 1]):
+                move_features(&ctx, row(moves, j), &out[j, 0])
+    return result
+

@@ -1,0 +1,102 @@
+# The contract of the native bots (_policies.pyx): the random player and the greedy bot, as
+# policies over the engine's pending decision (_engine.pxd). The driver (_driver.pyx) asks them
+# for answers; a bot's temperament lives here and reaches the engine only as its Passes. A
+# learned seat's plays need what it knows (_knowledge.pxd): the driver asks _learned.pxd for them.
+from libc.stdint cimport int8_t
+
+from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, card_count, restrict
+from shengji.core._deal cimport Rng, BOTTOM_SIZE
+from shengji.bots._learned cimport LearnedNet
+from shengji.round._engine cimport (
+    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION,
+)
+
+cdef enum:
+    OVERTURN_GAIN = 2      # trumps an overturn must gain the greedy bot over an opponent's ...
+    OVERTURN_GAIN_PARTNER = 4  # ... or its partner's declaration
+    BOT_PYTHON = 0         # answered in Python (shengji.bots)
+    BOT_RANDOM = 1
+    BOT_GREEDY = 2
+    BOT_SEARCH = 3         # greedy shows and bury; its plays are chosen in Python (a search bot)
+    BOT_LEARNED = 4        # greedy shows and bury; its plays by its network (learned_play)
+    CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
+    CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
+    CALL_NEVER = 2         # never show unless forced
+    BURY_LOW = 0           # lowest side cards, no points, pairs kept
+    BURY_VOIDS = 1         # empty the shortest side suits
+    BURY_POINTS = 2        # point cards first
+    BURY_RANDOM = 3        # uniform over 8-card choices
+    BURY_LOW_VOIDS = 4     # low side cards without points, short suits first (makes voids)
+
+
+ctypedef struct BotSpec:
+    int8_t kind            # BOT_*
+    int8_t call            # CALL_* (greedy)
+    int8_t patience        # cards of a suit before a patient call (greedy)
+    int8_t bury            # BURY_* (greedy)
+    int8_t revolt          # calls a revolution when allowed (greedy)
+    const LearnedNet* net  # BOT_LEARNED: its network (the spec's Python Net keeps it alive)
+
+
+cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
+cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
+cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
+cdef CardSet greedy_lead(Game* g) noexcept nogil
+cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
+cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
+cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
+cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
+                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil
+
+
+cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
+    """The shows this bot passes whatever it holds (its temperament, as the engine's Passes):
+    the random player none; the greedy bot (and a search or a learned bot, which shows as it
+    does) every overturn that gains it fewer than OVERTURN_GAIN more trumps
+    (OVERTURN_GAIN_PARTNER against its partner), "never" every optional show, "patient" a
+    declaration of a short suit."""
+    cdef Passes p
+    p.optional = False
+    p.suit_cards = 0
+    p.weigh_overturns = False
+    p.gain_over_opponent = p.gain_over_partner = 0
+    if b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_LEARNED:
+        p.optional = b.call == CALL_NEVER
+        p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
+        p.weigh_overturns = True
+        p.gain_over_opponent = OVERTURN_GAIN
+        p.gain_over_partner = OVERTURN_GAIN_PARTNER
+    return p
+
+
+cdef inline int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """The native bot's answer to the pending decision (cards, or flag for a revolution): 0,
+    or BAD_NO_DECISION for a bot that is not native. A search or a learned bot's plays are
+    not chosen here (the driver does not ask them): it answers the greedy bot's. Inline: the
+    driver's loop asks it at every decision."""
+    cards.ones = 0
+    cards.twos = 0
+    flag[0] = False
+    if b.kind == BOT_RANDOM:
+        return random_answer(g, b, cards, flag)
+    if b.kind == BOT_PYTHON:
+        return BAD_NO_DECISION
+    if g.ask == ASK_SHOW:
+        greedy_show(g, b, cards)
+    elif g.ask == ASK_REVOLT:
+        flag[0] = b.revolt
+    elif g.ask == ASK_BURY:
+        cards[0] = bury_by(g, b)
+    elif g.step == 0:
+        cards[0] = greedy_lead(g)
+    else:
+        return greedy_follow(g, cards)
+    return 0
+
+
+cdef inline bint buries_side_cards(const Game* g, const BotSpec* b) noexcept nogil:
+    """bury_by takes no trump from this hand: its strategy is not random, and the hand holds
+    8 side cards."""
+    cdef CardSet hand = g.hands[g.seat]
+    return b.bury != BURY_RANDOM and (
+        card_count(hand) - card_count(restrict(hand, g.table.cat_mask[TRUMP])) >= BOTTOM_SIZE)

@@ -1,0 +1,498 @@
+# The native bots: the random player (uniform over the legal answers) and the greedy bot (plays
+# like a sensible human from what its seat can see), answering the engine's pending decision
+# without the GIL. The contract is _policies.pxd; docs/engine.md describes both bots.
+from libc.stdint cimport uint64_t, int8_t, int64_t
+
+from shengji.core._core cimport (
+    CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
+    kind_points, card_count, restrict, difference, union_of, ctz, popcount, play_rank, outranks,
+    legal_follows_raw, submultisets, submultiset_of,
+)
+from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
+from shengji.round._engine cimport (
+    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION,
+    suit_strength, shown_suit, show_passed, unseen_by,
+)
+
+# the native bots' settings by name: shengji.bots reads them to make a BotSpec
+BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH,
+        "learned": BOT_LEARNED}
+CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
+BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
+          "low_voids": BURY_LOW_VOIDS}
+
+
+cdef enum:
+    FOLLOW_CAP = 2000      # most follows the greedy bot weighs; beyond, it follows at random
+    # bury_by's card scores, lowest buried first; a card's place on its line is 0..17
+    KEEP_POINTS = 1000     # low, low_voids: a point card ...
+    KEEP_PAIR = 100        # ... and a pair's card score above the other cards of their suit
+    KEEP_TRUMPS = 1000000  # every strategy: trumps above every side card
+    PER_SUIT_CARD = 1000   # voids: a suit's cards by its length, shortest first, ...
+    SUIT_TIE = 100         # ... then by suit
+    POINTS_FIRST = 1000    # points: the point cards below the others, ...
+    PER_POINT = -10        # ... the most points first
+    LOW_VOIDS_PER_CARD = 12  # low_voids: a suit one card shorter weighs like a rank lower
+
+
+# -- The random player's draws ----------------------------------------------------------------
+cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
+    """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return mask & -mask
+
+
+cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
+    m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
+    common case: a single led) is a uniform pick among the pool's cards, two a uniform pick
+    among the pairs of distinct kinds and the doubled kinds."""
+    cdef int8_t kinds[NUM_KINDS]
+    cdef int8_t counts[NUM_KINDS]
+    cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
+    cdef int n = 0, i, j, take, k
+    cdef uint64_t m_ones = pool.ones, x, w
+    cdef CardSet out
+    out.ones = 0
+    out.twos = 0
+    if m == 1:
+        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
+        x = rng_below(r, card_count(pool))
+        w = popcount(m_ones)
+        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
+        return out
+    if m == 2:
+        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
+        n = popcount(m_ones)
+        w = <uint64_t>(n * (n - 1) // 2)
+        x = rng_below(r, w + popcount(pool.twos))
+        if x >= w:
+            out.ones = nth_bit(pool.twos, <int>(x - w))
+            out.twos = out.ones
+            return out
+        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
+        while x >= <uint64_t>(n - 1 - i):
+            x -= n - 1 - i
+            i += 1
+        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
+        return out
+    while m_ones:
+        kinds[n] = ctz(m_ones)
+        counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
+        n += 1
+        m_ones &= m_ones - 1
+    for j in range(m + 1):
+        ways[n][j] = 1 if j == 0 else 0
+    for i in range(n - 1, -1, -1):
+        for j in range(m + 1):
+            w = ways[i + 1][j]
+            if j >= 1:
+                w += ways[i + 1][j - 1]
+            if j >= 2 and counts[i] == 2:
+                w += ways[i + 1][j - 2]
+            ways[i][j] = w
+    x = rng_below(r, ways[0][m])
+    j = m
+    for i in range(n):
+        take = 0
+        while True:
+            w = ways[i + 1][j - take]
+            if x < w:
+                break
+            x -= w
+            take += 1
+        if take >= 1:
+            out.ones |= <uint64_t>1 << kinds[i]
+        if take == 2:
+            out.twos |= <uint64_t>1 << kinds[i]
+        j -= take
+    return out
+
+
+cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
+    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
+    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
+    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
+    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
+    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
+    cdef uint64_t weight[5]
+    cdef uint64_t total = 0, x
+    cdef int c
+    for c in range(5):
+        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
+        total += weight[c]
+    x = rng_below(r, total)
+    c = 0
+    while x >= weight[c]:
+        x -= weight[c]
+        c += 1
+    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
+
+
+cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
+                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil:
+    """A uniform choice among the legal follows (§4) of a lead of this shape. With no shape to
+    keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
+    choice of the free cards is legal and is drawn directly; otherwise the legal follows are
+    listed and one is picked. Returns 0, or a BAD_* code from the core."""
+    cdef CardSet suit_cards
+    cdef int nc
+    cdef int64_t n
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    if nc <= shape.ncards:
+        out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
+                                                         shape.ncards - nc))
+        return 0
+    if shape.npairs == 0:
+        out[0] = random_submultiset(r, suit_cards, shape.ncards)
+        return 0
+    buf.n = 0
+    n = legal_follows_raw(t, hand, lead, buf)
+    if n <= 0:
+        return <int>n if n < 0 else -1
+    out[0] = buf.data[rng_below(r, <uint64_t>n)]
+    return 0
+
+
+# -- Burying by strategy, and the random player ---------------------------------------------
+cdef extern from *:
+    """
+    /* The 8 smallest of keys[0..n) (n >= 8), ascending: each key passes down a row of 8 places
+       held in registers, each place keeping the smaller. No branches: the keys come in no
+       predictable order, and a mispredicted branch costs more than the 8 compares. */
+    static inline void sj_lowest8(const int64_t *keys, int n, int64_t *lowest) {
+        int64_t l0 = INT64_MAX, l1 = INT64_MAX, l2 = INT64_MAX, l3 = INT64_MAX,
+                l4 = INT64_MAX, l5 = INT64_MAX, l6 = INT64_MAX, l7 = INT64_MAX, key, here;
+    #define SJ_PLACE(l) here = l; l = here < key ? here : key; key = here < key ? key : here;
+        for (int i = 0; i < n; i++) {
+            key = keys[i];
+            SJ_PLACE(l0) SJ_PLACE(l1) SJ_PLACE(l2) SJ_PLACE(l3)
+            SJ_PLACE(l4) SJ_PLACE(l5) SJ_PLACE(l6) SJ_PLACE(l7)
+        }
+    #undef SJ_PLACE
+        lowest[0] = l0; lowest[1] = l1; lowest[2] = l2; lowest[3] = l3;
+        lowest[4] = l4; lowest[5] = l5; lowest[6] = l6; lowest[7] = l7;
+    }
+    """
+    void lowest8 "sj_lowest8"(const int64_t* keys, int n, int64_t* lowest) noexcept nogil
+
+
+cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
+    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
+    """8 cards by the bury strategy; trumps only when nothing else is left."""
+    cdef const TrumpTable* t = g.table
+    cdef CardSet hand = g.hands[g.seat], out
+    cdef int64_t keys[MAX_HAND + BOTTOM_SIZE]     # the dealer holds the bottom too
+    cdef int64_t lowest[BOTTOM_SIZE]
+    cdef int suit_len[4]
+    cdef int n = 0, i, j, k, c, value, base
+    cdef int per_suit, per_point_card, per_point, per_pair
+    cdef uint64_t m
+    if b.bury == BURY_RANDOM:
+        return random_submultiset(&g.rng, hand, BOTTOM_SIZE)
+    for c in range(4):
+        suit_len[c] = card_count(restrict(hand, t.cat_mask[c]))
+    # a card's score, lowest buried first: its place on its suit's line, plus per_suit (by the
+    # strategy, the suit and its length), per_point_card if it scores, per_point for each point,
+    # per_pair if it is held as a pair
+    for c in range(5):
+        per_point_card = KEEP_POINTS
+        per_point = 0
+        per_pair = KEEP_PAIR
+        if c == TRUMP:
+            if suit_len[0] + suit_len[1] + suit_len[2] + suit_len[3] >= BOTTOM_SIZE:
+                break
+            per_suit = KEEP_TRUMPS
+            per_point_card = per_pair = 0
+        elif b.bury == BURY_VOIDS:
+            per_suit = suit_len[c] * PER_SUIT_CARD + c * SUIT_TIE
+            per_point_card = per_pair = 0
+        elif b.bury == BURY_POINTS:
+            per_suit = POINTS_FIRST
+            per_point_card = -POINTS_FIRST
+            per_point = PER_POINT
+            per_pair = 0
+        elif b.bury == BURY_LOW_VOIDS:
+            per_suit = suit_len[c] * LOW_VOIDS_PER_CARD
+        else:
+            per_suit = 0
+        m = hand.ones & t.cat_mask[c]
+        while m:
+            k = ctz(m)
+            m &= m - 1
+            value = kind_points(k)
+            base = (per_suit + t.pos_of[k] + (per_point_card if value else 0) + per_point * value
+                    + (per_pair if (hand.twos >> k) & 1 else 0))
+            for j in range(2 if (hand.twos >> k) & 1 else 1):
+                # lowest score first, the earlier card on ties; the kind rides in the low bits
+                keys[n] = ((<int64_t>base << 7 | n) << 6) | k
+                n += 1
+    lowest8(keys, n, lowest)
+    out.ones = 0
+    out.twos = 0
+    for i in range(BOTTOM_SIZE):
+        k = <int>(lowest[i] & 63)
+        out.twos |= out.ones & ((<uint64_t>1) << k)
+        out.ones |= (<uint64_t>1) << k
+    return out
+
+
+cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """The random player: uniform over the legal answers (docs/engine.md); it buries by its
+    bury strategy, uniformly at random unless told otherwise (the burying study)."""
+    cdef uint64_t i
+    if g.ask == ASK_SHOW:
+        i = rng_below(&g.rng, g.nopts + g.may_pass) if g.nopts + g.may_pass > 1 else 0
+        if i < <uint64_t>g.nopts:
+            cards[0] = g.opts[i]
+        return 0
+    if g.ask == ASK_REVOLT:
+        flag[0] = rng_below(&g.rng, 2) == 1
+        return 0
+    if g.ask == ASK_BURY:
+        cards[0] = bury_by(g, b)
+        return 0
+    if g.step == 0:
+        cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
+        return 0
+    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                         &g.shape, &g.buf, cards)
+
+
+# -- The greedy bot: plays like a sensible human from what its seat can see -------------------
+cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
+    """Of the shows its passes do not pass (passes_of), the one giving it the most trumps, a
+    pair before a single: it declares the suit it holds most of (at once, or once it holds
+    `patience` cards of it); reinforces; overturns when the new trump would give it clearly
+    more trumps; shows its strongest level card when forced. "never" declares only where the
+    round cannot go on without a declaration: when forced, and when the deal is grabbed and
+    nobody declaring would mean a redeal (a first round of bo3, after a revolution)."""
+    cdef Passes p = passes_of(b)
+    cdef int i, strength, best = -1
+    for i in range(g.nopts):
+        if show_passed(g, &p, g.seat, g.show_what, g.opts[i]):
+            continue
+        strength = suit_strength(g, g.seat, g.hands[g.seat], shown_suit(g.opts[i])) * 2 + (
+            1 if g.opts[i].twos else 0)
+        if strength > best:
+            best = strength
+            cards[0] = g.opts[i]
+    if best < 0 and not g.may_pass:
+        cards[0] = g.opts[0]
+
+
+cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
+    """Whether some kind of `kinds` in category `cat` ranks strictly above position pos."""
+    cdef int i, k
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if t.pos_of[k] <= pos:
+            return False
+        if (kinds >> k) & 1:
+            return True
+    return False
+
+
+cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil:
+    """The units of `part` (one category) that no unseen card can beat: a single with no unseen
+    card above it, a pair with no unseen pair above it. Thrown together they cannot fail."""
+    cdef CardSet out
+    cdef uint64_t m = part.ones, bit
+    cdef int k
+    out.ones = 0
+    out.twos = 0
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        bit = (<uint64_t>1) << k
+        if part.twos & bit:
+            if not beaten_by(t, unseen.twos, cat, t.pos_of[k]):
+                out.ones |= bit
+                out.twos |= bit
+        elif not beaten_by(t, unseen.ones, cat, t.pos_of[k]):
+            out.ones |= bit
+    return out
+
+
+cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    cdef int k, best = -1
+    while kinds:
+        k = ctz(kinds)
+        kinds &= kinds - 1
+        if best < 0 or card_order(t, k) > card_order(t, best):
+            best = k
+    return best
+
+
+cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil:
+    cdef CardSet out
+    cdef uint64_t m = cards.ones
+    cdef int k, best = -1, key, best_key = 0
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        key = card_order(t, k) + (100 if avoid_points and points_raw(
+            restrict(cards, (<uint64_t>1) << k)) else 0)
+        if best < 0 or key < best_key:
+            best, best_key = k, key
+    out.ones = (<uint64_t>1) << best
+    out.twos = 0
+    return out
+
+
+cdef CardSet greedy_lead(Game* g) noexcept nogil:
+    """Leads what cannot lose (all sure units of a side suit no opponent can ruff, as a throw
+    when there are several); the dealer's team draws trumps with sure trump units; otherwise a
+    low card of its longest side suit."""
+    cdef const TrumpTable* t = g.table
+    cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0
+    cdef CardSet hand = g.hands[seat], unseen = unseen_by(g, seat), part, sure, best
+    cdef int opp_voids = g.voids[(seat + 1) % 4] | g.voids[(seat + 3) % 4]
+    cdef bint ruffable = restrict(unseen, t.cat_mask[TRUMP]).ones != 0
+    for c in range(4):
+        part = restrict(hand, t.cat_mask[c])
+        n = card_count(part)
+        if n > longest_n:
+            longest, longest_n = c, n
+        if not n or (ruffable and (opp_voids >> c) & 1):
+            continue
+        sure = sure_units(t, part, unseen, c)
+        if card_count(sure) > best_n:
+            best, best_n = sure, card_count(sure)
+    if best_n:
+        return best
+    part = restrict(hand, t.cat_mask[TRUMP])
+    if part.ones and (seat - g.dealer) % 2 == 0:
+        sure = sure_units(t, part, unseen, TRUMP)
+        if sure.ones:
+            # the highest sure trump unit, a pair before a single
+            best.ones = (<uint64_t>1) << highest_kind(t, sure.twos if sure.twos else sure.ones)
+            best.twos = best.ones & sure.twos
+            return best
+    if longest >= 0:
+        return lowest_card(t, restrict(hand, t.cat_mask[longest]), True)
+    return lowest_card(t, part, True)
+
+
+cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil:
+    """What a play spends: high cards and trumps cost more (squared order)."""
+    cdef int cost = 0, o, k
+    cdef uint64_t m = play.ones
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        o = card_order(t, k) + 1
+        cost += o * o * (2 if (play.twos >> k) & 1 else 1)
+    return cost
+
+
+cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil:
+    """`count` cards of `rest` to throw away: side cards before trumps, low before high; point
+    cards first when feeding a partner who wins the trick, last otherwise."""
+    cdef CardSet out, one
+    cdef uint64_t m, bit
+    cdef int i, k, key, best, best_key, value
+    out.ones = 0
+    out.twos = 0
+    for i in range(count):
+        best = -1
+        best_key = 0
+        m = rest.ones
+        while m:
+            k = ctz(m)
+            m &= m - 1
+            bit = (<uint64_t>1) << k
+            one.ones = bit
+            one.twos = 0
+            value = points_raw(one)
+            key = card_order(t, k) + (1000 if t.cat_of[k] == TRUMP else 0) + (
+                -100 * value if feed else 100 * value)
+            if best < 0 or key < best_key:
+                best, best_key = k, key
+        bit = (<uint64_t>1) << best
+        one.ones = bit
+        one.twos = 0
+        rest = difference(rest, one)
+        out.twos |= out.ones & bit
+        out.ones |= bit
+    return out
+
+
+cdef double choose_count(int n, int k) noexcept nogil:
+    cdef double c = 1
+    cdef int i
+    for i in range(k):
+        c = c * (n - i) / (i + 1)
+    return c
+
+
+cdef inline long follow_score(const TrumpTable* t, const LeadShape* shape, int step,
+                              CardSet cand, int best_key, bint best_ruffs, int table_points,
+                              bint partner_wins) noexcept nogil:
+    """Lower is better: feed a winning partner points; else win a trick worth taking (points on
+    the table, or players still to come) as cheaply as possible; else lose cheaply, keeping
+    points from the opponents. (best_key, best_ruffs): the play winning so far."""
+    cdef int pts = points_raw(cand), key
+    cdef bint ruffs
+    if partner_wins:
+        return -100000 * pts + play_cost(t, cand)
+    key = play_rank(t, shape, cand, &ruffs)
+    if outranks(key, ruffs, best_key, best_ruffs) and (table_points + pts >= 5 or step < 3):
+        return -10000000 + play_cost(t, cand)
+    return 100000 * pts + play_cost(t, cand)
+
+
+cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
+    """Weighs its legal follows by follow_score. Short of the led category it weighs its best
+    discard and, void, every ruff; with more than FOLLOW_CAP follows to weigh it plays a random
+    one (huge throws only)."""
+    cdef const TrumpTable* t = g.table
+    cdef Trick* tr = &g.tricks[g.ntricks]
+    cdef int step = g.step, i, nc, w = 0, table_points = 0, key, best_key
+    cdef long score, best_score = 0
+    cdef CardSet hand = g.hands[g.seat], lead = tr.plays[0], suit_cards, trumps
+    cdef const LeadShape* shape = &g.shape
+    cdef bint partner_wins, have = False, ruffs, best_ruffs = False
+    cdef int64_t n
+    best_key = play_rank(t, shape, lead, &ruffs)
+    for i in range(step):
+        table_points += points_raw(tr.plays[i])
+        key = play_rank(t, shape, tr.plays[i], &ruffs)
+        if i and outranks(key, ruffs, best_key, best_ruffs):
+            w, best_key, best_ruffs = i, key, ruffs
+    partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    g.buf.n = 0
+    if nc > shape.ncards:
+        if choose_count(nc, shape.ncards) > FOLLOW_CAP:
+            return random_follow(&g.rng, t, hand, lead, &g.shape, &g.buf, out)
+        n = legal_follows_raw(t, hand, lead, &g.buf)
+    else:
+        out[0] = union_of(suit_cards, discard(t, difference(hand, suit_cards),
+                                              shape.ncards - nc, partner_wins))
+        best_score = follow_score(t, shape, step, out[0], best_key, best_ruffs, table_points,
+                                  partner_wins)
+        have = True
+        trumps = restrict(hand, t.cat_mask[TRUMP])
+        n = 0
+        if (nc == 0 and shape.cat != TRUMP and not partner_wins
+                and card_count(trumps) >= shape.ncards
+                and choose_count(card_count(trumps), shape.ncards) <= FOLLOW_CAP):
+            n = legal_follows_raw(t, trumps, lead, &g.buf)     # every ruff
+    if n < 0:
+        return <int>n
+    for i in range(n):
+        score = follow_score(t, shape, step, g.buf.data[i], best_key, best_ruffs, table_points,
+                             partner_wins)
+        if not have or score < best_score:
+            best_score = score
+            out[0] = g.buf.data[i]
+            have = True
+    return 0 if have else BAD_NO_DECISION

@@ -1,0 +1,1479 @@
+# The native rules core: cards as bitboards, units, legal follows, throws and trick winners.
+# Three tiers (see _core.pxd): `def` entries validate and convert with the GIL, `cdef ... nogil`
+# kernels do the work and report bad input as negative codes, batch loops run without the GIL.
+# Every rule here is written from docs/engine.md and checked against shengji/reference.py.
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+import numpy as np
+
+from shengji.errors import CardError, PlayError, TrumpError
+from shengji.core.results import Leads, ThrowCheck, Unit
+
+cnp.import_array()
+
+DEBUG_BUILD = bool(SHENGJI_DEBUG)   # built with SHENGJI_DEBUG=1 (checks and sanitizer on)
+
+# ---------------------------------------------------------------------------------------------
+# Card kinds and masks
+# ---------------------------------------------------------------------------------------------
+SUIT_LETTERS = "DCHS"                      # suit index order (the v3 overturn order)
+cdef uint64_t BB_ALL = (<uint64_t>1 << 54) - 1
+
+RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+              11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_OF_TEXT = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
+                 "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+_SUIT_OF_TEXT = {"D": 0, "C": 1, "H": 2, "S": 3, "♦": 0, "♣": 1, "♥": 2, "♠": 3,
+                 "♢": 0, "♧": 1, "♡": 2, "♤": 3}
+_CATEGORY_NAMES = ("D", "C", "H", "S", "T")
+
+
+def kind_name(int kind):
+    """Text of one card kind: `AS`, `10H`, `SJ`, `BJ`."""
+    if kind == SMALL_JOKER:
+        return "SJ"
+    if kind == BIG_JOKER:
+        return "BJ"
+    if not 0 <= kind < 52:
+        raise CardError(f"no card kind has index {kind} (kinds are 0..53)")
+    return RANK_NAMES[rank_of(kind)] + SUIT_LETTERS[suit_of(kind)]
+
+
+def kind_index(int suit, int rank):
+    """The kind index of a suited card: suit 0..3 (D C H S), rank 2..14 (docs/engine.md)."""
+    if not (0 <= suit < 4 and 2 <= rank <= 14):
+        raise CardError(f"no suited card has suit {suit} and rank {rank} (suits 0..3, ranks 2..14)")
+    return kind_of(suit, rank)
+
+
+KIND_NAMES = tuple(kind_name(k) for k in range(NUM_KINDS))
+
+
+cdef int check_cardset(CardSet c) noexcept nogil:
+    if (c.ones & ~BB_ALL) or (c.twos & ~c.ones):
+        return BAD_MASK
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Trump tables: one per (level, trump suit or none), built once at import
+# ---------------------------------------------------------------------------------------------
+cdef TrumpTable TABLES[NUM_TRUMPS]
+
+
+cdef inline int side_position(int rank, int level) noexcept nogil:
+    # The level rank leaves its suit's line, so the ranks above it move down one place.
+    return rank - 2 - (1 if rank > level else 0)
+
+
+cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
+    cdef int k, s, rank, cat, pos, i, j
+    t.level = level
+    t.suit = suit
+    t.code = code
+    for i in range(5):
+        t.cat_mask[i] = 0
+    t.shared_kinds = 0
+    for k in range(NUM_KINDS):
+        if k >= 52:
+            cat = TRUMP
+            if suit >= 0:
+                pos = 14 if k == SMALL_JOKER else 15
+            else:
+                pos = 1 if k == SMALL_JOKER else 2
+        else:
+            s = suit_of(k)
+            rank = rank_of(k)
+            if rank == level:
+                cat = TRUMP
+                if suit < 0:
+                    pos = 0
+                elif s == suit:
+                    pos = 13
+                else:
+                    pos = SHARED_POSITION
+                    t.shared_kinds |= <uint64_t>1 << k
+            elif s == suit:
+                cat = TRUMP
+                pos = side_position(rank, level)
+            else:
+                cat = s
+                pos = side_position(rank, level)
+        t.cat_of[k] = cat
+        t.pos_of[k] = pos
+        t.cat_mask[cat] |= <uint64_t>1 << k
+    # by_order: each category's kinds by (position, kind index) descending; insertion sort.
+    for i in range(5):
+        t.cat_size[i] = 0
+    for k in range(NUM_KINDS):
+        cat = t.cat_of[k]
+        j = t.cat_size[cat]
+        t.cat_size[cat] += 1
+        while j > 0 and (t.pos_of[t.by_order[cat][j - 1]] * 64 + t.by_order[cat][j - 1]
+                         < t.pos_of[k] * 64 + k):
+            t.by_order[cat][j] = t.by_order[cat][j - 1]
+            j -= 1
+        t.by_order[cat][j] = k
+
+
+def _build_tables():
+    cdef int level, suit
+    for level in range(2, 15):
+        for suit in range(-1, 4):
+            build_table(&TABLES[trump_code(level, suit)], level, suit, trump_code(level, suit))
+
+
+cdef const TrumpTable* trump_table(int code) noexcept nogil:
+    return &TABLES[code]
+
+
+_build_tables()
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions, runs and profiles (§3, §4.2)
+# ---------------------------------------------------------------------------------------------
+cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    """The set of positions the given kinds occupy (several kinds may share one)."""
+    cdef uint64_t m = 0
+    while kinds:
+        m |= <uint64_t>1 << t.pos_of[ctz(kinds)]
+        kinds &= kinds - 1
+    return m
+
+
+cdef inline int max_position(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    cdef int best = -1
+    while kinds:
+        if t.pos_of[ctz(kinds)] > best:
+            best = t.pos_of[ctz(kinds)]
+        kinds &= kinds - 1
+    return best
+
+
+cdef int runs_of(uint64_t m, int8_t* lens, int8_t* tops) noexcept nogil:
+    """Maximal runs of consecutive set bits of length >= 2 (tractor material); returns how many.
+    A hand of 25 cards has at most 6 such runs, the arrays hold 8."""
+    cdef int n = 0, lo, length
+    while m and n < 8:
+        lo = ctz(m)
+        length = ctz(~(m >> lo))
+        if length >= 2:
+            lens[n] = length
+            tops[n] = lo + length - 1
+            n += 1
+        m &= ~(((<uint64_t>1 << length) - 1) << lo)
+    return n
+
+
+cdef int split_runs(const TrumpTable* t, uint64_t pair_kinds, int8_t* lens, int8_t* tops,
+                    int n) noexcept nogil:
+    """The second tractor material (engine.md "Units"): with two or more off-suit level pairs, a
+    run through position 12 that reaches 11 and 13 becomes [lo..12] and [12..hi]. Rewrites the n
+    runs in place and returns the new count, or -1 when the pairs offer no such split."""
+    cdef int i, lo
+    if popcount(pair_kinds & t.shared_kinds) < 2:
+        return -1
+    for i in range(n):
+        lo = tops[i] - lens[i] + 1
+        if lo < SHARED_POSITION < tops[i]:
+            lens[n] = tops[i] - SHARED_POSITION + 1
+            tops[n] = tops[i]
+            lens[i] = SHARED_POSITION - lo + 1
+            tops[i] = SHARED_POSITION
+            return n + 1
+    return -1
+
+
+cdef inline bint profile_better(const int8_t* a, int na, const int8_t* b, int nb) noexcept nogil:
+    """Lexicographic comparison of piece lists; on an equal prefix the longer list wins."""
+    cdef int i
+    for i in range(na if na < nb else nb):
+        if a[i] != b[i]:
+            return a[i] > b[i]
+    return na > nb
+
+
+cdef inline int max_of(const int8_t* a, int n) noexcept nogil:
+    cdef int i, m = 0
+    for i in range(n):
+        if a[i] > m:
+            m = a[i]
+    return m
+
+
+cdef inline bint repeats_earlier(const int8_t* a, int i) noexcept nogil:
+    """Whether a[i] equals an earlier entry (placing a piece there again gives the same result)."""
+    cdef int k
+    for k in range(i):
+        if a[k] == a[i]:
+            return True
+    return False
+
+
+cdef int profile_rec(int8_t* runs, int nruns, int8_t* bins, int nbins, int cap,
+                     int8_t* out) noexcept nogil:
+    """Greatest profile (engine.md §4) of pieces no longer than cap, written to out.
+    The next piece is always as long as anything still fits (a longer first piece wins whatever
+    follows); only where it goes is searched. Cutting it from the end of a run keeps the rest of
+    the run in one piece, which is never worse than leaving two."""
+    cdef int t = min(cap, min(max_of(runs, nruns), max_of(bins, nbins))), i, j, n, best = 0
+    cdef int8_t cand[MAX_RUNS]
+    if t < 2:
+        return 0
+    for i in range(nruns):
+        if runs[i] < t or repeats_earlier(runs, i):
+            continue
+        for j in range(nbins):
+            if bins[j] < t or repeats_earlier(bins, j):
+                continue
+            runs[i] -= t
+            bins[j] -= t
+            cand[0] = t
+            n = 1 + profile_rec(runs, nruns, bins, nbins, t, cand + 1)
+            runs[i] += t
+            bins[j] += t
+            if profile_better(cand, n, out, best):
+                memcpy(out, cand, n)
+                best = n
+    return best
+
+
+cdef inline int greatest_profile(const int8_t* runs, int nruns, const int8_t* bins, int nbins,
+                                 int8_t* out) noexcept nogil:
+    cdef int8_t r[MAX_RUNS]
+    cdef int8_t b[MAX_RUNS]
+    memcpy(r, runs, nruns)
+    memcpy(b, bins, nbins)
+    return profile_rec(r, nruns, b, nbins, 127, out)
+
+
+cdef int runs_profile(const TrumpTable* t, uint64_t pair_kinds, const int8_t* lens,
+                      const int8_t* tops, int n, const LeadShape* shape,
+                      int8_t* out) noexcept nogil:
+    """S(X) from the runs of X's pairs (runs_of): the greater profile over both materials."""
+    cdef int8_t split_lens[MAX_RUNS]
+    cdef int8_t split_tops[MAX_RUNS]
+    cdef int8_t other[MAX_RUNS]
+    cdef int best = greatest_profile(lens, n, shape.bins, shape.nbins, out), nother
+    memcpy(split_lens, lens, n)
+    memcpy(split_tops, tops, n)
+    n = split_runs(t, pair_kinds, split_lens, split_tops, n)
+    if n > 0:
+        nother = greatest_profile(split_lens, n, shape.bins, shape.nbins, other)
+        if profile_better(other, nother, out, best):
+            memcpy(out, other, nother)
+            best = nother
+    return best
+
+
+cdef int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* shape,
+                    int8_t* out) noexcept nogil:
+    """S(X) for the pairs of X against the lead's tractors."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int n = runs_of(positions_of(t, pair_kinds), lens, tops)
+    return runs_profile(t, pair_kinds, lens, tops, n, shape, out)
+
+
+cdef inline bint same_profile(const int8_t* a, int na, const int8_t* b, int nb) noexcept nogil:
+    cdef int i
+    if na != nb:
+        return False
+    for i in range(na):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil:
+    """Category, size, pairs and tractor lengths of a lead; BAD_* for an empty or mixed lead."""
+    cdef int8_t tops[MAX_RUNS]
+    cdef int i, j, n, tmp
+    if lead.ones == 0:
+        return BAD_LEAD_EMPTY
+    shape.cat = t.cat_of[ctz(lead.ones)]
+    if lead.ones & ~t.cat_mask[shape.cat]:
+        return BAD_LEAD_MIXED
+    shape.ncards = card_count(lead)
+    if shape.ncards > MAX_HAND:
+        return BAD_LEAD_SIZE
+    shape.npairs = popcount(lead.twos)
+    n = 0
+    if shape.npairs >= 2:
+        n = runs_of(positions_of(t, lead.twos), shape.bins, tops)
+        j = split_runs(t, lead.twos, shape.bins, tops, n)   # the decomposition takes the split
+        if j > 0:
+            n = j
+    for i in range(1, n):          # longest first
+        j = i
+        while j > 0 and shape.bins[j] > shape.bins[j - 1]:
+            tmp = shape.bins[j]
+            shape.bins[j] = shape.bins[j - 1]
+            shape.bins[j - 1] = tmp
+            j -= 1
+    shape.nbins = n
+    tmp = 0
+    for i in range(n):
+        tmp += shape.bins[i]
+    # units = tractors + the pairs outside them + singles
+    shape.nunits = n + (shape.npairs - tmp) + popcount(lead.ones & ~lead.twos)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Following (§4)
+# ---------------------------------------------------------------------------------------------
+cdef inline int shape_code(const TrumpTable* t, const LeadShape* shape, CardSet suit_cards,
+                           CardSet play) noexcept nogil:
+    """§4.2 for a play drawn from suit_cards (the follower's led-category cards)."""
+    cdef int8_t need[MAX_RUNS]
+    cdef int8_t got[MAX_RUNS]
+    cdef int nneed, ngot, qc, qp
+    if shape.nbins:
+        nneed = profile_of(t, suit_cards.twos, shape, need)
+        ngot = profile_of(t, play.twos, shape, got)
+        if not same_profile(need, nneed, got, ngot):
+            return FOLLOW_TRACTOR
+    qc = popcount(suit_cards.twos)
+    qp = popcount(play.twos)
+    if qc > shape.npairs:
+        qc = shape.npairs
+    if qp > shape.npairs:
+        qp = shape.npairs
+    return FOLLOW_OK if qc == qp else FOLLOW_PAIRS
+
+
+cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
+    cdef LeadShape shape
+    cdef int rc, nc
+    cdef CardSet suit_cards
+    rc = lead_shape(t, lead, &shape)
+    if rc < 0:
+        return rc
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    if overflows(hand, lead):
+        return BAD_COPIES
+    if card_count(play) != shape.ncards or card_count(hand) < shape.ncards:
+        return FOLLOW_COUNT
+    if not is_subset(play, hand):
+        return FOLLOW_NOT_IN_HAND
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    if nc <= shape.ncards:
+        return FOLLOW_OK if is_subset(suit_cards, play) else FOLLOW_SUIT
+    if play.ones & ~t.cat_mask[shape.cat]:
+        return FOLLOW_SUIT
+    if shape.npairs == 0:
+        return FOLLOW_OK
+    return shape_code(t, &shape, suit_cards, play)
+
+
+cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
+    cdef CardSet* grown
+    if out.n == out.cap:
+        grown = <CardSet*>realloc(out.data, (out.cap * 2 + 16) * sizeof(CardSet))
+        if grown == NULL:
+            return BAD_MEMORY
+        out.data = grown
+        out.cap = out.cap * 2 + 16
+    out.data[out.n] = c
+    out.n += 1
+    return 0
+
+
+cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* counts, int nkinds,
+                       int idx, int left, int room, CardSet chosen, CardSet base,
+                       const LeadShape* shape, CardSet suit_cards, PlayBuffer* out) noexcept nogil:
+    """Every sub-multiset of the pool kinds[idx:] (with counts) of size `left`, added to base;
+    with a shape, only those passing §4.2. room = cards left in the pool from idx on."""
+    cdef int c, rc
+    cdef uint64_t bit
+    cdef CardSet nxt
+    if left == 0:
+        if shape != NULL and shape_code(t, shape, suit_cards, chosen) != FOLLOW_OK:
+            return 0
+        return buffer_push(out, union_of(base, chosen))
+    if idx == nkinds or room < left:
+        return 0
+    bit = <uint64_t>1 << kinds[idx]
+    for c in range(counts[idx] if counts[idx] < left else left, -1, -1):
+        nxt = chosen
+        if c >= 1:
+            nxt.ones |= bit
+        if c == 2:
+            nxt.twos |= bit
+        rc = enumerate_rec(t, kinds, counts, nkinds, idx + 1, left - c, room - counts[idx],
+                           nxt, base, shape, suit_cards, out)
+        if rc < 0:
+            return rc
+    return 0
+
+
+cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
+                               PlayBuffer* out) noexcept nogil:
+    """Appends every distinct legal follow to out; returns how many, or a BAD_* code."""
+    cdef LeadShape shape
+    cdef int rc, nc, nkinds = 0, room = 0
+    cdef int64_t before = out.n
+    cdef int8_t kinds[54]
+    cdef int8_t counts[54]
+    cdef CardSet suit_cards, pool, empty
+    cdef uint64_t m
+    empty.ones = 0
+    empty.twos = 0
+    rc = lead_shape(t, lead, &shape)
+    if rc < 0:
+        return rc
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    if overflows(hand, lead):
+        return BAD_COPIES
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    if nc > shape.ncards:
+        pool = suit_cards
+    else:
+        pool = difference(hand, suit_cards)
+    m = pool.ones
+    while m:
+        kinds[nkinds] = ctz(m)
+        counts[nkinds] = 2 if pool.twos & (m & -m) else 1
+        room += counts[nkinds]
+        nkinds += 1
+        m &= m - 1
+    if nc > shape.ncards:
+        rc = enumerate_rec(t, kinds, counts, nkinds, 0, shape.ncards, room, empty, empty,
+                           &shape if shape.npairs else NULL, suit_cards, out)
+    else:
+        rc = enumerate_rec(t, kinds, counts, nkinds, 0, shape.ncards - nc, room, empty,
+                           suit_cards, NULL, suit_cards, out)
+    if rc < 0:
+        return rc
+    return out.n - before
+
+
+cdef bint is_tractor(const TrumpTable* t, CardSet x) noexcept nogil:
+    """x (pairs of one category) is one unit."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    return decompose_raw(t, x, unit_kinds, unit_pairs) == 1
+
+
+cdef inline bint is_unit(const TrumpTable* t, CardSet x) noexcept nogil:
+    """x (cards of one category) is one unit: a single, a pair or a tractor (§3). Inline, and
+    decompose_raw's arrays apart in is_tractor: legal_leads_raw asks it of every throw."""
+    if x.ones != x.twos:
+        return x.twos == 0 and popcount(x.ones) == 1    # a single, or one beside other cards
+    return popcount(x.ones) == 1 or is_tractor(t, x)
+
+
+cdef inline bint next_submultiset(CardSet part, CardSet* x) noexcept nogil:
+    """x becomes submultiset_of(part, code + 1) for x = submultiset_of(part, code), without
+    decoding the code: the lowest kind of part not at its most copies gains one, and the
+    kinds below it (all at their most) go back to none. False when x was all of part."""
+    cdef uint64_t full = x.twos | (x.ones & ~part.twos)
+    cdef uint64_t b = part.ones & ~full
+    if b == 0:
+        return False
+    b &= -b
+    x.ones &= ~(b - 1)
+    x.twos &= ~(b - 1)
+    if x.ones & b:
+        x.twos |= b
+    else:
+        x.ones |= b
+    return True
+
+
+cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
+                             int64_t* total) noexcept nogil:
+    """Appends the legal leads (any non-empty cards of one category, §4 and §6) to out: every
+    unit first (singles, pairs, tractors, category by category), then throws in mixed-radix
+    order (a digit per kind: 0..1 copies of a single kind, 0..2 of a pair) while fewer than
+    `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
+    or a BAD_* code."""
+    cdef int64_t before = out.n
+    cdef int c, rc
+    cdef uint64_t m, sub
+    cdef CardSet part, x
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    total[0] = 0
+    for c in range(5):
+        part = restrict(hand, t.cat_mask[c])
+        m = part.ones
+        while m:                                    # singles
+            x.ones = m & -m
+            x.twos = 0
+            m &= m - 1
+            rc = buffer_push(out, x)
+            if rc < 0:
+                return rc
+        m = part.twos
+        while m:                                    # pairs
+            x.ones = m & -m
+            x.twos = x.ones
+            m &= m - 1
+            rc = buffer_push(out, x)
+            if rc < 0:
+                return rc
+        # tractors: sets of 2 or more of the pairs that form one unit
+        sub = part.twos
+        while sub:
+            if popcount(sub) >= 2:
+                x.ones = sub
+                x.twos = sub
+                if is_tractor(t, x):
+                    rc = buffer_push(out, x)
+                    if rc < 0:
+                        return rc
+            sub = (sub - 1) & part.twos
+        total[0] += <int64_t>submultisets(part)
+    for c in range(5):
+        part = restrict(hand, t.cat_mask[c])
+        x.ones = x.twos = 0                         # code 0, then codes 1 .. weight in turn
+        while next_submultiset(part, &x):
+            if out.n - before >= cap:
+                return out.n - before
+            if not is_unit(t, x):
+                rc = buffer_push(out, x)
+                if rc < 0:
+                    return rc
+    return out.n - before
+
+
+# ---------------------------------------------------------------------------------------------
+# Trick winner (§5)
+# ---------------------------------------------------------------------------------------------
+cdef int key_in_material(int8_t* lens, const int8_t* tops, int n,
+                         const LeadShape* shape) noexcept nogil:
+    """Highest top of a piece answering the lead's largest tractor, cut from the top of a run,
+    such that the rest still answers the other tractors; -1 if none."""
+    cdef int8_t rest[MAX_RUNS]
+    cdef int i, nrest, best = -1
+    for i in range(n):
+        if lens[i] < shape.bins[0] or tops[i] <= best:
+            continue
+        lens[i] -= shape.bins[0]
+        nrest = greatest_profile(lens, n, shape.bins + 1, shape.nbins - 1, rest)
+        lens[i] += shape.bins[0]
+        if same_profile(rest, nrest, shape.bins + 1, shape.nbins - 1):
+            best = tops[i]
+    return best
+
+
+cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil:
+    """The play's key against the lead's shape (engine.md "Trick winner"), or -1 when the play
+    (all of one category) does not have the lead's shape."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int8_t prof[MAX_RUNS]
+    cdef int n, best, split_key
+    if popcount(play.twos) < shape.npairs:
+        return -1
+    if shape.nbins == 0:
+        return max_position(t, play.twos if shape.npairs else play.ones)
+    n = runs_of(positions_of(t, play.twos), lens, tops)
+    if not same_profile(prof, runs_profile(t, play.twos, lens, tops, n, shape, prof),
+                        shape.bins, shape.nbins):
+        return -1
+    best = key_in_material(lens, tops, n, shape)
+    n = split_runs(t, play.twos, lens, tops, n)
+    if n > 0:
+        split_key = key_in_material(lens, tops, n, shape)
+        if split_key > best:
+            best = split_key
+    return best
+
+
+cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil:
+    cdef LeadShape shape
+    cdef CardSet table
+    cdef int rc, i
+    if n < 1:
+        return BAD_NO_PLAYS
+    rc = lead_shape(t, plays[0], &shape)
+    if rc < 0:
+        return rc
+    table.ones = 0
+    table.twos = 0
+    for i in range(n):
+        if check_cardset(plays[i]) < 0:
+            return BAD_MASK
+        if card_count(plays[i]) != shape.ncards:
+            return BAD_SIZES
+        if overflows(table, plays[i]):
+            return BAD_COPIES
+        table = union_of(table, plays[i])
+    return winner_of(t, &shape, plays, n)
+
+
+cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
+                   int n) noexcept nogil:
+    """Which of n plays wins (§5), for plays already checked (trick_winner_raw checks them);
+    shape is the lead's."""
+    cdef int i, key, best = 0, best_key = shaped_key(t, plays[0], shape)
+    cdef bint ruffs, best_ruffs = False
+    for i in range(1, n):
+        key = play_rank(t, shape, plays[i], &ruffs)
+        if outranks(key, ruffs, best_key, best_ruffs):
+            best = i
+            best_key = key
+            best_ruffs = ruffs
+    return best
+
+
+cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                   bint* ruffs) noexcept nogil:
+    """The key a follow competes with (§5), or -1 when it cannot win: a play of the led
+    category competes only against a one-unit lead, an all-trump answer to a side-suit lead
+    ruffs (ruffs set), anything else never wins."""
+    ruffs[0] = False
+    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
+        if shape.nunits != 1:
+            return -1
+    elif shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
+        ruffs[0] = True
+    else:
+        return -1
+    return shaped_key(t, play, shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Decomposition (§3) and throws (§6)
+# ---------------------------------------------------------------------------------------------
+cdef inline void sort_desc(int8_t* idx, int n, const int8_t* major,
+                           const int8_t* minor) noexcept nogil:
+    """Insertion sort of the indices idx[:n] by (major, minor) descending."""
+    cdef int i, j, tmp
+    for i in range(1, n):
+        j = i
+        while j > 0 and (major[idx[j]] * 32 + minor[idx[j]]
+                         > major[idx[j - 1]] * 32 + minor[idx[j - 1]]):
+            tmp = idx[j]
+            idx[j] = idx[j - 1]
+            idx[j - 1] = tmp
+            j -= 1
+
+
+cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
+                       int8_t* unit_pairs) noexcept nogil:
+    """Units of x, largest first (engine.md), into arrays of NUM_KINDS entries (a unit per kind
+    at most, so any set fits: a dealer's 33 cards, a whole category); returns their
+    number or BAD_LEAD_MIXED. A unit's cards are its kinds, twice each when unit_pairs > 0."""
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int nruns, i, k, n = 0, lo, cat, kind
+    cdef uint64_t in_tractors = 0, taken, bit, tk
+    cdef uint64_t run_kinds[MAX_RUNS]
+    cdef int8_t order_[MAX_RUNS]
+    if x.ones == 0:
+        return 0
+    cat = t.cat_of[ctz(x.ones)]
+    if x.ones & ~t.cat_mask[cat]:
+        return BAD_LEAD_MIXED
+    nruns = runs_of(positions_of(t, x.twos), lens, tops)
+    i = split_runs(t, x.twos, lens, tops, nruns)   # one more pair in tractors (§3)
+    if i > 0:
+        nruns = i
+    # Kinds go to the tractors from the highest top down: at the shared position the upper
+    # tractor takes the highest kind index, the lower one the next (engine.md).
+    for i in range(nruns):
+        order_[i] = i
+    sort_desc(order_, nruns, tops, tops)            # by top alone
+    for i in range(nruns):
+        lo = tops[order_[i]] - lens[order_[i]] + 1
+        tk = 0
+        taken = 0
+        for k in range(t.cat_size[cat]):   # highest position, then kind index, first
+            kind = t.by_order[cat][k]
+            bit = <uint64_t>1 << kind
+            if ((x.twos & bit) and not (in_tractors & bit)
+                    and lo <= t.pos_of[kind] <= tops[order_[i]]
+                    and not (taken >> t.pos_of[kind]) & 1):
+                taken |= <uint64_t>1 << t.pos_of[kind]
+                tk |= bit
+        run_kinds[order_[i]] = tk
+        in_tractors |= tk
+    # Units: longest tractor first, then the highest.
+    sort_desc(order_, nruns, lens, tops)
+    for i in range(nruns):
+        unit_kinds[n] = run_kinds[order_[i]]
+        unit_pairs[n] = lens[order_[i]]
+        n += 1
+    for k in range(t.cat_size[cat]):
+        bit = <uint64_t>1 << t.by_order[cat][k]
+        if (x.twos & bit) and not (in_tractors & bit):
+            unit_kinds[n] = bit
+            unit_pairs[n] = 1
+            n += 1
+    for k in range(t.cat_size[cat]):
+        bit = <uint64_t>1 << t.by_order[cat][k]
+        if (x.ones & bit) and not (x.twos & bit):
+            unit_kinds[n] = bit
+            unit_pairs[n] = 0
+            n += 1
+    return n
+
+
+cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                         CardSet* forced) noexcept nogil:
+    """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int nunits, i, h, r, nr, top, max_single = -1, max_pair = -1, p
+    cdef bint fails
+    cdef uint64_t cat_mask
+    cdef CardSet seen
+    if card_count(lead) > MAX_HAND:
+        return BAD_LEAD_SIZE
+    nunits = decompose_raw(t, lead, unit_kinds, unit_pairs)
+    if nunits == 0:
+        return BAD_LEAD_EMPTY
+    if nunits < 0:
+        return nunits
+    seen = lead
+    for h in range(n):
+        if check_cardset(others[h]) < 0:
+            return BAD_MASK
+        if card_count(others[h]) > MAX_HAND:
+            return BAD_HAND_SIZE
+        if overflows(seen, others[h]):
+            return BAD_COPIES
+        seen = union_of(seen, others[h])
+    forced[0] = lead
+    if nunits == 1:
+        return 1
+    cat_mask = t.cat_mask[t.cat_of[ctz(lead.ones)]]
+    for h in range(n):
+        p = max_position(t, others[h].ones & cat_mask)
+        if p > max_single:
+            max_single = p
+        p = max_position(t, others[h].twos & cat_mask)
+        if p > max_pair:
+            max_pair = p
+    # Units come largest first, so the last failing one is the lowest (§6 强制出小).
+    for i in range(nunits - 1, -1, -1):
+        top = max_position(t, unit_kinds[i])
+        if unit_pairs[i] == 0:
+            fails = max_single > top
+        elif unit_pairs[i] == 1:
+            fails = max_pair > top
+        else:
+            fails = False
+            for h in range(n):
+                nr = runs_of(positions_of(t, others[h].twos & cat_mask), lens, tops)
+                for r in range(nr):
+                    if lens[r] >= unit_pairs[i] and tops[r] > top:
+                        fails = True
+        if fails:
+            forced.ones = unit_kinds[i]
+            forced.twos = unit_kinds[i] if unit_pairs[i] else 0
+            return 0
+    return 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Python types: Cards and Trump
+# ---------------------------------------------------------------------------------------------
+cdef Cards make_cards(uint64_t ones, uint64_t twos):
+    cdef Cards c = Cards.__new__(Cards)
+    c.ones = ones
+    c.twos = twos
+    return c
+
+
+cdef CardSet parse_text(str text) except *:
+    """The card notation of engine.md; CardError names the token that does not read."""
+    cdef CardSet r
+    cdef Py_ssize_t i = 0, j, n = len(text)
+    cdef int rank, suit, kind
+    cdef uint64_t bit
+    r.ones = 0
+    r.twos = 0
+    while i < n:
+        ch = text[i]
+        if ch.isspace() or ch == ",":
+            i += 1
+            continue
+        head = text[i:i + 2].upper()
+        if head == "SJ" or head == "BJ":
+            kind = SMALL_JOKER if head == "SJ" else BIG_JOKER
+            j = i + 2
+        else:
+            j = i + 2 if head == "10" else i + 1
+            rank = _RANK_OF_TEXT.get(text[i:j].upper(), 0)
+            suit = _SUIT_OF_TEXT.get(text[j:j + 1].upper(), -1)
+            if rank == 0 or suit < 0:
+                raise CardError(f"cannot read card {_token_at(text, i)!r} in {text!r}")
+            kind = kind_of(suit, rank)
+            j += 1
+        bit = <uint64_t>1 << kind
+        if r.twos & bit:
+            raise CardError(f"a third copy of {KIND_NAMES[kind]} in {text!r} "
+                            f"(two decks hold two of each card)")
+        if r.ones & bit:
+            r.twos |= bit
+        r.ones |= bit
+        i = j
+    return r
+
+
+def _token_at(str text, Py_ssize_t i):
+    j = i
+    while j < len(text) and not text[j].isspace() and text[j] != ",":
+        j += 1
+    return text[i:j]
+
+
+cdef inline CardSet as_set(object x) except *:
+    """A Cards or card text, as a CardSet (Cards is final: the type check is exact)."""
+    cdef CardSet r
+    if type(x) is Cards:
+        r.ones = (<Cards>x).ones
+        r.twos = (<Cards>x).twos
+        return r
+    if isinstance(x, str):
+        return parse_text(x)
+    raise TypeError(f"expected Cards or card text, got {type(x).__name__}")
+
+
+@cython.final
+cdef class Cards:
+    """An immutable multiset of cards (each kind 0, 1 or 2 times) on two 64-bit masks.
+
+    `Cards("AS AS 10H")`, `len`, `==`, hashing, `+` and `-` (multiset sum and difference),
+    `"AS" in cards` (or a Cards: multiset inclusion), iteration over card texts from the highest
+    kind index down, and `str()` giving canonical text that parses back to the same set.
+    `ones`/`twos` are the raw masks (docs/engine.md) for the fast paths.
+    """
+    cdef readonly uint64_t ones
+    cdef readonly uint64_t twos
+
+    def __init__(self, cards=""):
+        cdef CardSet r
+        if isinstance(cards, (str, Cards)):
+            r = as_set(cards)
+        else:
+            r = parse_text(" ".join(card_texts(cards)))
+        self.ones = r.ones
+        self.twos = r.twos
+
+    @staticmethod
+    def from_masks(ones, twos=0):
+        """Cards from the raw masks; CardError when they describe no multiset."""
+        cdef CardSet c
+        if not (0 <= ones < (1 << 54) and 0 <= twos < (1 << 54)):
+            raise CardError(f"masks must lie within the 54 card kinds: {ones:#x}, {twos:#x}")
+        c.ones = ones
+        c.twos = twos
+        if check_cardset(c) < 0:
+            raise CardError(f"twos {twos:#x} is not within ones {ones:#x}")
+        return make_cards(c.ones, c.twos)
+
+    @staticmethod
+    def from_counts(counts):
+        """Cards from 54 per-kind counts (0, 1 or 2), in kind-index order."""
+        counts = np.asarray(counts)
+        if counts.shape != (NUM_KINDS,):
+            raise CardError(f"expected 54 counts, got shape {counts.shape}")
+        if ((counts < 0) | (counts > 2)).any():
+            raise CardError("each count must be 0, 1 or 2")
+        # checked within 0..2: the cast drops only fractions (1.5 is one copy, as ever)
+        cdef const int16_t[::1] whole = np.ascontiguousarray(counts, np.int16)
+        cdef CardSet c = counted(&whole[0])
+        return make_cards(c.ones, c.twos)
+
+    def counts(self):
+        """Per-kind counts as a NumPy uint8 array of 54, in kind-index order."""
+        cdef cnp.ndarray[cnp.uint8_t, ndim=1] out = np.zeros(NUM_KINDS, dtype=np.uint8)
+        cdef int k
+        for k in range(NUM_KINDS):
+            out[k] = ((self.ones >> k) & 1) + ((self.twos >> k) & 1)
+        return out
+
+    def __len__(self):
+        return popcount(self.ones) + popcount(self.twos)
+
+    def __bool__(self):
+        return self.ones != 0
+
+    def __iter__(self):
+        cdef int k
+        for k in range(NUM_KINDS - 1, -1, -1):
+            if (self.ones >> k) & 1:
+                yield KIND_NAMES[k]
+                if (self.twos >> k) & 1:
+                    yield KIND_NAMES[k]
+
+    def __contains__(self, item):
+        cdef CardSet c = as_set(item)
+        return is_subset(c, CardSet(self.ones, self.twos))
+
+    def __add__(self, other):
+        cdef CardSet a = as_set(self), b = as_set(other)
+        if overflows(a, b):
+            raise CardError(f"adding {other} to {self} makes a third copy of "
+                            f"{KIND_NAMES[ctz((a.twos & b.ones) | (a.ones & b.twos))]}")
+        a = union_of(a, b)
+        return make_cards(a.ones, a.twos)
+
+    def __radd__(self, other):
+        return Cards(other) + self
+
+    def __rsub__(self, other):
+        return Cards(other) - self
+
+    def __sub__(self, other):
+        cdef CardSet a = as_set(self), b = as_set(other)
+        if not is_subset(b, a):
+            raise CardError(f"cannot take {missing_text(b, a)} from {self}: not there")
+        a = difference(a, b)
+        return make_cards(a.ones, a.twos)
+
+    def __eq__(self, other):
+        if isinstance(other, Cards):
+            return self.ones == (<Cards>other).ones and self.twos == (<Cards>other).twos
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.ones, self.twos))
+
+    def __str__(self):
+        return " ".join(self)
+
+    def __repr__(self):
+        return f"Cards({str(self)!r})"
+
+    def __reduce__(self):
+        return (Cards.from_masks, (self.ones, self.twos))
+
+
+cdef str missing_text(CardSet wanted, CardSet have):
+    """Text of the cards of `wanted` that `have` lacks (as a multiset)."""
+    cdef CardSet lack
+    lack.twos = wanted.twos & ~have.ones
+    lack.ones = (wanted.ones & ~have.ones) | (wanted.twos & ~have.twos)
+    return str(make_cards(lack.ones, lack.twos))
+
+
+cdef list card_texts(object cards):
+    """The card texts of an iterable of them (Cards(["AS", "10H"])); CardError for anything
+    else, naming it."""
+    try:
+        texts = list(cards)
+    except TypeError:
+        raise CardError(f"expected cards (card text, Cards or an iterable of card texts), got "
+                        f"{type(cards).__name__} {cards!r:.60}") from None
+    for t in texts:
+        if not isinstance(t, str):
+            raise CardError(f"expected card texts, got {type(t).__name__} {t!r:.60} among them")
+    return texts
+
+
+def parse_cards(text):
+    """Parse card text (engine.md notation) into Cards; a Cards is returned as it is."""
+    if type(text) is Cards:
+        return text
+    if not isinstance(text, str):
+        raise CardError(f"expected card text (a str such as \"AS AS 10H\"), got "
+                        f"{type(text).__name__} {text!r:.60}")
+    cdef CardSet c = parse_text(text)
+    return make_cards(c.ones, c.twos)
+
+
+_LEVEL_OF_TEXT = {name: rank for rank, name in RANK_NAMES.items()}
+_LEVEL_OF_TEXT["T"] = 10
+
+
+@cython.final
+cdef class Trump:
+    """The round's level rank and trump suit: `Trump(7, "S")`, `Trump("A", None)` (no trump).
+
+    level: 2..14 or "2".."10", "J", "Q", "K", "A"; suit: "S", "H", "C", "D" (or ♠♥♣♦), or None.
+    """
+    cdef const TrumpTable* table
+    cdef readonly int level
+    cdef readonly object suit
+
+    def __init__(self, level, suit=None):
+        cdef int lv, s
+        if isinstance(level, str):
+            if level.upper() not in _LEVEL_OF_TEXT:
+                raise TrumpError(f"unknown level {level!r}: use 2..10, J, Q, K or A")
+            lv = _LEVEL_OF_TEXT[level.upper()]
+        elif isinstance(level, int) and not isinstance(level, bool) and 2 <= level <= 14:
+            lv = level
+        else:
+            raise TrumpError(f"unknown level {level!r}: use 2..14 or 2..10, J, Q, K, A")
+        if suit is None:
+            s = -1
+        elif isinstance(suit, str) and suit.upper() in _SUIT_OF_TEXT:
+            s = _SUIT_OF_TEXT[suit.upper()]
+        else:
+            raise TrumpError(f"unknown trump suit {suit!r}: use S, H, C, D or None (no trump)")
+        self.table = trump_table(trump_code(lv, s))
+        self.level = lv
+        self.suit = None if s < 0 else SUIT_LETTERS[s]
+
+    @property
+    def code(self):
+        """Index 0..64 of this trump, as used by the batch functions."""
+        return self.table.code
+
+    @staticmethod
+    def from_code(int code):
+        if not 0 <= code < NUM_TRUMPS:
+            raise TrumpError(f"trump codes run 0..64, got {code}")
+        t = &TABLES[code]
+        return Trump(t.level, None if t.suit < 0 else SUIT_LETTERS[t.suit])
+
+    def __eq__(self, other):
+        if isinstance(other, Trump):
+            return self.table == (<Trump>other).table
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(("Trump", self.table.code))
+
+    def __repr__(self):
+        level = self.level if self.level <= 10 else RANK_NAMES[self.level]
+        return f"Trump({level!r}, {self.suit!r})"
+
+    def __reduce__(self):
+        return (Trump, (self.level, self.suit))
+
+
+cdef inline const TrumpTable* table_of(object trump) except NULL:
+    if type(trump) is Trump:
+        return (<Trump>trump).table
+    raise TypeError(f"expected a shengji.Trump, got {type(trump).__name__}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The public functions (validated, with the GIL)
+# ---------------------------------------------------------------------------------------------
+# The one message of each code: BAD_* (bad input to a kernel) and FOLLOW_* (the rule an
+# illegal follow breaks); the round driver's refusals use them too.
+BAD_INPUT = {
+    BAD_LEAD_EMPTY: "the lead is empty",
+    BAD_LEAD_MIXED: "the lead mixes categories (a lead is one suit, or all trumps)",
+    BAD_HAND_SIZE: "a hand holds more than 25 cards",
+    BAD_COPIES: "three or more copies of one card kind (two decks hold two of each)",
+    BAD_MASK: "a mask holds bits outside the 54 kinds, or twos not within ones",
+    BAD_SIZES: "the plays of a trick differ in size",
+    BAD_NO_PLAYS: "no plays",
+    BAD_MEMORY: "out of memory",
+    BAD_LEAD_SIZE: "the lead holds more than 25 cards",
+}
+FOLLOW_RULES = {
+    FOLLOW_COUNT: "wrong number of cards (§4)",
+    FOLLOW_NOT_IN_HAND: "card not in hand",
+    FOLLOW_SUIT: "must follow suit (§4.1)",
+    FOLLOW_TRACTOR: "must play tractors (§4.2)",
+    FOLLOW_PAIRS: "must play pairs (§4.2)",
+}
+
+
+cdef int raise_bad(int code, str where) except -1:
+    if code == BAD_MEMORY:
+        raise MemoryError(where)
+    raise PlayError(f"{where}: {BAD_INPUT[code]}")
+
+
+cdef int single_kind(object card) except -1:
+    cdef CardSet c = as_set(card)
+    if c.ones == 0 or (c.ones & (c.ones - 1)) or c.twos:
+        raise CardError(f"expected one card, got {card!r}")
+    return ctz(c.ones)
+
+
+def category(card, trump):
+    """The category of one card (§2): "S", "H", "C", "D", or "T" for trump."""
+    return _CATEGORY_NAMES[table_of(trump).cat_of[single_kind(card)]]
+
+
+def order(card, trump):
+    """The rank of one card within its category (§2; engine.md): higher beats lower, equal cards
+    are equal, and every trump is above every side card."""
+    cdef const TrumpTable* t = table_of(trump)
+    cdef int k = single_kind(card)
+    return t.pos_of[k] + (16 if t.cat_of[k] == TRUMP else 0)
+
+
+def points(cards):
+    """Point value (§1): 5 for a five, 10 for a ten or a king."""
+    return points_raw(as_set(cards))
+
+
+def decompose(cards, trump):
+    """The units of a set of cards of one category, largest first (§3, engine.md)."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    cdef CardSet c = as_set(cards)
+    cdef int n, i
+    n = decompose_raw(table_of(trump), c, unit_kinds, unit_pairs)
+    if n < 0:
+        raise_bad(n, f"cannot decompose {make_cards(c.ones, c.twos)}")
+    units = []
+    for i in range(n):
+        cards_i = make_cards(unit_kinds[i], unit_kinds[i] if unit_pairs[i] else 0)
+        kind = "single" if unit_pairs[i] == 0 else ("pair" if unit_pairs[i] == 1 else "tractor")
+        units.append(Unit(kind, unit_pairs[i], cards_i))
+    return units
+
+
+def is_legal_follow(hand, lead, play, trump):
+    """Whether `play` from `hand` is a legal answer to `lead` (§4). Bad input (a hand of more
+    than 25 cards, an empty or mixed lead, a third copy of a card) raises PlayError; a play that
+    breaks a rule just gives False — follow_error says which rule."""
+    cdef int rc = follow_code(table_of(trump), as_set(hand), as_set(lead), as_set(play))
+    if rc < 0:
+        raise_bad(rc, "cannot check a follow")
+    return rc == FOLLOW_OK
+
+
+def follow_error(hand, lead, play, trump):
+    """None when the follow is legal, else a sentence naming the rule it breaks (§4)."""
+    cdef const TrumpTable* t = table_of(trump)
+    cdef CardSet h = as_set(hand), l = as_set(lead), p = as_set(play)
+    cdef LeadShape shape
+    cdef int8_t need[MAX_RUNS]
+    cdef int8_t got[MAX_RUNS]
+    cdef int rc = follow_code(t, h, l, p), nneed, ngot, nc
+    if rc < 0:
+        raise_bad(rc, "cannot check a follow")
+    if rc == FOLLOW_OK:
+        return None
+    lead_shape(t, l, &shape)
+    cat = "trump" if shape.cat == TRUMP else "♦♣♥♠"[shape.cat]
+    suit_cards = restrict(h, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    rule = FOLLOW_RULES[rc]
+    if rc == FOLLOW_COUNT:
+        return (f"{rule}: the lead has {shape.ncards}, the play {card_count(p)} and the hand "
+                f"{card_count(h)}")
+    if rc == FOLLOW_NOT_IN_HAND:
+        return f"{rule}: {missing_text(p, h)}"
+    if rc == FOLLOW_SUIT:
+        if nc <= shape.ncards:
+            return (f"{rule}: the hand holds {nc} {cat} card(s), all of which must be played; "
+                    f"the play leaves out {missing_text(suit_cards, p)}")
+        return (f"{rule}: the hand holds {nc} {cat} cards, enough for the {shape.ncards}-card "
+                f"lead, so every card played must be {cat}")
+    if rc == FOLLOW_TRACTOR:
+        nneed = profile_of(t, suit_cards.twos, &shape, need)
+        ngot = profile_of(t, p.twos, &shape, got)
+        return (f"{rule}: against the lead's tractors the hand can answer with tractors of "
+                f"{[need[i] for i in range(nneed)]} pairs, the play has "
+                f"{[got[i] for i in range(ngot)]}")
+    return (f"{rule}: the lead holds {shape.npairs} pair(s) and the hand "
+            f"{popcount(suit_cards.twos)} in {cat}, so the play must hold "
+            f"{min(shape.npairs, popcount(suit_cards.twos))}; it holds {popcount(p.twos)}")
+
+
+def legal_follows(hand, lead, trump):
+    """Every distinct legal follow (§4), as a list of Cards."""
+    cdef PlayBuffer buf
+    cdef int64_t n, i
+    buf = empty_buffer()
+    try:
+        n = legal_follows_raw(table_of(trump), as_set(hand), as_set(lead), &buf)
+        if n < 0:
+            raise_bad(<int>n, "cannot list follows")
+        plays = []
+        for i in range(buf.n):   # a typed loop: a comprehension's index would be a Python int
+            plays.append(make_cards(buf.data[i].ones, buf.data[i].twos))
+        return plays
+    finally:
+        free(buf.data)
+
+
+LEAD_CAP = 10_000   # default most leads listed: a 25-card hand may have 1,062,881 of them
+
+
+cdef int64_t checked_cap(object cap) except -1:
+    if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or cap < 1:
+        raise PlayError(f"cap must be a positive number of plays, got {cap!r}")
+    return cap
+
+
+def legal_leads(hand, trump, cap=LEAD_CAP):
+    """Every legal lead from `hand`: any non-empty cards of one category (§4), a unit or a
+    throw that may fail (§6). Leads(plays, total, truncated): every unit first (singles, pairs,
+    tractors, category by category: all of them, whatever the cap), then throws until `cap`
+    plays are listed; `total` counts all the legal leads."""
+    cdef PlayBuffer buf
+    cdef int64_t n, i, total = 0, most = checked_cap(cap)
+    buf = empty_buffer()
+    try:
+        n = legal_leads_raw(table_of(trump), as_set(hand), most, &buf, &total)
+        if n < 0:
+            raise_bad(<int>n, "cannot list leads")
+        plays = []
+        for i in range(buf.n):
+            plays.append(make_cards(buf.data[i].ones, buf.data[i].twos))
+        return Leads(plays, total, total > buf.n)
+    finally:
+        free(buf.data)
+
+
+cdef CardSet* sets_of(object seq, int* n) except NULL:
+    """A malloc'd array of the CardSets of a sequence of Cards or texts (at least one slot)."""
+    items = list(seq)
+    cdef CardSet* out = <CardSet*>malloc((len(items) + 1) * sizeof(CardSet))
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i, item in enumerate(items):
+            out[i] = as_set(item)
+    except BaseException:
+        free(out)
+        raise
+    n[0] = len(items)
+    return out
+
+
+def trick_winner(plays, trump):
+    """Index of the winning play (§5); plays[0] is the lead."""
+    cdef int n, rc
+    cdef CardSet* sets = sets_of(plays, &n)
+    try:
+        rc = trick_winner_raw(table_of(trump), sets, n)
+    finally:
+        free(sets)
+    if rc < 0:
+        raise_bad(rc, "cannot judge the trick")
+    return rc
+
+
+def check_throw(lead, others, trump):
+    """Whether a lead stands against the other hands (§6): ThrowCheck(ok, forced), forced being
+    the unit actually led (the whole lead when it stands)."""
+    cdef int n, rc
+    cdef CardSet forced
+    cdef CardSet l = as_set(lead)
+    cdef CardSet* sets = sets_of(others, &n)
+    try:
+        rc = check_throw_raw(table_of(trump), l, sets, n, &forced)
+    finally:
+        free(sets)
+    if rc < 0:
+        raise_bad(rc, "cannot check the throw")
+    return ThrowCheck(rc == 1, make_cards(forced.ones, forced.twos))
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch entry points: many positions per call, the loop without the GIL
+# ---------------------------------------------------------------------------------------------
+def to_masks(cards_list):
+    """An (n, 2) uint64 array of [ones, twos] for a sequence of Cards or texts."""
+    cdef Py_ssize_t i
+    cdef CardSet c
+    items = list(cards_list)
+    out = np.empty((len(items), 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] view = out
+    for i in range(len(items)):
+        c = as_set(items[i])
+        view[i, 0] = c.ones
+        view[i, 1] = c.twos
+    return out
+
+
+cdef object trump_codes(object trumps, Py_ssize_t n):
+    """A per-row int8 array of trump codes from one Trump or an array of codes."""
+    if isinstance(trumps, Trump):
+        return np.full(n, (<Trump>trumps).table.code, dtype=np.int8)
+    codes = np.ascontiguousarray(trumps, dtype=np.int8)
+    if codes.shape != (n,):
+        raise PlayError(f"expected {n} trump codes, got shape {codes.shape}")
+    if n and (codes.min() < 0 or codes.max() >= NUM_TRUMPS):
+        raise TrumpError("trump codes run 0..64")
+    return codes
+
+
+cdef inline int check_rows(const uint64_t[:, ::1] a, Py_ssize_t n, str name) except -1:
+    if a.shape[0] != n or a.shape[1] != 2:
+        raise PlayError(f"{name} must have shape ({n}, 2), got ({a.shape[0]}, {a.shape[1]})")
+    return 0
+
+
+def batch_follow_codes(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
+                       const uint64_t[:, ::1] plays, trumps):
+    """Follow verdicts for n positions: an int8 array, 0 legal, else the FOLLOW_* rule broken
+    (1 count, 2 not in hand, 3 suit, 4 tractor, 5 pairs). Inputs are (n, 2) uint64 masks (see
+    to_masks) and one Trump or n trump codes. Bad input raises PlayError naming the row."""
+    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    check_rows(leads, n, "leads")
+    check_rows(plays, n, "plays")
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    out = np.empty(n, dtype=np.int8)
+    cdef int8_t[::1] res = out
+    cdef int rc, bad = 0
+    with nogil:
+        for i in range(n):
+            rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i)) \
+                or check_cardset(row(plays, i))
+            if rc == 0:
+                rc = follow_code(&TABLES[codes[i]], row(hands, i), row(leads, i), row(plays, i))
+            if rc < 0:
+                bad = rc
+                bad_row = i
+                break
+            res[i] = <int8_t>rc
+    if bad:
+        raise_bad(bad, f"row {bad_row}")
+    return out
+
+
+cdef int64_t follows_of_rows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
+                             const int8_t[::1] codes, PlayBuffer* buf, int64_t[::1] out,
+                             bint keep, Py_ssize_t* bad_row) noexcept nogil:
+    """The legal follows of each row: out[i] is the row's count (keep False: the buffer is
+    emptied for each row) or the buffer's length after it (keep True: every row's follows
+    kept). Returns 0, or the first BAD_* code with its row in bad_row."""
+    cdef Py_ssize_t i
+    cdef int64_t rc
+    for i in range(hands.shape[0]):
+        if not keep:
+            buf.n = 0
+        rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i))
+        if rc == 0:
+            rc = legal_follows_raw(&TABLES[codes[i]], row(hands, i), row(leads, i), buf)
+        if rc < 0:
+            bad_row[0] = i
+            return rc
+        out[i] = buf.n if keep else rc
+    return 0
+
+
+def batch_legal_follow_counts(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads, trumps):
+    """Number of distinct legal follows for n positions (int64 array)."""
+    cdef Py_ssize_t n = hands.shape[0], bad_row = -1
+    check_rows(leads, n, "leads")
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    out = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] res = out
+    cdef int64_t bad
+    cdef PlayBuffer buf
+    buf = empty_buffer()
+    try:
+        with nogil:
+            bad = follows_of_rows(hands, leads, codes, &buf, res, False, &bad_row)
+    finally:
+        free(buf.data)
+    if bad:
+        raise_bad(<int>bad, f"row {bad_row}")
+    return out
+
+
+cdef object gathered(PlayBuffer* buf, const int64_t[::1] ends, Py_ssize_t n):
+    """(masks, offsets): the buffer's plays as an (m, 2) uint64 array, row i's plays at
+    masks[offsets[i]:offsets[i + 1]]."""
+    masks = np.empty((buf.n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] m = masks
+    cdef int64_t j
+    for j in range(buf.n):
+        m[j, 0] = buf.data[j].ones
+        m[j, 1] = buf.data[j].twos
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    offsets[1:] = np.asarray(ends)
+    return masks, offsets
+
+
+def batch_legal_follows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads, trumps):
+    """Every legal follow for n positions, without the GIL: (masks, offsets), the follows of
+    row i being masks[offsets[i]:offsets[i + 1]] ((m, 2) uint64 [ones, twos], see to_masks)."""
+    cdef Py_ssize_t n = hands.shape[0], bad_row = -1
+    check_rows(leads, n, "leads")
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    ends_arr = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] ends = ends_arr
+    cdef int64_t bad
+    cdef PlayBuffer buf
+    buf = empty_buffer()
+    try:
+        with nogil:
+            bad = follows_of_rows(hands, leads, codes, &buf, ends, True, &bad_row)
+        if bad:
+            raise_bad(<int>bad, f"row {bad_row}")
+        return gathered(&buf, ends, n)
+    finally:
+        free(buf.data)
+
+
+def batch_legal_leads(const uint64_t[:, ::1] hands, trumps, cap=LEAD_CAP):
+    """The legal leads of n hands (as legal_leads, `cap` per hand), without the GIL:
+    (masks, offsets, totals), row i's leads at masks[offsets[i]:offsets[i + 1]] and totals[i]
+    counting all of them (more than listed when the cap cut throws off)."""
+    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    check_rows(hands, n, "hands")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    ends_arr = np.empty(n, dtype=np.int64)
+    totals = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] ends = ends_arr, tot = totals
+    cdef int64_t rc = 0, bad = 0, most = checked_cap(cap)
+    cdef PlayBuffer buf
+    buf = empty_buffer()
+    try:
+        with nogil:
+            for i in range(n):
+                rc = check_cardset(row(hands, i))
+                if rc == 0:
+                    rc = legal_leads_raw(&TABLES[codes[i]], row(hands, i), most, &buf, &tot[i])
+                if rc < 0:
+                    bad = rc
+                    bad_row = i
+                    break
+                ends[i] = buf.n
+        if bad:
+            raise_bad(<int>bad, f"row {bad_row}")
+        masks, offsets = gathered(&buf, ends, n)
+        return masks, offsets, totals
+    finally:
+        free(buf.data)
+
+
+def batch_trick_winners(const uint64_t[:, :, ::1] plays, trumps):
+    """Winners of n tricks: plays is an (n, k, 2) uint64 array (k plays each, the lead first);
+    returns an int8 array of indices."""
+    cdef Py_ssize_t n = plays.shape[0], k = plays.shape[1], i, j, bad_row = -1
+    if plays.shape[2] != 2:
+        raise PlayError(f"plays must have shape (n, k, 2), got last axis {plays.shape[2]}")
+    if not 1 <= k <= 8:
+        raise PlayError(f"a trick has 1..8 plays, got {k}")
+    codes_arr = trump_codes(trumps, n)
+    cdef const int8_t[::1] codes = codes_arr
+    out = np.empty(n, dtype=np.int8)
+    cdef int8_t[::1] res = out
+    cdef CardSet trick[8]
+    cdef int rc, bad = 0
+    with nogil:
+        for i in range(n):
+            for j in range(k):
+                trick[j].ones = plays[i, j, 0]
+                trick[j].twos = plays[i, j, 1]
+            rc = trick_winner_raw(&TABLES[codes[i]], trick, <int>k)
+            if rc < 0:
+                bad = rc
+                bad_row = i
+                break
+            res[i] = <int8_t>rc
+    if bad:
+        raise_bad(bad, f"row {bad_row}")
+    return out

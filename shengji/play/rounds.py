@@ -1,0 +1,265 @@
+"""Playing rounds and matches: one round (play_round), a match (play_match), many rounds
+natively into a frame (simulate_rounds, simulate). Built-in bots answer inside the engine
+without the interpreter; a Python bot is asked through the Bot protocol (shengji.bots) and its
+answer goes through the same checks."""
+from __future__ import annotations
+
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from shengji.core._core import Cards, follow_error
+from shengji.core._deal import round_seed
+from shengji.play._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, simulate
+from shengji.bots import is_search_bot, resolve_bots
+from shengji.core.deals import (Condition, condition, conditioned_decks, record_condition,
+                           round_decks)
+from shengji.errors import CardError, IllegalAction, ShengjiError
+from shengji.play.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
+from shengji.round.rules import Rules
+from shengji.core import validate
+from shengji.core.validate import round_args
+from shengji.round._knowledge import TABLE
+from shengji.round.views import View
+
+__all__ = ["COLUMNS", "DECLARATION_COLUMNS", "Table", "first_deals", "round_seed", "simulate",
+           "play_round", "play_match", "simulate_rounds", "play_columns", "ask_python_bot",
+           "view_of"]
+
+
+def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
+               levels: tuple[int, int] = (2, 2), first_round: bool = False,
+               predeal: Any = None, bottom: Any = None, accept: Any = None) -> RoundRecord:
+    """Deal, declare, bury, play and settle one round (§4-§10).
+
+    `bots`: a built-in bot's name for all four seats, or four bots (names or objects with the
+    Bot methods). `dealer` deals; with `first_round=True` it draws first and, where the rules
+    say so (Rules.first_dealer "declarer"), the first declaration picks the dealer. `levels`
+    are the teams' levels (team = seat % 2); the round is played at the dealer team's level.
+    predeal {seat: cards}, bottom, accept: the first deal is conditioned (shengji.core.deals), as
+    sj.deal(seed, 0, dealer, ...) deals it, so a row of a conditioned simulate_rounds or duel
+    replays with its seed and condition; the record's `condition` says how (a redeal is
+    shuffled as ever).
+    """
+    rules = Rules.of(rules)
+    seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
+    cond = condition(predeal, bottom, accept)
+    dealt = None
+    if not cond.plain:
+        decks, attempts = conditioned_decks(cond, [seed], 0, dealer)
+        dealt = decks[0], record_condition(cond, attempts[0])
+    return dealt_round(rules, seed, bots, dealer, levels, first_round, dealt)
+
+
+def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
+                first_round: bool, dealt: tuple[np.ndarray, dict] | None) -> RoundRecord:
+    """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
+    condition (shengji.core.deals.record_condition), or None for the shuffled one."""
+    specs, objects, names = resolve_bots(bots)
+    table = Table(rules, seed, dealer, levels, first_round, specs,
+                  None if dealt is None else dealt[0])
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        ask_python_bot(table, rules, levels, objects[seat], what, seat)
+    d = table.record()
+    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
+                       first_round=bool(first_round), bots=names,
+                       condition=None if dealt is None else dealt[1], **d)
+
+
+def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
+                   seat: int) -> None:
+    """Ask the seat's Python bot (or a search bot, for a play) and give its answer to the
+    table; IllegalAction naming the seat, the action and the rule when it is refused."""
+    view = view_of(table, rules, levels, what, seat)
+    action = view.action
+    answer = bot.choose(view, table) if is_search_bot(bot) else getattr(bot, action)(view)
+    cards: Cards | None = None
+    if what == "revolt":
+        if not isinstance(answer, bool):
+            raise IllegalAction(seat, action, f"answer True or False, got {answer!r}")
+        code = table.answer(None, answer)
+    else:
+        if answer is not None or what != "show":
+            try:
+                cards = answer if isinstance(answer, Cards) else Cards(answer)
+            except (CardError, TypeError) as e:
+                raise IllegalAction(seat, action, f"not cards: {e}") from None
+        code = table.answer(cards, False)
+    if code:
+        if table.is_follow_refusal(code):
+            assert view.lead is not None and cards is not None and view.trump is not None
+            reason = follow_error(view.hand, view.lead, cards, view.trump) or ""
+        else:
+            reason = table.refusal(code)
+            held = Counter(view.hand)
+            missing = [c for c, n in Counter(cards or ()).items() if n > held[c]]
+            if what in ("bury", "play") and missing:
+                reason += ": " + " ".join(missing)
+        shown = "pass" if what in ("show", "revolt") and not answer else str(answer)
+        raise IllegalAction(seat, action, f"{shown}: {reason}")
+
+
+def view_of(table: Table, rules: Rules, levels: tuple[int, int], what: str, seat: int,
+            turn: int | None = -1) -> View:
+    """What `seat` sees now; `turn`: the seat deciding (default: `seat` itself, which must be
+    the one the round waits for)."""
+    if turn == -1 and table.pending != (what, seat):
+        raise ShengjiError(f"seat {seat}: no {what} decision of this seat is pending (the round "
+                           f"waits for {table.pending or 'nothing: it is over'}); a view for "
+                           "another seat names the seat deciding (turn)")
+    s = table.state()
+    points = [0, 0]
+    for t in s["tricks"]:
+        points[t["winner"] % 2] += t["points"]
+    options, may_pass = table.options if what == "show" else ([], False)
+    return View(seat=seat, action="declare" if what == "show" else what,
+                hand=table.hand(seat), rules=rules, levels=levels, level=s["level"],
+                trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
+                shows=tuple(s["events"]), show=table.show_kind if what == "show" else None,
+                options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
+                current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
+                knowledge=table.knowledge(seat), table=table.knowledge(TABLE),
+                deal=s["deal"], turn=seat if turn == -1 else turn)
+
+
+def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
+               max_rounds: int = 10_000) -> MatchRecord:
+    """Rounds until a team passes A (§8), from levels (2, 2) with a first round; under
+    Rules.series > 1 (bo3) games until a team has won a majority. Round k of the match uses
+    round_seed(seed, k)."""
+    rules = Rules.of(rules)
+    seed = validate.seed(seed)
+    max_rounds = validate.count(max_rounds, "max_rounds")
+    rounds: list[RoundRecord] = []
+    levels_after: list[tuple[int, int]] = []
+    games: list[int] = []
+    while max(games.count(0), games.count(1)) * 2 <= rules.series:
+        levels = [2, 2]
+        dealer, first = 0, True
+        while True:
+            if len(rounds) == max_rounds:
+                raise ShengjiError(f"the match did not end in {max_rounds} rounds")
+            rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer,
+                             (levels[0], levels[1]), first)
+            holds = rec.settlement["dealer_holds"]
+            team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
+            adv = rules.advance(levels[team], rec.settlement["rise"], holds)
+            levels[team] = adv.level
+            rounds.append(rec)
+            levels_after.append((levels[0], levels[1]))
+            if adv.won:
+                games.append(team)
+                break
+            dealer, first = rules.next_dealer(rec.dealer, holds), False
+    return MatchRecord(rules=rules, seed=seed, rounds=rounds, levels=levels_after, games=games,
+                       winner=max((0, 1), key=games.count))
+
+
+MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round); more: a study
+
+
+def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
+                    workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
+                    first_round: bool = False, predeal: Any = None, bottom: Any = None,
+                    accept: Any = None):
+    """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
+    round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
+    frame is the same for any number of workers. Built-in bots run natively in worker threads
+    without the GIL; Python bots are played round by round (the frame's columns and dtypes
+    are the same either way).
+
+    predeal {seat: cards}, bottom, accept: the rounds' first deals are conditioned
+    (shengji.core.deals; absolute seats, `dealer` drawing first), round i's being
+    sj.deal(row.seed, 0, dealer, ...): play_round(seed=row.seed, ..., predeal=..., bottom=...,
+    accept=...) replays it. frame.attrs["acceptance_rate"]: the share of the attempted deals
+    taken."""
+    rules = Rules.of(rules)
+    seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
+    n = validate.count(n, "n (rounds)", 0, MAX_FRAME_ROUNDS)
+    workers = validate.count(workers, "workers", 1, 1024)
+    cond = condition(predeal, bottom, accept)
+    specs, objects, names = resolve_bots(bots)
+    if any(o is not None for o in objects):     # Python and search bots: round by round
+        dealt = None if cond.plain else round_decks(cond, seed, range(n), dealer)
+        cols = play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
+                            first_round, cond, dealt)
+        parts = [{**cols, "attempts": n if dealt is None else np.sum(dealt[1])}]
+    else:
+        parts = simulated_parts(rules, seed, n, specs, dealer, levels, first_round, cond,
+                                workers)
+    frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
+                      np.zeros(0, np.int64 if k == "seed" else np.int16)
+                      for k in COLUMNS + ("seed",)})
+    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
+    return frame
+
+
+def simulated_parts(rules: Rules, seed: int, n: int, specs: list, dealer: int,
+                    levels: tuple[int, int], first_round: bool, cond: Condition,
+                    workers: int) -> list[dict]:
+    """simulate's columns of rounds 0 .. n - 1 (native bots) in chunks over `workers` threads,
+    each chunk's with the deals it attempted ("attempts")."""
+    chunk = max(1, min(50_000, -(-n // workers)))
+
+    def run(start: int) -> dict:
+        count = min(chunk, n - start)
+        decks, attempts = (None, count) if cond.plain else round_decks(
+            cond, seed, range(start, start + count), dealer)
+        cols = simulate(rules, seed, start, count, specs, dealer, levels, first_round,
+                        decks=decks)
+        cols["attempts"] = np.sum(attempts)
+        return cols
+
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        parts = list(pool.map(run, range(0, n, chunk)))   # at most 2,000 chunks
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)    # the running chunks end within a second
+        raise
+    pool.shutdown()
+    return parts
+
+
+def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
+                 levels: tuple[int, int], first_round: bool, cond: Condition | None = None,
+                 dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """simulate's columns and seed for rounds played one by one (Python and search bots):
+    `rounds` lists (i, dealer), round i seeded round_seed(seed, i). `dealt`: the rounds'
+    first deals under `cond` and the attempts each took (round_decks), or None."""
+    rows = [round_row(dealt_round(rules, round_seed(seed, i), bots, dealer, levels, first_round,
+                                  None if cond is None or dealt is None else
+                                  (dealt[0][j], record_condition(cond, dealt[1][j]))))
+            for j, (i, dealer) in enumerate(rounds)]
+    return {k: np.array([row_value(k, r[k]) for r in rows],
+                        dtype=np.int64 if k == "seed" else np.int16) for k in FRAME_COLUMNS}
+
+
+def row_value(column: str, value: Any) -> int:
+    """A round_row value as simulate's columns hold it: -1 for no declarer, the trump suit's
+    index in SUITS, booleans as 0/1."""
+    if column == "declarer":
+        return -1 if value is None else value
+    if column == "trump_suit":
+        return SUITS.index(value)
+    return int(value)
+
+
+def frame_of(cols: dict[str, np.ndarray]):
+    """The frame of simulate's columns: the one place its dtypes are chosen."""
+    import pandas as pd
+
+    declarer = pd.array(cols["declarer"], dtype="Int8")
+    declarer[cols["declarer"] < 0] = pd.NA
+    frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})
+    frame["seed"] = cols["seed"].astype(np.uint64)
+    frame["declarer"] = declarer
+    frame["trump_suit"] = pd.Series(np.asarray(SUITS)[cols["trump_suit"]],
+                                    dtype=pd.CategoricalDtype(list(SUITS)))
+    frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
+    frame["reinforced"] = cols["reinforced"].astype(bool)
+    return frame[list(FRAME_COLUMNS)]
+
+

@@ -1,0 +1,287 @@
+# The contract of the native round engine (_engine.pyx), for the bots (_policies), the driver
+# (_driver), the knowledge (_knowledge) and every Cython module that plays rounds without the
+# GIL. A round is a state machine: `run` advances it to the next decision (ASK_*, the deciding
+# seat in game.seat), `apply` checks an answer against the rules and takes it (0, or a BAD_* /
+# ILLEGAL_FOLLOW code with the state unchanged). Nothing here holds a Python object or a bot's
+# strategy: a seat's controller may only declare Passes, shows it passes whatever it holds.
+from libc.stdint cimport uint64_t, int8_t, int16_t
+
+from shengji.core._core cimport (
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference, ctz,
+    suit_of, suit_kinds,
+)
+from shengji.core._deal cimport Rng, DECK_SIZE
+
+cdef enum:
+    MAX_TRICKS = 25        # hands of 25 shrink by at least one card a trick
+    PASS_LINE = 80         # defenders' points that take the deal (§8, every rule text)
+
+
+ctypedef struct SettleRules:  # the settings of shengji.Rules that a round's end needs
+    int step               # points per level step (§8)
+    int rise_cap           # most levels in one round, 0 for no cap
+    int ndealer_rises      # rows of dealer_rises; 0: the step formula
+    int dealer_most[4]     # dealer_rises: most points for ...
+    int dealer_levels[4]   # ... this rise
+    int multiplier_cap     # 0 for no cap (§7)
+    int throw_penalty      # points per card of a failed throw (§6)
+
+
+ctypedef struct RoundResult:
+    int trick_points       # defenders' points from the tricks they won
+    int penalty            # failed throws: + by the dealer team, - by the defenders (§6)
+    int bottom_points      # points of the buried cards
+    int multiplier         # bottom multiplier, 0 when the dealer team wins the last trick
+    int defender_points    # final points, floored at 0
+    bint dealer_holds
+    int rise
+
+
+ctypedef struct Trick:
+    int8_t leader          # seat that led
+    CardSet attempted      # the lead as tried; differs from plays[0] when a throw failed
+    CardSet plays[4]       # in play order, from the leader
+    int8_t winner          # seat that won
+
+
+
+cdef enum:
+    MAX_DEALS = 32         # deals in one round (redeals after a revolution, a step-down, ...)
+    MAX_EVENTS = 512       # shows, revolutions, step-downs, redeals: at most 16 per deal
+    MAX_OPTIONS = 12       # shows one seat may make at one moment: 4 suits x 2 + 2 joker pairs
+    DRAWN = 100            # cards drawn into the hands; the last 8 of the deck are the bottom
+    NO_TRUMP_SUIT = 4
+
+# What a pending decision asks for.
+cdef enum:
+    ASK_DONE = 0           # the round is over
+    ASK_SHOW = 1           # declare, reinforce or overturn: one of the options, or pass
+    ASK_REVOLT = 2         # call a revolution (革命) or not
+    ASK_BURY = 3           # bury 8 cards
+    ASK_PLAY = 4           # lead (step 0) or follow
+
+# Phases of the round.
+cdef enum:
+    PH_DRAW = 0
+    PH_AFTER_DEAL = 1
+    PH_ASK = 2             # v3: nobody declared while drawing, the seats are asked in order
+    PH_FORCED = 3          # match16: the dealer's team must show a level card (强行报牌)
+    PH_PASS1 = 4           # the overturn pass before the bottom is taken
+    PH_REVOLT = 5
+    PH_TAKE_BOTTOM = 6
+    PH_BURY = 7
+    PH_PASS2 = 8           # v3: the overturn pass after burying (抄底)
+    PH_STEAL = 9           # an overturner in that pass buries 8 of its own
+    PH_START_PLAY = 10
+    PH_PLAY = 11
+    PH_DONE = 12
+
+# Events of the declaration phase, for the record.
+cdef enum:
+    EV_DECLARE = 1
+    EV_REINFORCE = 2
+    EV_OVERTURN = 3
+    EV_FORCED = 4          # a forced declaration (match16)
+    EV_TURN = 5            # the bottom turned (翻底): kind = the card that decided
+    EV_STEP_DOWN = 6       # match16: neither dealer-team seat holds a level card
+    EV_REVOLT = 7
+    EV_REDEAL = 8          # nobody declared where a declaration picks the dealer
+
+# When an event happened.
+cdef enum:
+    WHEN_DRAWING = 0
+    WHEN_DEALT = 1
+    WHEN_BURIED = 2
+
+# Answers `apply` refuses (beyond the core's BAD_* codes; follow rules as ILLEGAL_FOLLOW - code).
+cdef enum:
+    BAD_NO_DECISION = -20
+    BAD_SHOW = -21         # not one of the shows this seat may make now
+    BAD_MUST_SHOW = -22    # a forced declaration cannot be passed
+    BAD_BURY_COUNT = -23
+    BAD_NOT_IN_HAND = -24
+    BAD_LEAD_NONE = -25    # a lead must hold at least one card
+    BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
+    BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
+    BAD_PASSES = -28       # debug builds: a fast test of the passes disagrees with show_passed
+    ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
+
+
+# What happens when nobody declares while drawing (Rules.no_declaration).
+cdef enum:
+    NO_DECL_ASK_THEN_TURN = 0  # v3: each seat is asked in turn, then the bottom is turned
+    NO_DECL_FORCED = 1         # match16: the dealer's team must show a level card (强行报牌)
+    NO_DECL_TURN_WHOLE = 2     # bo3: the whole bottom is turned at once
+
+
+ctypedef struct GameRules:
+    SettleRules s
+    int8_t overturn_once        # bo3: a pair over a single once, then joker pairs (else ranked)
+    int8_t joker_pair_declares  # bo3: a joker pair may make the first declaration (no trump)
+    int8_t reinforce            # v3, match16: the declarer may show the second copy later
+    int8_t overturn_while_drawing  # bo3: overturns at the draws, not only in the pass
+    int8_t steal_bottom         # v3: the pass after burying, with 抄底
+    int8_t no_declaration       # NO_DECL_*: what happens when nobody declares
+    int8_t dealer_by_declaration  # first round: the first declarer deals (v3, bo3)
+    int8_t overturn_takes_deal  # first round: an overturner before the bottom deals (v3)
+    int revolution_points       # -1: no revolution; else most points a defender may hold (match16)
+
+
+ctypedef struct Passes:
+    # Shows a seat passes whatever it holds, declared before the round by whoever plays it (the
+    # native bots declare theirs from their strategy): the engine does not offer them, and its
+    # draw loop skips the draws that could only lead to them. All zero: every show is offered.
+    # show_passed is the definition; debug builds check the engine's fast tests against it.
+    bint optional          # every first declaration and overturn the round can go on without
+                           # (not those declaring_needed); reinforcing and forced shows are asked
+    int8_t suit_cards      # a first declaration of a suit holding fewer cards than this
+                           # (0: none; a joker pair names no suit and is not passed)
+    bint weigh_overturns   # an overturn whose trump gives the seat fewer trumps than the
+    int8_t gain_over_opponent  # standing one plus this (an opponent's declaration) ...
+    int8_t gain_over_partner   # ... or plus this (its partner's)
+
+
+ctypedef struct Event:
+    int16_t deal           # which deal of the round
+    int8_t when            # WHEN_DRAWING (at a draw), WHEN_DEALT (after the deal), WHEN_BURIED
+    int8_t at              # cards drawn when it happened
+    int8_t seat
+    int8_t what            # EV_*
+    int8_t kind            # card shown (or turned), -1 for none
+    int8_t count           # copies shown
+
+
+ctypedef struct Game:
+    GameRules rules
+    uint64_t seed
+    Rng rng
+    int levels[2]          # each team's level (team = seat % 2)
+    bint first_round
+    bint revolted
+    int ndeals
+    int first_drawer
+    int dealer             # -1 while a declaration still has to pick the dealer
+    int level              # the round's level, once the dealer is known
+    int8_t decks[MAX_DEALS][DECK_SIZE]
+    CardSet hands[4]
+    CardSet bottom         # the 8 cards down: drawn, then as buried
+    int drawn
+    int declarer           # seat whose show set the trump; -1 for none or the bottom turned
+    int trump_suit         # 0..3, NO_TRUMP_SUIT, -1 not yet
+    int strength           # of the standing declaration: 0 an unreinforced single, else 1..6
+    int shown              # level cards or jokers the standing declaration shows
+    int overturns
+    bint reinforced        # the standing declaration was reinforced (加固) in this deal
+    const TrumpTable* table
+    Event events[MAX_EVENTS]
+    int nevents
+    int phase
+    int pass_start
+    int pass_i
+    int show_what          # EV_* the pending show would be
+    bint pending           # a decision is asked and not yet answered
+    int ask
+    int seat
+    Passes passes[4]       # per seat, as given to game_start
+    uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
+    uint64_t watch_pairs   # the kinds whose first copy joins a seat's watch (pair_kinds)
+    bint watch_valid       # watch and watch_pairs hold for the hands and the standing declaration
+    int nopts
+    bint may_pass
+    CardSet opts[MAX_OPTIONS]
+    CardSet buried[5]      # every bury: the dealer's, then any 抄底
+    int8_t buriers[5]
+    int nburies
+    CardSet start_hands[4]
+    LeadShape shape        # the shape of the trick's lead, once led
+    CardSet played         # every card played to the tricks so far
+    int8_t voids[4]        # per seat, categories (bits) it has shown it lacks
+    Trick tricks[MAX_TRICKS]
+    int ntricks
+    int nthrows            # leads of more than one unit (§6)
+    int nfailed            # of them, failed
+    int step
+    int leader
+    RoundResult res
+    PlayBuffer buf
+
+
+
+cdef inline bint throw_failed(const Trick* t) noexcept nogil:
+    """The lead played is not the one tried: a throw that failed (§6)."""
+    return t.attempted.ones != t.plays[0].ones or t.attempted.twos != t.plays[0].twos
+
+
+cdef inline int when_of(const Game* g) noexcept nogil:
+    """WHEN_* of the moment: at a draw, after the deal, or after burying."""
+    if g.phase == PH_DRAW:
+        return WHEN_DRAWING
+    return WHEN_DEALT if g.phase < PH_PASS2 else WHEN_BURIED
+
+
+cdef inline bint declaring_needed(const Game* g) noexcept nogil:
+    """Nobody declaring would mean dealing again: the deal is grabbed by declaring (a first
+    round, after a revolution) and the rules have no other way to a trump."""
+    return g.dealer < 0 and g.rules.no_declaration != NO_DECL_ASK_THEN_TURN
+
+
+cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
+    """Cards of a suit (0..3) in the hand, level cards and the trump suit alike."""
+    return card_count(restrict(hand, suit_kinds(suit)))
+
+
+cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
+    """Cards this seat cannot see while the tricks are played: not in its hand, not played,
+    not the bottom it buried last. (The knowledge says the same: debug builds check it.)"""
+    cdef CardSet x
+    x.ones = x.twos = ALL_KINDS
+    x = difference(difference(x, g.hands[seat]), g.played)
+    if g.nburies and g.buriers[g.nburies - 1] == seat:
+        x = difference(x, g.bottom)
+    return x
+
+
+cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
+
+
+cdef inline int shown_suit(CardSet shown) noexcept nogil:
+    """The suit a show names (NO_TRUMP_SUIT for jokers)."""
+    return suit_of(ctz(shown.ones))
+
+
+cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,
+                             CardSet shown) noexcept nogil:
+    """Whether the passes `p` pass this show (what: EV_*) by `seat` now: the definition of
+    Passes. The engine's fast tests (asks_declaration, asked_at_draw, draw_watch, pair_kinds,
+    unpassed_overturns) are checked against it in debug builds; the greedy bot weighs its
+    shows with it."""
+    cdef int gain
+    if what == EV_DECLARE:
+        if p.optional and not declaring_needed(g):
+            return True
+        return p.suit_cards and shown_suit(shown) < NO_TRUMP_SUIT and suit_count(
+            g.hands[seat], shown_suit(shown)) < p.suit_cards
+    if what != EV_OVERTURN:
+        return False            # reinforcing and forced shows are always asked
+    if p.optional:
+        return True
+    if not p.weigh_overturns:
+        return False
+    gain = (suit_strength(g, seat, g.hands[seat], shown_suit(shown))
+            - suit_strength(g, seat, g.hands[seat], g.trump_suit))
+    return gain < (p.gain_over_partner if (g.declarer - seat) % 2 == 0 else
+                   p.gain_over_opponent)
+
+
+cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil
+cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
+                               CardSet last_lead) noexcept nogil
+cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                    int dealer, int level0, int level1, bint first_round) noexcept nogil
+cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
+                      int dealer, int level0, int level1, const int8_t* deck,
+                      CardSet shown) noexcept nogil
+cdef int run(Game* g) noexcept nogil
+cdef bint side_bury_is_moot(const Game* g) noexcept nogil
+cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef GameRules game_rules(object rules) except *

@@ -1,0 +1,119 @@
+# What a seat knows (docs/engine.md "What a seat knows"), kept natively, event by event: one
+# Knowledge per seat, and one for the table (what every seat knows: the shows, the plays, who
+# took and buried the bottom, never a hand). A RoundKnowledge reads the engine's own record of
+# the round (the deck, the events, the buries, the tricks) event by event, from where it
+# stopped the last time (catch_up): the engine itself does nothing for it, so the studies and
+# rollouts, which read no knowledge, pay nothing. The views, the world sampler and the
+# learning encodings read these structs and nothing else.
+#
+# Cards are tracked copy by copy: each kind has two physical copies, and for each the places it
+# may be in now. When what a seat sees could be either copy (a QH played by a seat that may hold
+# the QH shown earlier, or the other one), both explanations are kept as alternatives, each
+# standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
+# by the explanations that allow it.
+from libc.stdint cimport uint8_t, uint32_t, int8_t, int16_t
+from libc.string cimport memset
+
+from shengji.core._core cimport CardSet
+from shengji.round._engine cimport Game
+
+cpdef enum:
+    REST = 4               # place of the cards in no hand: the bottom (and, while drawing,
+                           # the cards still to draw)
+    PLAYED = 5             # place of the cards played to tricks
+    HIDDEN = 0x1F          # the four hands and the rest
+    TABLE = 4              # the observer that sees no hand: what every seat knows
+    OBSERVERS = 5          # seats 0..3, then the table
+    MAX_ALTS = 8           # alternatives kept per kind (see Knowledge.overflow)
+    OBSERVATION_SIZE = 956 # int16s of a flat observation (OBSERVATION_FIELDS in _knowledge.pyx)
+
+
+# where each field of the flat observation starts (OBSERVATION_FIELDS in _knowledge.pyx)
+cdef enum:
+    AT_HAND = 0
+    AT_PLAYED = 54
+    AT_CURRENT = 270
+    AT_SHOWN = 486
+    AT_UNSEEN = 702
+    AT_BOTTOM = 756
+    AT_VOIDS = 810
+    AT_SIZES = 830
+    AT_CATEGORY = 834
+    AT_ORDER = 888
+    AT_TRUMP = 942
+    AT_LEVELS = 944
+    AT_POINTS = 948
+    AT_SEATS = 950
+    AT_ACTION = 954
+    AT_TRICKS = 955
+
+
+ctypedef struct KindKnowledge:
+    uint8_t nalts          # alternatives: explanations of what the seat saw of this kind (>= 1)
+    uint8_t where[MAX_ALTS][2]  # per alternative, the places (bits: seats 0..3, REST, PLAYED)
+                           # each of the two copies may be in now; the smaller mask first
+    uint32_t ways[MAX_ALTS]     # explanations each alternative stands for
+
+
+ctypedef struct Knowledge:
+    int8_t seat            # the observer: 0..3, or TABLE
+    int8_t overflow        # an event gave a kind more than MAX_ALTS alternatives: the
+                           # alternatives are incomplete and the sampler refuses them
+    CardSet hand           # the observer's hand (empty for the table)
+    CardSet played[4]      # the cards each seat has played to tricks in this deal
+    int8_t sizes[4]        # the cards each seat holds now
+    int8_t voids[4]        # per seat, the categories (bits, _core's order) it has shown it
+                           # lacks by not following them (the engine's Game.voids)
+    int8_t nburies         # buries in this deal: the dealer's, then any 抄底
+    int8_t buriers[5]      # who made each
+    CardSet buried[5]      # the cards of each bury this observer made (empty for the others')
+    int8_t bottom_known    # the observer buried last and the bottom is still down: it is
+    CardSet bottom         # these cards
+    int rest               # cards in no hand: the bottom, while drawing the undrawn cards too
+    int drawn              # draws of the deal read so far
+    KindKnowledge kinds[54]     # where each copy of each kind may be
+
+
+ctypedef struct RoundKnowledge:
+    Knowledge seen[OBSERVERS]   # what seats 0..3 and the table know
+    int deal               # the deal read (-1: none yet); a new deal starts afresh
+    int nevents            # the round's events read
+    int took               # the dealer's take of the bottom read
+    int nsteals            # 抄底 takes read
+    int nburies            # buries read
+    int nplays             # plays to tricks read
+
+
+ctypedef struct Moment:    # what an observation reads beyond the seat's knowledge: what is public
+    int trump_code         # the trump's table, -1 before there is a trump
+    int ncurrent           # plays of the trick in progress ...
+    CardSet current[4]     # ... in play order, from its leader
+    int leader             # the seat leading the trick in progress, -1 none
+    int dealer             # -1 while none
+    int declarer           # -1 none
+    int turn               # the seat deciding now, -1 none (the round is over)
+    int levels[2]          # each team's level (team = seat % 2)
+    int points[2]          # points each team has taken in tricks
+    int action             # what is asked: 0 declare, 1 revolt, 2 bury, 3 play
+    int tricks             # finished tricks
+
+
+cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil
+cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
+cdef void encode_observation(int16_t* out, const Knowledge* seat, const Knowledge* table,
+                             const Moment* m) noexcept nogil
+
+
+cdef inline void knowledge_reset(RoundKnowledge* rk) noexcept nogil:
+    """Nothing read yet: for a round started afresh in the same Game."""
+    memset(rk, 0, sizeof(RoundKnowledge))
+    rk.deal = -1
+
+
+cdef class SeatKnowledge:
+    cdef Knowledge k
+    cdef int trump_code    # the trump's table (for the voids' categories), -1 before a trump
+
+    @staticmethod
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code)

@@ -1,0 +1,789 @@
+# What a seat knows, kept event by event (the contract is _knowledge.pxd). Each event is read
+# by the five observers (the four seats and the table), each seeing what it may see: its own
+# draws, bury and bottom, everybody's shows, plays, takes and buries (not their cards).
+# catch_up reads the events from the engine's record in the order they happened.
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t, int16_t
+from libc.string cimport memcpy, memset
+
+from shengji.core._core cimport (
+    CardSet, TrumpTable, NUM_KINDS, NUM_TRUMPS, ALL_KINDS, TRUMP, ctz, card_count, union_of,
+    difference, trump_table, points_raw,
+)
+from shengji.core._deal cimport DECK_SIZE
+from shengji.round._engine cimport (
+    Game, Trick, Event, DRAWN, MAX_TRICKS, PH_BURY, PH_PLAY, ASK_SHOW, ASK_PLAY, WHEN_DRAWING,
+    WHEN_BURIED, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN, throw_failed,
+    unseen_by,
+)
+
+import numpy as np
+
+from shengji.core._core import Cards
+from shengji.errors import ShengjiError
+
+
+# -- One kind's alternatives -------------------------------------------------------------------
+cdef inline uint8_t bit(int place) noexcept nogil:
+    return <uint8_t>(1 << place)
+
+
+cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
+                  int8_t* overflow) noexcept nogil:
+    """One more alternative: copies in places a and b. Masks are kept smaller first, so that
+    two alternatives that differ only by which copy is which merge; one with a copy in no
+    place cannot be and is dropped."""
+    cdef int i
+    cdef uint8_t t
+    if a == 0 or b == 0 or ways == 0:
+        return
+    if a > b:
+        t = a
+        a = b
+        b = t
+    for i in range(out.nalts):
+        if out.where[i][0] == a and out.where[i][1] == b:
+            out.ways[i] += ways
+            return
+    if out.nalts == MAX_ALTS:
+        overflow[0] = 1
+        return
+    out.where[out.nalts][0] = a
+    out.where[out.nalts][1] = b
+    out.ways[out.nalts] = ways
+    out.nalts += 1
+
+
+cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
+                     int8_t* overflow) noexcept nogil:
+    """n copies were seen at place `at` and are at `to` now (a draw, a show, a play, a bury
+    of its own): any copy that may have been at `at` may be the one, each choice an
+    explanation; a pair seen at once is both copies, one explanation. With exact the whole of
+    `at` was seen (the bottom taken up), so no other copy is there."""
+    cdef KindKnowledge out
+    cdef int i, c
+    cdef uint8_t f = bit(at), a, b
+    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
+    for i in range(k.nalts):
+        a = k.where[i][0]
+        b = k.where[i][1]
+        if n == 2:
+            if a & f and b & f:
+                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
+        elif n == 0:
+            add_alt(&out, a & ~f, b & ~f, k.ways[i], overflow)
+        else:
+            for c in range(2):
+                if k.where[i][c] & f:
+                    b = k.where[i][1 - c]
+                    add_alt(&out, bit(to), b & ~f if exact else b, k.ways[i], overflow)
+    k[0] = out
+
+
+cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
+                int8_t* overflow) noexcept nogil:
+    """Every copy that may be at frm may now be in `add` too (a bury: from a hand to the
+    bottom), or with leave only there (the bottom taken into a hand)."""
+    cdef KindKnowledge out
+    cdef int i, c
+    cdef uint8_t f = bit(frm)
+    cdef uint8_t w[2]
+    memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
+    for i in range(k.nalts):
+        for c in range(2):
+            w[c] = k.where[i][c]
+            if w[c] & f:
+                w[c] = ((w[c] & ~f) if leave else w[c]) | add
+        add_alt(&out, w[0], w[1], k.ways[i], overflow)
+    k[0] = out
+
+
+cdef int certain_copies(const KindKnowledge* k, int place) noexcept nogil:
+    """Copies at place (and nowhere else) in every alternative: there whichever explanation
+    is true."""
+    cdef int i, least = 2 if k.nalts else 0
+    for i in range(k.nalts):
+        least = min(least, (k.where[i][0] == bit(place)) + (k.where[i][1] == bit(place)))
+    return least
+
+
+cdef CardSet unseen_of(const Knowledge* K) noexcept nogil:
+    """The cards the observer cannot see: not in its hand, not played, not the bottom it
+    knows."""
+    cdef CardSet x
+    cdef int q
+    x.ones = x.twos = ALL_KINDS
+    x = difference(x, K.hand)
+    for q in range(4):
+        x = difference(x, K.played[q])
+    if K.bottom_known:
+        x = difference(x, K.bottom)
+    return x
+
+
+cdef inline int count_of(CardSet c, int kind) noexcept nogil:
+    return <int>((c.ones >> kind) & 1) + <int>((c.twos >> kind) & 1)
+
+
+# -- Events, as each observer sees them --------------------------------------------------------
+cdef void know_deal(Knowledge* know) noexcept nogil:
+    """A new deal: nothing is known of where any card is."""
+    cdef int o, q, k
+    cdef Knowledge* K
+    cdef uint8_t anywhere
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.seat = o
+        K.overflow = 0
+        K.hand.ones = K.hand.twos = 0
+        for q in range(4):
+            K.played[q].ones = K.played[q].twos = 0
+            K.sizes[q] = 0
+            K.voids[q] = 0
+        K.nburies = 0
+        K.bottom_known = 0
+        K.bottom.ones = K.bottom.twos = 0
+        K.rest = DECK_SIZE
+        K.drawn = 0
+        anywhere = HIDDEN & ~(bit(o) if o < 4 else 0)
+        for k in range(NUM_KINDS):
+            K.kinds[k].nalts = 1
+            K.kinds[k].where[0][0] = K.kinds[k].where[0][1] = anywhere
+            K.kinds[k].ways[0] = 1
+
+
+cdef inline void add_kind(CardSet* c, int kind) noexcept nogil:
+    cdef uint64_t b = (<uint64_t>1) << kind
+    c.twos |= c.ones & b
+    c.ones |= b
+
+
+cdef void know_draws(Knowledge* know, const int8_t* deck, int first, int end) noexcept nogil:
+    """The draws not read yet, up to draw `end` of the deck, seat (first + d) & 3 drawing card
+    d: each seen by the drawer alone."""
+    cdef int d, seat, o, kind
+    for d in range(know[0].drawn, end):
+        seat = (first + d) & 3
+        kind = deck[d]
+        for o in range(OBSERVERS):
+            know[o].sizes[seat] += 1
+            know[o].rest -= 1
+        add_kind(&know[seat].hand, kind)
+        see_copies(&know[seat].kinds[kind], 1, REST, seat, False, &know[seat].overflow)
+    for o in range(OBSERVERS):
+        know[o].drawn = end
+
+
+cdef void know_show(Knowledge* know, int seat, CardSet shown) noexcept nogil:
+    """The seat shows these cards from its hand (a declaration, or what a failed throw
+    revealed): the others now know the seat holds them."""
+    cdef int o, kind
+    cdef uint64_t m
+    for o in range(OBSERVERS):
+        if o == seat:
+            continue
+        m = shown.ones
+        while m:
+            kind = ctz(m)
+            m &= m - 1
+            see_copies(&know[o].kinds[kind], count_of(shown, kind), seat, seat, False,
+                       &know[o].overflow)
+
+
+cdef void know_turn(Knowledge* know, int kind) noexcept nogil:
+    """翻底: the card of the bottom that decided the trump is seen by all."""
+    cdef int o
+    for o in range(OBSERVERS):
+        see_copies(&know[o].kinds[kind], 1, REST, REST, False, &know[o].overflow)
+
+
+cdef void know_take(Knowledge* know, int seat, CardSet bottom) noexcept nogil:
+    """The seat takes the bottom into its hand (the dealer, or a 抄底 overturner): it sees the
+    cards, the others see only that it took them."""
+    cdef int o, kind
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.sizes[seat] += card_count(bottom)
+        K.rest -= card_count(bottom)
+        K.bottom_known = 0
+        for kind in range(NUM_KINDS):
+            if o == seat:
+                see_copies(&K.kinds[kind], count_of(bottom, kind), REST, REST, True,
+                           &K.overflow)
+            widen(&K.kinds[kind], REST, bit(seat), True, &K.overflow)
+    know[seat].hand = union_of(know[seat].hand, bottom)
+
+
+cdef void know_bury(Knowledge* know, int seat, CardSet cards) noexcept nogil:
+    """The seat buries these cards: it knows the bottom now; any card the others knew it
+    held may now be in the bottom."""
+    cdef int o, kind, i
+    cdef uint64_t m
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        i = K.nburies
+        K.nburies += 1
+        K.buriers[i] = seat
+        K.buried[i].ones = K.buried[i].twos = 0
+        K.sizes[seat] -= card_count(cards)
+        K.rest += card_count(cards)
+        if o != seat:
+            for kind in range(NUM_KINDS):
+                widen(&K.kinds[kind], seat, bit(REST), False, &K.overflow)
+    K = &know[seat]
+    K.buried[K.nburies - 1] = cards
+    K.hand = difference(K.hand, cards)
+    K.bottom = cards
+    K.bottom_known = 1
+    m = cards.ones
+    while m:
+        kind = ctz(m)
+        m &= m - 1
+        see_copies(&K.kinds[kind], count_of(cards, kind), seat, REST, False, &K.overflow)
+
+
+cdef void know_play(Knowledge* know, int seat, CardSet cards) noexcept nogil:
+    """The seat plays these cards to a trick."""
+    cdef int o, kind, n = card_count(cards)
+    cdef uint64_t m
+    cdef Knowledge* K
+    for o in range(OBSERVERS):
+        K = &know[o]
+        K.played[seat] = union_of(K.played[seat], cards)
+        K.sizes[seat] -= n
+        m = cards.ones
+        while m:
+            kind = ctz(m)
+            m &= m - 1
+            see_copies(&K.kinds[kind], count_of(cards, kind), seat, PLAYED, False,
+                       &K.overflow)
+    know[seat].hand = difference(know[seat].hand, cards)
+
+
+# -- Reading the round ------------------------------------------------------------------------
+cdef void catch_up_buries(RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """The dealer's take of the bottom, once made, and the buries whose take has been read
+    (bury 0 follows the dealer's take, bury i the i-th 抄底)."""
+    cdef CardSet bottom
+    cdef int i
+    if not rk.took and g.phase >= PH_BURY:
+        bottom.ones = bottom.twos = 0
+        for i in range(DRAWN, DECK_SIZE):
+            add_kind(&bottom, g.decks[rk.deal][i])
+        know_take(rk.seen, g.dealer, bottom)
+        rk.took = 1
+    while rk.took and rk.nburies < g.nburies and rk.nburies <= rk.nsteals:
+        know_bury(rk.seen, g.buriers[rk.nburies], g.buried[rk.nburies])
+        rk.nburies += 1
+
+
+cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """Read what happened in the round since the last call, in the order it happened: the
+    draws, the shows between them, the take of the bottom, the buries with the 抄底 shows and
+    takes between them, the plays."""
+    cdef int deal = g.ndeals - 1, q, o, j, seat, plays
+    cdef const int8_t* deck = g.decks[deal]
+    cdef const Event* e
+    cdef const Trick* t
+    cdef CardSet shown
+    if rk.deal != deal:
+        know_deal(rk.seen)
+        rk.deal = deal
+        rk.took = rk.nsteals = rk.nburies = rk.nplays = 0
+    while rk.nevents < g.nevents:
+        e = &g.events[rk.nevents]
+        rk.nevents += 1
+        if e.deal != deal:
+            continue            # an earlier deal's: what it showed is not in these cards
+        know_draws(rk.seen, deck, g.first_drawer, e.at if e.when == WHEN_DRAWING else DRAWN)
+        if e.when == WHEN_BURIED:
+            catch_up_buries(rk, g)
+        if e.what == EV_DECLARE or e.what == EV_REINFORCE or e.what == EV_OVERTURN or \
+                e.what == EV_FORCED:
+            shown.ones = (<uint64_t>1) << e.kind
+            shown.twos = shown.ones if e.count == 2 else 0
+            know_show(rk.seen, e.seat, shown)
+            if e.when == WHEN_BURIED:
+                # 抄底: the overturner takes up the bottom buried last
+                know_take(rk.seen, e.seat, g.buried[rk.nburies - 1])
+                rk.nsteals += 1
+        elif e.what == EV_TURN:
+            know_turn(rk.seen, e.kind)
+    know_draws(rk.seen, deck, g.first_drawer, g.drawn)
+    catch_up_buries(rk, g)
+    plays = 4 * g.ntricks + g.step if g.phase >= PH_PLAY else 0
+    while rk.nplays < plays:
+        t = &g.tricks[rk.nplays // 4]
+        j = rk.nplays % 4
+        seat = (t.leader + j) & 3
+        if j == 0 and throw_failed(t):
+            know_show(rk.seen, seat, difference(t.attempted, t.plays[0]))   # kept in hand
+        know_play(rk.seen, seat, t.plays[j])
+        rk.nplays += 1
+    if g.phase >= PH_PLAY:
+        for o in range(OBSERVERS):
+            for q in range(4):
+                rk.seen[o].voids[q] = g.voids[q]
+
+
+cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
+    """The knowledge read agrees with the round (checked in debug builds): each seat's hand,
+    everybody's hand sizes, the played cards, and in the tricks the unseen cards
+    (unseen_by)."""
+    cdef int o, q
+    cdef const Knowledge* K
+    cdef CardSet played, unseen, truth
+    for o in range(OBSERVERS):
+        K = &rk.seen[o]
+        played.ones = played.twos = 0
+        for q in range(4):
+            if K.sizes[q] != card_count(g.hands[q]):
+                return False
+            played = union_of(played, K.played[q])
+        if g.phase >= PH_PLAY and (played.ones != g.played.ones or played.twos != g.played.twos):
+            return False
+        if o < 4:
+            if K.hand.ones != g.hands[o].ones or K.hand.twos != g.hands[o].twos:
+                return False
+            if g.phase >= PH_PLAY:
+                unseen = unseen_of(K)
+                truth = unseen_by(g, o)
+                if unseen.ones != truth.ones or unseen.twos != truth.twos:
+                    return False
+    return True
+
+
+# -- The learning encoding: a seat's flat observation ---------------------------------------------
+# docs/engine.md "Encodings": these fields in this order, each flattened (C order) into int16s.
+# Seat axes are relative (index 0 is the observing seat, 1 the next to play, 2 its partner, 3
+# the one before it); kind axes run over the 54 kinds. encode_observation is the one definition:
+# Table.observe writes it for the env, View.encode splits it into the fields.
+OBSERVATION_FIELDS = (
+    ("hand", (54,)), ("played", (4, 54)), ("current", (4, 54)), ("shown", (4, 54)),
+    ("unseen", (54,)), ("bottom", (54,)), ("voids", (4, 5)), ("sizes", (4,)),
+    ("category", (54,)), ("order", (54,)), ("trump", (2,)), ("levels", (4,)), ("points", (2,)),
+    ("seats", (4,)), ("action", ()), ("tricks", ()))
+
+
+def _check_layout():
+    starts = [AT_HAND, AT_PLAYED, AT_CURRENT, AT_SHOWN, AT_UNSEEN, AT_BOTTOM, AT_VOIDS, AT_SIZES,
+              AT_CATEGORY, AT_ORDER, AT_TRUMP, AT_LEVELS, AT_POINTS, AT_SEATS, AT_ACTION,
+              AT_TRICKS, OBSERVATION_SIZE]
+    at = 0
+    for i, (_, shape) in enumerate(OBSERVATION_FIELDS):
+        if starts[i] != at:
+            raise ImportError("OBSERVATION_FIELDS and the encoder's offsets disagree")
+        at += int(np.prod(shape))
+    if at != OBSERVATION_SIZE:
+        raise ImportError("OBSERVATION_FIELDS and OBSERVATION_SIZE disagree")
+    if AT_ORDER != AT_CATEGORY + NUM_KINDS:
+        raise ImportError("the encoder copies category and order as one row: order must follow")
+
+
+_check_layout()
+
+
+# The category and order fields (AT_ORDER follows AT_CATEGORY) of each trump's observations:
+# row code + 1 for trump code `code`, row 0 (all -1) before there is a trump. They depend on the
+# trump's table alone, so encode_observation copies a row whole.
+cdef int16_t CATEGORY_ORDER[NUM_TRUMPS + 1][2 * NUM_KINDS]
+
+
+def _build_category_order():
+    cdef int code, kind
+    cdef const TrumpTable* t
+    for kind in range(2 * NUM_KINDS):
+        CATEGORY_ORDER[0][kind] = -1
+    for code in range(NUM_TRUMPS):
+        t = trump_table(code)
+        for kind in range(NUM_KINDS):
+            CATEGORY_ORDER[code + 1][kind] = t.cat_of[kind]
+            CATEGORY_ORDER[code + 1][NUM_KINDS + kind] = \
+                t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+_build_category_order()
+
+
+cdef inline int16_t relative(int q, int seat) noexcept nogil:
+    return -1 if q < 0 else (q - seat) & 3
+
+
+cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
+    """out[kind] = the copies of kind in c, for the kinds in c (the rest left as they are)."""
+    cdef uint64_t rest = c.ones
+    while rest:
+        out[ctz(rest)] = 1
+        rest &= rest - 1
+    rest = c.twos           # within c.ones
+    while rest:
+        out[ctz(rest)] = 2
+        rest &= rest - 1
+
+
+cdef inline bint one_seat(uint8_t w) noexcept nogil:
+    """The places w are one place, and that a seat: w is 1, 2, 4 or 8 (bits of 0x116)."""
+    return w < 16 and (0x116 >> w) & 1
+
+
+cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
+    """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
+    counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
+    cdef int kind, a, j, q
+    cdef int least[4]
+    cdef int counts[4]
+    cdef const KindKnowledge* k
+    for kind in range(NUM_KINDS):
+        k = &T.kinds[kind]
+        # a copy certain at a seat is there alone in every alternative, so in the first: the
+        # kinds with no such copy there (most) are passed at a glance
+        if k.nalts == 0 or not (one_seat(k.where[0][0]) or one_seat(k.where[0][1])):
+            continue
+        least[0] = least[1] = least[2] = least[3] = 2
+        for a in range(k.nalts):
+            counts[0] = counts[1] = counts[2] = counts[3] = 0
+            for j in range(2):
+                if one_seat(k.where[a][j]):
+                    counts[ctz(k.where[a][j])] += 1
+            for q in range(4):
+                least[q] = min(least[q], counts[q])
+        for q in range(4):
+            if least[q]:
+                out[54 * ((q - seat) & 3) + kind] = least[q]
+
+
+cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* T,
+                             const Moment* m) noexcept nogil:
+    """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
+    table's knowledge (what every seat knows each seat holds), at the moment m."""
+    cdef int seat = K.seat, i, q, c, row
+    cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
+    memset(out, 0, AT_VOIDS * sizeof(int16_t))    # the counts; every later field is written
+    write_counts(out + AT_HAND, K.hand)
+    write_counts(out + AT_UNSEEN, unseen_of(K))
+    if K.bottom_known:
+        write_counts(out + AT_BOTTOM, K.bottom)
+    memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
+    write_shown(out + AT_SHOWN, T, seat)
+    for i in range(4):
+        q = (seat + i) & 3
+        write_counts(out + AT_PLAYED + 54 * i, K.played[q])
+        for c in range(5):
+            out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
+        out[AT_SIZES + i] = K.sizes[q]
+        out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
+    for i in range(m.ncurrent):
+        row = ((m.leader if m.leader >= 0 else 0) + i - seat) & 3
+        write_counts(out + AT_CURRENT + 54 * row, m.current[i])
+    out[AT_TRUMP] = t.level if t != NULL else 0
+    out[AT_TRUMP + 1] = (t.suit if t.suit >= 0 else 4) if t != NULL else -1
+    out[AT_POINTS] = m.points[seat & 1]
+    out[AT_POINTS + 1] = m.points[1 - (seat & 1)]
+    out[AT_SEATS] = relative(m.dealer, seat)
+    out[AT_SEATS + 1] = relative(m.declarer, seat)
+    out[AT_SEATS + 2] = relative(m.leader, seat)
+    out[AT_SEATS + 3] = relative(m.turn, seat)
+    out[AT_ACTION] = m.action
+    out[AT_TRICKS] = m.tricks
+
+
+# -- Python: a seat's knowledge at one moment ---------------------------------------------------
+cdef object as_cards(CardSet c):
+    return Cards.from_masks(c.ones, c.twos)
+
+
+cdef object kinds_cards(list kinds):
+    """The cards of a list of kind indices (a kind listed twice: both copies)."""
+    cdef CardSet c
+    c.ones = c.twos = 0
+    for kind in kinds:
+        add_kind(&c, kind)
+    return as_cards(c)
+
+
+def restore_knowledge(bytes state, int trump_code):
+    """A SeatKnowledge from SeatKnowledge.state_bytes() (unpickling)."""
+    if len(state) != sizeof(Knowledge) or not -1 <= trump_code < 65:
+        raise ValueError(f"not a knowledge state: {len(state)} bytes (of {sizeof(Knowledge)}), "
+                         f"trump table {trump_code}")
+    cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
+    memcpy(&out.k, <const char*>state, sizeof(Knowledge))
+    out.trump_code = trump_code
+    return out
+
+
+cdef class SeatKnowledge:
+    """A copy of what one seat (or, for seat 4, the table) knows at one moment of a round, as
+    the engine kept it. `places()` gives it to the world sampler; `alternatives(kind)` shows
+    how it tracks the two copies of a kind."""
+
+    @staticmethod
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code):
+        cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
+        out.k = k[0]
+        out.trump_code = trump_code
+        return out
+
+    def __reduce__(self):
+        return (restore_knowledge, (self.state_bytes(), self.trump_code))
+
+    def state_bytes(self):
+        """The struct as bytes (for pickling and comparing)."""
+        return (<char*>&self.k)[:sizeof(Knowledge)]
+
+    def __eq__(self, other):
+        return (isinstance(other, SeatKnowledge)
+                and self.trump_code == (<SeatKnowledge>other).trump_code
+                and self.state_bytes() == other.state_bytes())
+
+    def __hash__(self):
+        return hash((self.state_bytes(), self.trump_code))
+
+    @property
+    def seat(self):
+        return self.k.seat
+
+    @property
+    def hand(self):
+        return as_cards(self.k.hand)
+
+    @property
+    def played(self):
+        """The cards each seat has played to tricks in this deal."""
+        return tuple(as_cards(self.k.played[q]) for q in range(4))
+
+    @property
+    def sizes(self):
+        return tuple(self.k.sizes[q] for q in range(4))
+
+    @property
+    def voids(self):
+        """Per seat, the categories (bits: D C H S trump) it has shown it lacks."""
+        return tuple(self.k.voids[q] for q in range(4))
+
+    @property
+    def buriers(self):
+        return tuple(self.k.buriers[i] for i in range(self.k.nburies))
+
+    @property
+    def own_buries(self):
+        """The cards of each bury this seat made (None for the others' buries)."""
+        return tuple(as_cards(self.k.buried[i]) if self.k.buriers[i] == self.k.seat else None
+                     for i in range(self.k.nburies))
+
+    @property
+    def bottom(self):
+        """The bottom, while this seat buried it last and it is down; else None."""
+        return as_cards(self.k.bottom) if self.k.bottom_known else None
+
+    @property
+    def rest(self):
+        """Cards in no hand: the bottom, and while drawing the cards still to draw."""
+        return self.k.rest
+
+    @property
+    def overflow(self):
+        return bool(self.k.overflow)
+
+    def alternatives(self, int kind):
+        """[(ways, (places of one copy, places of the other))] for a kind index, places as
+        bitmasks (seats 0..3, 4 the rest, 5 played)."""
+        cdef const KindKnowledge* kk
+        if not 0 <= kind < NUM_KINDS:
+            raise ValueError(f"a kind index is 0..{NUM_KINDS - 1}, got {kind}")
+        kk = &self.k.kinds[kind]
+        return [(kk.ways[i], (kk.where[i][0], kk.where[i][1])) for i in range(kk.nalts)]
+
+    def held(self, int seat):
+        """The cards this observer knows for certain that `seat` holds: its own hand, or
+        another seat's cards shown (in a declaration or a failed throw) and certainly still
+        there, whatever explanation of the plays since is the true one."""
+        cdef int kind, i
+        cdef CardSet out
+        if not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3, got {seat}")
+        out.ones = out.twos = 0
+        for kind in range(NUM_KINDS):
+            for i in range(certain_copies(&self.k.kinds[kind], seat)):
+                add_kind(&out, kind)
+        return as_cards(out)
+
+    def observe(self, SeatKnowledge table not None, int trump_code, current, int leader, levels,
+                points, int dealer, int declarer, int turn, int action, int tricks, out=None):
+        """This seat's flat observation (OBSERVATION_FIELDS; docs/engine.md "Encodings"), from
+        its knowledge, what `table` (the table's knowledge) knows each seat holds, and the public
+        moment: the trump's code (-1 before a trump), the plays of the trick in progress from
+        its leader (Cards), the seats leading it, dealing, declaring and deciding now (-1 for
+        none), each team's level and points taken in tricks, the action (0 declare, 1 revolt,
+        2 bury, 3 play) and the finished tricks. Written into `out` (int16, OBSERVATION_SIZE)
+        or a new array; returns it. Table.observe writes the same numbers for a table's seat."""
+        cdef Moment m
+        cdef int16_t[::1] o
+        cdef int i
+        if not 0 <= self.k.seat < 4:
+            raise ValueError("the table's knowledge has no observation: it is no seat")
+        if not -1 <= trump_code < 65:
+            raise ValueError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
+        plays = list(current)
+        if len(plays) > 4:
+            raise ValueError(f"a trick holds at most 4 plays, got {len(plays)}")
+        m.trump_code = trump_code
+        m.ncurrent = len(plays)
+        for i in range(m.ncurrent):
+            m.current[i].ones = plays[i].ones
+            m.current[i].twos = plays[i].twos
+        m.leader = leader
+        m.dealer = dealer
+        m.declarer = declarer
+        m.turn = turn
+        for i in range(2):
+            m.levels[i] = levels[i]
+            m.points[i] = points[i]
+        m.action = action
+        m.tricks = tricks
+        if out is None:
+            out = np.empty(OBSERVATION_SIZE, dtype=np.int16)
+        o = out
+        if o.shape[0] != OBSERVATION_SIZE:
+            raise ValueError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                             f"{o.shape[0]}")
+        encode_observation(&o[0], &self.k, &table.k, &m)
+        return out
+
+    def bitboards(self):
+        """[ones, twos] masks, (6, 2) uint64, of the hand, the unseen cards, and each seat's
+        played cards, seats relative to this one (View.encode's "bitboards")."""
+        cdef int seat = self.k.seat, i, q
+        cdef CardSet unseen = unseen_of(&self.k)
+        boards = np.zeros((6, 2), dtype=np.uint64)
+        cdef uint64_t[:, ::1] bb = boards
+        bb[0, 0] = self.k.hand.ones
+        bb[0, 1] = self.k.hand.twos
+        bb[1, 0] = unseen.ones
+        bb[1, 1] = unseen.twos
+        for i in range(4):
+            q = (seat + i) & 3
+            bb[2 + i, 0] = self.k.played[q].ones
+            bb[2 + i, 1] = self.k.played[q].twos
+        return boards
+
+    def unseen(self):
+        """The cards this seat cannot see: not in its hand, not played, not the bottom it
+        knows."""
+        return as_cards(unseen_of(&self.k))
+
+    def replace(self, sizes=None, voids=None):
+        """A copy with other hand sizes or voids (to try the sampler on a changed state)."""
+        cdef SeatKnowledge out = SeatKnowledge.of(&self.k, self.trump_code)
+        for q in range(4):
+            if sizes is not None:
+                out.k.sizes[q] = sizes[q]
+            if voids is not None:
+                out.k.voids[q] = voids[q]
+        return out
+
+    def check(self):
+        """Raise ShengjiError naming the seat when the state cannot be (a copy changed by
+        replace(), or a bug): the sizes against the hand and the cards in play."""
+        seat = self.k.seat
+        sizes = self.sizes
+        played = sum(card_count(self.k.played[q]) for q in range(4))
+        if seat < 4 and sizes[seat] != card_count(self.k.hand):
+            raise ShengjiError(f"seat {seat}: a malformed knowledge state: it holds "
+                               f"{card_count(self.k.hand)} cards but sizes say {sizes}")
+        if any(not 0 <= n <= 33 for n in sizes) or sum(sizes) + self.k.rest + played != 108:
+            raise ShengjiError(f"seat {seat}: a malformed knowledge state: the hands {sizes}, "
+                               f"{self.k.rest} cards in no hand and {played} played are not "
+                               "the 108 cards")
+
+    def places(self):
+        """What the seat knows, as the world sampler (shengji.round._worlds.WorldSampler) takes it:
+        (groups, need, fixed, mixtures). groups: (allowed places, Cards), the places a bitmask
+        (seats 0..3, 4 the rest) or, for a copy that is one of several explanations, a weight
+        per place; need: the unseen cards each place holds; fixed: the cards each place is
+        known to hold; mixtures: for a kind whose two unseen copies are tracked by several
+        alternatives, [(ways, [(mask, Cards), ...]), ...]."""
+        cdef int seat = self.k.seat, q, kind, i, c, p, u, nu
+        cdef const KindKnowledge* kk
+        cdef uint8_t w, mine = bit(seat) if seat < 4 else 0
+        cdef uint8_t blocked_by_cat[5]
+        cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
+        if self.k.overflow:
+            raise ShengjiError(f"seat {seat}: what it saw has more than {MAX_ALTS} "
+                               "explanations for one card: the worlds cannot be sampled exactly")
+        self.check()
+        need = [0 if q == seat else self.k.sizes[q] for q in range(4)]
+        need.append(0 if self.k.bottom_known else self.k.rest)
+        fixed = [Cards() for _ in range(5)]
+        if seat < 4:
+            fixed[seat] = as_cards(self.k.hand)
+        if self.k.bottom_known:
+            fixed[REST] = as_cards(self.k.bottom)
+        for c in range(5):
+            blocked_by_cat[c] = 0
+            for q in range(4):
+                if (self.k.voids[q] >> c) & 1:
+                    blocked_by_cat[c] |= bit(q)
+        groups = {}
+        mixtures = []
+        for kind in range(NUM_KINDS):
+            kk = &self.k.kinds[kind]
+            blocked = blocked_by_cat[table.cat_of[kind]] if table != NULL else 0
+            alts = []
+            for i in range(kk.nalts):
+                unseen = []
+                for c in range(2):
+                    w = kk.where[i][c]
+                    if w == mine or w == bit(PLAYED) or (self.k.bottom_known and w == bit(REST)):
+                        continue
+                    unseen.append(w & ~blocked & HIDDEN)
+                alts.append((kk.ways[i], unseen))
+            nu = len(alts[0][1]) if alts else 0
+            if any(len(u_) != nu for _, u_ in alts):
+                raise ShengjiError(f"seat {seat}: a malformed knowledge state: the explanations "
+                                   f"of {kinds_cards([kind])} disagree on how many copies "
+                                   "it has not seen")
+            if nu == 0:
+                continue
+            if len(alts) == 1:
+                for mask in alts[0][1]:
+                    groups.setdefault(mask, []).append(kind)
+            elif nu == 1:
+                weights = tuple(sum(ways for ways, (m,) in alts if m >> p & 1)
+                                for p in range(5))
+                groups.setdefault(weights, []).append(kind)
+            else:
+                mixtures.append([(ways, [(m, kinds_cards([kind])) for m in masks])
+                                 for ways, masks in alts])
+        return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()],
+                need, fixed, mixtures)
+
+
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
+    """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
+    and the decision asked (a seat not asked reads a play)."""
+    cdef int i
+    cdef const Trick* t
+    cdef CardSet won[2]     # the cards of the tricks each team took: no kind thrice, so the
+                            # points of the union are the sum of the plays' points
+    cdef CardSet trick
+    m.trump_code = g.table.code if g.trump_suit >= 0 else -1
+    m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
+    for i in range(m.ncurrent):
+        m.current[i] = g.tricks[g.ntricks].plays[i]
+    m.leader = g.leader if g.phase == PH_PLAY else -1
+    m.dealer = g.dealer
+    m.declarer = g.declarer
+    m.turn = g.seat if g.pending else -1
+    m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
+    m.levels[0] = g.levels[0]
+    m.levels[1] = g.levels[1]
+    won[0].ones = won[0].twos = won[1].ones = won[1].twos = 0
+    for i in range(g.ntricks):
+        t = &g.tricks[i]
+        trick = union_of(union_of(t.plays[0], t.plays[1]), union_of(t.plays[2], t.plays[3]))
+        won[t.winner & 1] = union_of(won[t.winner & 1], trick)
+    m.points[0] = points_raw(won[0])
+    m.points[1] = points_raw(won[1])
+    m.tricks = g.ntricks

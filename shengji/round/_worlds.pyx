@@ -1,0 +1,519 @@
+# Determinization (docs/engine.md "Sampling worlds"): the cards a seat cannot see, dealt to the
+# places it cannot see into, uniformly among the deals of the physical cards (each copy of a
+# card its own card) that agree with everything the seat knows (shengji.round._knowledge).
+#
+# What the seat knows comes down to where each unseen card may be: a category a seat has shown
+# it lacks (a void) keeps that category's cards out of its hand; a card shown and surely not
+# played is in that seat's hand, or with the seats and the bottom it may have passed to since.
+# Cards with the same allowed places form a group. Where what the seat saw has several
+# explanations (the card a seat played may be the one it showed, or the other copy), a card
+# carries a weight per place, the explanations that put it there, and a kind whose two
+# unseen copies go together is a mixture: each of its alternatives is dealt in turn, weighted.
+# A deal is a table x[group][place] of how many cards of each group go to each place (rows
+# summing to the group sizes, columns to what each place holds), times n_g! / prod_p x[g][p]!
+# labelled splits per group (times w[g][p] ** x[g][p] for weighted cards). The sampler counts
+# the weighted deals from each group on, for each count of cards the places still need
+# (memoized: the tables themselves, often millions, are never listed), then draws each group's
+# row in turn by the deals it leaves (the rows of a state listed once, with their running
+# total, the first time a draw reaches it), shuffles the group and hands its cards out by the
+# row: every labelled deal comes out with the same probability.
+from libc.math cimport pow
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
+from libc.stdlib cimport calloc, realloc, free
+
+import numpy as np
+
+from shengji.core._core cimport CardSet, popcount, ctz
+from shengji.core._deal cimport Rng, rng_seed, rng_next, rng_below
+
+from shengji.core._core import Cards
+from shengji.errors import ShengjiError
+
+cdef enum:
+    NPLACES = 5            # seats 0..3, then the rest: the bottom (and the undealt cards)
+    MAX_GROUPS = 32        # distinct sets of allowed places
+    MAX_CARDS = 108
+    MAX_COMPONENTS = 64    # combinations of the alternatives of mixed kinds
+    STATE_CAP = 4000000    # most (group, cards still needed) states counted by default, and
+    STEPS_PER_STATE = 50   # most steps taken counting them, per state allowed: beyond, the
+                           # constraints are refused as too many to sample exactly
+    ARENA_CAP = 4000000    # rows kept for drawing; past this they are listed again
+
+cdef double FACTORIAL[MAX_CARDS + 1]
+
+
+cdef void fill_factorials() noexcept:
+    cdef int i
+    FACTORIAL[0] = 1.0
+    for i in range(1, MAX_CARDS + 1):
+        FACTORIAL[i] = FACTORIAL[i - 1] * i
+
+
+fill_factorials()
+
+
+ctypedef struct Component:
+    # one combination of the mixed kinds' alternatives, with the cards of every group
+    double ways            # the explanations it stands for
+    double deals           # its weighted deals: ways x count(0, need)
+    int64_t root_first     # the rows of its first group, from rows_of (-1: not yet), ...
+    int64_t root_rows
+    int64_t root_listing   # ... in this listing of the arena
+    int ngroups
+    int size[MAX_GROUPS]
+    int mask[MAX_GROUPS]   # the places a group's cards may go to
+    int room[MAX_GROUPS + 1][NPLACES]   # cards of groups g.. that may go to each place
+    double weight[MAX_GROUPS][NPLACES]  # explanations per card of the group put in each place
+    int8_t kinds[MAX_GROUPS][MAX_CARDS]
+
+
+def place_weights(where):
+    """A group's places as five weights: from a bitmask (1 where allowed), or as given."""
+    if isinstance(where, (int, np.integer)):
+        if not 0 <= where < (1 << NPLACES):
+            raise ValueError(f"places {where!r}: a bitmask of the {NPLACES} places")
+        return tuple(float(where >> p & 1) for p in range(NPLACES))
+    weights = tuple(float(w) for w in where)
+    if len(weights) != NPLACES or any(not w >= 0 for w in weights):
+        raise ValueError(f"places {where!r}: {NPLACES} weights >= 0")
+    return weights
+
+
+cdef inline double uniform(Rng* r) noexcept nogil:
+    """A double in [0, 1) from 53 random bits."""
+    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline uint64_t state_key(int c, int g, const int* left) noexcept nogil:
+    """(component, group, what each place still needs) in one word; never 0."""
+    cdef uint64_t key = ((<uint64_t>c) << 6 | <uint64_t>g) + 1
+    cdef int p
+    for p in range(NPLACES):
+        key = key << 7 | <uint64_t>left[p]
+    return key
+
+
+cdef class WorldSampler:
+    """Uniform deals of unseen cards to places. `groups`: (places, Cards) pairs, the places a
+    bitmask of where the cards may be, or for a card that is one of several explanations of
+    what the seat saw, a weight per place (the explanations that put it there); `need`:
+    how many unseen cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards
+    each place is known to hold (the seat's own hand), added to every world; `mixtures`: for
+    each kind whose unseen copies go together, its alternatives [(ways, groups), ...]: every
+    combination of them is dealt with the groups, weighted by its ways. `max_states`: the
+    most states counted before the constraints are refused as too many."""
+    cdef int ncomponents
+    cdef Component* comps
+    cdef int need[NPLACES]
+    cdef CardSet fixed[NPLACES]
+    cdef uint64_t* memo_keys   # open addressing: the counted states ...
+    cdef double* memo_deals    # ... their weighted deals ...
+    cdef int64_t* memo_first   # ... and their rows in the arena (+ 1; 0: not listed yet)
+    cdef int32_t* memo_nrows
+    cdef int8_t* arena_rows    # the rows listed for drawing (NPLACES counts each) ...
+    cdef double* arena_cum     # ... and the running total of the deals each leaves
+    cdef int64_t arena_n
+    cdef int64_t arena_room
+    cdef int64_t listing       # how often the arena was emptied
+    cdef bint out_of_memory
+    cdef int64_t memo_size     # a power of two
+    cdef int64_t nstates
+    cdef int64_t steps
+    cdef int64_t max_states
+    cdef readonly double deals   # labelled deals in all (the total weight)
+
+    def __cinit__(self):
+        self.comps = NULL
+        self.memo_keys = NULL
+        self.memo_deals = NULL
+        self.memo_first = NULL
+        self.memo_nrows = NULL
+        self.arena_rows = NULL
+        self.arena_cum = NULL
+
+    def __dealloc__(self):
+        free(self.comps)
+        free(self.memo_keys)
+        free(self.memo_deals)
+        free(self.memo_first)
+        free(self.memo_nrows)
+        free(self.arena_rows)
+        free(self.arena_cum)
+
+    def __init__(self, groups, need, fixed, mixtures=(), int64_t max_states=STATE_CAP):
+        cdef int g, p, c, total
+        cdef int left[NPLACES]
+        if len(need) != NPLACES or len(fixed) != NPLACES:
+            raise ValueError(f"need and fixed give the {NPLACES} places")
+        for p in range(NPLACES):
+            self.need[p] = int(need[p])
+            f = Cards(fixed[p])
+            self.fixed[p].ones = f.ones
+            self.fixed[p].twos = f.twos
+            if not 0 <= self.need[p] <= MAX_CARDS:
+                raise ShengjiError(f"place {p} cannot hold {self.need[p]} cards")
+        combos = [(1.0, list(groups))]
+        for alternatives in mixtures:
+            combos = [(ways * float(w), gs + list(more)) for ways, gs in combos
+                      for w, more in alternatives]
+            if len(combos) > MAX_COMPONENTS:
+                raise ShengjiError(f"more than {MAX_COMPONENTS} combinations of the cards' "
+                                   "explanations: too many to sample exactly")
+        self.comps = <Component*>calloc(max(1, len(combos)), sizeof(Component))
+        if self.comps == NULL:
+            raise MemoryError()
+        self.ncomponents = len(combos)
+        self.memo_size = 1024
+        self.memo_keys = <uint64_t*>calloc(self.memo_size, sizeof(uint64_t))
+        self.memo_deals = <double*>calloc(self.memo_size, sizeof(double))
+        if self.memo_keys == NULL or self.memo_deals == NULL:
+            raise MemoryError()
+        self.nstates = 0
+        self.steps = 0
+        self.max_states = max_states
+        self.deals = 0.0
+        held = sum(self.need[p] for p in range(NPLACES))
+        for c, (ways, gs) in enumerate(combos):
+            comp = &self.comps[c]
+            self.fill(comp, ways, gs)
+            if comp.ways == 0:
+                comp.deals = 0.0
+                continue
+            total = sum(comp.size[g] for g in range(comp.ngroups))
+            if held != total:
+                raise ShengjiError(f"{total} unseen cards for places holding {held}")
+            for p in range(NPLACES):
+                left[p] = self.need[p]
+            comp.deals = comp.ways * self.count(c, 0, left) if comp.ways > 0 else 0.0
+            self.deals += comp.deals
+        if not self.deals > 0:
+            raise ShengjiError("no deal of the unseen cards agrees with what the seat knows "
+                               "(hand sizes, voids, shown cards)")
+        self.memo_first = <int64_t*>calloc(self.memo_size, sizeof(int64_t))
+        self.memo_nrows = <int32_t*>calloc(self.memo_size, sizeof(int32_t))
+        if self.memo_first == NULL or self.memo_nrows == NULL:
+            raise MemoryError()
+        self.arena_n = self.arena_room = self.listing = 0
+        self.out_of_memory = False
+        for c in range(self.ncomponents):
+            self.comps[c].root_first = -1
+
+    cdef int fill(self, Component* comp, double ways, list groups) except -1:
+        """A component's groups: cards with the same place weights together, the most
+        constrained first (fewer states to count)."""
+        cdef int g, p, k
+        cdef uint64_t bits
+        merged = {}
+        for where, cards in groups:
+            weights = place_weights(where)
+            merged[weights] = merged.get(weights, Cards()) + Cards(cards)
+        listed = sorted(((w, c) for w, c in merged.items() if len(c)),
+                        key=lambda wc: (sum(x > 0 for x in wc[0]), len(wc[1])))
+        if len(listed) > MAX_GROUPS:
+            raise ValueError(f"at most {MAX_GROUPS} groups of cards")
+        comp.ways = ways
+        comp.ngroups = len(listed)
+        for g, (weights, cards) in enumerate(listed):
+            comp.mask[g] = 0
+            for p in range(NPLACES):
+                comp.weight[g][p] = weights[p]
+                if weights[p] > 0:
+                    comp.mask[g] |= 1 << p
+            if comp.mask[g] == 0:
+                comp.ways = 0       # a card with no place: no deal of this combination
+                return 0
+            comp.size[g] = 0
+            bits = cards.ones
+            while bits:
+                k = ctz(bits)
+                bits &= bits - 1
+                for _ in range(2 if (cards.twos >> k) & 1 else 1):
+                    comp.kinds[g][comp.size[g]] = k
+                    comp.size[g] += 1
+        for p in range(NPLACES):
+            comp.room[comp.ngroups][p] = 0
+            for g in range(comp.ngroups - 1, -1, -1):
+                comp.room[g][p] = comp.room[g + 1][p] + (
+                    comp.size[g] if (comp.mask[g] >> p) & 1 else 0)
+        return 0
+
+    @property
+    def states(self):
+        """How many (group, cards still needed) states were counted."""
+        return self.nstates
+
+    cdef int64_t slot(self, uint64_t key) noexcept nogil:
+        """The memo slot holding key, or the empty slot where it would go."""
+        cdef int64_t i = <int64_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 20) & (self.memo_size - 1)
+        while self.memo_keys[i] != 0 and self.memo_keys[i] != key:
+            i = (i + 1) & (self.memo_size - 1)
+        return i
+
+    cdef int remember(self, uint64_t key, double deals) except -1:
+        cdef int64_t i, n = self.memo_size
+        cdef uint64_t* keys = self.memo_keys
+        cdef double* values = self.memo_deals
+        if self.nstates >= self.max_states:
+            raise ShengjiError(f"more than {self.max_states:,} ways to split the unseen cards "
+                               "between the places: too many constraints to sample exactly")
+        if 2 * (self.nstates + 1) > n:
+            self.memo_size = 2 * n
+            self.memo_keys = <uint64_t*>calloc(self.memo_size, sizeof(uint64_t))
+            self.memo_deals = <double*>calloc(self.memo_size, sizeof(double))
+            if self.memo_keys == NULL or self.memo_deals == NULL:
+                free(keys)
+                free(values)
+                raise MemoryError()
+            for i in range(n):
+                if keys[i]:
+                    self.memo_keys[self.slot(keys[i])] = keys[i]
+                    self.memo_deals[self.slot(keys[i])] = values[i]
+            free(keys)
+            free(values)
+        i = self.slot(key)
+        self.memo_keys[i] = key
+        self.memo_deals[i] = deals
+        self.nstates += 1
+        return 0
+
+    cdef bint settled(self, int c, int g, const int* left, double* deals) noexcept nogil:
+        """Whether the weighted deals of state (c, g, left) are known without counting: past
+        the last group, a place the groups left cannot fill, or a state counted already."""
+        cdef const Component* comp = &self.comps[c]
+        cdef uint64_t key
+        cdef int64_t i
+        cdef int p
+        deals[0] = 0.0
+        if g == comp.ngroups:
+            for p in range(NPLACES):
+                if left[p]:
+                    return True
+            deals[0] = 1.0
+            return True
+        for p in range(NPLACES):
+            if left[p] > comp.room[g][p]:
+                return True
+        key = state_key(c, g, left)
+        i = self.slot(key)
+        if self.memo_keys[i] == key:
+            deals[0] = self.memo_deals[i]
+            return True
+        return False
+
+    cdef double count(self, int c, int g, int* left) except -1.0:
+        """The weighted deals of groups g.. of component c into the cards each place still
+        needs (left)."""
+        cdef double deals
+        if self.settled(c, g, left, &deals):
+            return deals
+        deals = FACTORIAL[self.comps[c].size[g]] * self.spread(c, g, 0, self.comps[c].size[g],
+                                                               left, 1.0)
+        self.remember(state_key(c, g, left), deals)
+        return deals
+
+    cdef double spread(self, int c, int g, int p, int rest, int* left,
+                       double weight) except -1.0:
+        """Every count of group g's `rest` cards still to place for places p.., each times
+        prod w^x / x! so far and the deals it leaves the next groups."""
+        cdef const Component* comp = &self.comps[c]
+        cdef int n, hi, q
+        cdef double total = 0.0, w
+        self.steps += 1
+        if self.steps > STEPS_PER_STATE * self.max_states:
+            raise ShengjiError(f"more than {STEPS_PER_STATE * self.max_states:,} steps to count "
+                               "the ways to split the unseen cards: too many constraints to "
+                               "sample exactly")
+        if p == NPLACES:
+            return weight * self.count(c, g + 1, left) if rest == 0 else 0.0
+        if not (comp.mask[g] >> p) & 1:
+            return self.spread(c, g, p + 1, rest, left, weight)
+        hi = left[p] if left[p] < rest else rest
+        for q in range(p + 1, NPLACES):
+            if (comp.mask[g] >> q) & 1:
+                break
+        else:
+            # the last place the group may go to takes the rest of it
+            if rest > left[p]:
+                return 0.0
+            hi = rest
+            n = rest
+            w = weight * pow(comp.weight[g][p], n) / FACTORIAL[n]
+            left[p] -= n
+            total = self.spread(c, g, NPLACES, 0, left, w)
+            left[p] += n
+            return total
+        for n in range(hi + 1):
+            left[p] -= n
+            total += self.spread(c, g, p + 1, rest - n, left,
+                                 weight * pow(comp.weight[g][p], n) / FACTORIAL[n])
+            left[p] += n
+        return total
+
+    cdef double counted(self, int c, int g, const int* left) noexcept nogil:
+        """count() of a state counted already (every state a draw can reach was)."""
+        cdef double deals
+        self.settled(c, g, left, &deals)
+        return deals
+
+    cdef int64_t rows_of(self, int c, int g, int* left, int64_t* nrows) noexcept nogil:
+        """The rows of group g from the state (c, g, left), each with the running total of the
+        deals it leaves, built once per state and kept in the arena; -1 when memory fails."""
+        cdef uint64_t key = state_key(c, g, left)
+        cdef int64_t i = self.slot(key), first, j
+        cdef int row[NPLACES]
+        if self.memo_first[i] == 0:
+            if self.arena_n > ARENA_CAP:
+                # full: forget every state's rows and start again
+                self.arena_n = 0
+                self.listing += 1
+                for j in range(self.memo_size):
+                    self.memo_first[j] = 0
+            first = self.arena_n
+            if self.add_rows(c, g, 0, self.comps[c].size[g], left, row, 1.0) < 0:
+                self.arena_n = first        # what was listed of this state is dropped
+                return -1
+            for j in range(first + 1, self.arena_n):
+                self.arena_cum[j] += self.arena_cum[j - 1]
+            self.memo_first[i] = first + 1
+            self.memo_nrows[i] = <int32_t>(self.arena_n - first)
+        nrows[0] = self.memo_nrows[i]
+        return self.memo_first[i] - 1
+
+    cdef int add_rows(self, int c, int g, int p, int rest, int* left, int* row,
+                      double weight) noexcept nogil:
+        """Append group g's rows for places p.. with the deals each leaves."""
+        cdef const Component* comp = &self.comps[c]
+        cdef int n, hi, q
+        cdef int64_t room
+        cdef double w
+        cdef int8_t* grown_r
+        cdef double* grown_c
+        if p == NPLACES:
+            if rest:
+                return 0
+            w = weight * self.counted(c, g + 1, left)
+            if w <= 0:
+                return 0
+            if self.arena_n == self.arena_room:
+                room = self.arena_room * 2 + 1024     # the room grows once both arrays do
+                grown_r = <int8_t*>realloc(self.arena_rows, room * NPLACES)
+                if grown_r == NULL:
+                    return -1
+                self.arena_rows = grown_r
+                grown_c = <double*>realloc(self.arena_cum, room * sizeof(double))
+                if grown_c == NULL:
+                    return -1
+                self.arena_cum = grown_c
+                self.arena_room = room
+            for q in range(NPLACES):
+                self.arena_rows[self.arena_n * NPLACES + q] = <int8_t>row[q]
+            self.arena_cum[self.arena_n] = w      # made running totals by rows_of
+            self.arena_n += 1
+            return 0
+        if not (comp.mask[g] >> p) & 1:
+            row[p] = 0
+            return self.add_rows(c, g, p + 1, rest, left, row, weight)
+        hi = left[p] if left[p] < rest else rest
+        for n in range(hi + 1):
+            row[p] = n
+            left[p] -= n
+            if self.add_rows(c, g, p + 1, rest - n, left, row,
+                             weight * pow(comp.weight[g][p], n) / FACTORIAL[n]) < 0:
+                left[p] += n
+                return -1
+            left[p] += n
+        return 0
+
+    cdef void sample_into(self, Rng* r, CardSet* out) noexcept nogil:
+        """One world: the cards of each place into out[0..4]."""
+        cdef double u
+        cdef Component* comp
+        cdef int8_t cards[MAX_CARDS]
+        cdef int left[NPLACES]
+        cdef const int8_t* row
+        cdef int8_t last[NPLACES]
+        cdef int g, p, j, n, i, c = 0
+        cdef int64_t first, nrows, lo, hi, mid
+        cdef int8_t tmp
+        cdef uint64_t bit
+        if self.ncomponents > 1:
+            u = uniform(r) * self.deals
+            while c < self.ncomponents - 1 and u >= self.comps[c].deals:
+                u -= self.comps[c].deals
+                c += 1
+        comp = &self.comps[c]
+        for p in range(NPLACES):
+            out[p] = self.fixed[p]
+            left[p] = self.need[p]
+        for g in range(comp.ngroups):
+            if g == comp.ngroups - 1:
+                # the last group fills what the places still need
+                for p in range(NPLACES):
+                    last[p] = <int8_t>left[p]
+                row = last
+            else:
+                # a row of group g, by the deals it leaves (the first group's rows are the
+                # same at every draw: kept at hand)
+                if g == 0 and comp.root_first >= 0 and comp.root_listing == self.listing:
+                    first = comp.root_first
+                    nrows = comp.root_rows
+                else:
+                    first = self.rows_of(c, g, left, &nrows)
+                    if first < 0:
+                        self.out_of_memory = True
+                        return
+                    if g == 0:
+                        comp.root_first = first
+                        comp.root_rows = nrows
+                        comp.root_listing = self.listing
+                u = uniform(r) * self.arena_cum[first + nrows - 1]
+                lo = first
+                hi = first + nrows - 1
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if self.arena_cum[mid] > u:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                row = &self.arena_rows[lo * NPLACES]
+            for p in range(NPLACES):
+                left[p] -= row[p]
+            n = comp.size[g]
+            for j in range(n):
+                cards[j] = comp.kinds[g][j]
+            for j in range(n - 1):          # Fisher-Yates, front to back
+                i = j + <int>rng_below(r, n - j)
+                tmp = cards[j]
+                cards[j] = cards[i]
+                cards[i] = tmp
+            j = 0
+            for p in range(NPLACES):
+                for i in range(row[p]):
+                    bit = <uint64_t>1 << cards[j]
+                    out[p].twos |= out[p].ones & bit
+                    out[p].ones |= bit
+                    j += 1
+
+    def sample(self, int64_t k, seed):
+        """k worlds: a (k, 5, 2) uint64 array, world i's place p holding [ones, twos]."""
+        cdef Rng r
+        cdef int64_t i
+        cdef int p
+        cdef CardSet places[NPLACES]
+        if k < 0:
+            raise ValueError(f"k must be at least 0, got {k}")
+        out = np.empty((k, NPLACES, 2), dtype=np.uint64)
+        cdef uint64_t[:, :, ::1] view = out
+        rng_seed(&r, <uint64_t>int(seed), 0x5A4D)
+        with nogil:
+            for i in range(k):
+                self.sample_into(&r, places)
+                if self.out_of_memory:
+                    break
+                for p in range(NPLACES):
+                    view[i, p, 0] = places[p].ones
+                    view[i, p, 1] = places[p].twos
+        if self.out_of_memory:
+            self.out_of_memory = False
+            raise MemoryError("no memory for the rows of the worlds to draw")
+        return out

@@ -1,0 +1,230 @@
+"""The rule settings of a round and the three presets that reproduce the rule texts.
+
+Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16 articles, seed 002 =
+80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = RULES.md). The declaration settings
+follow docs/design/declarations.md, which quotes the passages.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from shengji.round import _engine
+
+from shengji.core import validate
+from shengji.core.results import Advance, Settlement
+
+PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A frozen set of named settings. `Rules.preset(name)` gives one of the three rule texts;
+    `rules.replace(**changes)` a variant (a bad value raises ValueError naming the setting)."""
+
+    name: str = "v3"
+    # Points per level step on both sides of the pass line (§8). seed 002 §3: 40 by default,
+    # "可调整为20分或10分"; seed 003 (一)3: 20; seed 000 art. 8: 20 for the defenders.
+    step: int = 40
+    # The dealer team's rise when it holds, as ((most points, levels), ...) read in order, or
+    # None for the step formula ⌊(75 − p)/step⌋ + 1 with 80/step + 1 at p = 0 (seed 002 §3).
+    # seed 000 art. 10: 大光 (p = 0) +5, 小光 (0 < p < 40) +3; 40..75 +1 is RULES.md's convention.
+    dealer_rises: tuple[tuple[int, int], ...] | None = None
+    # Most levels either side rises in one round, or None for no cap (seed 003 (一)4: 5, 封顶;
+    # seed 000 art. 8: 升级不封顶).
+    rise_cap: int | None = None
+    # Levels a rise may not jump past (必打, §8): seed 000 art. 1: 2 and A; seed 002 §3: A, with
+    # 10 and K as an option; seed 003 (一)3: none.
+    must_play: tuple[int, ...] = (14,)
+    # Largest bottom multiplier (§7): seed 003 (二)3 stops at ×8; the others do not cap it.
+    multiplier_cap: int | None = None
+    # Points per card of a failed throw (§6; seed 002 §6, seed 003 (四)4b, seed 000 art. 12).
+    throw_penalty: int = 10
+
+    # -- Declaring trump (§9). A declaration shows one level card, or both copies at once.
+    # How overturns (反) rank: "ranked" (seed 002 §4: a pair of level cards or jokers,
+    # ♦ < ♣ < ♥ < ♠ < small-joker pair < big-joker pair; a single falls to any pair of another
+    # suit, a reinforced declaration or an overturn only to a higher pair) or "once" (seed 003
+    # (一)8: a pair of another suit over a single, once; a joker pair makes any suit no trump).
+    overturn: str = "ranked"
+    # A joker pair may make the first declaration, for no trump (seed 003 (一)8 "可用一对大(小)怪
+    # 报无主"); under seed 002 jokers only overturn.
+    joker_pair_declares: bool = False
+    # The declarer may show the second copy at a later draw (加固, seed 002 §4, seed 000 art. 5).
+    reinforce: bool = True
+    # Overturns at the draws, not only in the pass after the deal (seed 003 (一)7 "在抓牌过程中").
+    overturn_while_drawing: bool = False
+    # A second overturn pass after the dealer has buried, each overturner taking the bottom and
+    # burying 8 (抄底, seed 002 §4 "还有'抄底'的作用").
+    steal_bottom: bool = True
+    # Nobody declared by the end of the deal: "ask_then_turn" (seed 002: the seats are asked in
+    # order, then 翻底 card by card), "forced" (seed 000 art. 5 强行报牌: the dealer, else the
+    # partner, shows a level card; neither holds one: the team steps down and the next seat
+    # deals), "turn_whole" (seed 003 (一)7: the first level card of the bottom, else a joker for
+    # no trump, else the suit of the highest card).
+    no_declaration: str = "ask_then_turn"
+    # Who deals the first round: "declarer", the first to declare (seed 002 §4, seed 003 (一)6
+    # "首先亮2的一家即为庄家"), or "fixed", the given seat (seed 000 art. 3 定庄).
+    first_dealer: str = "declarer"
+    # In the first round an overturner before the bottom takes the deal (seed 002 §4 "反的玩家可
+    # 以取代之前亮牌的玩家而成为庄家"); seed 003: "可反主但不反庄".
+    overturn_takes_deal: bool = True
+    # Most points a defender may hold to call a revolution (革命, seed 000 art. 11: "15分以下
+    # （含15分）"), or None: no revolution. It redeals; the deal is grabbed by the first declarer.
+    revolution_points: int | None = None
+    # -- Matches. Who deals next: "partner" when the dealer team held, else the next seat
+    # (RULES.md §8 convention), or "stay": the dealer deals again when its team held.
+    dealer_rotation: str = "partner"
+    # Games in a series: 1, or 3 for best of three (seed 003 (一)3 "三局两胜制").
+    series: int = 1
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"Rules.name must be a non-empty string, got {self.name!r}")
+        if not _whole(self.step) or self.step not in (10, 20, 40):
+            raise ValueError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
+        if self.dealer_rises is not None:
+            rows = self.dealer_rises
+            if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
+                    or any(not (isinstance(r, tuple) and len(r) == 2
+                                and all(type(x) is int for x in r) and r[0] >= 0
+                                and r[1] <= 13)
+                           for r in rows)
+                    or [r[0] for r in rows] != sorted(r[0] for r in rows)
+                    or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
+                raise ValueError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
+                                 "...) with rising thresholds from 0 up, ending at 75, and "
+                                 f"levels 1..13, got {rows!r}")
+        validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True)
+        if (not isinstance(self.must_play, tuple)
+                or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
+            raise ValueError(f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}")
+        cap = self.multiplier_cap
+        if cap is not None and (not _whole(cap) or cap not in (2, 4, 8, 16, 32, 64)):
+            raise ValueError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
+                             f"got {self.multiplier_cap!r}")
+        validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200)
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
+                                 f"got {getattr(self, name)!r}")
+        for name in FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
+        validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True)
+        if not _whole(self.series) or self.series not in (1, 3, 5):
+            raise ValueError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
+
+    @staticmethod
+    def preset(name: str) -> "Rules":
+        """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        return PRESETS[name]
+
+    @staticmethod
+    def of(rules: "Rules | str") -> "Rules":
+        """These rules, or the preset of this name."""
+        if isinstance(rules, Rules):
+            return rules
+        if isinstance(rules, str):
+            return Rules.preset(rules)
+        raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-able data (records and study manifests hold them)."""
+        return {k: (list(map(list, v)) if k == "dealer_rises" and v is not None
+                    else list(v) if isinstance(v, tuple) else v)
+                for k, v in dataclasses.asdict(self).items()}
+
+    @staticmethod
+    def from_dict(d: Any) -> "Rules":
+        """The rules of to_dict()'s data (or a preset's name); ValueError naming a bad setting."""
+        if isinstance(d, str):
+            return Rules.preset(d)
+        if not isinstance(d, dict):
+            raise ValueError(f"rules must be a preset name or a dict of settings, got {d!r}")
+        unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
+        if unknown:
+            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
+        d = dict(d)     # JSON's lists as tuples; any other value is __post_init__'s to refuse
+        rows = d.get("dealer_rises")
+        if isinstance(rows, (list, tuple)):
+            d["dealer_rises"] = tuple(tuple(r) if isinstance(r, (list, tuple)) else r
+                                      for r in rows)
+        if isinstance(d.get("must_play"), list):
+            d["must_play"] = tuple(d["must_play"])
+        return Rules().replace(**d)
+
+    def replace(self, **changes) -> "Rules":
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def settle(self, points: int) -> Settlement:
+        """The level change for the defenders' final points (§8), before must-play clamping."""
+        if validate.integer(points, "defenders' points", 0, 10 ** 6) % 5:
+            raise ValueError(f"defenders' points must be a multiple of 5, got {points!r}")
+        return Settlement(*_engine.settle(self, points))
+
+    def advance(self, level: int, rise: int, held: bool) -> Advance:
+        """Where the rising team's level goes (§8, must-play clamping), and whether it wins.
+
+        `level` is the team's level before the round, `rise` its settled rise, `held` True for
+        the dealer team that held at `level`, False for defenders taking over. A rise never
+        jumps past a must-play level (必打: "跳级时不能跳过", seed 002 §3; "2、A必打", seed 000
+        art. 1): it stops on it. A must-play level counts as passed only when its team has
+        held there as dealer, so defenders taking over from one stay on it. The match is won by
+        the dealer team holding at A (打过A); where A is not must-play, any rise past A wins.
+        """
+        validate.integer(level, "level", 2, 14)
+        validate.integer(rise, "rise", 0, 100)
+        if held and level == 14:
+            return Advance(14, True)
+        first = level + 1 if held else level
+        for must in sorted(self.must_play):
+            if first <= must <= level + rise:
+                return Advance(must, False)
+        if level + rise > 14:
+            return Advance(14, 14 not in self.must_play)
+        return Advance(level + rise, False)
+
+    def next_dealer(self, dealer: int, dealer_holds: bool) -> int:
+        """Who deals next (§8, a convention: the texts leave it to a diagram): when the dealer
+        team held, the dealer's partner (dealer_rotation "partner") or the dealer again
+        ("stay"); else the next seat in play order."""
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if not dealer_holds:
+            return (dealer + 1) % 4
+        return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer
+
+    def bottom_multiplier(self, last_lead, trump) -> int:
+        """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
+        largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
+        return _engine.bottom_multiplier(self, last_lead, trump)
+
+
+def _whole(value: Any) -> bool:
+    """An int, not a bool (True == 1) nor a float (40.0 == 40)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+CHOICES = {"overturn": ("ranked", "once"),
+           "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
+           "first_dealer": ("declarer", "fixed"), "dealer_rotation": ("partner", "stay")}
+FLAGS = ("joker_pair_declares", "reinforce", "overturn_while_drawing", "steal_bottom",
+         "overturn_takes_deal")
+
+PRESETS = {
+    "v3": Rules(name="v3", step=40, must_play=(14,)),
+    "match16": Rules(name="match16", step=20, dealer_rises=((0, 5), (35, 3), (75, 1)),
+                     must_play=(2, 14), steal_bottom=False, no_declaration="forced",
+                     first_dealer="fixed", overturn_takes_deal=False, revolution_points=15),
+    "bo3": Rules(name="bo3", step=20, rise_cap=5, must_play=(), multiplier_cap=8,
+                 overturn="once", joker_pair_declares=True, reinforce=False,
+                 overturn_while_drawing=True, steal_bottom=False, no_declaration="turn_whole",
+                 overturn_takes_deal=False, series=3),
+}

@@ -1,0 +1,178 @@
+"""What a seat sees when it must decide (View), built from the engine's own knowledge of the
+seat (shengji.round._knowledge), and the worlds consistent with it (View.sample_worlds).
+docs/engine.md "Views" and "Encodings" describe the fields."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from shengji.core._core import Cards, Trump
+from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, TABLE, SeatKnowledge
+from shengji.round._worlds import WorldSampler
+from shengji.errors import ShengjiError
+from shengji.round.rules import Rules
+
+CATEGORIES = "DCHST"     # the core's category order: side suits D C H S, then trump
+ACTIONS = ("declare", "revolt", "bury", "play")
+REST = 4                 # place 4 of a world: the cards in no hand (the bottom, undealt cards)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see when it must decide: never another hand, nor a bottom it did not
+    bury. `action` says what is asked: "declare" (a show: declare, reinforce, overturn or a
+    forced declaration, as `show`), "revolt", "bury" or "play". What the seat knows of where
+    the cards are comes from the engine, which keeps it as the round goes (`knowledge`). The
+    dicts of `shows` and `tricks` are shared by every view of the round: read them only."""
+
+    seat: int
+    action: str
+    hand: Cards
+    rules: Rules
+    levels: tuple[int, int]        # each team's level (team = seat % 2)
+    level: int | None              # the round's level, once the dealer is known
+    trump: Trump | None            # None until a declaration (or the bottom) sets it
+    dealer: int | None             # None while a declaration still picks the dealer
+    declarer: int | None
+    drawn: int                     # cards drawn so far in this deal (100 after the deal)
+    shows: tuple[dict, ...]        # declarations and other public events so far
+    show: str | None               # for "declare": "declare", "reinforce", "overturn", "forced"
+    options: tuple[Cards, ...]     # for "declare": the shows allowed now
+    may_pass: bool                 # for "declare": False for a forced declaration
+    tricks: tuple[dict, ...]       # finished tricks, as in RoundRecord.tricks
+    current: tuple[Cards, ...]     # plays of the trick in progress, from its leader
+    leader: int | None             # the seat leading the trick in progress
+    points: tuple[int, int]        # points taken in tricks by each team so far
+    knowledge: SeatKnowledge       # what this seat knows (shengji.round._knowledge.SeatKnowledge)
+    table: SeatKnowledge           # what every seat knows
+    deal: int = 0                  # which deal of the round (redeals count up)
+    turn: int | None = None        # the seat deciding now (this one, unless the view is taken
+    #                                for another seat; None when the round is over)
+
+    @property
+    def lead(self) -> Cards | None:
+        """The lead to follow, or None when this seat leads."""
+        return self.current[0] if self.current else None
+
+    @property
+    def shown(self) -> tuple[Cards, ...]:
+        """Per seat, the cards every seat knows it holds: shown in a declaration or a failed
+        throw, and surely not played or buried since."""
+        return tuple(self.table.held(q) for q in range(4))
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Cards each seat holds now."""
+        return self.knowledge.sizes
+
+    @property
+    def voids(self) -> tuple[str, ...]:
+        """Categories (of "DCHST") each seat has shown it lacks by not following them."""
+        return tuple("".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
+                     for bits in self.knowledge.voids)
+
+    @property
+    def bottom(self) -> Cards | None:
+        """The buried cards, for the seat that buried them last while they are down."""
+        return self.knowledge.bottom
+
+    @property
+    def buriers(self) -> tuple[int, ...]:
+        """Who buried, in order (the dealer, then any 抄底)."""
+        return self.knowledge.buriers
+
+    @property
+    def own_buries(self) -> tuple[Cards | None, ...]:
+        """The cards of this seat's buries (None for the others')."""
+        return self.knowledge.own_buries
+
+    def played(self) -> tuple[Cards, ...]:
+        """The cards each seat has played in tricks so far (the trick in progress included)."""
+        return self.knowledge.played
+
+    def unseen(self) -> Cards:
+        """The cards this seat cannot see: neither in its hand, nor played, nor in the bottom
+        it buried last while that is down."""
+        return self.knowledge.unseen()
+
+    def sample_worlds(self, k: int, rng: Any = 0) -> "Worlds":
+        """k deals of the unseen cards consistent with everything this seat knows (each
+        seat's hand size, the voids others have shown, the cards shown and where they may be
+        now, the bottom it buried and where those cards may be now), uniformly among the
+        deals of the physical cards. rng: an int seed or a numpy Generator.
+        Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
+        hands, Cards rest)."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+        seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+            raise ValueError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
+                             f"Generator, got {rng!r}")
+        places = world_sampler(self.knowledge).sample(k, seed)
+        return Worlds(places[:, :4], places[:, REST])
+
+    def encode(self) -> dict[str, np.ndarray]:
+        """The view as NumPy arrays for learning code; docs/engine.md "Encodings" gives each
+        field. Seat axes are relative: index 0 is this seat, 1 the next to play, and so on.
+        The fields are the native flat observation (`observation()`, which the env hands
+        out) split by OBSERVATION_FIELDS, and the bitboards."""
+        flat = self.observation()
+        out: dict[str, np.ndarray] = {
+            key: flat[start:end].reshape(shape).astype(ENCODING_DTYPES[key])
+            for key, shape, start, end in FIELD_SLICES}
+        out["bitboards"] = self.knowledge.bitboards()
+        return out
+
+    def observation(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The view as one flat int16 array of OBSERVATION_SIZE (OBSERVATION_FIELDS in order,
+        each flattened): what the env's observation of this seat is, encoded natively."""
+        def seat(q: int | None) -> int:
+            return -1 if q is None else q
+        return self.knowledge.observe(
+            self.table, -1 if self.trump is None else self.trump.code, self.current,
+            seat(self.leader), self.levels, self.points, seat(self.dealer),
+            seat(self.declarer), seat(self.turn), ACTIONS.index(self.action), len(self.tricks),
+            out)
+
+
+def field_slices() -> tuple[tuple[str, tuple[int, ...], int, int], ...]:
+    """(key, shape, start, end) of each field of the flat observation."""
+    out, at = [], 0
+    for key, shape in OBSERVATION_FIELDS:
+        size = int(np.prod(shape))
+        out.append((key, shape, at, at + size))
+        at += size
+    assert at == OBSERVATION_SIZE
+    return tuple(out)
+
+
+FIELD_SLICES = field_slices()
+# View.encode's dtype of each field: int8 counts and numbers, but for these
+ENCODING_DTYPES: dict[str, np.dtype[Any]] = {key: np.dtype(np.int8)
+                                             for key, _ in OBSERVATION_FIELDS}
+ENCODING_DTYPES.update(voids=np.dtype(np.bool_), points=np.dtype(np.int16))
+
+
+def world_sampler(knowledge: SeatKnowledge) -> WorldSampler:
+    """The sampler of the worlds a seat's knowledge allows; errors name the seat."""
+    try:
+        return WorldSampler(*knowledge.places())
+    except ShengjiError as e:
+        raise ShengjiError(f"seat {knowledge.seat}: {e}") from None
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Sampled worlds: hands[i, q] and rest[i] as [ones, twos] uint64 masks."""
+
+    hands: np.ndarray
+    rest: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def __getitem__(self, i: int) -> tuple[list[Cards], Cards]:
+        return ([Cards.from_masks(int(a), int(b)) for a, b in self.hands[i]],
+                Cards.from_masks(int(self.rest[i, 0]), int(self.rest[i, 1])))

@@ -1,0 +1,274 @@
+"""Duplicate duels: bot a (team A) against bot b (team B) on the same deals, each deal played
+twice with the teams swapped and the same cards to the same seats, as in duplicate bridge, so
+that the luck of the cards cancels out of the comparison.
+
+Deal i is the round seeded round_seed(seed, i), seat i % 4 drawing first (the dealer, outside
+first rounds): its cards do not depend on who plays. Round 1 seats A at seats 0 and 2, round 2
+at seats 1 and 3. A round's level advantage for A is A's rise if A rises, minus B's rise if B
+rises; a deal's score is its mean over the two rounds. Identical bots that answer the same in
+the same position (greedy, random: its draws come from the round's generator, pimc: its worlds
+from the round's seed) play the two rounds alike and score exactly 0 on every deal.
+
+Native bots play natively (simulate, per-seat specs [a, b, a, b] then [b, a, b, a]); Python and
+search bots round by round (play_round). Matches: match i is two play_match runs seeded
+round_seed(seed, i), one per seating.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, Callable
+
+import numpy as np
+
+from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
+from shengji.core.deals import (Condition, condition, condition_options, hand_features,
+                           option_condition, round_decks)
+from shengji.play.rounds import COLUMNS, play_columns, play_match, round_seed, simulate
+from shengji.play.records import SUITS
+from shengji.round.rules import Rules
+from shengji.studies.stats import Sums, level_delta
+from shengji.core import validate
+
+ROUND_COLUMNS = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise")
+SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
+DEFAULT_DEALS = 10_000
+# deals (matches) a chunk when a bot plays in Python (about 12 s of pimc at 1,000 rollouts),
+# so that a few hundred deals still spread over the workers
+SLOW_CHUNKS = {"duel": 10, "duel-matches": 1}
+
+
+def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
+    """The four seats' bots of a deal's two rounds: A at seats 0 and 2, then at 1 and 3."""
+    return [a, b, a, b], [b, a, b, a]
+
+
+def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
+               first_round: bool, levels: Any, step: int = 1, cond: Condition | None = None,
+               dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """Deals start, start + step, ... (count of them) played by the four seats' `bots` (bots
+    or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed.
+    `dealt`: the deals' first deals under `cond` and the attempts each took (round_decks),
+    or None for the shuffled ones."""
+    if all(isinstance(bot, BotSpec) for bot in bots):
+        specs, native = list(bots), True
+    else:
+        specs, objects, _ = resolve_bots(bots)
+        native = all(o is None for o in objects)
+    indices = range(start, start + count * step, step)
+    if not native:
+        return play_columns(rules, seed, [(i, i % 4) for i in indices], bots, levels,
+                            first_round, cond, dealt)
+    decks = None if dealt is None else dealt[0]
+    cols = {name: np.zeros(count, np.int16) for name in COLUMNS}
+    cols["seed"] = np.zeros(count, np.int64)
+    # simulate takes one first drawer a call; each drawer's deals are evenly spaced
+    period = 4 // math.gcd(step, 4)
+    for k in range(min(period, count)):
+        part = simulate(rules, seed, indices[k], len(indices[k::period]), specs,
+                        indices[k] % 4, levels, first_round, step=step * period,
+                        decks=None if decks is None else decks[k::period])
+        for name, values in part.items():
+            cols[name][k::period] = values
+    return cols
+
+
+def advantage(cols: dict[str, np.ndarray], team: int) -> np.ndarray:
+    """Team `team`'s level advantage in each round: its rise if it rises, minus the other
+    team's rise if that one rises."""
+    delta = level_delta(cols)
+    return np.where(cols["dealer"] % 2 == team, delta, -delta)
+
+
+def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
+               first_round: bool = False, levels: Any = (2, 2), step: int = 1,
+               cond: Condition | None = None, features: bool = False) -> dict[str, np.ndarray]:
+    """Deals start, start + step, ... played by a against b in both seatings: per deal its
+    seed, each round's ROUND_COLUMNS (suffix _1: A at seats 0 and 2; _2: A at 1 and 3), each
+    round's advantage for A (a_advantage_1, _2) and the score, their mean. Under a condition
+    (shengji.core.deals) both seatings meet the same conditioned deal; `attempts`, the attempts
+    each deal took where it has an accept. With `features`, each seat's hand as dealt
+    (shengji.core.deals.hand_features, at the first drawer's team's level)."""
+    indices = range(start, start + count * step, step)
+    dealers = [i % 4 for i in indices]
+    cond = condition() if cond is None else cond
+    dealt = round_decks(cond, seed, indices, dealers) if features or not cond.plain else None
+    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step, cond,
+                           None if cond.plain else dealt)
+                for bots in seatings(a, b))
+    rows: dict[str, np.ndarray] = {"seed": one["seed"].astype(np.uint64)}
+    if dealt is not None and cond.accept is not None:
+        rows["attempts"] = dealt[1]
+    if dealt is not None and features:
+        rows.update(hand_features(dealt[0], dealers,
+                                  np.asarray(levels)[np.array(dealers) % 2]))
+    for r, cols in ((1, one), (2, two)):
+        for name in ROUND_COLUMNS:
+            rows[f"{name}_{r}"] = cols[name]
+        rows[f"trump_suit_{r}"] = np.asarray(SUITS)[cols["trump_suit"]]
+        rows[f"dealer_holds_{r}"] = cols["dealer_holds"].astype(bool)
+        rows[f"a_advantage_{r}"] = advantage(cols, r - 1).astype(np.int16)
+    rows["score"] = (rows["a_advantage_1"] + rows["a_advantage_2"]) / 2
+    return rows
+
+
+def score_hist(score: np.ndarray) -> list[int]:
+    """Counts of the scores -6, -5.5, .., +6 (clipped)."""
+    halves = np.clip(np.rint(np.asarray(score) * 2), -12, 12).astype(np.int64) + 12
+    return np.bincount(halves, minlength=SCORE_BINS).tolist()
+
+
+def team_rounds(rows: dict[str, np.ndarray], name: str, team: int, dealing: bool) -> np.ndarray:
+    """`name`_1 and _2 of the rounds where `team` (0: A, 1: B) deals (dealing) or defends."""
+    return np.concatenate([rows[f"{name}_{r}"][(rows[f"dealer_{r}"] % 2 == (team + r - 1) % 2)
+                                               == dealing] for r in (1, 2)])
+
+
+def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, Any],
+               first_round: bool = False, levels: Any = (2, 2), predeal: Any = None,
+               bottom: Any = None, accept: Any = None) -> tuple[dict, dict, dict]:
+    """Sums, histogram and per-deal rows of a chunk of a duel of `strategies` (a, b: bots or
+    their texts); predeal ({seat: cards}, seats as text too: a manifest's JSON), bottom and
+    accept condition the deals."""
+    a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
+    cond = option_condition(predeal, bottom, accept)
+    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond,
+                      features=True)
+    sums = {"score|team=a": Sums.of(rows["score"])}
+    if "attempts" in rows:
+        sums["attempts_mean|all"] = Sums.of(rows["attempts"])
+    for team, label in ((0, "a"), (1, "b")):
+        sums[f"dealer_holds|team={label}"] = Sums.of(team_rounds(rows, "dealer_holds", team,
+                                                                 True))
+        sums[f"defender_points_mean|team={label}"] = Sums.of(
+            team_rounds(rows, "defender_points", team, False))
+    return sums, {"score|team=a": score_hist(rows["score"])}, rows
+
+
+def match_chunk(rules: Rules, seed: int, start: int, count: int,
+                strategies: tuple[Any, Any]) -> tuple[dict, dict, dict]:
+    """Sums and per-pair rows of a chunk of a duel of matches: match i played by a against b
+    in both seatings, each seeded round_seed(seed, i)."""
+    a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
+    won = np.zeros((2, count), dtype=bool)
+    lengths = np.zeros((2, count), dtype=np.int16)
+    seeds = np.array([round_seed(seed, i) for i in range(start, start + count)], np.uint64)
+    for j, s in enumerate(seeds):
+        for r, bots in enumerate(seatings(a, b)):
+            m = play_match(rules, int(s), bots)
+            won[r, j] = m.winner == r         # A is team r in seating r
+            lengths[r, j] = len(m.rounds)
+    wins = won.mean(axis=0)
+    rows = {"seed": seeds, "a_won_1": won[0], "a_won_2": won[1], "rounds_1": lengths[0],
+            "rounds_2": lengths[1], "a_wins": wins}
+    sums = {"wins_mean|team=a": Sums.of(wins), "rounds_mean|all": Sums.of(lengths.ravel())}
+    return sums, {"wins|team=a": np.bincount(won.sum(axis=0), minlength=3).tolist()}, rows
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel's outcome: `frame` (pandas, one row per deal, or per match pair) and `summary`
+    (a study summary: metrics with name, group, value, ci_low, ci_high, n)."""
+
+    frame: Any
+    summary: dict[str, Any]
+
+    def metric(self, name: str, group: str | None = None) -> dict[str, Any]:
+        """The summary's metric `name` (of `group`, where several groups have it): a
+        ValueError names the metrics there are."""
+        found = [m for m in self.summary["metrics"]
+                 if m["name"] == name and group in (None, m["group"])]
+        if not found:
+            names = sorted({m["name"] for m in self.summary["metrics"]})
+            raise ValueError(f"no metric {name!r}" + (f" in group {group!r}" if group else "")
+                             + f"; the summary has {', '.join(names)}")
+        return found[0]
+
+
+def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", seed: int = 0,
+         first_round: bool = False, levels: tuple[int, int] = (2, 2),
+         workers: int | None = None, backend: str = "local", matches: int | None = None,
+         out: str | os.PathLike | None = None, resume: bool = False,
+         progress: Callable[[int], object] | None = None,
+         ray_address: str | None = None, predeal: Any = None, bottom: Any = None,
+         accept: Callable[[np.ndarray], Any] | None = None) -> Duel:
+    """Bot a (team A) against bot b (team B) in duplicate: every deal played twice, the teams
+    swapped, the same cards to the same seats (module docstring). `deals` (default 10,000)
+    or `matches` (whole matches, each played twice). Bots: names, text forms
+    ("greedy:call=eager"), Greedy, Pimc, or Python bots (played in this process, round by
+    round). Deal i depends on (seed, i) alone: the same numbers for any `workers` and either
+    `backend`, run as a study's chunks (shengji.studies.study). With `out`, the duel is written there
+    and continued like a study (summary.json, deals.parquet, score.png; `resume` insists on
+    continuing); its bots must have a text form. predeal {seat: cards} (absolute seats),
+    bottom and accept condition the deals (shengji.core.deals: deal i is sj.deal(row.seed, 0,
+    i % 4, ...), the same in both seatings; play_round(seed=row.seed, dealer=row.deal % 4,
+    ..., predeal=..., bottom=..., accept=...) replays a round); accept runs in this process
+    and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
+    acceptance rate is its inverse)."""
+    from shengji.studies import study as st
+    if deals is not None and matches is not None:
+        raise ValueError("deals and matches exclude each other: duel deals or matches")
+    if not isinstance(first_round, bool):
+        raise ValueError(f"first_round must be True or False, got {first_round!r}")
+    rules = Rules.of(rules)
+    levels = validate.round_args(0, 0, levels, rules, first_round)[2]
+    cond = condition(predeal, bottom, accept)
+    if matches is not None and not cond.plain:
+        raise ValueError("predeal, bottom and accept condition deals: a duel of matches takes "
+                         "none")
+    workers = validate.integer(workers, "workers", 1, 1024, optional=True)
+    if matches is not None and (first_round or levels != (2, 2)):
+        raise ValueError("a match starts at levels (2, 2) with a first round: first_round and "
+                         "levels are for deals")
+    bots = tuple(checked_bot(bot, side) for bot, side in ((a, "a"), (b, "b")))
+    texts = [text_or_none(bot) for bot in bots]
+    labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
+    study = st.STUDIES["duel" if matches is None else "duel-matches"]
+    if any(resolve_bots([bot] * 4)[1][0] is not None for bot in bots):
+        study = replace(study, chunk_size=SLOW_CHUNKS[study.name])
+    count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
+    options = {} if matches is not None else {"first_round": first_round, "levels": list(levels)}
+    options.update(condition_options(cond))
+    if accept is not None:
+        if out is not None:
+            raise ValueError("accept is a function, which a folder's manifest cannot name: "
+                             "run a duel with accept without out")
+        study = replace(study, chunk=partial(study.chunk, accept=accept))
+        workers = 1 if backend == "local" else workers   # a lambda may not reach a process
+    if out is not None:
+        for side, text, bot in zip("ab", texts, bots):
+            if text is None:
+                raise ValueError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
+                                 "duel written to a folder names its bots by text; run it "
+                                 "without out")
+        summary = st.run(study, rules, count, seed, labels, options, workers, out,
+                         resume, progress, backend, ray_address)
+        import pandas as pd
+        return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
+    if resume:
+        raise ValueError("resume continues a duel written to a folder: name it with out")
+    if None in texts and backend == "local":
+        workers = 1         # a Python bot may not reach a worker process: played here
+    summary, frame = st.run_in_memory(study, rules, count, seed, bots, labels, options,
+                                      workers, progress, backend, ray_address)
+    return Duel(frame, summary)
+
+
+def checked_bot(bot: Any, side: str) -> Any:
+    """The bot of one side, its text read; a ValueError naming the side otherwise."""
+    try:
+        if isinstance(bot, str):
+            bot = bot_from_text(bot)
+        resolve_bots([bot] * 4)
+    except ValueError as e:
+        raise ValueError(f"bot {side}: {str(e).removeprefix('seat 0: ')}") from None
+    return bot
+
+
+def text_or_none(bot: Any) -> str | None:
+    try:
+        return bot_text(bot)
+    except ValueError:
+        return None
