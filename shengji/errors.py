@@ -20,6 +20,10 @@ class PlayError(ShengjiError):
     more than 25 cards, plays of unequal sizes, more than two copies of a kind on the table."""
 
 
+class StudyError(ShengjiError):
+    """A study or duel that cannot run as asked (options, folder, backend): one line saying why."""
+
+
 class IllegalAction(ShengjiError):
     """A bot's answer that the rules refuse: names the seat, the action and the rule broken."""
 

@@ -12,6 +12,8 @@ import pytest
 
 import shengji as sj
 from shengji.studies import study as st
+from shengji.studies import duels, report, runner
+from shengji.errors import StudyError
 from shengji.cli import main
 from shengji.studies.duels import duel_chunk
 from shengji.studies.stats import Z95
@@ -110,14 +112,16 @@ def test_the_summary(tmp_path):
         a_defends.mean())
     assert summary["strategies"] == ["greedy:call=eager", "greedy"]
     assert summary["options"] == {"first_round": False, "levels": [2, 2]}
-    assert "a greedy:call=eager vs b greedy" in st.describe(summary)
+    assert "a greedy:call=eager vs b greedy" in report.describe(summary, st.STUDIES["duel"])
 
 
 def shrink_chunks(monkeypatch, name, size):
     real = st.STUDIES[name]
-    monkeypatch.setitem(st.STUDIES, name, st.Study(
-        real.name, real.chunk, real.strategies, size, real.options, real.unit, real.row,
-        real.versus))
+    small = runner.Study(real.name, real.chunk, real.strategies, size, real.options, real.unit,
+                         real.row, real.versus)
+    monkeypatch.setitem(st.STUDIES, name, small)
+    if name in duels.DUELS:
+        monkeypatch.setitem(duels.DUELS, name, small)
 
 
 def test_same_numbers_for_any_workers_chunks_or_folder(monkeypatch, tmp_path):
@@ -153,8 +157,8 @@ def test_a_duel_folder_is_continued_computing_only_what_is_missing(monkeypatch, 
         (out / "chunks" / f"{1000:012d}.{ext}").unlink()
     (out / "summary.json").unlink()
     computed = []
-    real = st.STUDIES["duel"]
-    monkeypatch.setitem(st.STUDIES, "duel", st.Study(
+    real = duels.DUELS["duel"]
+    monkeypatch.setitem(duels.DUELS, "duel", runner.Study(
         "duel", lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o), (), 500,
         real.options, versus=True))
     again = sj.duel("greedy", "random", deals=1800, seed=5, out=out, workers=1, resume=True)
@@ -162,7 +166,7 @@ def test_a_duel_folder_is_continued_computing_only_what_is_missing(monkeypatch, 
     assert again.summary == first.summary
     pd.testing.assert_frame_equal(again.frame, first.frame)
     assert json.loads((out / "summary.json").read_text()) == first.summary
-    with pytest.raises(st.StudyError, match="another study"):
+    with pytest.raises(StudyError, match="another study"):
         sj.duel("greedy", "greedy:call=eager", deals=1800, seed=5, out=out)
 
 
@@ -274,11 +278,11 @@ def test_the_studies_baseline_is_checked(tmp_path):
     assert summary["options"]["against"] == "greedy:bury=points"
     groups = {m["group"] for m in summary["metrics"] if m["name"] == "duel_score"}
     assert groups == {"strategy=low"}       # points plays as the baseline does
-    with pytest.raises(st.StudyError, match="--against: 'pimc:rollouts=5' is not a native bot"):
+    with pytest.raises(StudyError, match="--against: 'pimc:rollouts=5' is not a native bot"):
         st.run_study("burying", deals=10, out=tmp_path / "x", against="pimc:rollouts=5")
-    with pytest.raises(st.StudyError, match="--against: unknown bot 'deep'"):
+    with pytest.raises(StudyError, match="--against: unknown bot 'deep'"):
         st.run_study("trump-calling", deals=10, out=tmp_path / "x", against="deep")
-    with pytest.raises(st.StudyError, match="a duel is run by shengji.duel"):
+    with pytest.raises(StudyError, match="a duel is run by shengji.duel"):
         st.run_study("duel", deals=10, out=tmp_path / "x")
     assert not (tmp_path / "x").exists()
 

@@ -13,6 +13,8 @@ import pytest
 import shengji as sj
 from shengji.play.rounds import first_deals
 from shengji.studies import study as st
+from shengji.studies import backends, report, runner, store
+from shengji.errors import StudyError
 
 CHUNK = st.STUDIES["trump-calling"].chunk_size
 DEALS = 2 * CHUNK + 700      # three chunks, the last one short
@@ -69,9 +71,9 @@ def test_deal_metrics_against_a_plain_count():
 
 def chunk_summary(rules, seed, count, sums, hists, **options):
     study = st.STUDIES["trump-calling"]
-    manifest = st.manifest_of(study, rules, count, seed, study.strategies,
+    manifest = store.manifest_of(study, rules, count, seed, study.strategies,
                               {**study.options, **options})
-    return st.summarize(manifest, [{"sums": {k: vars(v) for k, v in sums.items()},
+    return report.summarize(manifest, [{"sums": {k: vars(v) for k, v in sums.items()},
                                     "hists": hists}])
 
 
@@ -124,7 +126,7 @@ def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypat
     os.remove(tmp_path / "chunks" / f"{CHUNK:012d}.parquet")
     computed = []
     real = st.STUDIES["trump-calling"]
-    monkeypatch.setitem(st.STUDIES, "trump-calling", st.Study(
+    monkeypatch.setitem(st.STUDIES, "trump-calling", runner.Study(
         "trump-calling", lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o),
         real.strategies, real.chunk_size, real.options))
     assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True,
@@ -134,22 +136,22 @@ def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypat
     assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path,
                         workers=1) == summary
     assert computed == [CHUNK]
-    with pytest.raises(st.StudyError, match="nothing to resume"):
+    with pytest.raises(StudyError, match="nothing to resume"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path / "empty", resume=True)
 
 
 def test_bad_resume_and_bad_output(reference_run, tmp_path):
     out, _ = reference_run
-    with pytest.raises(st.StudyError, match="another study"):
+    with pytest.raises(StudyError, match="another study"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, out=out, resume=True)
     (tmp_path / "manifest.json").write_text("not json")
-    with pytest.raises(st.StudyError, match="not a study manifest"):
+    with pytest.raises(StudyError, match="not a study manifest"):
         st.run_study("trump-calling", "v3", deals=10, out=tmp_path, resume=True)
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(st.StudyError, match="cannot write"):
+    with pytest.raises(StudyError, match="cannot write"):
         st.run_study("trump-calling", "v3", deals=10, out=blocker / "sub")
-    with pytest.raises(st.StudyError, match="deals must be an integer from 1"):
+    with pytest.raises(StudyError, match="deals must be an integer from 1"):
         st.run_study("trump-calling", "v3", deals=0, out=tmp_path / "x")
 
 
@@ -158,7 +160,7 @@ def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
     os.system(f"cp -r {out}/manifest.json {out}/chunks {tmp_path}")
     for junk in ("{", "{}", "[1]"):
         (tmp_path / "chunks" / f"{0:012d}.json").write_text(junk)
-        with pytest.raises(st.StudyError, match="is not this study's chunk"):
+        with pytest.raises(StudyError, match="is not this study's chunk"):
             st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path,
                          resume=True)
 
@@ -166,9 +168,9 @@ def test_a_corrupt_chunk_is_named(reference_run, tmp_path):
 def test_a_variant_of_the_rules_is_another_study(reference_run):
     out, _ = reference_run
     variant = sj.Rules.preset("bo3").replace(throw_penalty=20)
-    with pytest.raises(st.StudyError, match="another study"):
+    with pytest.raises(StudyError, match="another study"):
         st.run_study("trump-calling", variant, deals=DEALS, seed=5, out=out)
-    with pytest.raises(st.StudyError, match="another study"):
+    with pytest.raises(StudyError, match="another study"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=out, play_every=3)
 
 
@@ -270,7 +272,7 @@ def test_burying_with_random_play(tmp_path):
     # the same deals played out by other bots: other outcomes
     assert (metric(summary, "defender_points_mean", "strategy=low")["value"]
             != metric(greedy, "defender_points_mean", "strategy=low")["value"])
-    with pytest.raises(st.StudyError, match="unknown bots"):
+    with pytest.raises(StudyError, match="unknown bots"):
         st.run_study("burying", "v3", deals=10, out=tmp_path / "x", bots="pimc")
 
 
@@ -285,11 +287,11 @@ def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
 
 
 def test_unknown_backend_and_strategy(tmp_path):
-    with pytest.raises(st.StudyError, match="unknown backend"):
+    with pytest.raises(StudyError, match="unknown backend"):
         st.run_study("trump-calling", deals=10, backend="spark")
-    with pytest.raises(st.StudyError, match="unknown, repeated or no strategies: 'deep'"):
+    with pytest.raises(StudyError, match="unknown, repeated or no strategies: 'deep'"):
         st.run_study("burying", deals=10, strategies=["low", "deep"], out=tmp_path)
-    with pytest.raises(st.StudyError, match="unknown, repeated or no strategies: none"):
+    with pytest.raises(StudyError, match="unknown, repeated or no strategies: none"):
         st.run_study("burying", deals=10, strategies=[], out=tmp_path)
 
 
@@ -298,7 +300,7 @@ def test_a_subset_of_strategies(tmp_path):
                            strategies=["low", "points"])
     groups = {m["group"] for m in summary["metrics"]}
     assert groups == {"strategy=low", "strategy=points", "strategy=points-low"}
-    with pytest.raises(st.StudyError, match="another study"):
+    with pytest.raises(StudyError, match="another study"):
         st.run_study("burying", "v3", deals=500, seed=2, out=tmp_path)
 
 
@@ -316,17 +318,17 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
     # a chunk copied in from another study (other seed and options)
     mine = copy_study(out, tmp_path / "mine")
     shutil.copy(other / "chunks" / f"{CHUNK:012d}.json", mine / "chunks")
-    with pytest.raises(st.StudyError, match=f"{CHUNK:012d}.json is not this study's chunk"):
+    with pytest.raises(StudyError, match=f"{CHUNK:012d}.json is not this study's chunk"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
     # a parquet swapped for another chunk's of the same study
     mine = copy_study(out, tmp_path / "swapped")
     shutil.copy(mine / "chunks" / f"{0:012d}.parquet", mine / "chunks" / f"{CHUNK:012d}.parquet")
-    with pytest.raises(st.StudyError, match=f"{CHUNK:012d}.parquet is not this study's"):
+    with pytest.raises(StudyError, match=f"{CHUNK:012d}.parquet is not this study's"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
     # the manifest gone, the run repeated with another seed: seed 5's chunks are refused
     mine = copy_study(out, tmp_path / "nomanifest")
     (mine / "manifest.json").unlink()
-    with pytest.raises(st.StudyError, match="is not this study's chunk"):
+    with pytest.raises(StudyError, match="is not this study's chunk"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=6, out=mine)
     # wrong types in a chunk that parses
     mine = copy_study(out, tmp_path / "types")
@@ -334,7 +336,7 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
     saved = json.loads(path.read_text())
     saved["sums"] = {k: {**v, "n": "many"} for k, v in saved["sums"].items()}
     path.write_text(json.dumps(saved))
-    with pytest.raises(st.StudyError, match="is not this study's chunk"):
+    with pytest.raises(StudyError, match="is not this study's chunk"):
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
 
 
@@ -343,19 +345,19 @@ def test_the_summary_names_everything_its_numbers_depend_on(reference_run, tmp_p
     assert summary["strategies"] == list(st.CALLING)
     assert summary["options"] == {"play_every": 10, "against": "eager"}
     assert summary["settings"] == sj.Rules.preset("bo3").to_dict()
-    assert summary["version"] and summary["digest"] == st.digest_of(
+    assert summary["version"] and summary["digest"] == store.digest_of(
         json.loads((out / "manifest.json").read_text()))
     random_play = st.run_study("burying", "v3", deals=300, seed=1, out=tmp_path / "r",
                                bots="random", strategies=["low", "voids"])
-    title = st.describe(random_play)
+    title = report.describe(random_play, st.STUDIES[random_play["study"]])
     assert "bots random" in title and "strategies low,voids" in title and "rules v3" in title
 
 
 def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
     (tmp_path / "o").mkdir()
-    held = st.lock_folder(tmp_path / "o")
+    held = store.lock_folder(tmp_path / "o")
     try:
-        with pytest.raises(st.StudyError, match="another run is writing to"):
+        with pytest.raises(StudyError, match="another run is writing to"):
             st.run_study("trump-calling", "v3", deals=10, out=tmp_path / "o")
     finally:
         held.close()
@@ -368,10 +370,10 @@ def test_a_ray_address_where_nothing_listens_fails_fast(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     started = time.time()
-    with pytest.raises(st.StudyError, match=f"nothing answers at the Ray address 127.0.0.1:{port}"):
-        st.check_ray_address(f"127.0.0.1:{port}")
-    assert time.time() - started < st.RAY_CONNECT_TIMEOUT_S
-    with pytest.raises(st.StudyError, match="only with the ray backend"):
+    with pytest.raises(StudyError, match=f"nothing answers at the Ray address 127.0.0.1:{port}"):
+        backends.check_ray_address(f"127.0.0.1:{port}")
+    assert time.time() - started < backends.RAY_CONNECT_TIMEOUT_S
+    with pytest.raises(StudyError, match="only with the ray backend"):
         st.run_study("trump-calling", deals=10, out=tmp_path, ray_address=f"127.0.0.1:{port}")
 
 

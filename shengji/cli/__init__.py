@@ -70,8 +70,9 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
     from tabulate import tabulate
     out = sys.stdout if out is None else out
     if title is None:
-        from shengji.studies.study import describe
-        title = describe(summary)
+        from shengji.studies.report import describe
+        from shengji.studies.study import STUDIES
+        title = describe(summary, STUDIES[summary["study"]])
     rows = [[m["name"], m["group"], "-" if m["value"] is None else f"{m['value']:.4f}",
              "-" if m["ci_low"] is None else f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]]
             for m in summary["metrics"]]
@@ -207,7 +208,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shengji.studies.study import package_version
+    from shengji.studies.report import package_version
     from shengji.core.validate import MAX_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
     parser.add_argument("--version", action="version", version=f"shengji {package_version()}")

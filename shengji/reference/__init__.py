@@ -117,8 +117,9 @@ def _cards_in(x):
 
 def _to_cards(cards):
     """Boundary out: the `shengji.Cards` holding these cards."""
-    import shengji  # imported here so that this module loads without the native core
-    return shengji.parse_cards(_canonical_text(cards))
+    # imported here so that this module loads without the native core
+    from shengji.core._core import parse_cards
+    return parse_cards(_canonical_text(cards))
 
 
 def _one_card(x):

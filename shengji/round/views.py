@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from shengji.core._core import Cards, Trump
-from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, TABLE, SeatKnowledge
+from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, SeatKnowledge
 from shengji.round._worlds import WorldSampler
 from shengji.errors import ShengjiError
 from shengji.round.rules import Rules

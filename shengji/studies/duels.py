@@ -31,6 +31,7 @@ from shengji.play.records import SUITS
 from shengji.round.rules import Rules
 from shengji.studies.stats import Sums, level_delta
 from shengji.core import validate
+from shengji.studies.runner import Study, run, run_in_memory
 
 ROUND_COLUMNS = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise")
 SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
@@ -167,6 +168,14 @@ def match_chunk(rules: Rules, seed: int, start: int, count: int,
     return sums, {"wins|team=a": np.bincount(won.sum(axis=0), minlength=3).tolist()}, rows
 
 
+
+DUELS = {   # a duel of deals, and of whole matches, run as studies are
+    "duel": Study("duel", duel_chunk, (), 20_000, {"first_round": False, "levels": [2, 2]},
+                  versus=True),
+    "duel-matches": Study("duel-matches", match_chunk, (), 100, unit="matches", row="match",
+                          versus=True),
+}
+
 @dataclass(frozen=True)
 class Duel:
     """A duel's outcome: `frame` (pandas, one row per deal, or per match pair) and `summary`
@@ -207,7 +216,6 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     ..., predeal=..., bottom=..., accept=...) replays a round); accept runs in this process
     and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
     acceptance rate is its inverse)."""
-    from shengji.studies import study as st
     if deals is not None and matches is not None:
         raise ValueError("deals and matches exclude each other: duel deals or matches")
     if not isinstance(first_round, bool):
@@ -225,7 +233,7 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     bots = tuple(checked_bot(bot, side) for bot, side in ((a, "a"), (b, "b")))
     texts = [text_or_none(bot) for bot in bots]
     labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
-    study = st.STUDIES["duel" if matches is None else "duel-matches"]
+    study = DUELS["duel" if matches is None else "duel-matches"]
     if any(resolve_bots([bot] * 4)[1][0] is not None for bot in bots):
         study = replace(study, chunk_size=SLOW_CHUNKS[study.name])
     count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
@@ -243,7 +251,7 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
                 raise ValueError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
                                  "duel written to a folder names its bots by text; run it "
                                  "without out")
-        summary = st.run(study, rules, count, seed, labels, options, workers, out,
+        summary = run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
         import pandas as pd
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
@@ -251,8 +259,8 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
         raise ValueError("resume continues a duel written to a folder: name it with out")
     if None in texts and backend == "local":
         workers = 1         # a Python bot may not reach a worker process: played here
-    summary, frame = st.run_in_memory(study, rules, count, seed, bots, labels, options,
-                                      workers, progress, backend, ray_address)
+    summary, frame = run_in_memory(study, rules, count, seed, bots, labels, options,
+                                   workers, progress, backend, ray_address)
     return Duel(frame, summary)
 
 

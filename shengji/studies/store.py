@@ -1,0 +1,144 @@
+"""A study's folder on disk: its manifest and digest, the chunks' files (sums as JSON, rows as
+Parquet, each stamped with the study's digest and its deals), the lock, and the final rows.
+Every file is written whole or not at all."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from shengji.errors import StudyError
+from shengji.round.rules import Rules
+
+if TYPE_CHECKING:
+    from shengji.studies.runner import Study
+
+def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
+                strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
+    """Everything that decides a study's numbers. Its digest names every chunk of the study."""
+    return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
+            "deals": deals, "seed": seed, "chunk": study.chunk_size,
+            "strategies": list(strategies), "options": options, "version": 6}
+
+
+def digest_of(manifest: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
+    """What a chunk file says it is: the study (manifest digest) and its deals."""
+    return {b"shengji.study": digest.encode(), b"shengji.start": str(start).encode(),
+            b"shengji.count": str(count).encode()}
+
+
+def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
+    """A finished chunk's sums, after checking that both its files are this study's chunk of
+    deals start .. start + count - 1: one line naming the file otherwise."""
+    import pyarrow.parquet as pq
+    path = chunk_path(chunks, start, "json")
+    try:
+        saved = json.loads(path.read_text())
+        ok = (isinstance(saved, dict) and saved.get("study") == digest
+              and type(saved.get("start")) is int and saved["start"] == start
+              and type(saved.get("count")) is int and saved["count"] == count
+              and valid_sums(saved.get("sums")) and valid_hists(saved.get("hists")))
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        raise StudyError(f"{path} is not this study's chunk of deals {start:,}.. (another "
+                         "study's, or damaged): move it away to compute it again")
+    rows = chunk_path(chunks, start, "parquet")
+    try:
+        meta = pq.read_metadata(rows)
+        ok = (meta.num_rows == count and (meta.metadata or {}).items()
+              >= chunk_identity(digest, start, count).items())
+    except (OSError, ValueError):
+        ok = False
+    if not ok:
+        raise StudyError(f"{rows} is not this study's chunk of deals {start:,}.. (another "
+                         "study's or chunk's, or damaged): move it away to compute it again")
+    return saved
+
+
+def valid_sums(sums: Any) -> bool:
+    return isinstance(sums, dict) and all(
+        isinstance(k, str) and k.count("|") == 1 and isinstance(v, dict)
+        and set(v) == {"n", "total", "squares"} and type(v["n"]) is int and v["n"] >= 0
+        and all(type(v[f]) in (int, float) for f in ("total", "squares"))
+        for k, v in sums.items())
+
+
+def valid_hists(hists: Any) -> bool:
+    return isinstance(hists, dict) and all(
+        isinstance(k, str) and k.count("|") == 1 and isinstance(v, list)
+        and all(type(c) is int and c >= 0 for c in v) for k, v in hists.items())
+
+
+def lock_folder(folder: Path) -> Any:
+    """Hold the folder's lock for the run: a second run into the same folder stops with one
+    line instead of racing on the same files. (POSIX; elsewhere no lock is taken.)"""
+    handle = open(folder / "lock", "a+")
+    try:
+        import fcntl
+    except ImportError:
+        return handle
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StudyError(f"another run is writing to {folder}: wait for it to end, or choose "
+                         "another --out") from None
+    return handle
+
+
+def chunk_path(chunks: Path, start: int, ext: str) -> Path:
+    return chunks / f"{start:012d}.{ext}"
+
+
+def write_atomically(path: Path, data: Any) -> None:
+    """Whole or not at all: a crash or Ctrl-C never leaves a half-written file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> Any:
+    """A chunk's rows as a pyarrow table: the deal's (or match's) index, then the chunk's
+    columns (it gives each deal's round seed), nulls where masked."""
+    import pyarrow as pa
+    return pa.table({study.row: np.arange(start, start + count, dtype=np.int64),
+                     **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
+                        if np.ma.isMaskedArray(v) else np.asarray(v)
+                        for k, v in rows.items()}})
+
+
+def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
+    """A chunk's rows (rows_table); the file's metadata names the study and the deals it
+    holds (read_chunk checks them)."""
+    import pyarrow.parquet as pq
+    table = table.replace_schema_metadata(chunk_identity(digest, start, count))
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def join_rows(path: Path, parts: list[Path]) -> None:
+    """deals.parquet from the chunks' rows, one row group per chunk (memory stays flat)."""
+    import pyarrow.parquet as pq
+    tmp = path.with_suffix(".tmp")
+    writer = None
+    try:
+        for part in parts:
+            table = pq.read_table(part)
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, table.schema)
+            writer.write_table(table)
+    finally:
+        if writer is not None:
+            writer.close()
+    os.replace(tmp, path)
+
