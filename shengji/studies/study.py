@@ -42,6 +42,7 @@ from shengji.studies.duels import duel_chunk, duel_deals, match_chunk, score_his
 from shengji.play.rounds import first_deals, simulate
 from shengji.round.rules import Rules
 from shengji.core import validate
+from shengji.errors import BotError, StudyError
 from shengji.studies.stats import Sums, level_delta, metric
 
 LEVEL = 2               # every study round is played at level 2 by both teams
@@ -65,10 +66,6 @@ BURYING_METRICS = ("defender_points_mean", "dealer_holds", "bottom_dug", "multip
 TRUMP_BINS = 34          # declarer's trumps: 0 .. 33
 POINT_BINS = 81          # defenders' points: 0, 5, .. 400
 DELTA_BINS = 13          # level change of the dealer's team: -6 .. +6
-
-
-class StudyError(ValueError):
-    """A study that cannot run as asked: one line saying why."""
 
 
 def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
@@ -184,11 +181,11 @@ def against_spec(against: str, spec_of: Callable[[str], BotSpec]) -> BotSpec:
 
 
 def native_spec(text: str) -> BotSpec:
-    """A native bot's spec from its text; a ValueError naming a search bot."""
+    """A native bot's spec from its text; a BotError naming a search bot."""
     specs, objects, _ = resolve_bots(bot_from_text(text))
     if objects[0] is not None:
-        raise ValueError(f"{text!r} is not a native bot: a study's bots run natively (random, "
-                         "greedy or one of its strategies)")
+        raise BotError(f"{text!r} is not a native bot: a study's bots run natively (random, "
+                       "greedy or one of its strategies)")
     return specs[0]
 
 
