@@ -28,7 +28,10 @@ from shengji.core._core import (
     trick_winner,
 )
 from shengji.core.deals import deal, decks
-from shengji.errors import CardError, IllegalAction, PlayError, ShengjiError, TrumpError
+from shengji.errors import (
+    ArgumentError, BotError, CardError, DealError, EngineError, IllegalAction, PlayError,
+    RulesError, ShengjiError, StudyError, TrumpError,
+)
 from shengji.core.results import Advance, Leads, Settlement, ThrowCheck, Unit
 from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
 from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
@@ -41,7 +44,8 @@ from shengji import testing
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
-    "CardError", "IllegalAction", "PlayError", "ShengjiError", "TrumpError",
+    "ShengjiError", "ArgumentError", "CardError", "TrumpError", "PlayError", "IllegalAction",
+    "RulesError", "BotError", "DealError", "StudyError", "EngineError",
     "Bot", "BotSpec", "Greedy", "Learned", "Pimc", "SearchBot", "View", "Worlds", "RoundRecord",
     "MatchRecord", "play_round", "replay", "play_match", "simulate_rounds", "round_seed",
     "duel", "Duel", "analyze_bury", "analyze_trump",

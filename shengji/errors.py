@@ -1,9 +1,17 @@
-"""Errors raised at the API boundary. All are ValueError subclasses, so callers that only know
-"bad value" can catch ValueError."""
+"""The errors shengji raises. Every error about the caller's input is a `ShengjiError`, a
+ValueError subclass, so callers that only know "bad value" can catch ValueError; each names
+the argument (or the seat, the setting, the file) and what it must be. A broken invariant
+inside the engine is an `EngineError`, a RuntimeError: a bug in shengji, never the input."""
 
 
 class ShengjiError(ValueError):
     """Base class of every error the engine raises about its input."""
+
+
+class ArgumentError(ShengjiError):
+    """An argument out of range or of the wrong type (a seed, a count, a seat, a level, a
+    flag, an array's shape, a record's field), arguments that exclude each other, or a call
+    the object's state does not allow yet (an env stepped before reset)."""
 
 
 class CardError(ShengjiError):
@@ -20,10 +28,6 @@ class PlayError(ShengjiError):
     more than 25 cards, plays of unequal sizes, more than two copies of a kind on the table."""
 
 
-class StudyError(ShengjiError):
-    """A study or duel that cannot run as asked (options, folder, backend): one line saying why."""
-
-
 class IllegalAction(ShengjiError):
     """A bot's answer that the rules refuse: names the seat, the action and the rule broken."""
 
@@ -32,3 +36,31 @@ class IllegalAction(ShengjiError):
         self.seat = seat
         self.action = action
         self.reason = reason
+
+
+class RulesError(ShengjiError):
+    """A bad Rules setting (a value outside what the rule texts allow, an unknown setting), an
+    unknown preset's name, or a value the rules cannot settle (defenders' points that are not
+    a multiple of 5)."""
+
+
+class BotError(ShengjiError):
+    """A bot that cannot play as given: a bad Greedy, Pimc or Learned setting, a bot text form
+    that does not read, a bot object without the methods of a Bot, a native-only place given a
+    Python bot, or a checkpoint that does not fit this shengji."""
+
+
+class DealError(ShengjiError):
+    """A deal that cannot be made as asked: cards fixed by predeal or bottom that no deal holds,
+    an accept that answers badly or takes too few deals, or decks that are not whole packs."""
+
+
+class StudyError(ShengjiError):
+    """A study or a duel that cannot run as asked: one line saying why (an unknown study,
+    strategy or backend, options that exclude each other, a folder holding another study)."""
+
+
+class EngineError(RuntimeError):
+    """A broken invariant inside the engine: a bug in shengji, never the caller's input (the
+    native bots' answer refused, a seat's knowledge disagreeing with the round). Not a
+    ValueError, so that code catching bad input does not swallow it."""

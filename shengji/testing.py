@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from shengji.core._core import Cards, kind_name, points
 from shengji.bots import Greedy, is_search_bot, resolve_bots
-from shengji.errors import CardError, IllegalAction, ShengjiError
+from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
 from shengji.play.rounds import play_round, round_seed
 from shengji.play.records import RoundRecord, check_tricks_with_reference, replay_actions
 from shengji.reference.declarations import declaration_phase
@@ -259,10 +259,10 @@ def check_bot(bot: Any, rules: Rules | str = "v3", rounds: int = 20, seed: int =
     rounds = validate.count(rounds, "rounds")
     seats = tuple(validate.seat(q, "seats[i]") for q in seats)
     if not seats or len(set(seats)) != len(seats):
-        raise ValueError(f"seats must be distinct seats, at least one, got {seats!r}")
+        raise ArgumentError(f"seats must be distinct seats, at least one, got {seats!r}")
     if isinstance(bot, (str, Greedy)):
-        raise ValueError(f"check_bot checks a Python bot (or a search bot); {bot} is a built-in "
-                         "bot, which runs natively and is checked by the engine")
+        raise BotError(f"check_bot checks a Python bot (or a search bot); {bot} is a built-in "
+                       "bot, which runs natively and is checked by the engine")
     missing = [] if is_search_bot(bot) else [
         m for m in ("declare", "revolt", "bury", "play") if not callable(getattr(bot, m, None))]
     if missing:

@@ -15,6 +15,7 @@ import numpy as np
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.core import validate
+from shengji.errors import BotError
 from shengji.bots.learned import load_net
 from shengji.round.views import View
 
@@ -106,13 +107,13 @@ class Greedy:
 
     def __post_init__(self):
         if self.call not in CALLS:
-            raise ValueError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
+            raise BotError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
         if self.bury not in BURIES:
-            raise ValueError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
-                             f"got {self.bury!r}")
-        validate.integer(self.patience, "Greedy.patience", 1, 25)
-        if not isinstance(self.revolt, bool):
-            raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
+            raise BotError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
+                           f"got {self.bury!r}")
+        validate.integer(self.patience, "Greedy.patience", 1, 25, error=BotError)
+        revolt = validate.flag(self.revolt, "Greedy.revolt", error=BotError)
+        object.__setattr__(self, "revolt", revolt)     # a NumPy bool stored as a bool
 
     def spec(self) -> BotSpec:
         return BotSpec(BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury],
@@ -140,11 +141,11 @@ class Pimc:
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self):
-        validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9)
-        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6)
-        validate.seed(self.seed, "Pimc.seed")
+        validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9, error=BotError)
+        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6, error=BotError)
+        validate.seed(self.seed, "Pimc.seed", error=BotError)
         if not isinstance(self.greedy, Greedy):
-            raise ValueError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
+            raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
     def spec(self) -> BotSpec:
         return self.greedy.spec()._replace(kind=BOTS["search"])
@@ -184,17 +185,17 @@ class Learned:
     the first max_moves plays as the env lists them (the first on ties; max_moves is the
     checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
     revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
-    loaded once while the file is unchanged; one that does not fit raises a ValueError."""
+    loaded once while the file is unchanged; one that does not fit raises a BotError."""
 
     path: str
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self):
         if not isinstance(self.path, (str, os.PathLike)):
-            raise ValueError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
+            raise BotError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
         object.__setattr__(self, "path", os.fspath(self.path))
         if not isinstance(self.greedy, Greedy):
-            raise ValueError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
+            raise BotError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
         load_net(self.path)      # a checkpoint that does not fit is refused here
 
     def spec(self) -> BotSpec:
@@ -209,36 +210,36 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
     `learned:path=ckpt.npz` (pimc and learned also take the greedy settings of their shows
-    and bury: `pimc:rollouts=200,call=eager`). "random" comes back as the name. A ValueError
+    and bury: `pimc:rollouts=200,call=eager`). "random" comes back as the name. A BotError
     names the bad name, key or value."""
     if not isinstance(text, str):
-        raise ValueError(f"a bot's text must be a string, got {text!r}")
+        raise BotError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
     name = name.strip()
     if name not in TEXT_BOTS:
-        raise ValueError(f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
-                         f"{', '.join(TEXT_BOTS)} (settings after a colon: "
-                         "greedy:call=eager,patience=5)")
+        raise BotError(f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
+                       f"{', '.join(TEXT_BOTS)} (settings after a colon: "
+                       "greedy:call=eager,patience=5)")
     settings: dict[str, str] = {}
     for item in re.split("[,:]", rest) if colon else ():
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq or not key or not value:
-            raise ValueError(f"bot {text!r}: {item.strip()!r} is not key=value")
+            raise BotError(f"bot {text!r}: {item.strip()!r} is not key=value")
         if key in settings:
-            raise ValueError(f"bot {text!r}: {key} is set twice")
+            raise BotError(f"bot {text!r}: {key} is set twice")
         settings[key] = value
     if name == "random":
         if settings or colon:
-            raise ValueError(f"bot {text!r}: random takes no settings")
+            raise BotError(f"bot {text!r}: random takes no settings")
         return "random"
     own = settings_of(OWNERS[name]) if name in OWNERS else {}
     known = {**own, **settings_of(Greedy)}
     unknown = [k for k in settings if k not in known]
     if unknown:
-        raise ValueError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
-                         f"{', '.join(known)}")
+        raise BotError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
+                       f"{', '.join(known)}")
     if name == "learned" and "path" not in settings:
-        raise ValueError(f"bot {text!r}: learned needs its checkpoint: learned:path=FILE.npz")
+        raise BotError(f"bot {text!r}: learned needs its checkpoint: learned:path=FILE.npz")
     values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
     try:
         greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
@@ -246,7 +247,7 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
             return greedy
         return OWNERS[name](**{k: v for k, v in values.items() if k in own}, greedy=greedy)
     except ValueError as e:
-        raise ValueError(f"bot {text!r}: {e}") from None
+        raise BotError(f"bot {text!r}: {e}") from None
 
 
 OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}   # text bots with greedy settings
@@ -262,10 +263,10 @@ def read_setting(text: str, key: str, value: str, kind: str) -> Any:
         try:
             return int(value)
         except ValueError:
-            raise ValueError(f"bot {text!r}: {key} must be an integer, got {value!r}") from None
+            raise BotError(f"bot {text!r}: {key} must be an integer, got {value!r}") from None
     if kind == "bool":
         if value.lower() not in ("true", "false"):
-            raise ValueError(f"bot {text!r}: {key} must be true or false, got {value!r}")
+            raise BotError(f"bot {text!r}: {key} must be true or false, got {value!r}")
         return value.lower() == "true"
     return value
 
@@ -282,14 +283,14 @@ def bot_text(bot: Any) -> str:
         name = "pimc"
     elif isinstance(bot, Learned):
         if re.search(r"[,:]|^\s|\s$", bot.path):
-            raise ValueError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
-                             f"has no text form: {bot.path!r}")
+            raise BotError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
+                           f"has no text form: {bot.path!r}")
         changed, name = [f"path={bot.path}"] + changed_settings(bot.greedy), "learned"
     elif isinstance(bot, Greedy):
         changed, name = changed_settings(bot), "greedy"
     else:
-        raise ValueError(f"a {type(bot).__name__} has no text form: only the built-in bots "
-                         f"({', '.join(TEXT_BOTS)}) have one")
+        raise BotError(f"a {type(bot).__name__} has no text form: only the built-in bots "
+                       f"({', '.join(TEXT_BOTS)}) have one")
     return name + (":" + ",".join(changed) if changed else "")
 
 
@@ -320,7 +321,7 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     seats = [bots] * 4 if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots) else (
         list(bots) if isinstance(bots, (list, tuple)) else [])
     if len(seats) != 4:
-        raise ValueError(f"bots must be a name or four bots (names or objects), got {bots!r}")
+        raise BotError(f"bots must be a name or four bots (names or objects), got {bots!r}")
     specs: list[BotSpec] = []
     objects: list[Any] = []
     names: list[str] = []
@@ -329,7 +330,7 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
             try:
                 bot = bot_from_text(bot)
             except ValueError as e:
-                raise ValueError(f"seat {seat}: {e}") from None
+                raise BotError(f"seat {seat}: {e}") from None
         if isinstance(bot, (Greedy, Learned)):
             specs.append(bot.spec())
             objects.append(None)
@@ -346,8 +347,8 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
             missing = [m for m in ("declare", "revolt", "bury", "play")
                        if not callable(getattr(bot, m, None))]
             if missing:
-                raise ValueError(f"seat {seat}: a bot object needs the methods declare, revolt, "
-                                 f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
+                raise BotError(f"seat {seat}: a bot object needs the methods declare, revolt, "
+                               f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
             specs.append(BotSpec.python())
             objects.append(bot)
             names.append(type(bot).__name__)

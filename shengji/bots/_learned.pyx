@@ -13,6 +13,7 @@ from shengji.core._core cimport (
     trump_code, trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
 )
 from shengji.core._core import kind_name
+from shengji.errors import ArgumentError, BotError
 from shengji.round._engine cimport Game, BAD_NO_DECISION
 from shengji.round._knowledge cimport (
     RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, AT_HAND, AT_UNSEEN, AT_CURRENT, AT_TRUMP,
@@ -245,24 +246,24 @@ cdef class Net:
 
     def __init__(self, arrays, int64_t max_moves):
         if not isinstance(arrays, dict):
-            raise ValueError(f"a Net takes a dict of arrays by name, got {type(arrays).__name__}")
+            raise BotError(f"a Net takes a dict of arrays by name, got {type(arrays).__name__}")
         missing = [name for name in ARRAYS if name not in arrays]
         if missing:
-            raise ValueError(f"a Net needs the arrays {', '.join(ARRAYS)}; missing "
-                             f"{', '.join(missing)}")
+            raise BotError(f"a Net needs the arrays {', '.join(ARRAYS)}; missing "
+                           f"{', '.join(missing)}")
         if max_moves < 1:
-            raise ValueError(f"max_moves must be at least 1, got {max_moves}")
+            raise BotError(f"max_moves must be at least 1, got {max_moves}")
         own = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
         h1 = own["b1"].shape[0] if own["b1"].ndim == 1 else -1
         h2 = own["b2"].shape[0] if own["b2"].ndim == 1 else -1
         if not 1 <= h1 <= MAX_HIDDEN or not 1 <= h2 <= MAX_HIDDEN:
-            raise ValueError(f"b1 and b2 must be vectors of 1 to {MAX_HIDDEN} numbers, got "
-                             f"shapes {own['b1'].shape} and {own['b2'].shape}")
+            raise BotError(f"b1 and b2 must be vectors of 1 to {MAX_HIDDEN} numbers, got "
+                           f"shapes {own['b1'].shape} and {own['b2'].shape}")
         want = shapes((h1, h2))
         for name in ARRAYS:
             if own[name].shape != want[name]:
-                raise ValueError(f"array {name} must be of shape {want[name]}, got "
-                                 f"{own[name].shape}")
+                raise BotError(f"array {name} must be of shape {want[name]}, got "
+                               f"{own[name].shape}")
         self.arrays = own
         self.c.h1 = h1
         self.c.h2 = h2
@@ -307,22 +308,23 @@ def encode_moves(obs, moves, offsets):
 
 
 cdef tuple checked(obs, moves, offsets):
-    """obs, moves and offsets as contiguous arrays of their dtypes, checked (a ValueError names
+    """obs, moves and offsets as contiguous arrays of their dtypes, checked (an ArgumentError names
     what does not fit)."""
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
     offsets = np.ascontiguousarray(offsets, np.int64)
     if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
-        raise ValueError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
+        raise ArgumentError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
     if moves.ndim != 2 or moves.shape[1] != 2:
-        raise ValueError(f"moves must be (total, 2) masks, got shape {moves.shape}")
+        raise ArgumentError(f"moves must be (total, 2) masks, got shape {moves.shape}")
     n, total = obs.shape[0], moves.shape[0]
     if offsets.ndim != 1 or offsets.shape[0] != n + 1:
-        raise ValueError(f"offsets must hold n + 1 = {n + 1} numbers, got shape {offsets.shape}")
+        raise ArgumentError(f"offsets must hold n + 1 = {n + 1} numbers, got shape "
+                            f"{offsets.shape}")
     if offsets[0] != 0 or offsets[n] != total or (np.diff(offsets) < 0).any():
-        raise ValueError(f"offsets must rise from 0 to the {total} moves")
+        raise ArgumentError(f"offsets must rise from 0 to the {total} moves")
     if ((moves[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (moves[:, 1] & ~moves[:, 0]).any():
-        raise ValueError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
+        raise ArgumentError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
     return obs, moves, offsets
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from shengji.errors import BotError
 from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
 from shengji.bots._learned import (
     ARRAYS, MOVE_FEATURES, MOVE_SIZE, PLAY_FEATURES, Net, encode_moves, score_moves, shapes,
@@ -103,33 +104,34 @@ def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_M
 
 def load(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """(arrays, layout) of a checkpoint written by save, checked against this package: a
-    ValueError of one line names what does not fit."""
+    BotError of one line names what does not fit."""
     name = os.fspath(path)
     where = f"checkpoint {name}"
     if not os.path.exists(name):
-        raise ValueError(f"{where}: no such file")
+        raise BotError(f"{where}: no such file")
     if not os.path.isfile(name):
-        raise ValueError(f"{where} is not a file")
+        raise BotError(f"{where} is not a file")
     try:
         archive = np.load(name, allow_pickle=False)
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise ValueError(f"{where} is not an .npz file ({type(e).__name__})") from None
+        raise BotError(f"{where} is not an .npz file ({type(e).__name__})") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise ValueError(f"{where} is not an .npz file (a single .npy array)")
+        raise BotError(f"{where} is not an .npz file (a single .npy array)")
     with archive:
         if "layout" not in archive.files:
-            raise ValueError(f"{where} is not a learned bot's checkpoint: it has no layout")
+            raise BotError(f"{where} is not a learned bot's checkpoint: it has no layout")
         layout = read_layout(where, archive["layout"])
         missing = [a for a in ARRAYS if a not in archive.files]
         if missing:
-            raise ValueError(f"{where} lacks the arrays {', '.join(missing)}")
+            raise BotError(f"{where} lacks the arrays {', '.join(missing)}")
         arrays = {a: archive[a] for a in ARRAYS}
     for a, values in arrays.items():
         if values.dtype.kind != "f":
-            raise ValueError(f"{where}: array {a} holds {values.dtype}, not floats")
+            raise BotError(f"{where}: array {a} holds {values.dtype}, not floats")
         if not np.isfinite(values).all():     # a run that diverged: its plays would be noise
-            raise ValueError(f"{where}: array {a} holds {np.size(values) - np.isfinite(values).sum()}"
-                             " values that are not finite numbers (NaN or infinite)")
+            raise BotError(f"{where}: array {a} holds "
+                           f"{np.size(values) - np.isfinite(values).sum()} values that are not "
+                           "finite numbers (NaN or infinite)")
     check_shapes(name, arrays, tuple(layout["hidden"]))
     return {a: values.astype(np.float32) for a, values in arrays.items()}, layout
 
@@ -139,19 +141,19 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
     try:
         layout = json.loads(str(entry[()]))
     except (ValueError, TypeError, IndexError):
-        raise ValueError(f"{where}: its layout is not JSON") from None
+        raise BotError(f"{where}: its layout is not JSON") from None
     if not isinstance(layout, dict) or layout.get("format") != FORMAT:
         found = layout.get("format") if isinstance(layout, dict) else None
-        raise ValueError(f"{where} is not a learned bot's checkpoint (format {found!r}, "
-                         f"expected {FORMAT!r})")
+        raise BotError(f"{where} is not a learned bot's checkpoint (format {found!r}, "
+                       f"expected {FORMAT!r})")
     if layout.get("version") != VERSION:
-        raise ValueError(f"{where} is of format version {layout.get('version')!r}, this "
-                         f"shengji reads version {VERSION}")
+        raise BotError(f"{where} is of format version {layout.get('version')!r}, this "
+                       f"shengji reads version {VERSION}")
     ours = layout_of()
     if layout.get("observation_size") != OBSERVATION_SIZE:
-        raise ValueError(f"{where} was written for an observation of "
-                         f"{layout.get('observation_size')} values, this shengji encodes "
-                         f"{OBSERVATION_SIZE}")
+        raise BotError(f"{where} was written for an observation of "
+                       f"{layout.get('observation_size')} values, this shengji encodes "
+                       f"{OBSERVATION_SIZE}")
     theirs = layout.get("observation_fields")
     if theirs != ours["observation_fields"]:
         theirs = theirs if isinstance(theirs, list) else []
@@ -160,30 +162,30 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
         found = theirs[i] if i < len(theirs) else "nothing"
         wanted = ours["observation_fields"][i] if i < len(ours["observation_fields"]) \
             else "nothing"
-        raise ValueError(f"{where} was written for another observation: its field {i + 1} is "
-                         f"{found!r}, this shengji encodes {wanted!r}")
+        raise BotError(f"{where} was written for another observation: its field {i + 1} is "
+                       f"{found!r}, this shengji encodes {wanted!r}")
     if layout.get("move_size") != MOVE_SIZE:
-        raise ValueError(f"{where} was written for moves of {layout.get('move_size')} values, "
-                         f"this shengji encodes {MOVE_SIZE}")
+        raise BotError(f"{where} was written for moves of {layout.get('move_size')} values, "
+                       f"this shengji encodes {MOVE_SIZE}")
     if layout.get("move_features") != ours["move_features"]:
-        raise ValueError(f"{where} was written for other move features than this shengji's "
-                         "(learned.MOVE_FEATURES)")
+        raise BotError(f"{where} was written for other move features than this shengji's "
+                       "(learned.MOVE_FEATURES)")
     hidden, max_moves = layout.get("hidden"), layout.get("max_moves")
     if not (isinstance(hidden, list) and len(hidden) == 2
             and all(isinstance(h, int) and h >= 1 for h in hidden)):
-        raise ValueError(f"{where}: its layout's hidden sizes must be two positive integers, "
-                         f"got {hidden!r}")
+        raise BotError(f"{where}: its layout's hidden sizes must be two positive integers, "
+                       f"got {hidden!r}")
     if not isinstance(max_moves, int) or max_moves < 1:
-        raise ValueError(f"{where}: its layout's max_moves must be a positive integer, got "
-                         f"{max_moves!r}")
+        raise BotError(f"{where}: its layout's max_moves must be a positive integer, got "
+                       f"{max_moves!r}")
     return layout
 
 
 def check_shapes(name: str, arrays: dict[str, np.ndarray], hidden: tuple[int, int]) -> None:
     for a, shape in shapes(hidden).items():
         if arrays[a].shape != shape:
-            raise ValueError(f"checkpoint {name}: array {a} is of shape {arrays[a].shape}, "
-                             f"hidden sizes {hidden[0]}, {hidden[1]} make it {shape}")
+            raise BotError(f"checkpoint {name}: array {a} is of shape {arrays[a].shape}, "
+                           f"hidden sizes {hidden[0]}, {hidden[1]} make it {shape}")
 
 
 def load_net(path: str | os.PathLike) -> Net:

@@ -10,6 +10,7 @@ import sys
 import shengji as sj
 from shengji.bots import bots_from_text
 from shengji.core.deals import parse_predeal
+from shengji.errors import ArgumentError
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
@@ -129,13 +130,13 @@ def simulate(args) -> None:
     bots = bots_from_text(args.bots)
     metrics: list[dict] = []
     if args.matches and args.rounds is not None:
-        raise ValueError("--rounds and --matches exclude each other: play rounds or matches")
+        raise ArgumentError("--rounds and --matches exclude each other: play rounds or matches")
     if args.matches and args.workers is not None:
-        raise ValueError("--workers is for rounds: matches are played one after another")
+        raise ArgumentError("--workers is for rounds: matches are played one after another")
     rounds = 10_000 if args.rounds is None else args.rounds
     predeal = parse_predeal(args.predeal)
     if args.matches and (predeal or args.bottom):
-        raise ValueError("--predeal and --bottom condition rounds: matches take neither")
+        raise ArgumentError("--predeal and --bottom condition rounds: matches take neither")
     if args.matches:
         from tqdm import tqdm
         winners, lengths = [], []

@@ -7,6 +7,7 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 import numpy as np
 
 from shengji.core._core import Cards, kind_name
+from shengji.errors import ArgumentError
 
 cdef extern from *:
     """
@@ -183,7 +184,7 @@ cdef void conditioned_deck(Rng* r, const int8_t* fixed, const int* nfixed, int d
 cdef inline uint64_t checked_seed(object seed, str name) except? 0:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
             not 0 <= seed <= SEED_LIMIT:
-        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {seed!r}")
+        raise ArgumentError(f"{name} must be an integer from 0 to 2**64 - 1, got {seed!r}")
     return <uint64_t>int(seed)
 
 
@@ -206,7 +207,7 @@ cdef class Random:
     def below(self, bound):
         """A uniform integer in [0, bound), for 0 < bound < 2**64."""
         if not 0 < bound <= SEED_LIMIT:
-            raise ValueError(f"bound must be from 1 to 2**64 - 1, got {bound!r}")
+            raise ArgumentError(f"bound must be from 1 to 2**64 - 1, got {bound!r}")
         return rng_below(&self.r, <uint64_t>int(bound))
 
 
@@ -215,7 +216,7 @@ def decks(seed, start=0, count=1):
     indices. Deal i of a seed is the same whatever else is dealt (engine.md "Dealing")."""
     cdef uint64_t s = checked_seed(seed, "seed"), first = checked_seed(start, "start")
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise ValueError(f"count must be a non-negative integer, got {count!r}")
+        raise ArgumentError(f"count must be a non-negative integer, got {count!r}")
     out = np.empty((count, DECK_SIZE), dtype=np.int8)
     cdef int8_t[:, ::1] view = out
     cdef Rng r
@@ -273,4 +274,4 @@ def place_counts(const int8_t[:, ::1] decks, const int8_t[::1] dealers):
 def round_seed(seed, index):
     """The seed of round `index` of a run or match seeded `seed`: it depends on (seed, index)
     alone, so any worker can play any round, and play_round(seed=round_seed(s, i)) replays it."""
-    return int(round_seed_raw(<uint64_t>int(seed), <uint64_t>int(index)))
+    return int(round_seed_raw(checked_seed(seed, "seed"), checked_seed(index, "index")))

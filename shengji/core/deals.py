@@ -16,6 +16,7 @@ from shengji.core._core import Cards, kind_name, points
 from shengji.core._deal import condition_decks, decks as plain_decks, round_seed
 from shengji.core._deal import place_counts as native_counts
 from shengji.core import validate
+from shengji.errors import ArgumentError, DealError
 
 SEAT_DRAWS, BOTTOM_SIZE, DRAWN, KINDS = 25, 8, 100, 54
 FIRST_ATTEMPTS = 10_000   # a condition taking none of the first attempts takes nothing
@@ -42,7 +43,7 @@ def kinds_of(cards: Any, where: str) -> tuple[int, ...]:
     try:
         cards = Cards(cards)
     except Exception as e:      # CardError, TypeError: the cards' text is named either way
-        raise ValueError(f"{where}: {e}") from None
+        raise DealError(f"{where}: {e}") from None
     return tuple(k for k in range(KINDS) for c in (1, 2)
                  if (cards.twos if c == 2 else cards.ones) >> k & 1)
 
@@ -54,13 +55,13 @@ def cards_text(kinds: tuple[int, ...]) -> str:
 
 def condition(predeal: Any = None, bottom: Any = None,
               accept: Callable[[np.ndarray], Any] | None = None) -> Condition:
-    """The condition of a deal, checked: `predeal` {seat: cards}, `bottom` cards; a ValueError
-    names the first impossibility (a seat that is not 0..3, more than 25 cards to a seat or 8
-    to the bottom, a card fixed more than twice in all)."""
+    """The condition of a deal, checked: `predeal` {seat: cards}, `bottom` cards; a DealError
+    names the first impossibility (more than 25 cards to a seat or 8 to the bottom, a card
+    fixed more than twice in all), an ArgumentError a predeal seat that is not 0..3."""
     if predeal is None:
         predeal = {}
     if not isinstance(predeal, dict):
-        raise ValueError(f"predeal must be a dict {{seat: cards}}, got {validate.short(predeal)}")
+        raise DealError(f"predeal must be a dict {{seat: cards}}, got {validate.short(predeal)}")
     fixed: list[tuple[int, ...]] = [()] * 5
     for seat, cards in predeal.items():
         seat = validate.integer(seat, "a predeal seat", 0, 3)
@@ -71,14 +72,14 @@ def condition(predeal: Any = None, bottom: Any = None,
         size = BOTTOM_SIZE if place == 4 else SEAT_DRAWS
         if len(kinds) > size:
             name = "the bottom" if place == 4 else f"seat {place}"
-            raise ValueError(f"{name} holds {size} cards, {len(kinds)} are fixed to it")
+            raise DealError(f"{name} holds {size} cards, {len(kinds)} are fixed to it")
     copies = np.bincount([k for kinds in fixed for k in kinds], minlength=KINDS)
     if (copies > 2).any():
         k = int(np.argmax(copies > 2))
-        raise ValueError(f"{kind_name(k)} is fixed {copies[k]} times: the pack holds 2")
+        raise DealError(f"{kind_name(k)} is fixed {copies[k]} times: the pack holds 2")
     if accept is not None and not callable(accept):
-        raise ValueError(f"accept must be a function of the counts (n, 5, 54), got "
-                         f"{validate.short(accept)}")
+        raise DealError(f"accept must be a function of the counts (n, 5, 54), got "
+                        f"{validate.short(accept)}")
     return Condition(tuple(fixed), accept)
 
 
@@ -108,8 +109,8 @@ def parse_predeal(texts: list[str]) -> dict[int, str]:
     for part in (p.strip() for text in texts for p in text.split(";")):
         seat, eq, cards = part.partition("=")
         if not eq or seat.strip() not in ("0", "1", "2", "3"):
-            raise ValueError(f"--predeal takes SEAT=CARDS, a seat 0..3 (\"0=BJ BJ 2S\"), got "
-                             f"{part!r}")
+            raise ArgumentError("--predeal takes SEAT=CARDS, a seat 0..3 (\"0=BJ BJ 2S\"), "
+                                f"got {part!r}")
         predeal[int(seat)] = f"{predeal.get(int(seat), '')} {cards}".strip()
     return predeal
 
@@ -150,7 +151,7 @@ def hand_features(decks: Any, dealers: Any, levels: Any) -> dict[str, np.ndarray
 def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
                       dealers: Any) -> tuple[np.ndarray, np.ndarray]:
     """Deal indices[i] of seeds[i] under `cond`, dealers[i] drawing first: (decks (n, 108),
-    the attempts each took up to the one accepted, int64 (n,)). A ValueError when none of the
+    the attempts each took up to the one accepted, int64 (n,)). A DealError when none of the
     first FIRST_ATTEMPTS is taken, or a deal takes MAX_ATTEMPTS."""
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = len(seeds)
@@ -172,20 +173,20 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
         else:
             ok = np.asarray(cond.accept(place_counts(drawn, dealers[rows])), bool)
             if ok.shape != rows.shape:
-                raise ValueError(f"accept must answer one bool per deal, shape {rows.shape}; "
-                                 f"it answered shape {ok.shape}")
+                raise DealError(f"accept must answer one bool per deal, shape {rows.shape}; "
+                                f"it answered shape {ok.shape}")
             ok = ok.reshape(len(pending), width)
         hit, first = ok.any(axis=1), ok.argmax(axis=1)
         attempts[pending] += np.where(hit, first + 1, width)
         out[pending[hit]] = drawn.reshape(len(pending), width, 108)[hit, first[hit]]
         pending = pending[~hit]
         if len(pending) == n and attempts.sum() >= FIRST_ATTEMPTS:
-            raise ValueError(f"accept took none of the first {attempts.sum():,} attempts at "
-                             f"{n:,} deal{'s' * (n != 1)}: the condition is too rare or "
-                             "impossible")
+            raise DealError(f"accept took none of the first {attempts.sum():,} attempts at "
+                            f"{n:,} deal{'s' * (n != 1)}: the condition is too rare or "
+                            "impossible")
         if len(pending) and attempts[pending].max() >= MAX_ATTEMPTS:
-            raise ValueError(f"accept took none of {MAX_ATTEMPTS:,} attempts at a deal "
-                             f"({n - len(pending):,} of {n:,} taken): the condition is too rare")
+            raise DealError(f"accept took none of {MAX_ATTEMPTS:,} attempts at a deal "
+                            f"({n - len(pending):,} of {n:,} taken): the condition is too rare")
     return out, attempts
 
 
@@ -209,7 +210,7 @@ def record_condition(cond: Condition, attempts: int) -> dict[str, Any]:
 
 def record_deck(conditioned: dict[str, Any], seed: int, dealer: int) -> np.ndarray:
     """The first deal (int8, 108 in draw order) of a round seeded `seed` that `dealer` drew
-    first under a record's condition (record_condition); a ValueError if it is impossible."""
+    first under a record's condition (record_condition); a DealError if it is impossible."""
     fixed, nfixed = fixed_arrays(option_condition(conditioned["predeal"] or None,
                                                   conditioned["bottom"]))
     return condition_decks(np.array([seed], np.uint64), np.zeros(1, np.uint64),
@@ -232,12 +233,12 @@ def decks(seed: int, start: int = 0, count: int = 1, dealer: int = 0, predeal: A
     indices, `dealer` drawing first. Deal i of a seed is the same whatever else is dealt;
     with a condition (module docstring) it depends on the condition too."""
     cond = condition(predeal, bottom, accept)
-    validate.integer(dealer, "dealer", 0, 3)
-    if cond.plain:
-        return plain_decks(seed, start, count)
+    dealer = validate.seat(dealer)
     seed = validate.seed(seed)
     start = validate.seed(start, "start")
-    count = validate.integer(count, "count", 0)
+    count = validate.count(count, "count", 0)
+    if cond.plain:
+        return plain_decks(seed, start, count)
     return conditioned_decks(cond, np.full(count, seed, np.uint64),
                              np.arange(count, dtype=np.uint64) + np.uint64(start), dealer)[0]
 
@@ -247,8 +248,7 @@ def deal(seed: int, index: int = 0, dealer: int = 0, predeal: Any = None, bottom
     """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
     play order starting with the dealer (RULES.md §9); the last 8 are the bottom. predeal,
     bottom, accept: as for `decks`."""
-    if dealer not in (0, 1, 2, 3):
-        raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+    index = validate.seed(index, "index")
     order = [kind_name(int(k)) for k in decks(seed, index, 1, dealer, predeal, bottom,
                                               accept)[0]]
     hands = [Cards(order[(seat - dealer) % 4:DRAWN:4]) for seat in range(4)]

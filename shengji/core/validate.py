@@ -1,12 +1,17 @@
-"""Checks of the numbers users pass (seeds, counts, seats, levels): one definition each, a
-ValueError naming the argument and what it must be. The API and the command line (through
-`cli_type`) use the same checks."""
+"""Checks of the values users pass (seeds, counts, seats, levels, flags): one definition
+each, an ArgumentError (a ShengjiError) naming the argument and what it must be; a caller
+whose domain has its own error (Rules, bots) passes it as `error`. The API and the command
+line (through `cli_type`) use the same checks."""
 from __future__ import annotations
 
 import argparse
 import operator
 import reprlib
 from typing import Any, Callable
+
+import numpy as np
+
+from shengji.errors import ArgumentError, ShengjiError
 
 SEED_MAX = 2 ** 64 - 1
 MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
@@ -24,7 +29,7 @@ def short(value: Any) -> str:
 
 
 def integer(value: Any, name: str, low: int | None = None, high: int | None = None,
-            optional: bool = False) -> Any:
+            optional: bool = False, *, error: type[ShengjiError] = ArgumentError) -> Any:
     """`value` as an int (an int or a NumPy integer; not a bool, a float or text) within
     low..high; with `optional`, None passes too."""
     if optional and value is None:
@@ -44,32 +49,44 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
             bounds = f"an integer >= {low:,}"
         else:
             bounds = "an integer"
-        raise ValueError(f"{name} must be {'None or ' if optional else ''}{bounds}, "
-                         f"got {short(value)}")
+        raise error(f"{name} must be {'None or ' if optional else ''}{bounds}, "
+                    f"got {short(value)}")
     return value
 
 
-def seed(value: Any, name: str = "seed") -> int:
+def seed(value: Any, name: str = "seed", *, error: type[ShengjiError] = ArgumentError) -> int:
     """A seed: 0 .. 2**64 - 1."""
-    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= SEED_MAX:
-        raise ValueError(f"{name} must be an integer from 0 to 2**64 - 1, got {short(value)}")
-    return integer(value, name, 0, SEED_MAX)
+    try:
+        return integer(value, name, 0, SEED_MAX, error=error)
+    except error:       # the bound named as the native checks name it, not in 20 digits
+        raise error(f"{name} must be an integer from 0 to 2**64 - 1, "
+                    f"got {short(value)}") from None
 
 
-def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS) -> int:
+def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS, *,
+          error: type[ShengjiError] = ArgumentError) -> int:
     """A number of things to do (deals, rounds, workers, ...): low .. high."""
-    return integer(value, name, low, high)
+    return integer(value, name, low, high, error=error)
 
 
-def seat(value: Any, name: str = "dealer") -> int:
-    return integer(value, f"{name} (a seat)", 0, 3)
+def flag(value: Any, name: str, *, error: type[ShengjiError] = ArgumentError) -> bool:
+    """A switch: True or False (a NumPy bool too), as a Python bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} must be True or False, got {short(value)}")
+    return bool(value)
+
+
+def seat(value: Any, name: str = "dealer", optional: bool = False) -> int:
+    """A seat: 0 .. 3; with `optional`, None passes too."""
+    return integer(value, f"{name} (a seat)", 0, 3, optional)
 
 
 def levels(value: Any, name: str = "levels") -> tuple[int, int]:
     """Two team levels 2..14 (A = 14)."""
     pair = tuple(value) if isinstance(value, (tuple, list)) else ()
     if len(pair) != 2:
-        raise ValueError(f"{name} must be two team levels 2..14 (A = 14), got {short(value)}")
+        raise ArgumentError(f"{name} must be two team levels 2..14 (A = 14), "
+                            f"got {short(value)}")
     return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))
 
 
@@ -81,13 +98,13 @@ def round_args(seed_: Any, dealer: Any, levels_: Any, rules: Any = None,
     out = seed(seed_), seat(dealer), levels(levels_)
     if (first_round and rules is not None and out[2][0] != out[2][1]
             and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)):
-        raise ValueError("a first round where a declaration or an overturn picks the dealer "
-                         f"needs equal levels, got {levels_!r}")
+        raise ArgumentError("a first round where a declaration or an overturn picks the dealer "
+                            f"needs equal levels, got {levels_!r}")
     return out
 
 
 def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[str], Any]:
-    """An argparse `type` that reads an integer and applies `check` (its ValueError becomes
+    """An argparse `type` that reads an integer and applies `check` (its ShengjiError becomes
     the one-line usage error argparse prints)."""
     def parse(text: str) -> Any:
         # argparse names the option before the message: "argument --seed: must be ..."
@@ -97,6 +114,6 @@ def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[s
             raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
         try:
             return check(value, name, **bounds)
-        except ValueError as e:
+        except ShengjiError as e:
             raise argparse.ArgumentTypeError(str(e).removeprefix(name + " ")) from None
     return parse

@@ -26,7 +26,7 @@ from shengji.round._engine cimport game_rules
 from shengji.play._driver cimport drive, read_specs
 
 from shengji.play._driver import REFUSALS
-from shengji.errors import PlayError, ShengjiError
+from shengji.errors import EngineError, ShengjiError
 
 cdef enum:
     BURY_CARDS = 8           # the AEC env takes the bury one card at a time, eight times
@@ -290,6 +290,6 @@ cdef class VecCore:
             raise ShengjiError(f"env {k}: nobody declared in {MAX_DEALS} deals: the round "
                                "cannot start")
         if rc == NO_LEARNER:
-            raise PlayError(f"env {k}: engine bug: a round ended without asking a learner seat")
-        raise PlayError(f"env {k}: engine bug: the round engine refused an answer: "
-                        f"{REFUSALS.get(rc, rc)}")
+            raise EngineError(f"env {k}: engine bug: a round ended without asking a learner seat")
+        raise EngineError(f"env {k}: engine bug: the round engine refused an answer: "
+                          f"{REFUSALS.get(rc, rc)}")

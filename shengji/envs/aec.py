@@ -27,6 +27,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from shengji.core import validate
 from shengji.core._core import Cards, kind_name
 from shengji.errors import IllegalAction
 from shengji.round.rules import Rules
@@ -64,10 +65,7 @@ class ShengjiEnv(AECEnv):
         opts = dict(options or {})
         self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
-        asked = opts.pop("first_round", False)
-        if not isinstance(asked, (bool, np.bool_)):
-            raise ValueError(f"first_round must be True or False, got {asked!r}")
-        first_round = bool(asked)
+        first_round = validate.flag(opts.pop("first_round", False), "first_round")
         seed, dealer, levels = round_args(seed, opts.pop("dealer", 0), opts.pop("levels", (2, 2)),
                                           self.rules, first_round)
         if opts:

@@ -58,6 +58,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from shengji.core import validate
+from shengji.errors import ArgumentError, BotError
 from shengji.bots._policies import BOTS
 from shengji.envs._vector import VecCore
 from shengji.bots import BotSpec, Greedy, resolve_bots
@@ -81,15 +82,12 @@ class VecEnv(VectorEnv):
         self.num_envs = validate.count(num_envs, "num_envs", 1, 1 << 20)
         self.max_actions = validate.count(max_actions, "max_actions", MIN_ACTIONS, 1 << 16)
         self.rules = Rules.of(rules)
-        if not isinstance(first_round, (bool, np.bool_)):
-            raise ValueError(f"first_round must be True or False, got {first_round!r}")
-        if not isinstance(plays_only, (bool, np.bool_)):
-            raise ValueError(f"plays_only must be True or False, got {plays_only!r}")
-        self.first_round = bool(first_round)
+        self.first_round = validate.flag(first_round, "first_round")
+        plays_only = validate.flag(plays_only, "plays_only")
         self.seed, _, self.levels = round_args(seed, 0, levels, self.rules, self.first_round)
         self.opponents = self._opponents(opponents)
         self.learners = tuple(s for s in range(4) if s not in self.opponents)
-        specs = self._specs(bool(plays_only))
+        specs = self._specs(plays_only)
         self._core = VecCore(self.num_envs, self.rules, specs, self.max_actions, self.levels,
                              self.first_round)
         self.single_observation_space = spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16)
@@ -117,12 +115,13 @@ class VecEnv(VectorEnv):
         if opponents is None:
             return {}
         if not isinstance(opponents, dict):
-            raise ValueError("opponents must be a dict {seat: bot}, got "
-                             f"{validate.short(opponents)}")
+            raise ArgumentError("opponents must be a dict {seat: bot}, got "
+                                f"{validate.short(opponents)}")
         seats = {validate.integer(seat, "an opponent's seat", 0, 3): bot
                  for seat, bot in opponents.items()}
         if len(seats) == 4:
-            raise ValueError("opponents take every seat: leave at least one seat to the learner")
+            raise ArgumentError("opponents take every seat: leave at least one seat to the "
+                                "learner")
         out = {}
         for seat, bot in seats.items():
             table: list[Any] = ["random"] * 4
@@ -130,9 +129,9 @@ class VecEnv(VectorEnv):
             specs, objects, _ = resolve_bots(table)
             spec, obj = specs[seat], objects[seat]
             if obj is not None:
-                raise ValueError(f"seat {seat}: {validate.short(bot)} decides in Python; "
-                                 "opponents play natively inside step (built-in bots: "
-                                 "\"greedy\", \"random\", sj.Greedy(...), sj.Learned(...))")
+                raise BotError(f"seat {seat}: {validate.short(bot)} decides in Python; "
+                               "opponents play natively inside step (built-in bots: "
+                               "\"greedy\", \"random\", sj.Greedy(...), sj.Learned(...))")
             out[seat] = spec
         return out
 
@@ -153,8 +152,9 @@ class VecEnv(VectorEnv):
         """Every env starts its first round of the run `seed` (default: the constructor's).
         Returns (obs, info)."""
         if options:
-            raise ValueError(f"VecEnv.reset takes no options (got {', '.join(map(str, options))})"
-                             ": rules, levels and opponents are set when it is made")
+            raise ArgumentError("VecEnv.reset takes no options (got "
+                                f"{', '.join(map(str, options))}): rules, levels and "
+                                "opponents are set when it is made")
         if seed is not None:
             self.seed = validate.seed(seed)
         self._core.reset(self.seed)
@@ -165,10 +165,10 @@ class VecEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                            dict[str, Any]]:
         """Every env answers with its action, an index into the moves it offers. Returns
-        (obs, reward, terminated, truncated, info). Bad actions raise ValueError naming the
+        (obs, reward, terminated, truncated, info). Bad actions raise ArgumentError naming the
         first env refused, and no env steps."""
         if not self._started:
-            raise ValueError("call reset() before step()")
+            raise ArgumentError("call reset() before step()")
         self._core.step(self._actions(actions))
         return self._obs, self._reward, self._terminated, self._truncated, self._info_now()
 
@@ -176,17 +176,17 @@ class VecEnv(VectorEnv):
         """The actions as int64, checked against the moves offered."""
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), one per env, got "
-                             f"{a.shape}")
+            raise ArgumentError(f"actions must have shape ({self.num_envs},), one per env, got "
+                                f"{a.shape}")
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"actions must be integers (indices into the moves offered), got "
-                             f"dtype {a.dtype}")
+            raise ArgumentError(f"actions must be integers (indices into the moves offered), got "
+                                f"dtype {a.dtype}")
         bad = np.flatnonzero((a < 0) | (a >= self._core.num_moves))   # before any cast wraps
         if bad.size:
             k = int(bad[0])
-            raise ValueError(f"env {k}: action {int(a[k])} is not one of the "
-                             f"{int(self._core.num_moves[k])} moves offered (see "
-                             f"info['action_mask']; {bad.size} env(s) refused, none stepped)")
+            raise ArgumentError(f"env {k}: action {int(a[k])} is not one of the "
+                                f"{int(self._core.num_moves[k])} moves offered (see "
+                                f"info['action_mask']; {bad.size} env(s) refused, none stepped)")
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def close(self, **kwargs: Any) -> None:

@@ -39,7 +39,9 @@ from shengji.bots._policies cimport (
 
 from shengji.core._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
 from shengji.bots._policies import BURIES
-from shengji.errors import PlayError, ShengjiError
+from shengji.errors import (
+    ArgumentError, BotError, DealError, EngineError, PlayError, ShengjiError,
+)
 
 
 cdef int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
@@ -100,6 +102,12 @@ REFUSALS = {
 }
 
 
+cdef object refusal_error(int rc):
+    """The error of a refusal met where the answers may be the caller's (worlds, candidates):
+    PlayError, or EngineError for the codes only a broken engine gives (debug self-checks)."""
+    return EngineError if rc == BAD_WATCH or rc == BAD_PASSES else PlayError
+
+
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
     """Four (kind, call, patience, bury, revolt, net) specs (shengji.bots.BotSpec), and the
     Passes the engine is given for them. A learned spec's net (a _learned.Net) is pointed to,
@@ -114,8 +122,8 @@ cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
         out[i].net = NULL
         if kind == BOT_LEARNED:
             if not isinstance(net, Net):
-                raise ValueError(f"seat {i}: a learned bot's spec needs its network (a Net), "
-                                 f"got {type(net).__name__}")
+                raise BotError(f"seat {i}: a learned bot's spec needs its network (a Net), "
+                               f"got {type(net).__name__}")
             out[i].net = &(<Net>net).c
         passes[i] = passes_of(&out[i])
     return 0
@@ -257,18 +265,18 @@ cdef class Table:
         if rc == BAD_REDEALS:
             raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
         if rc < 0:
-            raise PlayError(f"the round engine refused a native bot's answer: "
-                            f"{REFUSALS.get(rc, rc)}")
+            raise EngineError(f"the round engine refused a native bot's answer: "
+                              f"{REFUSALS.get(rc, rc)}")
         if SHENGJI_DEBUG:
             self.check_knowledge()
         return None if rc == ASK_DONE else (ASKS[rc], self.g.seat)
 
     def check_knowledge(self):
         """Read the round so far into the seats' knowledge and check it against the round
-        (debug builds do at every decision): PlayError if they disagree."""
+        (debug builds do at every decision): EngineError if they disagree."""
         catch_up(self.know, self.g)
         if not agrees(self.know, self.g):
-            raise PlayError("engine bug: a seat's knowledge disagrees with the round")
+            raise EngineError("engine bug: a seat's knowledge disagrees with the round")
 
     @property
     def pending(self):
@@ -362,7 +370,8 @@ cdef class Table:
         finally:
             free(scratch)
         if rc < 0:
-            raise PlayError(f"a rollout was refused: {REFUSALS.get(rc, rc)} (candidate {i})")
+            raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
+                                    f"(candidate {i})")
         return scores / max(k, 1)
 
     @staticmethod
@@ -387,7 +396,8 @@ cdef class Table:
         rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
                            levels[1], deck, as_set(Cards(show)), b)
         if rc < 0:
-            raise PlayError(f"the round cannot start at the bury: {REFUSALS.get(rc, rc)}")
+            raise refusal_error(rc)(f"the round cannot start at the bury: "
+                                    f"{REFUSALS.get(rc, rc)}")
         return t
 
     @property
@@ -423,7 +433,7 @@ cdef class Table:
         """What `seat` knows now (shengji.round._knowledge.SeatKnowledge); seat 4: the table, what
         every seat knows."""
         if not 0 <= seat < OBSERVERS:
-            raise ValueError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
+            raise ArgumentError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
         catch_up(self.know, self.g)
         return SeatKnowledge.of(&self.know.seen[seat],
                                 self.g.table.code if self.g.trump_suit >= 0 else -1)
@@ -440,10 +450,10 @@ cdef class Table:
         shengji.round.views.view_of(table, rules, levels, ...) takes it."""
         cdef Moment m
         if not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3, got {seat}")
+            raise ArgumentError(f"seat must be 0..3, got {seat}")
         if out.shape[0] != OBSERVATION_SIZE:
-            raise ValueError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
-                             f"{out.shape[0]}")
+            raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                                f"{out.shape[0]}")
         catch_up(self.know, self.g)
         moment_of(self.g, seat, &m)
         encode_observation(&out[0], &self.know.seen[seat], &self.know.seen[TABLE], &m)
@@ -553,13 +563,13 @@ DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "ov
 
 
 def whole_packs(decks, int64_t count):
-    """`decks` as int8 (count, 108), each the whole pack in draw order; a ValueError
+    """`decks` as int8 (count, 108), each the whole pack in draw order; a DealError
     otherwise."""
     decks = np.ascontiguousarray(decks, dtype=np.int8)
     if decks.shape != (count, DECK_SIZE):
-        raise ValueError(f"decks must be ({count}, {DECK_SIZE}), got {decks.shape}")
+        raise DealError(f"decks must be ({count}, {DECK_SIZE}), got {decks.shape}")
     if count and not (np.sort(decks, axis=1) == np.arange(DECK_SIZE) // 2).all():
-        raise ValueError("decks must each be the whole pack: every kind twice")
+        raise DealError("decks must each be the whole pack: every kind twice")
     return decks
 
 
@@ -586,7 +596,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     read_specs(bots, kinds, passes)
     for k in range(4):
         if kinds[k].kind == BOT_PYTHON:
-            raise ValueError("simulate runs native bots only")
+            raise BotError("simulate runs native bots only")
     if dealt:
         given = whole_packs(decks, count)
     g = new_game(kinds, &know)
@@ -653,9 +663,9 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         free(g)
         free(know)
     if rc < 0:
-        raise PlayError(f"the round engine refused a native bot's answer in round "
-                        f"{start + i * step}: "
-                        f"{REFUSALS.get(rc, rc)}")
+        raise EngineError(f"the round engine refused a native bot's answer in round "
+                          f"{start + i * step}: "
+                          f"{REFUSALS.get(rc, rc)}")
     cols["seed"] = seeds
     return cols
 
@@ -680,7 +690,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     read_specs(bots, specs, passes)
     for q in range(4):
         if specs[q].kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LEARNED):
-            raise ValueError("play_out runs native bots only (random, greedy, learned)")
+            raise BotError("play_out runs native bots only (random, greedy, learned)")
     if worlds.shape[1] != 5 or worlds.shape[2] != 2 or shows.shape[1] != 2 or (
             buries.shape[0] != n or buries.shape[1] != 2):
         raise PlayError("worlds must be (k, 5, 2) masks, shows and buries (n, 2)")
@@ -723,7 +733,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
         free(g)
         free(know)
     if rc < 0:
-        raise PlayError(f"candidate {i}, world {j}: {REFUSALS.get(rc, rc)}")
+        raise refusal_error(rc)(f"candidate {i}, world {j}: {REFUSALS.get(rc, rc)}")
     return cols
 
 

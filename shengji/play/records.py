@@ -14,7 +14,7 @@ from shengji.core._core import Cards, Trump, category, decompose
 from shengji.play._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
 from shengji.core.deals import MAX_ATTEMPTS, record_deck
-from shengji.errors import ShengjiError
+from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError
 from shengji.round.rules import Rules
 from shengji.core.validate import round_args
 
@@ -86,14 +86,14 @@ class MatchRecord:
 
 # -- The shape of a record (RoundRecord.to_dict(), JSON data): one check per field, applied by
 # RoundRecord.from_dict and by replay to a RoundRecord. A check takes (value, path) and returns
-# the value (numbers through shengji.core.validate) or raises ValueError naming the path; the replay
-# then checks what the values mean.
+# the value (numbers and flags through shengji.core.validate) or raises a ShengjiError naming the
+# path; the replay then checks what the values mean.
 
 Check = Callable[[Any, str], Any]
 MAX_DEALS = 32          # deals in one round (_engine.pxd MAX_DEALS: the redeals, ...)
 BIG = 10 ** 6           # bound of the outcome's counts, which only the replay's comparison reads
-def _fail(path: str, what: str, value: Any) -> ValueError:
-    return ValueError(f"{path} must be {what}, got {short(value)}")
+def _fail(path: str, what: str, value: Any) -> ArgumentError:
+    return ArgumentError(f"{path} must be {what}, got {short(value)}")
 
 
 def _integer(low: int, high: int, optional: bool = False) -> Check:
@@ -101,13 +101,7 @@ def _integer(low: int, high: int, optional: bool = False) -> Check:
 
 
 def _seat(optional: bool = False) -> Check:
-    return lambda v, path: validate.integer(v, f"{path} (a seat)", 0, 3, optional)
-
-
-def _flag(v: Any, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise _fail(path, "True or False", v)
-    return v
+    return lambda v, path: validate.seat(v, path, optional)
 
 
 def _text(v: Any, path: str) -> str:
@@ -127,7 +121,7 @@ def _cards(optional: bool = False) -> Check:
             Cards(v)
         except ShengjiError as e:
             why = str(e) if len(str(e)) < 120 else f"got {short(v)}"
-            raise ValueError(f"{path} must be card text: {why}") from None
+            raise CardError(f"{path} must be card text: {why}") from None
         return v
     return check
 
@@ -159,10 +153,10 @@ def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
             raise _fail(path, what, v)
         for k in fields:
             if k not in v:
-                raise ValueError(f"{path}.{k} is missing")
+                raise ArgumentError(f"{path}.{k} is missing")
         for k in v:
             if k not in fields:
-                raise ValueError(f"{path} has a key {short(k)} that {what} does not have")
+                raise ArgumentError(f"{path} has a key {short(k)} that {what} does not have")
         return {k: fields[k](x, f"{path}.{k}") for k, x in v.items()}
     return check
 
@@ -173,7 +167,7 @@ def _predeal(v: Any, path: str) -> dict:
         raise _fail(path, "a dict {seat: cards} of seats \"0\"..\"3\"", v)
     for seat, cards in v.items():
         if seat not in ("0", "1", "2", "3"):
-            raise ValueError(f"{path} has a key {short(seat)}, not a seat \"0\"..\"3\"")
+            raise ArgumentError(f"{path} has a key {short(seat)}, not a seat \"0\"..\"3\"")
         _cards()(cards, f"{path}.{seat}")
     return v
 
@@ -186,7 +180,7 @@ def _rules(v: Any, path: str) -> Rules:
     try:
         return Rules.from_dict(v)
     except ValueError as e:
-        raise ValueError(f"{path}: {e}") from None
+        raise RulesError(f"{path}: {e}") from None
 
 
 EVENT = _keys("an event {deal, when, at, seat, action, cards}",
@@ -203,7 +197,7 @@ RECORD_FIELDS: dict[str, Check] = {
     "seed": lambda v, path: validate.seed(v, path),
     "first_drawer": lambda v, path: validate.seat(v, path),
     "levels": lambda v, path: validate.levels(v, path),
-    "first_round": _flag,
+    "first_round": validate.flag,
     "deals": _list_of(_text, f"a list of 1 to {MAX_DEALS} deals (card text)", 1, MAX_DEALS),
     "events": _list_of(EVENT, "a list of events"),
     "dealer": _seat(),
@@ -219,7 +213,7 @@ RECORD_FIELDS: dict[str, Check] = {
     "bottom_points": _integer(0, 200),
     "multiplier": _integer(0, BIG),
     "penalty": _integer(-BIG, BIG),
-    "settlement": _keys("a settlement {dealer_holds, rise}", dealer_holds=_flag,
+    "settlement": _keys("a settlement {dealer_holds, rise}", dealer_holds=validate.flag,
                         rise=_integer(0, BIG)),
     "bots": _list_of(_text, "a list of bot names"),          # may be left out
     "condition": _keys("None or a condition {predeal, bottom, attempt}", optional=True,

@@ -44,6 +44,7 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     shuffled as ever).
     """
     rules = Rules.of(rules)
+    first_round = validate.flag(first_round, "first_round")
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
     cond = condition(predeal, bottom, accept)
     dealt = None
@@ -177,6 +178,7 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     accept=...) replays it. frame.attrs["acceptance_rate"]: the share of the attempted deals
     taken."""
     rules = Rules.of(rules)
+    first_round = validate.flag(first_round, "first_round")
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
     n = validate.count(n, "n (rounds)", 0, MAX_FRAME_ROUNDS)
     workers = validate.count(workers, "workers", 1, 1024)

@@ -16,6 +16,7 @@ from itertools import product
 from typing import Any
 
 from shengji.core._core import Cards, kind_name
+from shengji.errors import ArgumentError
 
 REST, PLAYED = 4, 5
 Pair = tuple[int, int]            # (place of A, place of B)
@@ -70,7 +71,7 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
     """For each kind, {(place of A, place of B): explanations allowing it} as `seat` knows it
     after `tricks` finished tricks and `step` plays of the next one."""
     if len(record.deals) != 1:
-        raise ValueError("the reference reads rounds of one deal")
+        raise ArgumentError("the reference reads rounds of one deal")
     deck = [kind_name(k) for k in range(54)]
     cards = record.deals[0].split()
     hidden = [p for p in range(5) if p != seat]

@@ -14,7 +14,7 @@ from shengji.core._core cimport (
 from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
 
 from shengji.core._core import Cards
-from shengji.errors import PlayError
+from shengji.errors import PlayError, RulesError
 
 
 cdef extern from *:
@@ -988,7 +988,7 @@ cdef SettleRules settle_rules(object rules) except *:
     s.rise_cap = rules.rise_cap or 0
     rows = rules.dealer_rises or ()
     if len(rows) > 4:
-        raise ValueError("Rules.dealer_rises holds at most 4 rows")
+        raise RulesError("Rules.dealer_rises holds at most 4 rows")
     s.ndealer_rises = len(rows)
     for i, (most, levels) in enumerate(rows):
         s.dealer_most[i] = most

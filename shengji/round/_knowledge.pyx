@@ -19,7 +19,7 @@ from shengji.round._engine cimport (
 import numpy as np
 
 from shengji.core._core import Cards
-from shengji.errors import ShengjiError
+from shengji.errors import ArgumentError, CardError, PlayError, ShengjiError, TrumpError
 
 
 # -- One kind's alternatives -------------------------------------------------------------------
@@ -505,8 +505,8 @@ cdef object kinds_cards(list kinds):
 def restore_knowledge(bytes state, int trump_code):
     """A SeatKnowledge from SeatKnowledge.state_bytes() (unpickling)."""
     if len(state) != sizeof(Knowledge) or not -1 <= trump_code < 65:
-        raise ValueError(f"not a knowledge state: {len(state)} bytes (of {sizeof(Knowledge)}), "
-                         f"trump table {trump_code}")
+        raise ArgumentError(f"not a knowledge state: {len(state)} bytes (of {sizeof(Knowledge)}), "
+                            f"trump table {trump_code}")
     cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
     memcpy(&out.k, <const char*>state, sizeof(Knowledge))
     out.trump_code = trump_code
@@ -591,7 +591,7 @@ cdef class SeatKnowledge:
         bitmasks (seats 0..3, 4 the rest, 5 played)."""
         cdef const KindKnowledge* kk
         if not 0 <= kind < NUM_KINDS:
-            raise ValueError(f"a kind index is 0..{NUM_KINDS - 1}, got {kind}")
+            raise CardError(f"a kind index is 0..{NUM_KINDS - 1}, got {kind}")
         kk = &self.k.kinds[kind]
         return [(kk.ways[i], (kk.where[i][0], kk.where[i][1])) for i in range(kk.nalts)]
 
@@ -602,7 +602,7 @@ cdef class SeatKnowledge:
         cdef int kind, i
         cdef CardSet out
         if not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3, got {seat}")
+            raise ArgumentError(f"seat must be 0..3, got {seat}")
         out.ones = out.twos = 0
         for kind in range(NUM_KINDS):
             for i in range(certain_copies(&self.k.kinds[kind], seat)):
@@ -622,12 +622,12 @@ cdef class SeatKnowledge:
         cdef int16_t[::1] o
         cdef int i
         if not 0 <= self.k.seat < 4:
-            raise ValueError("the table's knowledge has no observation: it is no seat")
+            raise ArgumentError("the table's knowledge has no observation: it is no seat")
         if not -1 <= trump_code < 65:
-            raise ValueError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
+            raise TrumpError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
         plays = list(current)
         if len(plays) > 4:
-            raise ValueError(f"a trick holds at most 4 plays, got {len(plays)}")
+            raise PlayError(f"a trick holds at most 4 plays, got {len(plays)}")
         m.trump_code = trump_code
         m.ncurrent = len(plays)
         for i in range(m.ncurrent):
@@ -646,8 +646,8 @@ cdef class SeatKnowledge:
             out = np.empty(OBSERVATION_SIZE, dtype=np.int16)
         o = out
         if o.shape[0] != OBSERVATION_SIZE:
-            raise ValueError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
-                             f"{o.shape[0]}")
+            raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                                f"{o.shape[0]}")
         encode_observation(&o[0], &self.k, &table.k, &m)
         return out
 

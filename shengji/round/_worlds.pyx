@@ -27,7 +27,7 @@ from shengji.core._core cimport CardSet, popcount, ctz
 from shengji.core._deal cimport Rng, rng_seed, rng_next, rng_below
 
 from shengji.core._core import Cards
-from shengji.errors import ShengjiError
+from shengji.errors import ArgumentError, ShengjiError
 
 cdef enum:
     NPLACES = 5            # seats 0..3, then the rest: the bottom (and the undealt cards)
@@ -71,11 +71,11 @@ def place_weights(where):
     """A group's places as five weights: from a bitmask (1 where allowed), or as given."""
     if isinstance(where, (int, np.integer)):
         if not 0 <= where < (1 << NPLACES):
-            raise ValueError(f"places {where!r}: a bitmask of the {NPLACES} places")
+            raise ArgumentError(f"places {where!r}: a bitmask of the {NPLACES} places")
         return tuple(float(where >> p & 1) for p in range(NPLACES))
     weights = tuple(float(w) for w in where)
     if len(weights) != NPLACES or any(not w >= 0 for w in weights):
-        raise ValueError(f"places {where!r}: {NPLACES} weights >= 0")
+        raise ArgumentError(f"places {where!r}: {NPLACES} weights >= 0")
     return weights
 
 
@@ -144,7 +144,7 @@ cdef class WorldSampler:
         cdef int g, p, c, total
         cdef int left[NPLACES]
         if len(need) != NPLACES or len(fixed) != NPLACES:
-            raise ValueError(f"need and fixed give the {NPLACES} places")
+            raise ArgumentError(f"need and fixed give the {NPLACES} places")
         for p in range(NPLACES):
             self.need[p] = int(need[p])
             f = Cards(fixed[p])
@@ -210,7 +210,7 @@ cdef class WorldSampler:
         listed = sorted(((w, c) for w, c in merged.items() if len(c)),
                         key=lambda wc: (sum(x > 0 for x in wc[0]), len(wc[1])))
         if len(listed) > MAX_GROUPS:
-            raise ValueError(f"at most {MAX_GROUPS} groups of cards")
+            raise ArgumentError(f"at most {MAX_GROUPS} groups of cards")
         comp.ways = ways
         comp.ngroups = len(listed)
         for g, (weights, cards) in enumerate(listed):
@@ -501,7 +501,7 @@ cdef class WorldSampler:
         cdef int p
         cdef CardSet places[NPLACES]
         if k < 0:
-            raise ValueError(f"k must be at least 0, got {k}")
+            raise ArgumentError(f"k must be at least 0, got {k}")
         out = np.empty((k, NPLACES, 2), dtype=np.uint64)
         cdef uint64_t[:, :, ::1] view = out
         rng_seed(&r, <uint64_t>int(seed), 0x5A4D)

@@ -14,6 +14,7 @@ from shengji.round import _engine
 
 from shengji.core import validate
 from shengji.core.results import Advance, Settlement
+from shengji.errors import RulesError
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
 
@@ -21,7 +22,7 @@ PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 a
 @dataclass(frozen=True)
 class Rules:
     """A frozen set of named settings. `Rules.preset(name)` gives one of the three rule texts;
-    `rules.replace(**changes)` a variant (a bad value raises ValueError naming the setting)."""
+    `rules.replace(**changes)` a variant (a bad value raises RulesError naming the setting)."""
 
     name: str = "v3"
     # Points per level step on both sides of the pass line (§8). seed 002 §3: 40 by default,
@@ -81,9 +82,9 @@ class Rules:
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"Rules.name must be a non-empty string, got {self.name!r}")
+            raise RulesError(f"Rules.name must be a non-empty string, got {self.name!r}")
         if not _whole(self.step) or self.step not in (10, 20, 40):
-            raise ValueError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
+            raise RulesError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
         if self.dealer_rises is not None:
             rows = self.dealer_rises
             if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
@@ -93,34 +94,36 @@ class Rules:
                            for r in rows)
                     or [r[0] for r in rows] != sorted(r[0] for r in rows)
                     or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
-                raise ValueError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
+                raise RulesError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
                                  "...) with rising thresholds from 0 up, ending at 75, and "
                                  f"levels 1..13, got {rows!r}")
-        validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True)
+        validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True, error=RulesError)
         if (not isinstance(self.must_play, tuple)
                 or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
-            raise ValueError(f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}")
+            raise RulesError("Rules.must_play must be a tuple of levels 2..14, "
+                             f"got {self.must_play!r}")
         cap = self.multiplier_cap
         if cap is not None and (not _whole(cap) or cap not in (2, 4, 8, 16, 32, 64)):
-            raise ValueError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
+            raise RulesError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
                              f"got {self.multiplier_cap!r}")
-        validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200)
+        validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200, error=RulesError)
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise ValueError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
+                raise RulesError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
                                  f"got {getattr(self, name)!r}")
         for name in FLAGS:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"Rules.{name} must be True or False, got {getattr(self, name)!r}")
-        validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True)
+            value = validate.flag(getattr(self, name), f"Rules.{name}", error=RulesError)
+            object.__setattr__(self, name, value)      # a NumPy bool stored as a bool
+        validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True,
+                         error=RulesError)
         if not _whole(self.series) or self.series not in (1, 3, 5):
-            raise ValueError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
+            raise RulesError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
     @staticmethod
     def preset(name: str) -> "Rules":
         """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
         if name not in PRESETS:
-            raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
         return PRESETS[name]
 
     @staticmethod
@@ -130,7 +133,7 @@ class Rules:
             return rules
         if isinstance(rules, str):
             return Rules.preset(rules)
-        raise ValueError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
+        raise RulesError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-able data (records and study manifests hold them)."""
@@ -140,14 +143,14 @@ class Rules:
 
     @staticmethod
     def from_dict(d: Any) -> "Rules":
-        """The rules of to_dict()'s data (or a preset's name); ValueError naming a bad setting."""
+        """The rules of to_dict()'s data (or a preset's name); RulesError naming a bad setting."""
         if isinstance(d, str):
             return Rules.preset(d)
         if not isinstance(d, dict):
-            raise ValueError(f"rules must be a preset name or a dict of settings, got {d!r}")
+            raise RulesError(f"rules must be a preset name or a dict of settings, got {d!r}")
         unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
         if unknown:
-            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
+            raise RulesError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
         d = dict(d)     # JSON's lists as tuples; any other value is __post_init__'s to refuse
         rows = d.get("dealer_rises")
         if isinstance(rows, (list, tuple)):
@@ -160,13 +163,13 @@ class Rules:
     def replace(self, **changes) -> "Rules":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")
+            raise RulesError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")
         return dataclasses.replace(self, **changes)
 
     def settle(self, points: int) -> Settlement:
         """The level change for the defenders' final points (§8), before must-play clamping."""
-        if validate.integer(points, "defenders' points", 0, 10 ** 6) % 5:
-            raise ValueError(f"defenders' points must be a multiple of 5, got {points!r}")
+        if validate.integer(points, "defenders' points", 0, 10 ** 6, error=RulesError) % 5:
+            raise RulesError(f"defenders' points must be a multiple of 5, got {points!r}")
         return Settlement(*_engine.settle(self, points))
 
     def advance(self, level: int, rise: int, held: bool) -> Advance:
@@ -195,8 +198,7 @@ class Rules:
         """Who deals next (§8, a convention: the texts leave it to a diagram): when the dealer
         team held, the dealer's partner (dealer_rotation "partner") or the dealer again
         ("stay"); else the next seat in play order."""
-        if dealer not in (0, 1, 2, 3):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        validate.seat(dealer)
         if not dealer_holds:
             return (dealer + 1) % 4
         return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer

@@ -11,7 +11,7 @@ import numpy as np
 from shengji.core._core import Cards, Trump
 from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, SeatKnowledge
 from shengji.round._worlds import WorldSampler
-from shengji.errors import ShengjiError
+from shengji.errors import ArgumentError, ShengjiError
 from shengji.round.rules import Rules
 
 CATEGORIES = "DCHST"     # the core's category order: side suits D C H S, then trump
@@ -105,11 +105,11 @@ class View:
         Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
         hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-            raise ValueError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+            raise ArgumentError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
         seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-            raise ValueError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
-                             f"Generator, got {rng!r}")
+            raise ArgumentError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
+                                f"Generator, got {rng!r}")
         places = world_sampler(self.knowledge).sample(k, seed)
         return Worlds(places[:, :4], places[:, REST])
 

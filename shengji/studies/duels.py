@@ -31,6 +31,7 @@ from shengji.play.records import SUITS
 from shengji.round.rules import Rules
 from shengji.studies.stats import Sums, level_delta
 from shengji.core import validate
+from shengji.errors import ArgumentError, BotError
 from shengji.studies.runner import Study, run, run_in_memory
 
 ROUND_COLUMNS = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise")
@@ -186,13 +187,13 @@ class Duel:
 
     def metric(self, name: str, group: str | None = None) -> dict[str, Any]:
         """The summary's metric `name` (of `group`, where several groups have it): a
-        ValueError names the metrics there are."""
+        ArgumentError names the metrics there are."""
         found = [m for m in self.summary["metrics"]
                  if m["name"] == name and group in (None, m["group"])]
         if not found:
             names = sorted({m["name"] for m in self.summary["metrics"]})
-            raise ValueError(f"no metric {name!r}" + (f" in group {group!r}" if group else "")
-                             + f"; the summary has {', '.join(names)}")
+            raise ArgumentError(f"no metric {name!r}" + (f" in group {group!r}" if group else "")
+                                + f"; the summary has {', '.join(names)}")
         return found[0]
 
 
@@ -217,19 +218,18 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
     acceptance rate is its inverse)."""
     if deals is not None and matches is not None:
-        raise ValueError("deals and matches exclude each other: duel deals or matches")
-    if not isinstance(first_round, bool):
-        raise ValueError(f"first_round must be True or False, got {first_round!r}")
+        raise ArgumentError("deals and matches exclude each other: duel deals or matches")
+    first_round = validate.flag(first_round, "first_round")
     rules = Rules.of(rules)
     levels = validate.round_args(0, 0, levels, rules, first_round)[2]
     cond = condition(predeal, bottom, accept)
     if matches is not None and not cond.plain:
-        raise ValueError("predeal, bottom and accept condition deals: a duel of matches takes "
-                         "none")
+        raise ArgumentError("predeal, bottom and accept condition deals: a duel of matches takes "
+                            "none")
     workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     if matches is not None and (first_round or levels != (2, 2)):
-        raise ValueError("a match starts at levels (2, 2) with a first round: first_round and "
-                         "levels are for deals")
+        raise ArgumentError("a match starts at levels (2, 2) with a first round: first_round and "
+                            "levels are for deals")
     bots = tuple(checked_bot(bot, side) for bot, side in ((a, "a"), (b, "b")))
     texts = [text_or_none(bot) for bot in bots]
     labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
@@ -241,22 +241,22 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     options.update(condition_options(cond))
     if accept is not None:
         if out is not None:
-            raise ValueError("accept is a function, which a folder's manifest cannot name: "
-                             "run a duel with accept without out")
+            raise ArgumentError("accept is a function, which a folder's manifest cannot name: "
+                                "run a duel with accept without out")
         study = replace(study, chunk=partial(study.chunk, accept=accept))
         workers = 1 if backend == "local" else workers   # a lambda may not reach a process
     if out is not None:
         for side, text, bot in zip("ab", texts, bots):
             if text is None:
-                raise ValueError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
-                                 "duel written to a folder names its bots by text; run it "
-                                 "without out")
+                raise BotError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
+                               "duel written to a folder names its bots by text; run it "
+                               "without out")
         summary = run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
         import pandas as pd
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:
-        raise ValueError("resume continues a duel written to a folder: name it with out")
+        raise ArgumentError("resume continues a duel written to a folder: name it with out")
     if None in texts and backend == "local":
         workers = 1         # a Python bot may not reach a worker process: played here
     summary, frame = run_in_memory(study, rules, count, seed, bots, labels, options,
@@ -265,13 +265,13 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
 
 
 def checked_bot(bot: Any, side: str) -> Any:
-    """The bot of one side, its text read; a ValueError naming the side otherwise."""
+    """The bot of one side, its text read; a BotError naming the side otherwise."""
     try:
         if isinstance(bot, str):
             bot = bot_from_text(bot)
         resolve_bots([bot] * 4)
     except ValueError as e:
-        raise ValueError(f"bot {side}: {str(e).removeprefix('seat 0: ')}") from None
+        raise BotError(f"bot {side}: {str(e).removeprefix('seat 0: ')}") from None
     return bot
 
 

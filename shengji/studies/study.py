@@ -27,7 +27,7 @@ from shengji.core._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
 from shengji.core.deals import (POINTS, Condition, condition, condition_options, hand_features,
                            option_condition, place_counts, round_decks)
-from shengji.errors import StudyError
+from shengji.errors import BotError, StudyError
 from shengji.studies.duels import DUELS, duel_deals, score_hist
 from shengji.studies.runner import Study, run
 from shengji.play.rounds import first_deals, simulate
@@ -171,11 +171,11 @@ def against_spec(against: str, spec_of: Callable[[str], BotSpec]) -> BotSpec:
 
 
 def native_spec(text: str) -> BotSpec:
-    """A native bot's spec from its text; a ValueError naming a search bot."""
+    """A native bot's spec from its text; a BotError naming a search bot."""
     specs, objects, _ = resolve_bots(bot_from_text(text))
     if objects[0] is not None:
-        raise ValueError(f"{text!r} is not a native bot: a study's bots run natively (random, "
-                         "greedy or one of its strategies)")
+        raise BotError(f"{text!r} is not a native bot: a study's bots run natively (random, "
+                       "greedy or one of its strategies)")
     return specs[0]
 
 
