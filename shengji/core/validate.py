@@ -9,7 +9,7 @@ import reprlib
 from typing import Any, Callable
 
 SEED_MAX = 2 ** 64 - 1
-MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
+MAX_RUN_DEALS = 10 ** 10  # most deals or rounds one run may be asked for: a study lists its
 #                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 SHORT = reprlib.Repr()
 SHORT.maxstring, SHORT.maxother, SHORT.maxlist, SHORT.maxdict = 60, 60, 4, 4
@@ -56,7 +56,7 @@ def seed(value: Any, name: str = "seed") -> int:
     return integer(value, name, 0, SEED_MAX)
 
 
-def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS) -> int:
+def count(value: Any, name: str, low: int = 1, high: int = MAX_RUN_DEALS) -> int:
     """A number of things to do (deals, rounds, workers, ...): low .. high."""
     return integer(value, name, low, high)
 

@@ -90,7 +90,7 @@ class MatchRecord:
 # then checks what the values mean.
 
 Check = Callable[[Any, str], Any]
-MAX_DEALS = 32          # deals in one round (_engine.pxd MAX_DEALS: the redeals, ...)
+MAX_ROUND_DEALS = 32    # most deals in one round, redeals included (_engine.pxd MAX_DEALS)
 BIG = 10 ** 6           # bound of the outcome's counts, which only the replay's comparison reads
 def _fail(path: str, what: str, value: Any) -> ValueError:
     return ValueError(f"{path} must be {what}, got {short(value)}")
@@ -190,7 +190,7 @@ def _rules(v: Any, path: str) -> Rules:
 
 
 EVENT = _keys("an event {deal, when, at, seat, action, cards}",
-              deal=_integer(0, MAX_DEALS - 1), when=_one_of(*WHEN), at=_integer(0, 108),
+              deal=_integer(0, MAX_ROUND_DEALS - 1), when=_one_of(*WHEN), at=_integer(0, 108),
               seat=_seat(optional=True), action=_one_of(*EVENTS.values()),
               cards=_cards(optional=True))
 BURY = _keys("a bury {seat, cards}", seat=_seat(), cards=_cards())
@@ -204,7 +204,8 @@ RECORD_FIELDS: dict[str, Check] = {
     "first_drawer": lambda v, path: validate.seat(v, path),
     "levels": lambda v, path: validate.levels(v, path),
     "first_round": _flag,
-    "deals": _list_of(_text, f"a list of 1 to {MAX_DEALS} deals (card text)", 1, MAX_DEALS),
+    "deals": _list_of(_text, f"a list of 1 to {MAX_ROUND_DEALS} deals (card text)", 1,
+                      MAX_ROUND_DEALS),
     "events": _list_of(EVENT, "a list of events"),
     "dealer": _seat(),
     "declarer": _seat(optional=True),
