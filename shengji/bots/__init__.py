@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import numpy as np
 
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
+from shengji.core.cards import HAND_SIZE
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.core import validate
 from shengji.bots.learned import load_net
@@ -110,7 +111,7 @@ class Greedy:
         if self.bury not in BURIES:
             raise ValueError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
                              f"got {self.bury!r}")
-        validate.integer(self.patience, "Greedy.patience", 1, 25)
+        validate.integer(self.patience, "Greedy.patience", 1, HAND_SIZE)
         if not isinstance(self.revolt, bool):
             raise ValueError(f"Greedy.revolt must be True or False, got {self.revolt!r}")
 

@@ -9,9 +9,8 @@ import sys
 
 import shengji as sj
 from shengji.bots import bots_from_text
+from shengji.cards import SUIT_SYMBOLS
 from shengji.core.deals import parse_predeal
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def pretty(cards) -> str:
