@@ -40,7 +40,7 @@ from shengji.studies.analyze import analyze_bury, analyze_trump
 from shengji.play.records import MatchRecord, RoundRecord, replay
 from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds
-from shengji import testing
+from shengji import cards, testing
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",
@@ -54,5 +54,5 @@ __all__ = [
     "trick_winner", "check_throw",
     "kind_name", "deal", "decks",
     "to_masks", "batch_follow_codes", "batch_legal_follow_counts", "batch_trick_winners",
-    "batch_legal_follows", "batch_legal_leads", "testing",
+    "batch_legal_follows", "batch_legal_leads", "cards", "testing",
 ]

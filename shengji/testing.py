@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from shengji.core._core import Cards, kind_name, points
+from shengji.core._core import Cards, points
+from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, DECKS, KIND_NAMES
+from shengji.core.deals import DRAWN
 from shengji.bots import Greedy, is_search_bot, resolve_bots
 from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
 from shengji.play.rounds import play_round, round_seed
@@ -30,7 +32,7 @@ from shengji.round.views import View
 
 __all__ = ["check_record", "check_bot", "BotCheck"]
 
-FULL_DECK = Counter({kind_name(k): 2 for k in range(54)})
+FULL_DECK = Counter({name: DECKS for name in KIND_NAMES})
 
 
 def check_record(record: RoundRecord | dict) -> None:
@@ -102,7 +104,7 @@ def _check(rec: RoundRecord) -> None:
     for d, deck_text in enumerate(rec.deals):
         deck = Counter(_deck(deck_text, d))
         if deck != FULL_DECK:
-            raise _fail(f"deal {d} is not the 108 cards of two decks: it holds "
+            raise _fail(f"deal {d} is not the {DECK_SIZE} cards of two decks: it holds "
                         f"{_names(deck - FULL_DECK) or 'nothing'} too many and lacks "
                         f"{_names(FULL_DECK - deck) or 'nothing'}")
     # the declarations, re-enacted by the plain reference: the dealer, declarer and trump
@@ -117,11 +119,12 @@ def _check(rec: RoundRecord) -> None:
             raise _fail(f"{name} is {got!r}, but the declarations give {want!r}")
     # the buries and the hands at the first trick, from the last deal
     deck_cards = _deck(rec.deals[-1], len(rec.deals) - 1)
-    held = [Counter(deck_cards[i] for i in range(100) if (first_drawer + i) % 4 == seat)
+    held = [Counter(deck_cards[i] for i in range(DRAWN) if (first_drawer + i) % 4 == seat)
             for seat in range(4)]
-    bottom = Counter(deck_cards[100:])
+    bottom = Counter(deck_cards[DRAWN:])
     if not rec.buries:
-        raise _fail(f"buries: none recorded; the dealer (seat {dealer}) buries 8 cards")
+        raise _fail(f"buries: none recorded; the dealer (seat {dealer}) buries {BOTTOM_SIZE} "
+                    "cards")
     for b, bury in enumerate(rec.buries):
         seat = bury["seat"]
         if b == 0 and seat != dealer:
@@ -129,8 +132,9 @@ def _check(rec: RoundRecord) -> None:
         if seat not in range(4):
             raise _fail(f"bury {b}: {seat!r} is not a seat")
         cards = Counter(_cards(bury["cards"], f"bury {b}"))
-        if sum(cards.values()) != 8:
-            raise _fail(f"bury {b} (seat {seat}) holds {sum(cards.values())} cards, not 8")
+        if sum(cards.values()) != BOTTOM_SIZE:
+            raise _fail(f"bury {b} (seat {seat}) holds {sum(cards.values())} cards, not "
+                        f"{BOTTOM_SIZE}")
         held[seat] += bottom
         if cards - held[seat]:
             raise _fail(f"bury {b}: seat {seat} buries {_names(cards - held[seat])}, which it "
@@ -388,6 +392,6 @@ def answer_problem(view: View, answer: Any) -> str | None:
     if action == "declare" and cards not in view.options:
         return (f"answered {cards}, not one of view.options "
                 f"({', '.join(str(o) for o in view.options)})")
-    if action == "bury" and len(cards) != 8:
-        return f"answered {len(cards)} cards ({cards}); a bury is 8 cards"
+    if action == "bury" and len(cards) != BOTTOM_SIZE:
+        return f"answered {len(cards)} cards ({cards}); a bury is {BOTTOM_SIZE} cards"
     return None

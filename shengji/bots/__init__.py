@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import numpy as np
 
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
+from shengji.core.cards import HAND_SIZE
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.core import validate
 from shengji.errors import BotError
@@ -111,7 +112,7 @@ class Greedy:
         if self.bury not in BURIES:
             raise BotError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
                            f"got {self.bury!r}")
-        validate.integer(self.patience, "Greedy.patience", 1, 25, error=BotError)
+        validate.integer(self.patience, "Greedy.patience", 1, HAND_SIZE, error=BotError)
         revolt = validate.flag(self.revolt, "Greedy.revolt", error=BotError)
         object.__setattr__(self, "revolt", revolt)     # a NumPy bool stored as a bool
 

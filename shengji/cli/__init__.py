@@ -9,10 +9,9 @@ import sys
 
 import shengji as sj
 from shengji.bots import bots_from_text
+from shengji.cards import SUIT_SYMBOLS
 from shengji.core.deals import parse_predeal
 from shengji.errors import ArgumentError
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
 def pretty(cards) -> str:
@@ -210,7 +209,7 @@ class Parser(argparse.ArgumentParser):
 
 def main(argv: list[str] | None = None) -> int:
     from shengji.studies.report import package_version
-    from shengji.core.validate import MAX_DEALS, count, cli_type, seed
+    from shengji.core.validate import MAX_RUN_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
     parser.add_argument("--version", action="version", version=f"shengji {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -320,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--rules", default="v3", help="preset: v3, match16 or bo3 (default v3)")
     p_sim.add_argument("--rounds", type=cli_type(count, "--rounds", high=10 ** 8), default=None,
                        help="rounds to play (default 10,000; at most 100,000,000)")
-    p_sim.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_DEALS),
+    p_sim.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_RUN_DEALS),
                        default=None, help="play this many whole matches instead of rounds")
     p_sim.add_argument("--bots", default="greedy", metavar="SPEC",
                        help="a bot for all seats, or four comma-separated: "

@@ -13,12 +13,14 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji.core._core import Cards, kind_name, points
+from shengji.core.cards import (BOTTOM_SIZE, DECK_SIZE, HAND_SIZE, KINDS, SEATS, SMALL_JOKER,
+                                SUITS)
 from shengji.core._deal import condition_decks, decks as plain_decks, round_seed
 from shengji.core._deal import place_counts as native_counts
 from shengji.core import validate
 from shengji.errors import ArgumentError, DealError
 
-SEAT_DRAWS, BOTTOM_SIZE, DRAWN, KINDS = 25, 8, 100, 54
+DRAWN = SEATS * HAND_SIZE   # cards drawn into the hands; the rest stay down as the bottom
 FIRST_ATTEMPTS = 10_000   # a condition taking none of the first attempts takes nothing
 MAX_ATTEMPTS = 10 ** 7    # attempts at one deal; any condition that passes the first never
 ATTEMPT_BATCH = 4_096     # attempts drawn at once, spread over the deals still pending
@@ -69,7 +71,7 @@ def condition(predeal: Any = None, bottom: Any = None,
     if bottom is not None:
         fixed[4] = kinds_of(bottom, "bottom")
     for place, kinds in enumerate(fixed):
-        size = BOTTOM_SIZE if place == 4 else SEAT_DRAWS
+        size = BOTTOM_SIZE if place == 4 else HAND_SIZE
         if len(kinds) > size:
             name = "the bottom" if place == 4 else f"seat {place}"
             raise DealError(f"{name} holds {size} cards, {len(kinds)} are fixed to it")
@@ -123,7 +125,6 @@ def place_counts(decks: Any, dealers: Any) -> np.ndarray:
         np.broadcast_to(dealers, len(decks)), dtype=np.int8))
 
 
-SUITS = "DCHS"          # kind = 13 * suit + rank - 2; 52, 53 the jokers
 POINTS = np.array([points(kind_name(k)) for k in range(KINDS)], np.int16)    # by kind
 
 
@@ -134,9 +135,9 @@ def hand_features(decks: Any, dealers: Any, levels: Any) -> dict[str, np.ndarray
     counts = place_counts(decks, dealers)[:, :4]                    # (n, 4 seats, 54)
     n = len(counts)
     levels = np.broadcast_to(np.asarray(levels, np.int64), (n,))
-    suits = counts[:, :, :52].reshape(n, 4, 4, 13)                    # (n, seat, suit, rank)
+    suits = counts[:, :, :SMALL_JOKER].reshape(n, 4, 4, 13)           # (n, seat, suit, rank)
     features = {"level": suits[np.arange(n), :, :, levels - 2].sum(axis=-1, dtype=np.int8),
-                "jokers": counts[:, :, 52:].sum(axis=-1, dtype=np.int8),
+                "jokers": counts[:, :, SMALL_JOKER:].sum(axis=-1, dtype=np.int8),
                 "points": (counts * POINTS).sum(axis=-1, dtype=np.int16)}
     lengths = suits.sum(axis=-1, dtype=np.int8)
     columns: dict[str, np.ndarray] = {}
@@ -158,7 +159,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
     indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
     dealers = np.ascontiguousarray(np.broadcast_to(dealers, seeds.shape), dtype=np.int8)
     fixed, nfixed = fixed_arrays(cond)
-    out = np.empty((n, 108), np.int8)
+    out = np.empty((n, DECK_SIZE), np.int8)
     pending = np.arange(n)
     attempts = np.zeros(n, np.int64)
     while len(pending):
@@ -178,7 +179,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
             ok = ok.reshape(len(pending), width)
         hit, first = ok.any(axis=1), ok.argmax(axis=1)
         attempts[pending] += np.where(hit, first + 1, width)
-        out[pending[hit]] = drawn.reshape(len(pending), width, 108)[hit, first[hit]]
+        out[pending[hit]] = drawn.reshape(len(pending), width, DECK_SIZE)[hit, first[hit]]
         pending = pending[~hit]
         if len(pending) == n and attempts.sum() >= FIRST_ATTEMPTS:
             raise DealError(f"accept took none of the first {attempts.sum():,} attempts at "
@@ -193,7 +194,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
 def fixed_arrays(cond: Condition) -> tuple[np.ndarray, np.ndarray]:
     """The fixed cards as condition_decks takes them: kinds (5 places x 25 slots, -1 where
     none, flattened) and their number a place."""
-    fixed = np.full((5, SEAT_DRAWS), -1, np.int8)
+    fixed = np.full((5, HAND_SIZE), -1, np.int8)
     for place, kinds in enumerate(cond.fixed):
         fixed[place, :len(kinds)] = kinds
     return fixed.ravel(), np.array([len(kinds) for kinds in cond.fixed], np.intc)

@@ -14,7 +14,7 @@ import numpy as np
 from shengji.errors import ArgumentError, ShengjiError
 
 SEED_MAX = 2 ** 64 - 1
-MAX_DEALS = 10 ** 10      # most deals or rounds one run may be asked for: a study lists its
+MAX_RUN_DEALS = 10 ** 10  # most deals or rounds one run may be asked for: a study lists its
 #                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 SHORT = reprlib.Repr()
 SHORT.maxstring, SHORT.maxother, SHORT.maxlist, SHORT.maxdict = 60, 60, 4, 4
@@ -63,7 +63,7 @@ def seed(value: Any, name: str = "seed", *, error: type[ShengjiError] = Argument
                     f"got {short(value)}") from None
 
 
-def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS, *,
+def count(value: Any, name: str, low: int = 1, high: int = MAX_RUN_DEALS, *,
           error: type[ShengjiError] = ArgumentError) -> int:
     """A number of things to do (deals, rounds, workers, ...): low .. high."""
     return integer(value, name, low, high, error=error)

@@ -29,6 +29,7 @@ from pettingzoo import AECEnv
 
 from shengji.core import validate
 from shengji.core._core import Cards, kind_name
+from shengji.core.cards import BOTTOM_SIZE, KINDS
 from shengji.errors import IllegalAction
 from shengji.round.rules import Rules
 from shengji.bots import BotSpec
@@ -119,7 +120,7 @@ class ShengjiEnv(AECEnv):
         if what == "revolt":
             return [False, True], False
         left = (self._table.hand(seat) - Cards(self._bury)).ones     # bury: by kind index
-        return [kind_name(k) for k in range(54) if left >> k & 1], False
+        return [kind_name(k) for k in range(KINDS) if left >> k & 1], False
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
@@ -149,7 +150,7 @@ class ShengjiEnv(AECEnv):
             move = Cards.from_masks(int(move[0]), int(move[1]))
         elif what == "bury":
             self._bury.append(move)
-            if len(self._bury) < 8:
+            if len(self._bury) < BOTTOM_SIZE:
                 self._moves, _ = self._moves_now()
                 self.infos[agent]["moves"] = len(self._moves)
                 return

@@ -11,6 +11,7 @@ from shengji import reference as ref
 from shengji.core import validate
 from shengji.core.validate import short
 from shengji.core._core import Cards, Trump, category, decompose
+from shengji.core.cards import DECK_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.play._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
 from shengji.core.deals import MAX_ATTEMPTS, record_deck
@@ -90,7 +91,7 @@ class MatchRecord:
 # path; the replay then checks what the values mean.
 
 Check = Callable[[Any, str], Any]
-MAX_DEALS = 32          # deals in one round (_engine.pxd MAX_DEALS: the redeals, ...)
+MAX_ROUND_DEALS = 32    # most deals in one round, redeals included (_engine.pxd MAX_DEALS)
 BIG = 10 ** 6           # bound of the outcome's counts, which only the replay's comparison reads
 def _fail(path: str, what: str, value: Any) -> ArgumentError:
     return ArgumentError(f"{path} must be {what}, got {short(value)}")
@@ -184,8 +185,9 @@ def _rules(v: Any, path: str) -> Rules:
 
 
 EVENT = _keys("an event {deal, when, at, seat, action, cards}",
-              deal=_integer(0, MAX_DEALS - 1), when=_one_of(*WHEN), at=_integer(0, 108),
-              seat=_seat(optional=True), action=_one_of(*EVENTS.values()),
+              deal=_integer(0, MAX_ROUND_DEALS - 1), when=_one_of(*WHEN),
+              at=_integer(0, DECK_SIZE), seat=_seat(optional=True),
+              action=_one_of(*EVENTS.values()),
               cards=_cards(optional=True))
 BURY = _keys("a bury {seat, cards}", seat=_seat(), cards=_cards())
 TRICK = _keys("a trick {leader, plays, winner, points, attempted}",
@@ -198,16 +200,17 @@ RECORD_FIELDS: dict[str, Check] = {
     "first_drawer": lambda v, path: validate.seat(v, path),
     "levels": lambda v, path: validate.levels(v, path),
     "first_round": validate.flag,
-    "deals": _list_of(_text, f"a list of 1 to {MAX_DEALS} deals (card text)", 1, MAX_DEALS),
+    "deals": _list_of(_text, f"a list of 1 to {MAX_ROUND_DEALS} deals (card text)", 1,
+                      MAX_ROUND_DEALS),
     "events": _list_of(EVENT, "a list of events"),
     "dealer": _seat(),
     "declarer": _seat(optional=True),
     "trump": _keys("a trump {level, suit}", level=_integer(2, 14),
-                   suit=_one_of("D", "C", "H", "S", None)),
+                   suit=_one_of(*SUITS, None)),
     "hands": _list_of(_cards(), "a list of 4 card texts", 4, 4),
     "buries": _list_of(BURY, "a list of 1 or more buries {seat, cards}", 1),
     "bottom": _cards(),
-    "tricks": _list_of(TRICK, "a list of at most 25 tricks", 0, 25),
+    "tricks": _list_of(TRICK, f"a list of at most {HAND_SIZE} tricks", 0, HAND_SIZE),
     "trick_points": _integer(0, 200),
     "defender_points": _integer(0, BIG),
     "bottom_points": _integer(0, 200),
@@ -398,7 +401,6 @@ def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> 
         raise ShengjiError(f"{prefix}: cards left in hand after the last trick")
 
 
-SUITS = ("D", "C", "H", "S", "NT")
 FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_points",
                  "trick_points", "bottom_points", "multiplier", "penalty", "dealer_holds", "rise",
                  "tricks", "throws", "failed_throws", "deals", "overturns", "reinforced",
@@ -408,7 +410,7 @@ FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_
 def round_row(rec: RoundRecord) -> dict:
     trump = rec.trump_object
     return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
-            "trump_suit": trump.suit or "NT", "level": trump.level,
+            "trump_suit": trump.suit or NO_TRUMP, "level": trump.level,
             "defender_points": rec.defender_points, "trick_points": rec.trick_points,
             "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
             "penalty": rec.penalty, "dealer_holds": rec.settlement["dealer_holds"],

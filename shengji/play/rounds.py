@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 
 from shengji.core._core import Cards, follow_error
+from shengji.core.cards import TRUMP_SUITS
 from shengji.core._deal import round_seed
 from shengji.play._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, simulate
 from shengji.bots import is_search_bot, resolve_bots
 from shengji.core.deals import (Condition, condition, conditioned_decks, record_condition,
                            round_decks)
 from shengji.errors import CardError, IllegalAction, ShengjiError
-from shengji.play.records import FRAME_COLUMNS, SUITS, MatchRecord, RoundRecord, round_row
+from shengji.play.records import FRAME_COLUMNS, MatchRecord, RoundRecord, round_row
 from shengji.round.rules import Rules
 from shengji.core import validate
 from shengji.core.validate import round_args
@@ -241,11 +242,11 @@ def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: A
 
 def row_value(column: str, value: Any) -> int:
     """A round_row value as simulate's columns hold it: -1 for no declarer, the trump suit's
-    index in SUITS, booleans as 0/1."""
+    index in TRUMP_SUITS, booleans as 0/1."""
     if column == "declarer":
         return -1 if value is None else value
     if column == "trump_suit":
-        return SUITS.index(value)
+        return TRUMP_SUITS.index(value)
     return int(value)
 
 
@@ -258,8 +259,8 @@ def frame_of(cols: dict[str, np.ndarray]):
     frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})
     frame["seed"] = cols["seed"].astype(np.uint64)
     frame["declarer"] = declarer
-    frame["trump_suit"] = pd.Series(np.asarray(SUITS)[cols["trump_suit"]],
-                                    dtype=pd.CategoricalDtype(list(SUITS)))
+    frame["trump_suit"] = pd.Series(np.asarray(TRUMP_SUITS)[cols["trump_suit"]],
+                                    dtype=pd.CategoricalDtype(list(TRUMP_SUITS)))
     frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
     frame["reinforced"] = cols["reinforced"].astype(bool)
     return frame[list(FRAME_COLUMNS)]

@@ -16,6 +16,7 @@ from itertools import product
 from typing import Any
 
 from shengji.core._core import Cards, kind_name
+from shengji.core.cards import KINDS
 from shengji.errors import ArgumentError
 
 REST, PLAYED = 4, 5
@@ -72,10 +73,10 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
     after `tricks` finished tricks and `step` plays of the next one."""
     if len(record.deals) != 1:
         raise ArgumentError("the reference reads rounds of one deal")
-    deck = [kind_name(k) for k in range(54)]
+    deck = [kind_name(k) for k in range(KINDS)]
     cards = record.deals[0].split()
     hidden = [p for p in range(5) if p != seat]
-    state = {k: [Pairs(product(hidden, hidden))] for k in range(54)}
+    state = {k: [Pairs(product(hidden, hidden))] for k in range(KINDS)}
     kind_of = {name: k for k, name in enumerate(deck)}
 
     def show(q: int, shown: str) -> None:
@@ -86,13 +87,13 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
             state[k] = observe(state[k], q, q, n)
 
     def take(q: int, bottom: str) -> None:
-        for k in range(54):
+        for k in range(KINDS):
             if q == seat:
                 state[k] = exactly(state[k], REST, count_of(bottom, k))
             state[k] = unseen_move(state[k], REST, q, True)
 
     def bury(q: int, buried: str) -> None:
-        for k in range(54):
+        for k in range(KINDS):
             if q == seat:
                 if count_of(buried, k):
                     state[k] = observe(state[k], seat, REST, count_of(buried, k))
@@ -133,4 +134,4 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
             for name, n in Counter(Cards(play)).items():
                 k = kind_of[name]
                 state[k] = observe(state[k], q, PLAYED, n)
-    return {k: Counter(t for pairs in state[k] for t in pairs) for k in range(54)}
+    return {k: Counter(t for pairs in state[k] for t in pairs) for k in range(KINDS)}

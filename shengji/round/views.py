@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 
 from shengji.core._core import Cards, Trump
+from shengji.core.cards import CATEGORIES
 from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, SeatKnowledge
 from shengji.round._worlds import WorldSampler
 from shengji.errors import ArgumentError, ShengjiError
 from shengji.round.rules import Rules
 
-CATEGORIES = "DCHST"     # the core's category order: side suits D C H S, then trump
 ACTIONS = ("declare", "revolt", "bury", "play")
 REST = 4                 # place 4 of a world: the cards in no hand (the bottom, undealt cards)
 

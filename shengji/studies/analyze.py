@@ -11,6 +11,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
+from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.core._deal import round_seed
 from shengji.play._driver import Table, play_out, strategy_buries
 from shengji.round._worlds import WorldSampler
@@ -24,9 +25,7 @@ from shengji.core import validate
 __all__ = ["analyze_bury", "analyze_trump", "trump_of", "trump_text"]
 
 DEALER = 0                 # the analysed seat deals and declares; its partner sits at 2
-HAND = 25                  # cards drawn into each hand
-BOTTOM = 8
-FULL_DECK = Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)
+FULL_DECK = Cards.from_masks(BB_ALL, BB_ALL)
 OTHER_SEATS = 0b01110      # WorldSampler places: seats 1, 2, 3 ...
 OTHER_SEATS_AND_BOTTOM = 0b11110   # ... and the bottom
 MAX_WORLDS = 1_000_000     # the worlds are held in memory, 80 bytes each
@@ -43,7 +42,8 @@ def trump_of(trump: Trump | str) -> Trump:
     if not isinstance(trump, str):
         raise TrumpError(f"trump must be a shengji.Trump or text such as 2S, got {trump!r}")
     text = trump.strip().upper()
-    level, suit = (text[:-2], None) if text.endswith("NT") else (text[:-1], text[-1:])
+    level, suit = ((text.removesuffix(NO_TRUMP), None) if text.endswith(NO_TRUMP)
+                   else (text[:-1], text[-1:]))
     try:
         return Trump(level, suit)
     except TrumpError as e:
@@ -53,7 +53,7 @@ def trump_of(trump: Trump | str) -> Trump:
 
 def trump_text(trump: Trump) -> str:
     """`2S`, `10H`, `AC`, `2NT`: what trump_of reads."""
-    return f"{RANK_NAMES[trump.level]}{trump.suit or 'NT'}"
+    return f"{RANK_NAMES[trump.level]}{trump.suit or NO_TRUMP}"
 
 
 def cards_of(value: Any, label: str) -> Cards:
@@ -95,7 +95,7 @@ def declarable(hand: Cards, level: int, rules: Rules) -> list[tuple[Trump, Cards
     """Every trump the hand may declare at this level, with its show (show_of): each suit
     whose level card it holds, then no trump where the rules let a joker pair declare it."""
     out = []
-    for suit in ("S", "H", "C", "D", None):
+    for suit in (*reversed(SUITS), None):      # spades first: ties rank in this order
         try:
             trump = Trump(level, suit)
             out.append((trump, show_of(hand, trump, rules)))
@@ -107,8 +107,8 @@ def declarable(hand: Cards, level: int, rules: Rules) -> list[tuple[Trump, Cards
 def bury_of(cards: Any, hand: Cards, label: str) -> Cards:
     """A candidate bury, checked: 8 cards of the hand."""
     bury = cards_of(cards, label)
-    if len(bury) != BOTTOM:
-        raise ShengjiError(f"{label} ({bury}): a bury is {BOTTOM} cards, it holds {len(bury)}")
+    if len(bury) != BOTTOM_SIZE:
+        raise ShengjiError(f"{label} ({bury}): a bury is {BOTTOM_SIZE} cards, it holds {len(bury)}")
     held = Counter(hand)
     missing = [c for c, n in Counter(bury).items() if n > held[c]]
     if missing:
@@ -129,16 +129,16 @@ def bury_worlds(hand: Cards, show: Cards, worlds: int, seed: int) -> np.ndarray:
     and the bottom), the other 75 dealt uniformly to seats 1, 2 and 3."""
     # which 8 of the 33 were the bottom changes nothing the play reads (the dealer sees all
     # of them, the others none)
-    bottom = Cards(list(hand - show)[-BOTTOM:])
+    bottom = Cards(list(hand - show)[-BOTTOM_SIZE:])
     return sample_worlds([hand - bottom, Cards(), Cards(), Cards(), bottom], OTHER_SEATS,
-                         [0, HAND, HAND, HAND, 0], worlds, seed)
+                         [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, 0], worlds, seed)
 
 
 def trump_worlds(hand: Cards, worlds: int, seed: int) -> np.ndarray:
     """analyze_trump's worlds: seat 0's 25 cards, the other 83 dealt uniformly to seats 1, 2
     and 3 and the bottom."""
     return sample_worlds([hand, Cards(), Cards(), Cards(), Cards()], OTHER_SEATS_AND_BOTTOM,
-                         [0, HAND, HAND, HAND, BOTTOM], worlds, seed)
+                         [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, BOTTOM_SIZE], worlds, seed)
 
 
 def outcomes(rules: Rules, worlds: np.ndarray, shows: list[Cards], buries: list[Cards | None],
@@ -246,7 +246,7 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
     worlds the dealer's team holds; `n`, the worlds; `by`, who proposed it."""
     rules = Rules.of(rules)
     trump = trump_of(trump)
-    hand = hand_of(hand, HAND + BOTTOM, "the dealer's, the bottom taken up")
+    hand = hand_of(hand, HAND_SIZE + BOTTOM_SIZE, "the dealer's, the bottom taken up")
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
     search = validate.count(search, "search", 0, 10 ** 9)
@@ -311,7 +311,7 @@ def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds
     analyze_bury but `by`."""
     rules = Rules.of(rules)
     level = Trump(level).level
-    hand = hand_of(hand, HAND, "at the end of the draw")
+    hand = hand_of(hand, HAND_SIZE, "at the end of the draw")
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
     resolve_bots(bots)

@@ -24,10 +24,10 @@ from typing import Any, Callable
 import numpy as np
 
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
+from shengji.core.cards import TRUMP_SUITS
 from shengji.core.deals import (Condition, condition, condition_options, hand_features,
                            option_condition, round_decks)
 from shengji.play.rounds import COLUMNS, play_columns, play_match, round_seed, simulate
-from shengji.play.records import SUITS
 from shengji.round.rules import Rules
 from shengji.studies.stats import Sums, level_delta
 from shengji.core import validate
@@ -109,7 +109,7 @@ def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
     for r, cols in ((1, one), (2, two)):
         for name in ROUND_COLUMNS:
             rows[f"{name}_{r}"] = cols[name]
-        rows[f"trump_suit_{r}"] = np.asarray(SUITS)[cols["trump_suit"]]
+        rows[f"trump_suit_{r}"] = np.asarray(TRUMP_SUITS)[cols["trump_suit"]]
         rows[f"dealer_holds_{r}"] = cols["dealer_holds"].astype(bool)
         rows[f"a_advantage_{r}"] = advantage(cols, r - 1).astype(np.int16)
     rows["score"] = (rows["a_advantage_1"] + rows["a_advantage_2"]) / 2

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from shengji.core._core import kind_index
+from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
 from shengji.core.deals import (POINTS, Condition, condition, condition_options, hand_features,
                            option_condition, place_counts, round_decks)
@@ -53,7 +53,7 @@ CALLING_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_d
                    "declarer_trump_count_mean", "dealer_holds", "level_delta_mean")
 BURYING_METRICS = ("defender_points_mean", "dealer_holds", "bottom_dug", "multiplier_mean",
                    "bottom_points_buried_mean", "level_delta_mean")
-TRUMP_BINS = 34          # declarer's trumps: 0 .. 33
+TRUMP_BINS = HAND_SIZE + BOTTOM_SIZE + 1   # declarer's trumps: 0 .. 33
 POINT_BINS = 81          # defenders' points: 0, 5, .. 400
 DELTA_BINS = 13          # level change of the dealer's team: -6 .. +6
 
@@ -63,12 +63,12 @@ def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
     (first_deals)."""
     places = place_counts(cards, 0)
     counts = places[:, 0]
-    level_kinds = [kind_index(s, LEVEL) for s in range(4)]
+    level_kinds = [kind_of(suit, LEVEL) for suit in SUITS]
     bottom_points = (places[:, 4] * POINTS).sum(axis=1, dtype=np.int64)
     return {
         "hand_has_level_card": counts[:, level_kinds].sum(axis=1) > 0,
         "hand_has_level_pair": (counts[:, level_kinds] == 2).any(axis=1),
-        "hand_has_joker_pair": (counts[:, 52:54] == 2).any(axis=1),
+        "hand_has_joker_pair": (counts[:, SMALL_JOKER:] == 2).any(axis=1),
         "hand_points_at_most_15": (counts * POINTS).sum(axis=1) <= 15,
         "bottom_points_mean": bottom_points,
         "bottom_points_zero": bottom_points == 0,
