@@ -12,10 +12,12 @@ from shengji.core._core import Cards, Trump
 
 
 def card_text(cards: Cards | None) -> str | None:
+    """Optional cards as a record writes them."""
     return None if cards is None else str(cards)
 
 
 def cards_of(text: str | None) -> Cards | None:
+    """Optional cards as a record reads them."""
     return None if text is None else Cards(text)
 
 
