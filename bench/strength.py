@@ -18,8 +18,8 @@ from shengji.studies.stats import Z95, Sums
 def pimc_gain(rec, pimc_team):
     """The pimc team's level change against the greedy team's (+rise for the team that rises,
     -rise for the other), and whether it is the team that won the round (held, or took over)."""
-    rising = rec.dealer % 2 if rec.settlement["dealer_holds"] else 1 - rec.dealer % 2
-    rise = rec.settlement["rise"]
+    rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
+    rise = rec.settlement.rise
     return (rise if rising == pimc_team else -rise), rising == pimc_team
 
 

@@ -63,13 +63,6 @@ def _fail(why: str) -> _Problem:
     return _Problem(f"check_record: {why}")
 
 
-def _cards(text: Any, field: str) -> Cards:
-    try:
-        return Cards(text)
-    except (CardError, TypeError) as e:
-        raise _fail(f"{field}: not cards ({e})") from None
-
-
 @lru_cache(maxsize=None)
 def _card_name(token: str) -> str:
     cards = Cards(token)
@@ -113,8 +106,8 @@ def _check(rec: RoundRecord) -> None:
     except ShengjiError as e:
         raise _fail(str(e)) from None
     for name, got, want in (("dealer", rec.dealer, dealer), ("declarer", rec.declarer, declarer),
-                            ("trump suit", rec.trump["suit"], suit),
-                            ("trump level", rec.trump["level"], level)):
+                            ("trump suit", rec.trump.suit, suit),
+                            ("trump level", rec.trump.level, level)):
         if got != want:
             raise _fail(f"{name} is {got!r}, but the declarations give {want!r}")
     # the buries and the hands at the first trick, from the last deal
@@ -126,12 +119,12 @@ def _check(rec: RoundRecord) -> None:
         raise _fail(f"buries: none recorded; the dealer (seat {dealer}) buries {BOTTOM_SIZE} "
                     "cards")
     for b, bury in enumerate(rec.buries):
-        seat = bury["seat"]
+        seat = bury.seat
         if b == 0 and seat != dealer:
             raise _fail(f"bury 0 is seat {seat}'s, but seat {dealer} deals and buries first")
         if seat not in range(4):
             raise _fail(f"bury {b}: {seat!r} is not a seat")
-        cards = Counter(_cards(bury["cards"], f"bury {b}"))
+        cards = Counter(bury.cards)
         if sum(cards.values()) != BOTTOM_SIZE:
             raise _fail(f"bury {b} (seat {seat}) holds {sum(cards.values())} cards, not "
                         f"{BOTTOM_SIZE}")
@@ -144,40 +137,38 @@ def _check(rec: RoundRecord) -> None:
     if len(rec.hands) != 4:
         raise _fail(f"hands: {len(rec.hands)} recorded, not 4")
     for seat in range(4):
-        hand = Counter(_cards(rec.hands[seat], f"hands[{seat}]"))
+        hand = Counter(rec.hands[seat])
         if hand != held[seat]:
             raise _fail(f"hands[{seat}]: the deal and the buries give seat {seat} "
                         f"{_names(held[seat] - hand) or 'no more'} and not "
                         f"{_names(hand - held[seat]) or 'any fewer'}")
-    if Counter(_cards(rec.bottom, "bottom")) != bottom:
+    if Counter(rec.bottom) != bottom:
         raise _fail(f"bottom: {rec.bottom} is not the last bury's cards ({_names(bottom)})")
     # the tricks: every play in its seat's hand, equal sizes, the points of their cards
     for i, t in enumerate(rec.tricks):
-        leader, plays, attempted = t["leader"], t["plays"], t["attempted"]
-        if leader not in range(4) or t["winner"] not in range(4) or len(plays) != 4:
+        leader, plays, attempted = t.leader, t.plays, t.attempted
+        if leader not in range(4) or t.winner not in range(4) or len(plays) != 4:
             raise _fail(f"trick {i}: a trick has a leader and a winner among seats 0..3 and 4 "
-                        f"plays, not leader {leader!r}, winner {t['winner']!r}, "
+                        f"plays, not leader {leader!r}, winner {t.winner!r}, "
                         f"{len(plays)} plays")
         if attempted is not None:
-            tried = Counter(_cards(attempted, f"trick {i}, attempted"))
+            tried = Counter(attempted)
             if tried - held[leader]:
                 raise _fail(f"trick {i}: seat {leader} attempts {_names(tried - held[leader])}, "
                             f"which it does not hold")
         total = 0
-        for k, text in enumerate(plays):
-            seat = (leader + k) % 4
-            play = _cards(text, f"trick {i}, seat {seat}'s play")
+        for seat, play in zip(t.seats, plays):
             missing = Counter(play) - held[seat]
             if missing:
                 raise _fail(f"trick {i}: seat {seat} plays {_names(missing)}, which it does not "
                             f"hold")
-            if len(play) != len(Cards(plays[0])) or not play:
+            if len(play) != len(plays[0]) or not play:
                 raise _fail(f"trick {i}: seat {seat} plays {len(play)} cards to a lead of "
-                            f"{len(Cards(plays[0]))}")
+                            f"{len(plays[0])}")
             held[seat] -= Counter(play)
             total += points(play)
-        if t["points"] != total:
-            raise _fail(f"trick {i}: points is {t['points']!r}, but its cards hold {total}")
+        if t.points != total:
+            raise _fail(f"trick {i}: points is {t.points!r}, but its cards hold {total}")
     for seat in range(4):
         if held[seat]:
             raise _fail(f"tricks: seat {seat} still holds {_names(held[seat])} after the "
@@ -185,14 +176,14 @@ def _check(rec: RoundRecord) -> None:
     # leaders, throw checks, follows and winners, by the plain reference
     check_tricks_with_reference(rec, "check_record")
     # the end of the round: the points, penalties, the bottom, the settlement
-    trump = rec.trump_object
+    trump = rec.trump
     taken = [0, 0]
     penalty = 0
     for t in rec.tricks:
-        taken[(t["winner"] - dealer) % 2] += t["points"]
-        if t["attempted"] is not None:
-            lost = rules.throw_penalty * len(Cards(t["attempted"]))
-            penalty += lost if (t["leader"] - dealer) % 2 == 0 else -lost
+        taken[(t.winner - dealer) % 2] += t.points
+        if t.attempted is not None:
+            lost = rules.throw_penalty * len(t.attempted)
+            penalty += lost if (t.leader - dealer) % 2 == 0 else -lost
     if rec.trick_points != taken[1]:
         raise _fail(f"trick_points is {rec.trick_points!r}, but the defenders took {taken[1]} "
                     f"in tricks")
@@ -203,10 +194,10 @@ def _check(rec: RoundRecord) -> None:
         raise _fail(f"bottom_points is {rec.bottom_points!r}, but the bottom {rec.bottom} holds "
                     f"{bottom_points}")
     last = rec.tricks[-1]
-    digs = (last["winner"] - dealer) % 2 == 1
-    multiplier = rules.bottom_multiplier(last["plays"][0], trump) if digs else 0
+    digs = (last.winner - dealer) % 2 == 1
+    multiplier = rules.bottom_multiplier(last.plays[0], trump) if digs else 0
     if rec.multiplier != multiplier:
-        why = (f"the defenders win the last trick, led by {last['plays'][0]}" if digs
+        why = (f"the defenders win the last trick, led by {last.plays[0]}" if digs
                else "the dealer's team wins the last trick")
         raise _fail(f"multiplier is {rec.multiplier!r}, but {why}: the multiplier is "
                     f"{multiplier}")
@@ -217,8 +208,8 @@ def _check(rec: RoundRecord) -> None:
                     f"{penalty} of penalties and the bottom's {bottom_points} x {multiplier} "
                     f"give {final}{' (floored at 0)' if raw < 0 else ''}")
     holds, rise = rules.settle(final)
-    if (rec.settlement["dealer_holds"], rec.settlement["rise"]) != (holds, rise):
-        raise _fail(f"settlement is {rec.settlement!r}, but {final} points settle as "
+    if rec.settlement != (holds, rise):
+        raise _fail(f"settlement is {rec.settlement.to_dict()!r}, but {final} points settle as "
                     f"dealer_holds={holds}, rise={rise}")
     # the JSON round trip, and the replay through the engine (every answer re-checked)
     try:

@@ -34,21 +34,21 @@ def test_rounds_started_at_the_bury_play_out_as_the_real_rounds():
     for seed in range(120):
         rec = sj.play_round(rules, seed=seed, bots="greedy")
         if (rec.dealer, rec.declarer, len(rec.deals)) != (0, 0, 1) or any(
-                e["action"] not in ("declare", "reinforce") for e in rec.events):
+                e.action not in ("declare", "reinforce") for e in rec.events):
             continue
         deck = rec.deals[0].split()
         world = sj.to_masks([sj.Cards(deck[s:100:4]) for s in range(4)]
                             + [sj.Cards(deck[100:])])
-        shown = rec.events[-1]["cards"]         # reinforced: the pair
+        shown = rec.events[-1].cards           # reinforced: the pair
         table = Table.at_bury(rules, seed, 0, (2, 2), world, shown, None, GREEDY)
         assert table.advance() is None
         got = table.record()
-        assert got["tricks"] == [dict(t) for t in rec.tricks], seed
+        assert got["tricks"] == rec.tricks, seed
         assert got["buries"] == rec.buries and got["defender_points"] == rec.defender_points
         cols = play_out(rules, world[None], sj.to_masks([shown]), np.zeros((1, 2), np.uint64),
                         GREEDY, 0, (2, 2), seed)
         assert cols["defender_points"][0, 0] == rec.defender_points
-        assert cols["rise"][0, 0] == rec.settlement["rise"]
+        assert cols["rise"][0, 0] == rec.settlement.rise
         checked += 1
     assert checked >= 20
 
@@ -66,7 +66,7 @@ def test_what_the_seats_know_of_a_round_started_at_the_bury_agrees_with_it():
             table.check_knowledge()
             ask_python_bot(table, rules, (2, 2), objects[pending[1]], *pending)
         table.check_knowledge()
-        assert table.record()["buries"][0]["cards"] == str(bury or sj.Cards(list(STRONG)[:8]))
+        assert table.record()["buries"][0].cards == (bury or sj.Cards(list(STRONG)[:8]))
     table = sj.analyze_trump(DRAWN, 2, worlds=3, bots=[PassiveBot(), "greedy"] * 2)
     assert sorted(table["trump"]) == ["2H", "2S"] and (table["n"] == 3).all()
 

@@ -67,9 +67,9 @@ def test_a_row_is_its_two_rounds_with_the_same_cards_at_the_same_seats():
         for r, rec in ((1, one), (2, two)):
             assert getattr(row, f"dealer_{r}") == rec.dealer
             assert getattr(row, f"defender_points_{r}") == rec.defender_points
-            assert getattr(row, f"trump_suit_{r}") == (rec.trump["suit"] or "NT")
-            rising = rec.dealer % 2 if rec.settlement["dealer_holds"] else 1 - rec.dealer % 2
-            gain = rec.settlement["rise"] * (1 if rising == r - 1 else -1)
+            assert getattr(row, f"trump_suit_{r}") == (rec.trump.suit or "NT")
+            rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
+            gain = rec.settlement.rise * (1 if rising == r - 1 else -1)
             assert getattr(row, f"a_advantage_{r}") == gain
         assert row.score == (row.a_advantage_1 + row.a_advantage_2) / 2
     assert set(frame["deal"] % 4) == {0, 1, 2, 3}

@@ -88,9 +88,9 @@ def test_the_reward_is_the_team_level_change():
         else:
             e.step(0)
     rec = sj.play_round("v3", seed=5, bots=[First()] * 4)
-    rising = rec.dealer % 2 if rec.settlement["dealer_holds"] else 1 - rec.dealer % 2
+    rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
     assert [rewards[f"seat_{i}"] for i in range(4)] == [
-        float(rec.settlement["rise"] if i % 2 == rising else -rec.settlement["rise"])
+        float(rec.settlement.rise if i % 2 == rising else -rec.settlement.rise)
         for i in range(4)]
 
 

@@ -70,10 +70,10 @@ def test_greedy_beats_random_on_both_sides(preset):
 
 def declaring_suit_count(rec, event):
     """Cards of the declared suit in the declarer's hand when it declared."""
-    deck = rec.deals[event["deal"]].split()
+    deck = rec.deals[event.deal].split()
     drawer = rec.first_drawer
-    mine = [deck[i] for i in range(event["at"]) if (drawer + i) % 4 == event["seat"]]
-    suit = event["cards"].split()[0][-1]
+    mine = [deck[i] for i in range(event.at) if (drawer + i) % 4 == event.seat]
+    suit = list(event.cards)[0][-1]
     return sum(c[-1] == suit and c not in ("SJ", "BJ") for c in mine), mine
 
 
@@ -83,24 +83,24 @@ def test_calling_strategies():
     seen = Counter()
     for seed in range(40):
         rec = sj.play_round("v3", seed=seed, bots=eager)
-        first = next(e for e in rec.events if e["action"] == "declare")
+        first = next(e for e in rec.events if e.action == "declare")
         count, mine = declaring_suit_count(rec, first)
         level_cards = [c for c in mine if c[:-1] == "2"]
-        assert first["when"] == "drawing" and len(level_cards) >= 1
+        assert first.when == "drawing" and len(level_cards) >= 1
         # eager: it declares at the draw that gave it its first level card
-        assert mine[-1][:-1] == "2" and len(level_cards) == len(first["cards"].split())
+        assert mine[-1][:-1] == "2" and len(level_cards) == len(first.cards)
         rec = sj.play_round("v3", seed=seed, bots=patient)
         for e in rec.events:
-            if e["action"] == "declare" and e["when"] == "drawing":
+            if e.action == "declare" and e.when == "drawing":
                 assert declaring_suit_count(rec, e)[0] >= 6
                 seen["patient"] += 1
         rec = sj.play_round("v3", seed=seed, bots=never)
-        assert [e["action"] for e in rec.events] == ["turn_bottom"]
+        assert [e.action for e in rec.events] == ["turn_bottom"]
         # where nobody declaring would redeal for ever, "never" grabs the deal
         rec = sj.play_round("bo3", seed=seed, bots=never, first_round=True)
-        assert rec.events[0]["action"] == "declare" and len(rec.deals) == 1
+        assert rec.events[0].action == "declare" and len(rec.deals) == 1
         rec = sj.play_round("match16", seed=seed, bots=never, dealer=seed % 4)
-        assert all(e["action"] != "overturn" for e in rec.events)
+        assert all(e.action != "overturn" for e in rec.events)
     assert seen["patient"] > 10
 
 
@@ -110,12 +110,11 @@ def test_burying_strategies():
         for bury in ("low", "voids", "points", "low_voids"):
             rec = sj.play_round("v3", seed=seed, bots=[sj.Greedy(bury=bury)] * 4)
             first = rec.buries[0]
-            trump = rec.trump_object
-            before = sj.Cards(first["cards"]) + sj.Cards(rec.hands[rec.dealer]) \
-                if len(rec.buries) == 1 else None
+            trump = rec.trump
+            before = first.cards + rec.hands[rec.dealer] if len(rec.buries) == 1 else None
             if before is None:
                 continue
-            hands[bury] = (before, sj.Cards(first["cards"]), trump)
+            hands[bury] = (before, first.cards, trump)
         if len(hands) < 4:
             continue
         before, buried, trump = hands["low"]
@@ -164,14 +163,14 @@ def test_no_trump_is_buried_while_eight_side_cards_remain():
         for bury in ("voids", "low", "points", "low_voids"):
             rec = sj.play_round("v3", seed=sj.round_seed(7, i), bots=sj.Greedy(bury=bury),
                                 dealer=1, levels=(2, 5))
-            if any(e["when"] == "buried" for e in rec.events):
+            if any(e.when == "buried" for e in rec.events):
                 continue            # overturned after the bury (抄底): another trump then
             first = rec.buries[0]
-            assert not any(sj.category(c, rec.trump_object) == "T"
-                           for c in sj.Cards(first["cards"])), (i, bury, first)
+            assert not any(sj.category(c, rec.trump) == "T"
+                           for c in first.cards), (i, bury, first)
             if bury == "voids":
-                held = sj.Cards(first["cards"]) + sj.Cards(rec.hands[rec.dealer])
-                suits = Counter(sj.category(c, rec.trump_object) for c in held)
+                held = first.cards + rec.hands[rec.dealer]
+                suits = Counter(sj.category(c, rec.trump) for c in held)
                 del suits["T"]
                 assert max(suits.values()) >= 10
                 assert sum(n for n in suits.values() if n < 10) < 8

@@ -360,7 +360,7 @@ def test_learned_seats_play_in_every_runner(checkpoint):
     frame = sj.simulate_rounds(6, bots=[bot, "greedy", bot, "greedy"], seed=3, workers=2)
     for row in frame.itertuples():
         one = sj.play_round("v3", int(row.seed), [bot, "greedy", bot, "greedy"])
-        assert (one.defender_points, one.settlement["rise"]) == (row.defender_points, row.rise)
+        assert (one.defender_points, one.settlement.rise) == (row.defender_points, row.rise)
     match = sj.play_match("v3", 2, [bot, "random", bot, "random"], max_rounds=40)
     assert match.rounds
     # identical bots play both seatings of a deal alike
@@ -413,8 +413,8 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
         for k in np.flatnonzero(terminated):
             seed, dealer = rounds[k]
             rec = sj.play_round("v3", seed, bot, dealer=dealer)
-            rise = rec.settlement["rise"]
-            rising = rec.dealer % 2 if rec.settlement["dealer_holds"] else 1 - rec.dealer % 2
+            rise = rec.settlement.rise
+            rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
             assert list(reward[k]) == [rise if q % 2 == rising else -rise for q in range(4)]
             checked += 1
 

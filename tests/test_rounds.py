@@ -32,8 +32,8 @@ def test_random_rounds_keep_every_invariant(preset, first_round):
     for seed in range(60):
         rec = sj.play_round(preset, seed=seed, first_round=first_round, dealer=seed % 4)
         check_round(rec)
-        seen.update(e["action"] for e in rec.events)
-        seen["throw failed"] += any(t["attempted"] for t in rec.tricks)
+        seen.update(e.action for e in rec.events)
+        seen["throw failed"] += any(t.attempted for t in rec.tricks)
         seen["抄底"] += len(rec.buries) > 1
     assert seen["declare"] and seen["overturn"] and seen["throw failed"]
     assert bool(seen["抄底"]) == (preset == "v3")
@@ -56,7 +56,7 @@ def test_declaration_paths_with_python_bots(bots, preset, expected):
     for seed in range(40):
         rec = sj.play_round(preset, seed=seed, bots=[bots() for _ in range(4)])
         check_round(rec)
-        seen.update(e["action"] for e in rec.events)
+        seen.update(e.action for e in rec.events)
     assert seen[expected]
 
 
@@ -64,12 +64,12 @@ def test_a_step_down_redeals_to_the_next_seat():
     # seeds where neither dealer-team seat holds a level card are rare: find one
     for seed in range(2000):
         rec = sj.play_round("match16", seed=seed, bots=[PassiveBot() for _ in range(4)])
-        if any(e["action"] == "step_down" for e in rec.events):
+        if any(e.action == "step_down" for e in rec.events):
             break
     else:
         pytest.fail("no step-down in 2000 deals")
     check_round(rec)
-    assert len(rec.deals) >= 2 and rec.dealer == 1 and rec.trump["level"] == 2
+    assert len(rec.deals) >= 2 and rec.dealer == 1 and rec.trump.level == 2
 
 
 def test_first_round_bo3_without_declaration_is_redealt_until_refused():
@@ -80,10 +80,10 @@ def test_first_round_bo3_without_declaration_is_redealt_until_refused():
 def test_first_round_dealer_by_declaration():
     for seed in range(30):
         rec = sj.play_round("bo3", seed=seed, first_round=True)
-        first = next(e for e in rec.events if e["action"] == "declare")
-        assert rec.dealer == first["seat"]      # "可反主但不反庄"
+        first = next(e for e in rec.events if e.action == "declare")
+        assert rec.dealer == first.seat      # "可反主但不反庄"
         rec = sj.play_round("match16", seed=seed, first_round=True, dealer=3)
-        assert rec.dealer == 3 or any(e["action"] in ("revolution", "step_down")
+        assert rec.dealer == 3 or any(e.action in ("revolution", "step_down")
                                       for e in rec.events)
 
 
@@ -161,11 +161,11 @@ def test_views_show_only_what_a_seat_may_see():
         for v in bot.views:
             assert not hasattr(v, "hands")
             if v.action == "play":
-                assert v.trump == rec.trump_object and v.dealer == rec.dealer
+                assert v.trump == rec.trump and v.dealer == rec.dealer
                 if v.bottom is not None:
-                    assert seat in [b["seat"] for b in rec.buries]
+                    assert seat in [b.seat for b in rec.buries]
     plays = [v for v in bots[0].views if v.action == "play"]
-    assert plays[0].hand == sj.Cards(rec.hands[0])
+    assert plays[0].hand == rec.hands[0]
 
 
 @pytest.mark.parametrize("action,answer,match", [
@@ -264,7 +264,7 @@ def test_match_rounds_follow_the_levels_and_dealers():
         if i:
             prev = m.rounds[i - 1]
             assert rec.first_drawer == sj.Rules.preset("v3").next_dealer(
-                prev.dealer, prev.settlement["dealer_holds"])
+                prev.dealer, prev.settlement.dealer_holds)
         levels = m.levels[i]
 
 
@@ -274,8 +274,8 @@ def test_simulate_rounds_is_the_same_for_any_worker_count():
     assert one.equals(two) and len(one) == 3000
     rec = sj.play_round("match16", seed=int(one["seed"][17]))
     assert rec.defender_points == one["defender_points"][17]
-    assert rec.settlement["rise"] == one["rise"][17]
-    assert int(one["failed_throws"][17]) == sum(t["attempted"] is not None for t in rec.tricks)
+    assert rec.settlement.rise == one["rise"][17]
+    assert int(one["failed_throws"][17]) == sum(t.attempted is not None for t in rec.tricks)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -312,7 +312,7 @@ def test_every_card_is_accounted_for_at_every_decision(preset):
             s = engine.state()
             hands = [engine.hand(i) for i in range(4)]
             held = sum(len(h) for h in hands)
-            played = sum(len(sj.Cards(p)) for t in s["tricks"] for p in t["plays"]) + sum(
+            played = sum(len(p) for t in s["tricks"] for p in t.plays) + sum(
                 len(p) for p in s["current"])
             if what == "bury":
                 assert held == 108 and len(hands[seat]) == 33

@@ -60,7 +60,7 @@ def test_every_setting_changes_what_happens():
         seen = set()
         for seed in seeds:
             rec = sj.play_round(rules, seed=seed, bots=bots, **kw)
-            seen |= {(e["action"], e["when"]) for e in rec.events}
+            seen |= {(e.action, e.when) for e in rec.events}
             seen |= {("bury", len(rec.buries))}
         return seen
     assert ("overturn", "buried") in actions(V3)

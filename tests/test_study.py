@@ -225,12 +225,12 @@ def test_deals_parquet_and_plots(reference_run):
     rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[7]), bots=st.CALLING["patient5"],
                         first_round=True)
     assert frame["patient5_declarer_trumps"].iloc[7] == sum(
-        sj.category(c, rec.trump_object) == "T" for c in sj.Cards(rec.hands[rec.declarer]))
+        sj.category(c, rec.trump) == "T" for c in rec.hands[rec.declarer])
     # played out every 10th deal: the other deals' outcomes are null
     assert frame["patient5_dealer_holds"].isna().tolist() == [i % 10 != 0 for i in range(DEALS)]
     rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[20]), bots=st.CALLING["patient5"],
                         first_round=True)
-    assert frame["patient5_rise"].iloc[20] == rec.settlement["rise"]
+    assert frame["patient5_rise"].iloc[20] == rec.settlement.rise
     assert frame["hand_has_level_card"].mean() == pytest.approx(
         metric(summary, "hand_has_level_card", "all")["value"])
     png = (out / "declarer_trumps.png").read_bytes()

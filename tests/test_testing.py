@@ -241,7 +241,7 @@ class ListPlayer(PassiveBot):
 class Scribbler(PassiveBot):
     def play(self, view):
         if view.tricks:
-            view.tricks[-1]["points"] += 5
+            object.__setattr__(view, "tricks", view.tricks[:-1])
         return super().play(view)
 
 

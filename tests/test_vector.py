@@ -122,8 +122,8 @@ def test_opponents_play_inside_step_as_play_round_plays_them():
                 answers[seat].append(cards)
         record = sj.play_round("v3", seed, [Replay(answers[0]), "greedy", Replay(answers[2]),
                                             sj.Greedy(call="never")], dealer=dealer)
-        rising = record.dealer % 2 if record.settlement["dealer_holds"] else 1 - record.dealer % 2
-        rise = record.settlement["rise"]
+        rising = record.dealer % 2 if record.settlement.dealer_holds else 1 - record.dealer % 2
+        rise = record.settlement.rise
         assert list(reward) == [rise if q % 2 == rising else -rise for q in range(4)]
 
 

@@ -32,8 +32,8 @@ def views_of_a_round(preset, seed, first_round):
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, "random", seed % 4, (2, 2), first_round)
     engine = Table(rules, seed, seed % 4, (2, 2), first_round, [sj.BotSpec.python()] * 4)
-    shows = [e for e in rec.events if e["action"] in ("declare", "reinforce", "overturn",
-                                                      "forced", "revolution")]
+    shows = [e for e in rec.events if e.action in ("declare", "reinforce", "overturn", "forced",
+                                                   "revolution")]
     buries = list(rec.buries)
     out = []
     while (pending := engine.advance()) is not None:

@@ -24,17 +24,16 @@ def print_round(rec: sj.RoundRecord, out=None) -> None:
     """A round record, readably: the declarations, the hands at the first trick, the bottom,
     every trick and the outcome."""
     out = sys.stdout if out is None else out
-    trump = rec.trump_object
+    trump = rec.trump
     suit = trump.suit
     print(f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
           f"(seats 0+2) and {sj.RANK_NAMES[rec.levels[1]]} (seats 1+3).", file=out)
     for e in rec.events:
-        who = f"seat {e['seat']}" if e["seat"] is not None else "the table"
-        card = f" {pretty(e['cards'])}" if e["cards"] else ""
-        when = {"drawing": f"at draw {e['at']}", "dealt": "after the deal",
-                "buried": "after burying"}[e["when"]]
-        print(f"  deal {e['deal']}, {when}: {who} {e['action'].replace('_', ' ')}{card}",
-              file=out)
+        who = f"seat {e.seat}" if e.seat is not None else "the table"
+        card = f" {pretty(e.cards)}" if e.cards else ""
+        when = {"drawing": f"at draw {e.at}", "dealt": "after the deal",
+                "buried": "after burying"}[e.when]
+        print(f"  deal {e.deal}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
     print(f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
           f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
           f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
@@ -42,18 +41,16 @@ def print_round(rec: sj.RoundRecord, out=None) -> None:
     for seat, hand in enumerate(rec.hands):
         print(f"  seat {seat}: {pretty_hand(hand, trump)}", file=out)
     for b in rec.buries:
-        print(f"  seat {b['seat']} buries {pretty(b['cards'])}", file=out)
+        print(f"  seat {b.seat} buries {pretty(b.cards)}", file=out)
     for i, t in enumerate(rec.tricks, 1):
-        seats = [(t["leader"] + k) % 4 for k in range(4)]
-        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(seats, t["plays"]))
-        failed = f"  (throw {pretty(t['attempted'])} failed)" if t["attempted"] else ""
-        print(f"trick {i:2d}  {shown}  -> seat {t['winner']} (+{t['points']}){failed}",
-              file=out)
+        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(t.seats, t.plays))
+        failed = f"  (throw {pretty(t.attempted)} failed)" if t.attempted else ""
+        print(f"trick {i:2d}  {shown}  -> seat {t.winner} (+{t.points}){failed}", file=out)
     s = rec.settlement
-    team = "dealer's team" if s["dealer_holds"] else "defenders"
+    team = "dealer's team" if s.dealer_holds else "defenders"
     print(f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
           f"{rec.bottom_points} x {rec.multiplier} -> {rec.defender_points} points; "
-          f"the {team} {'hold' if s['dealer_holds'] else 'take over'} and rise {s['rise']}.",
+          f"the {team} {'hold' if s.dealer_holds else 'take over'} and rise {s.rise}.",
           file=out)
 
 

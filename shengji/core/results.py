@@ -21,6 +21,14 @@ class Settlement(NamedTuple):
     dealer_holds: bool
     rise: int
 
+    def to_dict(self) -> dict:
+        """As a round record holds it."""
+        return {"dealer_holds": self.dealer_holds, "rise": self.rise}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Settlement":
+        return cls(d["dealer_holds"], d["rise"])
+
 
 class Advance(NamedTuple):
     """A team's level after a round's rise (§8, after must-play clamping), and whether the rise

@@ -92,10 +92,10 @@ class ShengjiEnv(AECEnv):
             self._pending = None
             record = self._table.record()
             settlement, dealer = record["settlement"], record["dealer"]
-            rising = dealer % 2 if settlement["dealer_holds"] else 1 - dealer % 2
+            rising = dealer % 2 if settlement.dealer_holds else 1 - dealer % 2
             for i, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = float(settlement["rise"] if i % 2 == rising
-                                            else -settlement["rise"])
+                self.rewards[agent] = float(settlement.rise if i % 2 == rising
+                                            else -settlement.rise)
                 self.terminations[agent] = True
             self._accumulate_rewards()
             return
@@ -171,8 +171,9 @@ class ShengjiEnv(AECEnv):
         state = self._table.state()
         last = state["tricks"][-1] if state["tricks"] else None
         return (f"trump {state['trump']}, dealer {state['dealer']}, "
-                f"{len(state['tricks'])} tricks" + (f", last {last['plays']} won by seat "
-                                                    f"{last['winner']}" if last else ""))
+                f"{len(state['tricks'])} tricks" + (
+                    f", last {[str(p) for p in last.plays]} won by seat {last.winner}"
+                    if last else ""))
 
     def close(self) -> None:
         self._table = None

@@ -38,6 +38,8 @@ from shengji.bots._policies cimport (
 )
 
 from shengji.core._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
+from shengji.core.results import Settlement
+from shengji.round import history
 from shengji.bots._policies import BURIES
 from shengji.errors import (
     ArgumentError, BotError, DealError, EngineError, PlayError, ShengjiError,
@@ -222,8 +224,8 @@ cdef class Table:
     cdef object specs          # the Python specs of bots: a learned seat's Net lives in them
     cdef Passes passes[4]
     cdef readonly object rules
-    cdef list event_dicts      # events() and tricks() as built so far
-    cdef list trick_dicts
+    cdef list built_events     # events() and tricks() as built so far
+    cdef list built_tricks
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
@@ -231,8 +233,8 @@ cdef class Table:
         if self.g == NULL or self.know == NULL:
             raise MemoryError()
         self.know.deal = -1
-        self.event_dicts = []
-        self.trick_dicts = []
+        self.built_events = []
+        self.built_tricks = []
 
     def __dealloc__(self):
         if self.g != NULL:
@@ -509,50 +511,47 @@ cdef class Table:
         return " ".join(KIND_NAMES[self.g.decks[d][i]] for i in range(DECK_SIZE))
 
     def events(self):
-        """The events so far as dicts: built once each (a round only adds events), shared by
-        every view of this round."""
+        """The events so far (shengji.round.history.Event): built once each (a round only adds
+        events), shared by every view of this round."""
         cdef Event* e
-        for i in range(len(self.event_dicts), self.g.nevents):
+        for i in range(len(self.built_events), self.g.nevents):
             e = &self.g.events[i]
-            self.event_dicts.append({"deal": e.deal, "when": WHEN[e.when], "at": e.at,
-                                     "seat": None if e.seat < 0 else e.seat,
-                                     "action": EVENTS[e.what],
-                                     "cards": None if e.kind < 0 else
-                                     str(Cards([KIND_NAMES[e.kind]] * e.count))})
-        return list(self.event_dicts)
+            self.built_events.append(history.Event(
+                e.deal, WHEN[e.when], e.at, None if e.seat < 0 else e.seat, EVENTS[e.what],
+                None if e.kind < 0 else Cards([KIND_NAMES[e.kind]] * e.count)))
+        return tuple(self.built_events)
 
     def tricks(self):
-        """The finished tricks as dicts: built once each, shared by every view of this
-        round."""
+        """The finished tricks (shengji.round.history.Trick): built once each, shared by every
+        view of this round."""
         cdef Trick* t
-        for i in range(len(self.trick_dicts), self.g.ntricks):
+        for i in range(len(self.built_tricks), self.g.ntricks):
             t = &self.g.tricks[i]
-            self.trick_dicts.append({
-                "leader": t.leader, "plays": [str(as_cards(t.plays[j])) for j in range(4)],
-                "winner": t.winner, "points": sum(points_raw(t.plays[j]) for j in range(4)),
-                "attempted": str(as_cards(t.attempted)) if throw_failed(t) else None})
-        return list(self.trick_dicts)
+            self.built_tricks.append(history.Trick(
+                t.leader, tuple([as_cards(t.plays[j]) for j in range(4)]), t.winner,
+                sum(points_raw(t.plays[j]) for j in range(4)),
+                as_cards(t.attempted) if throw_failed(t) else None))
+        return tuple(self.built_tricks)
 
     def record(self):
-        """The finished round as plain data (shengji.play.records.RoundRecord builds on it)."""
+        """The finished round's fields (shengji.play.records.RoundRecord builds on them)."""
         g = self.g
         if g.phase != PH_DONE:
             raise PlayError("the round is not over")
         r = &g.res
-        trump = self.trump
-        return {"deals": [self.deck(d) for d in range(g.ndeals)],
-                "events": [dict(e) for e in self.events()],
+        return {"deals": tuple([self.deck(d) for d in range(g.ndeals)]),
+                "events": self.events(),
                 "dealer": g.dealer, "declarer": None if g.declarer < 0 else g.declarer,
-                "trump": {"level": trump.level, "suit": trump.suit},
-                "hands": [str(as_cards(g.start_hands[i])) for i in range(4)],
-                "buries": [{"seat": g.buriers[i], "cards": str(as_cards(g.buried[i]))}
-                           for i in range(g.nburies)],
-                "bottom": str(as_cards(g.bottom)),
-                "tricks": [{**t, "plays": list(t["plays"])} for t in self.tricks()],
+                "trump": self.trump,
+                "hands": tuple([as_cards(g.start_hands[i]) for i in range(4)]),
+                "buries": tuple([history.Bury(g.buriers[i], as_cards(g.buried[i]))
+                                 for i in range(g.nburies)]),
+                "bottom": as_cards(g.bottom),
+                "tricks": self.tricks(),
                 "trick_points": r.trick_points, "defender_points": r.defender_points,
                 "bottom_points": r.bottom_points, "multiplier": r.multiplier,
                 "penalty": r.penalty,
-                "settlement": {"dealer_holds": bool(r.dealer_holds), "rise": r.rise}}
+                "settlement": Settlement(bool(r.dealer_holds), r.rise)}
 
 
 COLUMNS = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",

@@ -12,10 +12,12 @@ from shengji.core import validate
 from shengji.core.validate import short
 from shengji.core._core import Cards, Trump, category, decompose
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, NO_TRUMP, SUITS
+from shengji.core.results import Settlement
 from shengji.play._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
 from shengji.core.deals import MAX_ATTEMPTS, record_deck
 from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError
+from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict
 from shengji.round.rules import Rules
 from shengji.core.validate import round_args
 
@@ -29,41 +31,38 @@ class RoundRecord:
     first_drawer: int
     levels: tuple[int, int]
     first_round: bool
-    deals: list[str]               # each deal's 108 cards in draw order (the last 8: bottom)
-    events: list[dict]             # shows, 翻底, step-downs, revolutions, redeals, in order
+    # each deal's 108 cards in draw order (the last 8: the bottom), as card text: Cards
+    # would not keep the order
+    deals: tuple[str, ...]
+    events: tuple[Event, ...]      # shows, 翻底, step-downs, revolutions, redeals, in order
     dealer: int
     declarer: int | None
-    trump: dict                    # {"level", "suit"}; suit None for no trump
-    hands: list[str]               # the hands when the first trick starts, after burying
-    buries: list[dict]             # [{"seat", "cards"}]: the dealer's, then any 抄底
-    bottom: str                    # the 8 cards buried last
-    tricks: list[dict]             # [{"leader", "plays", "winner", "points", "attempted"}]
+    trump: Trump
+    hands: tuple[Cards, ...]       # the hands when the first trick starts, after burying
+    buries: tuple[Bury, ...]       # the dealer's, then any 抄底
+    bottom: Cards                  # the 8 cards buried last
+    tricks: tuple[Trick, ...]
     trick_points: int
     defender_points: int
     bottom_points: int
     multiplier: int
     penalty: int
-    settlement: dict               # {"dealer_holds", "rise"}
+    settlement: Settlement
     bots: list[str] = field(default_factory=list)
     # how the first deal was conditioned (shengji.core.deals.record_condition), None if shuffled
     condition: dict | None = None
 
     def to_dict(self) -> dict:
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        d["rules"] = self.rules.to_dict()
-        d["levels"] = list(self.levels)
-        return d
+        """The record as JSON data (shengji.round.history.to_data of each field)."""
+        return {f.name: to_data(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, d: Any) -> "RoundRecord":
         """The record of to_dict()'s data (a JSON file's), every field checked against
         RECORD_FIELDS: ShengjiError "not a round record: <field path> ..." at the first that
         does not fit."""
-        return cls(**checked_fields(d))
-
-    @property
-    def trump_object(self) -> Trump:
-        return Trump(self.trump["level"], self.trump["suit"])
+        return cls(**{k: FROM_DATA[k](v) if k in FROM_DATA else v
+                      for k, v in checked_fields(d).items()})
 
 
 @dataclass(frozen=True)
@@ -73,22 +72,21 @@ class MatchRecord:
 
     rules: Rules
     seed: int
-    rounds: list[RoundRecord]
-    levels: list[tuple[int, int]]
-    games: list[int]
+    rounds: tuple[RoundRecord, ...]
+    levels: tuple[tuple[int, int], ...]
+    games: tuple[int, ...]
     winner: int
 
     def to_dict(self) -> dict:
-        return {"rules": self.rules.to_dict(), "seed": self.seed,
-                "rounds": [r.to_dict() for r in self.rounds],
-                "levels": [list(x) for x in self.levels], "games": self.games,
-                "winner": self.winner}
+        """The match as JSON data, each round's as RoundRecord.to_dict() gives it."""
+        return {f.name: to_data(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 # -- The shape of a record (RoundRecord.to_dict(), JSON data): one check per field, applied by
 # RoundRecord.from_dict and by replay to a RoundRecord. A check takes (value, path) and returns
 # the value (numbers and flags through shengji.core.validate) or raises a ShengjiError naming the
-# path; the replay then checks what the values mean.
+# path; from_dict then makes the record's values of them (FROM_DATA), and the replay checks what
+# they mean.
 
 Check = Callable[[Any, str], Any]
 MAX_ROUND_DEALS = 32    # most deals in one round, redeals included (_engine.pxd MAX_DEALS)
@@ -225,6 +223,20 @@ RECORD_FIELDS: dict[str, Check] = {
 }
 
 
+# The record's value of each checked field that is not kept as checked: the types of
+# shengji.round.history, Cards, tuples
+FROM_DATA: dict[str, Callable[[Any], Any]] = {
+    "deals": tuple,
+    "events": lambda v: tuple(map(Event.from_dict, v)),
+    "trump": trump_from_dict,
+    "hands": lambda v: tuple(map(Cards, v)),
+    "buries": lambda v: tuple(map(Bury.from_dict, v)),
+    "bottom": Cards,
+    "tricks": lambda v: tuple(map(Trick.from_dict, v)),
+    "settlement": Settlement.from_dict,
+}
+
+
 def checked_fields(d: Any) -> dict[str, Any]:
     """The record's fields, each checked by RECORD_FIELDS (keys it does not know are left
     out); ShengjiError "not a round record: ..." naming the first field that does not fit."""
@@ -286,8 +298,7 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     """replay without the plain reference's check of the tricks (shengji.testing.check_record
     makes that check first, to name a wrong trick before the engine's comparison does)."""
     if isinstance(record, RoundRecord):     # built in Python: checked as its to_dict() is
-        record = RoundRecord(**checked_fields(
-            {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}))
+        record = RoundRecord.from_dict(record.to_dict())
     elif isinstance(record, dict):
         record = RoundRecord.from_dict(record)
     else:
@@ -302,8 +313,8 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         except ValueError as e:
             raise ShengjiError(f"replay: condition: {e}") from None
     table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck)
-    shows = [e for e in record.events if e["action"] in ("declare", "reinforce", "overturn",
-                                                         "forced", "revolution")]
+    shows = [e for e in record.events if e.action in ("declare", "reinforce", "overturn",
+                                                      "forced", "revolution")]
     buries = list(record.buries)
     if table.deck(0) != record.deals[0]:
         raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives"
@@ -323,8 +334,9 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
                         first_round=record.first_round, bots=record.bots,
                         condition=record.condition, **table.record())
-    for f in dataclasses.fields(RoundRecord):
-        found = difference(getattr(record, f.name), getattr(again, f.name), f.name)
+    recorded, replayed = record.to_dict(), again.to_dict()
+    for name in recorded:
+        found = difference(recorded[name], replayed[name], name)
         if found:
             raise ShengjiError(f"replay: {found}")
     return again
@@ -335,7 +347,7 @@ def unasked(shows: list, buries: list) -> None:
     for left, kind in ((shows, "show"), (buries, "bury")):
         if left:
             raise ShengjiError(f"replay: {len(left)} recorded {kind} action(s) never asked "
-                               f"for, the first {short(left[0])}")
+                               f"for, the first {short(left[0].to_dict())}")
 
 
 def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, what: str,
@@ -345,53 +357,49 @@ def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, 
     the answer, else the seat passed."""
     if what in ("show", "revolt"):
         kind = table.show_kind if what == "show" else "revolution"
-        nxt = shows[0] if shows else {}
-        if (nxt.get("seat"), nxt.get("action")) != (seat, kind) or \
-                (nxt["deal"], nxt["when"], nxt["at"]) != table.moment:
+        if not shows or (shows[0].seat, shows[0].action) != (seat, kind) or \
+                (shows[0].deal, shows[0].when, shows[0].at) != table.moment:
             return table.answer(None, False)
-        shows.pop(0)
+        nxt = shows.pop(0)
         if what == "revolt":
             return table.answer(None, True)
-        if nxt["cards"] is None:
+        if nxt.cards is None:
             raise ShengjiError(f"replay: seat {seat}'s {kind} at {table.moment} shows no cards")
-        return table.answer(Cards(nxt["cards"]), False)
+        return table.answer(nxt.cards, False)
     if what == "bury":
-        if not buries or buries[0]["seat"] != seat:
+        if not buries or buries[0].seat != seat:
             raise ShengjiError(f"replay: seat {seat} buries here, the record says "
-                               f"{short(buries[0]) if buries else 'nothing'}")
-        return table.answer(Cards(buries.pop(0)["cards"]), False)
+                               f"{short(buries[0].to_dict()) if buries else 'nothing'}")
+        return table.answer(buries.pop(0).cards, False)
     s = table.state()
     n, step = len(s["tricks"]), len(s["current"])
     if n >= len(record.tricks):
         raise ShengjiError(f"replay: trick {n} is played but the record has "
                            f"{len(record.tricks)}")
     t = record.tricks[n]
-    return table.answer(Cards(t["attempted"] or t["plays"][0]) if step == 0
-                         else Cards(t["plays"][step]), False)
+    return table.answer(t.tried if step == 0 else t.plays[step], False)
 
 
 def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:
     """Every lead's throw check, follow and winner, recomputed by shengji.reference; the
     ShengjiError at the first difference starts with `prefix`."""
-    trump = record.trump_object
-    hands = [Cards(h) for h in record.hands]
+    trump = record.trump
+    hands = list(record.hands)
     leader = record.dealer
     for i, t in enumerate(record.tricks):
-        order = [(t["leader"] + k) % 4 for k in range(4)]
-        plays = [Cards(p) for p in t["plays"]]
-        attempted = Cards(t["attempted"]) if t["attempted"] else plays[0]
-        ok, lead = ref.check_throw(attempted, [hands[s] for s in order[1:]], trump)
+        order, plays = t.seats, list(t.plays)
+        ok, lead = ref.check_throw(t.tried, [hands[s] for s in order[1:]], trump)
         problems = []
-        if t["leader"] != leader:
-            problems.append(f"led by seat {t['leader']}, not the last winner {leader}")
-        if lead != plays[0] or ok != (t["attempted"] is None):
+        if t.leader != leader:
+            problems.append(f"led by seat {t.leader}, not the last winner {leader}")
+        if lead != plays[0] or ok != (t.attempted is None):
             problems.append(f"the throw check gives {lead}")
         for seat, play in zip(order[1:], plays[1:]):
             if not ref.is_legal_follow(hands[seat], lead, play, trump):
                 problems.append(f"seat {seat}'s follow {play} is illegal")
         winner = order[ref.trick_winner(plays, trump)]
-        if winner != t["winner"]:
-            problems.append(f"the winner is seat {t['winner']}, the reference's seat {winner}")
+        if winner != t.winner:
+            problems.append(f"the winner is seat {t.winner}, the reference's seat {winner}")
         if problems:
             raise ShengjiError(f"{prefix}: trick {i}: " + "; ".join(problems))
         for seat, play in zip(order, plays):
@@ -408,20 +416,19 @@ FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_
 
 
 def round_row(rec: RoundRecord) -> dict:
-    trump = rec.trump_object
+    trump = rec.trump
     return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
             "trump_suit": trump.suit or NO_TRUMP, "level": trump.level,
             "defender_points": rec.defender_points, "trick_points": rec.trick_points,
             "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
-            "penalty": rec.penalty, "dealer_holds": rec.settlement["dealer_holds"],
-            "rise": rec.settlement["rise"], "tricks": len(rec.tricks),
-            "throws": sum(len(decompose(Cards(t["attempted"] or t["plays"][0]), trump)) > 1
-                          for t in rec.tricks),
-            "failed_throws": sum(t["attempted"] is not None for t in rec.tricks),
+            "penalty": rec.penalty, "dealer_holds": rec.settlement.dealer_holds,
+            "rise": rec.settlement.rise, "tricks": len(rec.tricks),
+            "throws": sum(len(decompose(t.tried, trump)) > 1 for t in rec.tricks),
+            "failed_throws": sum(t.attempted is not None for t in rec.tricks),
             "deals": len(rec.deals),
-            "overturns": sum(e["action"] == "overturn" and e["deal"] == len(rec.deals) - 1
+            "overturns": sum(e.action == "overturn" and e.deal == len(rec.deals) - 1
                              for e in rec.events),
-            "reinforced": any(e["action"] == "reinforce" and e["deal"] == len(rec.deals) - 1
+            "reinforced": any(e.action == "reinforce" and e.deal == len(rec.deals) - 1
                               for e in rec.events),
             "declarer_trumps": -1 if rec.declarer is None else sum(
-                category(c, trump) == "T" for c in Cards(rec.hands[rec.declarer]))}
+                category(c, trump) == "T" for c in rec.hands[rec.declarer])}

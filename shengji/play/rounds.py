@@ -115,13 +115,13 @@ def view_of(table: Table, rules: Rules, levels: tuple[int, int], what: str, seat
     s = table.state()
     points = [0, 0]
     for t in s["tricks"]:
-        points[t["winner"] % 2] += t["points"]
+        points[t.winner % 2] += t.points
     options, may_pass = table.options if what == "show" else ([], False)
     return View(seat=seat, action="declare" if what == "show" else what,
                 hand=table.hand(seat), rules=rules, levels=levels, level=s["level"],
                 trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
-                shows=tuple(s["events"]), show=table.show_kind if what == "show" else None,
-                options=tuple(options), may_pass=may_pass, tricks=tuple(s["tricks"]),
+                shows=s["events"], show=table.show_kind if what == "show" else None,
+                options=tuple(options), may_pass=may_pass, tricks=s["tricks"],
                 current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
                 knowledge=table.knowledge(seat), table=table.knowledge(TABLE),
                 deal=s["deal"], turn=seat if turn == -1 else turn)
@@ -146,9 +146,9 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
                 raise ShengjiError(f"the match did not end in {max_rounds} rounds")
             rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer,
                              (levels[0], levels[1]), first)
-            holds = rec.settlement["dealer_holds"]
+            holds = rec.settlement.dealer_holds
             team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
-            adv = rules.advance(levels[team], rec.settlement["rise"], holds)
+            adv = rules.advance(levels[team], rec.settlement.rise, holds)
             levels[team] = adv.level
             rounds.append(rec)
             levels_after.append((levels[0], levels[1]))
@@ -156,8 +156,8 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
                 games.append(team)
                 break
             dealer, first = rules.next_dealer(rec.dealer, holds), False
-    return MatchRecord(rules=rules, seed=seed, rounds=rounds, levels=levels_after, games=games,
-                       winner=max((0, 1), key=games.count))
+    return MatchRecord(rules=rules, seed=seed, rounds=tuple(rounds), levels=tuple(levels_after),
+                       games=tuple(games), winner=max((0, 1), key=games.count))
 
 
 MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round); more: a study

@@ -16,7 +16,9 @@ STRENGTH = {"D": 1, "C": 2, "H": 3, "S": 4, "SJ": 5, "BJ": 6}
 
 
 def _fail(event, why):
-    raise ShengjiError(f"declaration reference: {event}: {why}")
+    """`event`: an Event or a list of them, named by their record's data."""
+    shown = [e.to_dict() for e in event] if isinstance(event, list) else event.to_dict()
+    raise ShengjiError(f"declaration reference: {shown}: {why}")
 
 
 def declaration_outcome(record):
@@ -38,7 +40,7 @@ def declaration_phase(record):
     revolted = False
     for d, deck_text in enumerate(record.deals):
         deck = _parse(deck_text)
-        mine = [e for e in events if e["deal"] == d]
+        mine = [e for e in events if e.deal == d]
         hands = [Counter() for _ in range(4)]
         standing = None        # {"seat", "suit", "count", "strength", "overturns"}
         level = levels[dealer % 2] if dealer is not None else None
@@ -48,18 +50,18 @@ def declaration_phase(record):
 
         def show(e, what):
             nonlocal dealer, level, standing
-            seat = e["seat"]
-            cards = _parse(e["cards"])
+            seat = e.seat
+            cards = _parse(str(e.cards))
             card = cards[0]
             if any(c != card for c in cards) or len(cards) not in (1, 2):
                 _fail(e, "a show is one card or two copies of one card")
             if hands[seat][card] < len(cards):
-                _fail(e, f"seat {seat} does not hold {e['cards']}")
+                _fail(e, f"seat {seat} does not hold {e.cards}")
             joker = card in (SJ, BJ)
             if joker and len(cards) != 2:
                 _fail(e, "a joker shows only as a pair")
             if not joker and card[0] != level_of(seat):
-                _fail(e, f"{e['cards']} is not a level card")
+                _fail(e, f"{e.cards} is not a level card")
             suit = None if joker else card[1]
             strength = (STRENGTH["SJ" if card == SJ else "BJ"] if joker
                         else 0 if len(cards) == 1 else STRENGTH[suit])
@@ -94,7 +96,7 @@ def declaration_phase(record):
                 if not ok:
                     _fail(e, "not stronger than the standing declaration")
                 if (record.first_round and rules.overturn_takes_deal
-                        and e["when"] == "dealt"):
+                        and e.when == "dealt"):
                     dealer = seat
                 standing = {"seat": seat, "suit": suit, "count": 2, "strength": strength,
                             "overturns": standing["overturns"] + 1}
@@ -103,34 +105,34 @@ def declaration_phase(record):
         for drawn in range(1, len(deck) - 7):
             seat = (first_drawer + drawn - 1) % 4
             hands[seat][deck[drawn - 1]] += 1
-            while queue and queue[0]["when"] == "drawing" and queue[0]["at"] == drawn:
+            while queue and queue[0].when == "drawing" and queue[0].at == drawn:
                 e = queue.pop(0)
-                if e["seat"] != seat:
+                if e.seat != seat:
                     _fail(e, f"only the seat that drew (seat {seat}) acts at draw {drawn}")
-                if e["action"] == "overturn" and not rules.overturn_while_drawing:
+                if e.action == "overturn" and not rules.overturn_while_drawing:
                     _fail(e, "overturns wait for the pass after the deal")
-                if e["action"] not in ("declare", "reinforce", "overturn"):
+                if e.action not in ("declare", "reinforce", "overturn"):
                     _fail(e, "not an action at a draw")
-                what = e["action"]
+                what = e.action
                 if what != ("declare" if standing is None else
                             "reinforce" if standing["seat"] == seat else "overturn"):
                     _fail(e, "not the show this seat may make now")
                 show(e, what)
-        if any(e["when"] == "drawing" for e in queue):
+        if any(e.when == "drawing" for e in queue):
             _fail(queue[0], "not at a draw of the seat that acted")
         bottom = deck[100:]
         redealt = False
         for e in queue:
-            what = e["action"]
-            if e["when"] == "buried":
+            what = e.action
+            if e.when == "buried":
                 if not rules.steal_bottom or what != "overturn":
                     _fail(e, "no overturn after burying under these rules")
-                seat = e["seat"]
+                seat = e.seat
                 # the stealer's hand: as dealt; the dealer's with the bottom it took and buried
                 saved = hands[seat]
-                if seat == record.buries[0]["seat"]:
+                if seat == record.buries[0].seat:
                     hands[seat] = saved + Counter(bottom) - Counter(
-                        _parse(record.buries[0]["cards"]))
+                        _parse(str(record.buries[0].cards)))
                 show(e, what)
                 hands[seat] = saved
             elif what in ("declare", "overturn", "forced"):
@@ -141,11 +143,11 @@ def declaration_phase(record):
                         _fail(e, "no forced declaration here")
                     lv = level
                     dealer_has = any(c[0] == lv and c[1] != "J" for c in hands[dealer])
-                    if e["seat"] != (dealer if dealer_has else (dealer + 2) % 4):
+                    if e.seat != (dealer if dealer_has else (dealer + 2) % 4):
                         _fail(e, "the dealer shows, or its partner when the dealer cannot")
                 show(e, what)
             elif what == "revolution":
-                seat = e["seat"]
+                seat = e.seat
                 if (rules.revolution_points is None or revolted or dealer is None
                         or seat % 2 == dealer % 2 or standing is None):
                     _fail(e, "no revolution here")
@@ -174,8 +176,8 @@ def declaration_phase(record):
                     dealer = "SHCD".index(first[1])
                     level = levels[dealer % 2]
                 card = _turned(rules, bottom, level)
-                if _parse(e["cards"]) != [card]:
-                    _fail(e, f"the bottom gives {card}, not {e['cards']}")
+                if _parse(str(e.cards)) != [card]:
+                    _fail(e, f"the bottom gives {card}, not {e.cards}")
                 standing = {"seat": None, "suit": None if card[1] == "J" else card[1],
                             "count": 0, "strength": 7, "overturns": 0}
             else:

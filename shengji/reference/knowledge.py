@@ -79,20 +79,20 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
     state = {k: [Pairs(product(hidden, hidden))] for k in range(KINDS)}
     kind_of = {name: k for k, name in enumerate(deck)}
 
-    def show(q: int, shown: str) -> None:
+    def show(q: int, shown: Cards) -> None:
         if q == seat:
             return
-        for name, n in Counter(Cards(shown)).items():
+        for name, n in Counter(shown).items():
             k = kind_of[name]
             state[k] = observe(state[k], q, q, n)
 
-    def take(q: int, bottom: str) -> None:
+    def take(q: int, bottom: Cards) -> None:
         for k in range(KINDS):
             if q == seat:
                 state[k] = exactly(state[k], REST, count_of(bottom, k))
             state[k] = unseen_move(state[k], REST, q, True)
 
-    def bury(q: int, buried: str) -> None:
+    def bury(q: int, buried: Cards) -> None:
         for k in range(KINDS):
             if q == seat:
                 if count_of(buried, k):
@@ -100,38 +100,38 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
             else:
                 state[k] = unseen_move(state[k], q, REST, False)
 
-    events = [e for e in record.events if e["deal"] == 0]
+    events = [e for e in record.events if e.deal == 0]
     shows = ("declare", "reinforce", "overturn", "forced")
     for d in range(100):
         if (record.first_drawer + d) % 4 == seat:
             k = kind_of[cards[d]]
             state[k] = observe(state[k], REST, seat, 1)
         for e in events:
-            if e["when"] == "drawing" and e["at"] == d + 1 and e["action"] in shows:
-                show(e["seat"], e["cards"])
+            if e.when == "drawing" and e.at == d + 1 and e.action in shows:
+                show(e.seat, e.cards)
     for e in events:
-        if e["when"] == "dealt" and e["action"] in shows:
-            show(e["seat"], e["cards"])
-        elif e["action"] == "turn_bottom":
-            k = kind_of[e["cards"]]
+        if e.when == "dealt" and e.action in shows:
+            show(e.seat, e.cards)
+        elif e.action == "turn_bottom":
+            k = kind_of[str(e.cards)]
             state[k] = observe(state[k], REST, REST, 1)
-    bottom = " ".join(cards[100:])
+    bottom = Cards(cards[100:])
     take(record.dealer, bottom)
     buries = list(record.buries)
-    bury(buries[0]["seat"], buries[0]["cards"])
-    bottom = buries[0]["cards"]
-    for i, e in enumerate(e for e in events if e["when"] == "buried" and e["action"] in shows):
-        show(e["seat"], e["cards"])
-        take(e["seat"], bottom)
-        bury(buries[i + 1]["seat"], buries[i + 1]["cards"])
-        bottom = buries[i + 1]["cards"]
+    bury(buries[0].seat, buries[0].cards)
+    bottom = buries[0].cards
+    for i, e in enumerate(e for e in events if e.when == "buried" and e.action in shows):
+        show(e.seat, e.cards)
+        take(e.seat, bottom)
+        bury(buries[i + 1].seat, buries[i + 1].cards)
+        bottom = buries[i + 1].cards
     for t, trick in enumerate(record.tricks[:tricks + 1]):
-        plays = trick["plays"][:step] if t == tricks else trick["plays"]
+        plays = trick.plays[:step] if t == tricks else trick.plays
         for j, play in enumerate(plays):
-            q = (trick["leader"] + j) % 4
-            if j == 0 and trick["attempted"]:
-                show(q, str(Cards(trick["attempted"]) - Cards(play)))
-            for name, n in Counter(Cards(play)).items():
+            q = (trick.leader + j) % 4
+            if j == 0 and trick.attempted:
+                show(q, trick.attempted - play)
+            for name, n in Counter(play).items():
                 k = kind_of[name]
                 state[k] = observe(state[k], q, PLAYED, n)
     return {k: Counter(t for pairs in state[k] for t in pairs) for k in range(KINDS)}

@@ -10,6 +10,7 @@ import numpy as np
 
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import CATEGORIES
+from shengji.round.history import Event, Trick
 from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, SeatKnowledge
 from shengji.round._worlds import WorldSampler
 from shengji.errors import ArgumentError, ShengjiError
@@ -25,7 +26,7 @@ class View:
     bury. `action` says what is asked: "declare" (a show: declare, reinforce, overturn or a
     forced declaration, as `show`), "revolt", "bury" or "play". What the seat knows of where
     the cards are comes from the engine, which keeps it as the round goes (`knowledge`). The
-    dicts of `shows` and `tricks` are shared by every view of the round: read them only."""
+    events of `shows` and the tricks are built once a round and shared by its views."""
 
     seat: int
     action: str
@@ -37,11 +38,11 @@ class View:
     dealer: int | None             # None while a declaration still picks the dealer
     declarer: int | None
     drawn: int                     # cards drawn so far in this deal (100 after the deal)
-    shows: tuple[dict, ...]        # declarations and other public events so far
+    shows: tuple[Event, ...]       # declarations and other public events so far
     show: str | None               # for "declare": "declare", "reinforce", "overturn", "forced"
     options: tuple[Cards, ...]     # for "declare": the shows allowed now
     may_pass: bool                 # for "declare": False for a forced declaration
-    tricks: tuple[dict, ...]       # finished tricks, as in RoundRecord.tricks
+    tricks: tuple[Trick, ...]      # finished tricks, as in RoundRecord.tricks
     current: tuple[Cards, ...]     # plays of the trick in progress, from its leader
     leader: int | None             # the seat leading the trick in progress
     points: tuple[int, int]        # points taken in tricks by each team so far

@@ -163,8 +163,8 @@ def outcomes(rules: Rules, worlds: np.ndarray, shows: list[Cards], buries: list[
                 ask_python_bot(table, rules, levels, objects[seat], what, seat)
             rec = table.record()
             cols["defender_points"][i, j] = rec["defender_points"]
-            cols["dealer_holds"][i, j] = rec["settlement"]["dealer_holds"]
-            cols["rise"][i, j] = rec["settlement"]["rise"]
+            cols["dealer_holds"][i, j] = rec["settlement"].dealer_holds
+            cols["rise"][i, j] = rec["settlement"].rise
     return cols
 
 
