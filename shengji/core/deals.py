@@ -245,7 +245,7 @@ def decks(seed: int, start: int = 0, count: int = 1, dealer: int = 0, predeal: A
 def deal(seed: int, index: int = 0, dealer: int = 0, predeal: Any = None, bottom: Any = None,
          accept: Callable[[np.ndarray], Any] | None = None) -> tuple[list[Cards], Cards]:
     """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
-    play order starting with the dealer (RULES.md §9); the last 8 are the bottom. predeal,
+    play order starting with the dealer (docs/rules.md §9); the last 8 are the bottom. predeal,
     bottom, accept: as for `decks`."""
     if dealer not in (0, 1, 2, 3):
         raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
