@@ -34,6 +34,7 @@ class Condition:
 
     @property
     def plain(self) -> bool:
+        """No condition at all: the plain deal."""
         return self.accept is None and not any(self.fixed)
 
 

@@ -62,6 +62,7 @@ def count(value: Any, name: str, low: int = 1, high: int = MAX_DEALS) -> int:
 
 
 def seat(value: Any, name: str = "dealer") -> int:
+    """A seat 0..3."""
     return integer(value, f"{name} (a seat)", 0, 3)
 
 

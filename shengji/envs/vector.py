@@ -190,6 +190,7 @@ class VecEnv(VectorEnv):
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def close(self, **kwargs: Any) -> None:
+        """Mark the env closed (Gymnasium's close)."""
         self._started = False
         self.closed = True
 

@@ -48,6 +48,7 @@ class RoundRecord:
     condition: dict | None = None
 
     def to_dict(self) -> dict:
+        """The record as JSON-able data (from_dict and replay read it back)."""
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         d["rules"] = self.rules.to_dict()
         d["levels"] = list(self.levels)
@@ -62,6 +63,7 @@ class RoundRecord:
 
     @property
     def trump_object(self) -> Trump:
+        """The round's trump as a Trump (the record holds it as a dict)."""
         return Trump(self.trump["level"], self.trump["suit"])
 
 
@@ -78,6 +80,7 @@ class MatchRecord:
     winner: int
 
     def to_dict(self) -> dict:
+        """The match as JSON-able data, each round as RoundRecord.to_dict gives it."""
         return {"rules": self.rules.to_dict(), "seed": self.seed,
                 "rounds": [r.to_dict() for r in self.rounds],
                 "levels": [list(x) for x in self.levels], "games": self.games,
@@ -412,6 +415,7 @@ FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_
 
 
 def round_row(rec: RoundRecord) -> dict:
+    """A round's row of a simulate_rounds frame: its seed, dealer, trump, points and result."""
     trump = rec.trump_object
     return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
             "trump_suit": trump.suit or "NT", "level": trump.level,

@@ -159,6 +159,7 @@ class Rules:
         return Rules().replace(**d)
 
     def replace(self, **changes) -> "Rules":
+        """A variant: these rules with some settings changed, each checked (ValueError)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
             raise ValueError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")

@@ -96,6 +96,7 @@ def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
 
 
 def calling_spec(strategy: str) -> BotSpec:
+    """The native bot of a trump-calling strategy."""
     return CALLING[strategy].spec()
 
 
@@ -248,6 +249,8 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
 
 @dataclass(frozen=True)
 class Study:
+    """What a study is: its chunk function, strategies, chunk size and options."""
+
     name: str
     # (rules, seed, start, count, strategies, **options) -> (sums, hists, rows)
     chunk: Callable[..., tuple[dict, dict, dict]]
@@ -280,6 +283,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
+    """The study's name: 16 hex digits of the manifest's SHA-256."""
     return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -319,6 +323,7 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
 
 
 def valid_sums(sums: Any) -> bool:
+    """Whether a chunk file's sums have their shape: {"metric|group": {n, total, squares}}."""
     return isinstance(sums, dict) and all(
         isinstance(k, str) and k.count("|") == 1 and isinstance(v, dict)
         and set(v) == {"n", "total", "squares"} and type(v["n"]) is int and v["n"] >= 0
@@ -327,6 +332,7 @@ def valid_sums(sums: Any) -> bool:
 
 
 def valid_hists(hists: Any) -> bool:
+    """Whether a chunk file's histograms have their shape: {"metric|group": [counts]}."""
     return isinstance(hists, dict) and all(
         isinstance(k, str) and k.count("|") == 1 and isinstance(v, list)
         and all(type(c) is int and c >= 0 for c in v) for k, v in hists.items())
@@ -623,6 +629,7 @@ def start_worker(parent: int) -> None:
 
 
 def end_with_parent(parent: int) -> None:
+    """A worker's watch: end the process once its parent is gone."""
     while os.getppid() == parent:
         time.sleep(PARENT_WATCH_S)
     os._exit(1)
@@ -681,6 +688,7 @@ def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
 
 
 def chunk_path(chunks: Path, start: int, ext: str) -> Path:
+    """The file of the chunk starting at deal `start`, by extension (json or parquet)."""
     return chunks / f"{start:012d}.{ext}"
 
 
@@ -698,6 +706,7 @@ class Stopped(KeyboardInterrupt):
 
 
 def stop_on_signal(signum: int, frame: Any) -> None:
+    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does."""
     raise Stopped(signum)
 
 
@@ -746,6 +755,7 @@ def join_rows(path: Path, parts: list[Path]) -> None:
 
 
 def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The study's summary from its chunks' results: what it is, metrics and distributions."""
     totals: dict[str, Sums] = {}
     hists: dict[str, np.ndarray] = {}
     for r in results:
@@ -765,6 +775,7 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
 
 
 def package_version() -> str:
+    """The installed shengji's version, or "unknown"."""
     try:
         return importlib.metadata.version("shengji")
     except importlib.metadata.PackageNotFoundError:
