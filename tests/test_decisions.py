@@ -1,5 +1,5 @@
-"""The decisions of docs/engine.md that the worked examples of RULES.md do not cover, on the core
-and on the reference."""
+"""The decisions of docs/engine.md that the worked examples of docs/rules.md do not cover, on
+the core and on the reference."""
 import pytest
 
 import shengji as sj

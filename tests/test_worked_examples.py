@@ -1,4 +1,4 @@
-"""Every worked example at the end of RULES.md, on the core and on the reference."""
+"""Every worked example at the end of docs/rules.md, on the core and on the reference."""
 import pytest
 
 import shengji as sj

@@ -42,6 +42,7 @@ class BotSpec(NamedTuple):
 
     @classmethod
     def python(cls) -> "BotSpec":
+        """A seat the engine hands to Python at every decision (a Python or search bot)."""
         return cls(BOTS["python"])
 
     @classmethod
@@ -117,6 +118,7 @@ class Greedy:
         object.__setattr__(self, "revolt", revolt)     # a NumPy bool stored as a bool
 
     def spec(self) -> BotSpec:
+        """These settings as the engine's native bot spec."""
         return BotSpec(BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury],
                        int(self.revolt))
 
@@ -149,6 +151,7 @@ class Pimc:
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
     def spec(self) -> BotSpec:
+        """Greedy's spec for the shows and bury; the plays come to Python (choose)."""
         return self.greedy.spec()._replace(kind=BOTS["search"])
 
     def __str__(self) -> str:
@@ -200,6 +203,7 @@ class Learned:
         load_net(self.path)      # a checkpoint that does not fit is refused here
 
     def spec(self) -> BotSpec:
+        """Greedy's spec for the shows and bury, with the checkpoint's network for the plays."""
         return self.greedy.spec()._replace(kind=BOTS["learned"], net=load_net(self.path))
 
     def __str__(self) -> str:
@@ -260,6 +264,7 @@ def settings_of(cls: type) -> dict[str, str]:
 
 
 def read_setting(text: str, key: str, value: str, kind: str) -> Any:
+    """One setting's value of a bot's text form, read as its kind ("int", "bool" or text)."""
     if kind == "int":
         try:
             return int(value)
@@ -296,6 +301,7 @@ def bot_text(bot: Any) -> str:
 
 
 def changed_settings(bot: Any) -> list[str]:
+    """The bot's settings that differ from its type's defaults, as `key=value` texts."""
     default = type(bot)()
     return [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
             for k in settings_of(type(bot)) if (v := getattr(bot, k)) != getattr(default, k)]

@@ -182,6 +182,7 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
 
 
 def check_shapes(name: str, arrays: dict[str, np.ndarray], hidden: tuple[int, int]) -> None:
+    """A ValueError naming the first array of checkpoint `name` not of the shape its layout says."""
     for a, shape in shapes(hidden).items():
         if arrays[a].shape != shape:
             raise BotError(f"checkpoint {name}: array {a} is of shape {arrays[a].shape}, "
@@ -200,5 +201,6 @@ def load_net(path: str | os.PathLike) -> Net:
 
 @lru_cache(maxsize=16)
 def cached_net(name: str, stamp: tuple[int, int] | None) -> Net:
+    """The native Net of the checkpoint file `name`, cached by the file's stamp."""
     arrays, layout = load(name)
     return Net(arrays, layout["max_moves"])

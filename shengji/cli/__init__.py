@@ -81,6 +81,7 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
 
 
 def study(args) -> None:
+    """`shengji study`: run a study with a progress bar and print its table."""
     from tqdm import tqdm
 
     from shengji.studies import study as st
@@ -201,10 +202,13 @@ class Parser(argparse.ArgumentParser):
     """Bad usage is one line (and exit status 2), not the usage block and then the error."""
 
     def error(self, message: str):  # type: ignore[override]
+        """Exit with status 2 and the error in one line."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `shengji` command: parse `argv` (default: the process's arguments) and run it;
+    0 when done, else an exit status (2 for bad input, 128 + the signal when interrupted)."""
     from shengji.studies.report import package_version
     from shengji.core.validate import MAX_RUN_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)

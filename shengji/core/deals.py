@@ -37,6 +37,7 @@ class Condition:
 
     @property
     def plain(self) -> bool:
+        """No condition at all: the plain deal."""
         return self.accept is None and not any(self.fixed)
 
 
@@ -247,7 +248,7 @@ def decks(seed: int, start: int = 0, count: int = 1, dealer: int = 0, predeal: A
 def deal(seed: int, index: int = 0, dealer: int = 0, predeal: Any = None, bottom: Any = None,
          accept: Callable[[np.ndarray], Any] | None = None) -> tuple[list[Cards], Cards]:
     """Deal `index` of `seed`: (four hands, bottom) as Cards. Cards are drawn one at a time in
-    play order starting with the dealer (RULES.md §9); the last 8 are the bottom. predeal,
+    play order starting with the dealer (docs/rules.md §9); the last 8 are the bottom. predeal,
     bottom, accept: as for `decks`."""
     index = validate.seed(index, "index")
     order = [kind_name(int(k)) for k in decks(seed, index, 1, dealer, predeal, bottom,

@@ -44,6 +44,8 @@ ACTION_OF = {"show": "declare", "revolt": "revolt", "bury": "bury", "play": "pla
 
 
 class ShengjiEnv(AECEnv):
+    """One Shengji round as a PettingZoo AEC environment (the module docstring says how)."""
+
     metadata = {"name": "shengji_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None):
@@ -57,12 +59,16 @@ class ShengjiEnv(AECEnv):
         self._table: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space:
+        """{"observation": OBS_SIZE int16s, "action_mask": MAX_ACTIONS int8s}, every agent."""
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space:
+        """An index into the decision's moves, below MAX_ACTIONS, every agent."""
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start round `seed` (default 0) of shengji.play_round; options: rules, dealer,
+        levels, first_round."""
         opts = dict(options or {})
         self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
@@ -123,6 +129,7 @@ class ShengjiEnv(AECEnv):
         return [kind_name(k) for k in range(KINDS) if left >> k & 1], False
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation now and its action mask (all zeros unless it decides)."""
         seat = self.possible_agents.index(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self._pending is not None and self._pending[1] == seat:
@@ -132,6 +139,7 @@ class ShengjiEnv(AECEnv):
         return {"observation": flat, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        """The selected agent's move, by index; IllegalAction for an index not offered."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -166,6 +174,7 @@ class ShengjiEnv(AECEnv):
         self._advance()
 
     def render(self) -> str | None:
+        """With render_mode "ansi": one line of the round so far (trump, dealer, last trick)."""
         if self.render_mode != "ansi" or self._table is None:
             return None
         state = self._table.state()
@@ -176,6 +185,7 @@ class ShengjiEnv(AECEnv):
                     if last else ""))
 
     def close(self) -> None:
+        """Let the round go."""
         self._table = None
 
 

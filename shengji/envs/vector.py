@@ -32,8 +32,8 @@ When env k's round ends, every seat is rewarded as in the AEC env (`reward[k]`, 
 its team's level change, + for the team that rises, - for the other), `terminated[k]` is
 True, and the env has already started its next round: obs and info are that round's first
 decision (Gymnasium's same-step autoreset). Env k's j-th round is round j * num_envs + k of
-the run `seed`: shengji.play_round(seed=info["round_seed"][k], dealer=info["dealer"][k],
-levels=levels, first_round=first_round) is the same round (with the opponents at their
+the run `seed`: `shengji.play_round(seed=info["round_seed"][k], dealer=info["dealer"][k],
+levels=levels, first_round=first_round)` is the same round (with the opponents at their
 seats and, at the learner seats, bots answering as the learner did), and in self-play
 without plays_only the AEC env reset with that seed and those options, answered with the same
 actions, gives the same observations, masks and rewards (with opponents, the AEC env would
@@ -190,6 +190,7 @@ class VecEnv(VectorEnv):
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def close(self, **kwargs: Any) -> None:
+        """Mark the env closed (Gymnasium's close)."""
         self._started = False
         self.closed = True
 

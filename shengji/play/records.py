@@ -416,6 +416,7 @@ FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_
 
 
 def round_row(rec: RoundRecord) -> dict:
+    """A round's row of a simulate_rounds frame: its seed, dealer, trump, points and result."""
     trump = rec.trump
     return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
             "trump_suit": trump.suit or NO_TRUMP, "level": trump.level,

@@ -1,4 +1,4 @@
-"""The plain reference implementation of the trick-play rules (RULES.md §1-§6).
+"""The plain reference implementation of the trick-play rules (docs/rules.md §1-§6).
 
 This module is the slow, obviously-correct oracle that the native core (`shengji.core._core`) is
 tested against. It follows `docs/engine.md` to the letter and is written the way the rules

@@ -1,4 +1,4 @@
-"""The plain reference of the declaration phase (RULES.md §9, docs/design/declarations.md).
+"""The plain reference of the declaration phase (docs/rules.md §9, docs/design/declarations.md).
 
 Given a round record's rules, deals and events, it re-enacts the deal card by card, checks
 that every recorded show, forced declaration, step-down, revolution, redeal and turned bottom

@@ -25,6 +25,7 @@ Pairs = frozenset[Pair]
 
 
 def count_of(cards: str | Cards, kind: int) -> int:
+    """How many copies of `kind` the cards hold (0, 1 or 2)."""
     return int(Cards(cards).counts()[kind])
 
 

@@ -116,7 +116,7 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 
 
 # ---------------------------------------------------------------------------------------------
-# The round as a state machine (RULES.md §9-§10, docs/design/declarations.md): `run` advances
+# The round as a state machine (docs/rules.md §9-§10, docs/design/declarations.md): `run` advances
 # until a seat must decide and says what it must decide; `apply` checks that seat's answer
 # against the rules and takes it. Native bots answer inside the driver's loop without the GIL;
 # a Python bot answers through shengji.play.rounds, which calls the same `apply`.
@@ -429,7 +429,7 @@ cdef void turn_bottom(Game* g) noexcept nogil:
         i = 0
         while down[i] >= SMALL_JOKER:
             i += 1
-        g.dealer = 3 - suit_of(down[i])  # ♠ seat 0, ♥ seat 1, ♣ seat 2, ♦ seat 3 (RULES.md §9)
+        g.dealer = 3 - suit_of(down[i])  # ♠ seat 0, ♥ seat 1, ♣ seat 2, ♦ seat 3 (docs/rules.md §9)
         g.level = g.levels[g.dealer & 1]
     if g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
         # seed 002: card by card; a level card gives its suit, a joker no trump; else the first card

@@ -1,7 +1,7 @@
 """The rule settings of a round and the three presets that reproduce the rule texts.
 
 Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16 articles, seed 002 =
-80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = RULES.md). The declaration settings
+80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = docs/rules.md). The declaration settings
 follow docs/design/declarations.md, which quotes the passages.
 """
 from __future__ import annotations
@@ -30,7 +30,8 @@ class Rules:
     step: int = 40
     # The dealer team's rise when it holds, as ((most points, levels), ...) read in order, or
     # None for the step formula ⌊(75 − p)/step⌋ + 1 with 80/step + 1 at p = 0 (seed 002 §3).
-    # seed 000 art. 10: 大光 (p = 0) +5, 小光 (0 < p < 40) +3; 40..75 +1 is RULES.md's convention.
+    # seed 000 art. 10: 大光 (p = 0) +5, 小光 (0 < p < 40) +3; 40..75 +1 is a convention
+    # (docs/rules.md §8).
     dealer_rises: tuple[tuple[int, int], ...] | None = None
     # Most levels either side rises in one round, or None for no cap (seed 003 (一)4: 5, 封顶;
     # seed 000 art. 8: 升级不封顶).
@@ -75,7 +76,7 @@ class Rules:
     # （含15分）"), or None: no revolution. It redeals; the deal is grabbed by the first declarer.
     revolution_points: int | None = None
     # -- Matches. Who deals next: "partner" when the dealer team held, else the next seat
-    # (RULES.md §8 convention), or "stay": the dealer deals again when its team held.
+    # (docs/rules.md §8, a convention), or "stay": the dealer deals again when its team held.
     dealer_rotation: str = "partner"
     # Games in a series: 1, or 3 for best of three (seed 003 (一)3 "三局两胜制").
     series: int = 1
@@ -161,6 +162,7 @@ class Rules:
         return Rules().replace(**d)
 
     def replace(self, **changes) -> "Rules":
+        """A variant: these rules with some settings changed, each checked (ValueError)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
             raise RulesError(f"unknown Rules setting(s): {', '.join(sorted(unknown))}")

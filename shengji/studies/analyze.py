@@ -65,6 +65,7 @@ def cards_of(value: Any, label: str) -> Cards:
 
 
 def hand_of(hand: Any, size: int, what: str) -> Cards:
+    """The hand as Cards, which must hold `size` cards (`what` says why, in the error)."""
     cards = cards_of(hand, "the hand")
     if len(cards) != size:
         raise CardError(f"the hand must hold {size} cards ({what}), got {len(cards)}")

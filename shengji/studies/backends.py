@@ -75,6 +75,7 @@ def start_worker(parent: int) -> None:
 
 
 def end_with_parent(parent: int) -> None:
+    """A worker's watch: end the process once its parent is gone."""
     while os.getppid() == parent:
         time.sleep(PARENT_WATCH_S)
     os._exit(1)
@@ -146,5 +147,6 @@ class Stopped(KeyboardInterrupt):
 
 
 def stop_on_signal(signum: int, frame: Any) -> None:
+    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does."""
     raise Stopped(signum)
 

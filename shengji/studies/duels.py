@@ -276,6 +276,7 @@ def checked_bot(bot: Any, side: str) -> Any:
 
 
 def text_or_none(bot: Any) -> str | None:
+    """The bot's text form, or None for a bot that has none (a Python bot)."""
     try:
         return bot_text(bot)
     except ValueError:

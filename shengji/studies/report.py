@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from shengji.studies.runner import Study
 
 def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The study's summary from its chunks' results: what it is, metrics and distributions."""
     totals: dict[str, Sums] = {}
     hists: dict[str, np.ndarray] = {}
     for r in results:
@@ -35,6 +36,7 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
 
 
 def package_version() -> str:
+    """The installed shengji's version, or "unknown"."""
     try:
         return importlib.metadata.version("shengji")
     except importlib.metadata.PackageNotFoundError:

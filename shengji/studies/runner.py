@@ -20,6 +20,8 @@ from shengji.studies.store import (chunk_path, digest_of, join_rows, lock_folder
 
 @dataclass(frozen=True)
 class Study:
+    """What a study is: its chunk function, strategies, chunk size and options."""
+
     name: str
     # (rules, seed, start, count, strategies, **options) -> (sums, hists, rows)
     chunk: Callable[..., tuple[dict, dict, dict]]

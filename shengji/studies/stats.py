@@ -21,10 +21,12 @@ class Sums:
 
     @classmethod
     def of(cls, values: Any) -> "Sums":
+        """The sums of an array of values."""
         v = np.asarray(values, dtype=np.float64)
         return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
 
     def merge(self, other: "Sums") -> None:
+        """Add another chunk's sums to these."""
         self.n += other.n
         self.total += other.total
         self.squares += other.squares

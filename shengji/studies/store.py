@@ -26,6 +26,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
+    """The study's name: 16 hex digits of the manifest's SHA-256."""
     return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -96,6 +97,7 @@ def lock_folder(folder: Path) -> Any:
 
 
 def chunk_path(chunks: Path, start: int, ext: str) -> Path:
+    """The file of the chunk starting at deal `start`, by extension (json or parquet)."""
     return chunks / f"{start:012d}.{ext}"
 
 

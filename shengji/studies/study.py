@@ -83,6 +83,7 @@ def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
 
 
 def calling_spec(strategy: str) -> BotSpec:
+    """The native bot of a trump-calling strategy."""
     return CALLING[strategy].spec()
 
 
