@@ -152,58 +152,63 @@ ctypedef struct Event:
 
 
 ctypedef struct Game:
-    GameRules rules
-    uint64_t seed
-    Rng rng
+    # the round as set up
+    GameRules rules        # the settings of shengji.Rules the round runs by
+    uint64_t seed          # the round's seed: deal i of the round shuffles from (seed, i)
+    Rng rng                # shuffles the first deal, then the random players' choices
     int levels[2]          # each team's level (team = seat % 2)
-    bint first_round
-    bint revolted
-    int ndeals
-    int first_drawer
+    bint first_round       # a declaration (or an overturn) may pick the dealer
+    bint revolted          # a revolution was called: the round was dealt again
+    # the deals and the declarations
+    int ndeals             # deals so far in this round (redeals included); decks[ndeals - 1] now
+    int first_drawer       # seat that draws the first card of the deal
     int dealer             # -1 while a declaration still has to pick the dealer
     int level              # the round's level, once the dealer is known
-    int8_t decks[MAX_DEALS][DECK_SIZE]
-    CardSet hands[4]
+    int8_t decks[MAX_DEALS][DECK_SIZE]   # each deal's draw order, the last 8 the bottom
+    CardSet hands[4]       # each seat's cards now
     CardSet bottom         # the 8 cards down: drawn, then as buried
-    int drawn
+    int drawn              # cards drawn so far in this deal (DRAWN once it is dealt)
     int declarer           # seat whose show set the trump; -1 for none or the bottom turned
     int trump_suit         # 0..3, NO_TRUMP_SUIT, -1 not yet
     int strength           # of the standing declaration: 0 an unreinforced single, else 1..6
     int shown              # level cards or jokers the standing declaration shows
-    int overturns
+    int overturns          # overturns in this deal
     bint reinforced        # the standing declaration was reinforced (加固) in this deal
-    const TrumpTable* table
-    Event events[MAX_EVENTS]
+    const TrumpTable* table   # the trump's categories and orders; NULL while there is none
+    Event events[MAX_EVENTS]  # shows, turns, step-downs, revolutions, redeals, for the record
     int nevents
-    int phase
-    int pass_start
-    int pass_i
+    # the state machine and its pending decision
+    int phase              # PH_*
+    int pass_start         # seat asked first in the current pass (PH_ASK, PH_PASS*)
+    int pass_i             # seats asked so far in the current pass or forced/revolt round
     int show_what          # EV_* the pending show would be
     bint pending           # a decision is asked and not yet answered
-    int ask
-    int seat
+    int ask                # ASK_* of the pending decision
+    int seat               # seat deciding it
     Passes passes[4]       # per seat, as given to game_start
     uint64_t watch[4]      # per seat, the kinds whose draw may give it a show (draw_watch)
     uint64_t watch_pairs   # the kinds whose first copy joins a seat's watch (pair_kinds)
     bint watch_valid       # watch and watch_pairs hold for the hands and the standing declaration
-    int nopts
-    bint may_pass
-    CardSet opts[MAX_OPTIONS]
+    int nopts              # shows offered by the pending ASK_SHOW
+    bint may_pass          # the pending show may be passed (not a forced declaration)
+    CardSet opts[MAX_OPTIONS]   # the shows offered, each as the cards it shows
+    # the bottom buried
     CardSet buried[5]      # every bury: the dealer's, then any 抄底
-    int8_t buriers[5]
+    int8_t buriers[5]      # the seat of each bury
     int nburies
-    CardSet start_hands[4]
+    # the tricks
+    CardSet start_hands[4]   # the hands as the first trick starts, after burying
     LeadShape shape        # the shape of the trick's lead, once led
     CardSet played         # every card played to the tricks so far
     int8_t voids[4]        # per seat, categories (bits) it has shown it lacks
-    Trick tricks[MAX_TRICKS]
-    int ntricks
+    Trick tricks[MAX_TRICKS]   # tricks[ntricks] is the one being played
+    int ntricks            # tricks finished
     int nthrows            # leads of more than one unit (§6)
     int nfailed            # of them, failed
-    int step
-    int leader
-    RoundResult res
-    PlayBuffer buf
+    int step               # plays made in the current trick: 0 awaits the lead
+    int leader             # seat that leads (or led) the current trick
+    RoundResult res        # the settlement, once the round is over
+    PlayBuffer buf         # scratch space for the bots' lists of legal plays
 
 
 

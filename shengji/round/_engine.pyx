@@ -594,167 +594,239 @@ cdef inline void store_hands(Game* g, const uint64_t* ones, const uint64_t* twos
         g.hands[seat].twos = twos[seat]
 
 
-cdef int run(Game* g) noexcept nogil:
-    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
-    cdef int seat, rc, k, i, drawn, first
-    cdef const int8_t* deck
+# -- The phases. `run` steps through them; each phase's step returns the decision it stops at
+# (ASK_*, g.seat deciding), a BAD_* code, or GO_ON once the round has moved to another phase.
+cdef enum:
+    GO_ON = 100
+
+
+cdef int draw_step(Game* g) noexcept nogil:
+    """PH_DRAW: deal card by card until a draw gives a seat a show to decide, or the deal ends
+    and the last 8 cards form the bottom."""
+    cdef int seat, k, i, drawn, first
+    cdef const int8_t* deck = g.decks[g.ndeals - 1]
     # the draw loop's hands in locals: stores to g.hands would make gcc reload every field of g
     # at each draw (Python builds with -fno-strict-aliasing)
     cdef uint64_t ones[4]
     cdef uint64_t twos[4]
     cdef uint64_t every[4]
     every[0] = every[1] = every[2] = every[3] = EVERY_DRAW
+    drawn = g.drawn
+    first = g.first_drawer
+    for seat in range(4):
+        ones[seat] = g.hands[seat].ones
+        twos[seat] = g.hands[seat].twos
+        if not g.watch_valid:
+            g.watch[seat] = draw_watch(g, seat)
+    if not g.watch_valid:
+        g.watch_pairs = pair_kinds(g)
+        g.watch_valid = True
+    while drawn < DRAWN:
+        # a debug build stops at every draw, to check that the watch skips none that asks
+        drawn = draw_until(deck, drawn, DRAWN, first, ones, twos,
+                           &every[0] if SHENGJI_DEBUG else &g.watch[0], g.watch_pairs)
+        seat = (first + drawn - 1) & 3
+        g.hands[seat].ones = ones[seat]
+        g.hands[seat].twos = twos[seat]
+        k = deck[drawn - 1]
+        if SHENGJI_DEBUG and not asked_at_draw(g, seat) and not passes_every_show(
+                g, seat, show_at_draw(g, seat)):
+            return BAD_PASSES
+        if not (g.watch[seat] >> k) & 1:
+            if SHENGJI_DEBUG:
+                if asked_at_draw(g, seat):
+                    return BAD_WATCH
+                g.watch[seat] |= ((<uint64_t>1) << k) & g.watch_pairs   # as draw_until
+            continue        # the last draw, not a watched one
+        g.watch[seat] = draw_watch(g, seat)
+        if SHENGJI_DEBUG and (g.watch[seat] == EVERY_DRAW) != asked_at_draw(g, seat):
+            return BAD_WATCH
+        if g.watch[seat] == EVERY_DRAW:        # asked_at_draw
+            ask_show(g, seat, EV_DECLARE, True)
+            draw_options(g, seat)
+            if SHENGJI_DEBUG and (g.nopts == 0) != passes_every_show(
+                    g, seat, show_at_draw(g, seat)):
+                return BAD_PASSES
+            if g.nopts:
+                g.drawn = drawn
+                g.pending = True
+                store_hands(g, ones, twos)
+                return ASK_SHOW
+    store_hands(g, ones, twos)
+    g.drawn = drawn
+    g.bottom.ones = 0
+    g.bottom.twos = 0
+    for i in range(DRAWN, DECK_SIZE):
+        add_card(&g.bottom, deck[i])
+    g.phase = PH_AFTER_DEAL
+    return GO_ON
+
+
+cdef int after_deal_step(Game* g) noexcept nogil:
+    """PH_AFTER_DEAL: what follows the deal, by whether anyone declared and the rules: the
+    overturn pass, asking each seat, dealing again, a forced declaration or the bottom turned."""
+    cdef int rc
+    g.pass_i = 0
+    if g.trump_suit >= 0:
+        g.phase = PH_PASS1
+        g.pass_start = g.dealer
+    elif g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
+        g.phase = PH_ASK
+        g.pass_start = g.dealer if g.dealer >= 0 else g.first_drawer
+    elif g.dealer < 0:
+        # the deal is grabbed by declaring and nobody did: deal again
+        log_event(g, -1, EV_REDEAL, -1, 0)
+        rc = start_deal(g)
+        if rc < 0:
+            return rc
+    elif g.rules.no_declaration == NO_DECL_FORCED:
+        g.phase = PH_FORCED
+    else:
+        turn_bottom(g)
+        g.phase = PH_REVOLT
+    return GO_ON
+
+
+cdef int ask_step(Game* g) noexcept nogil:
+    """PH_ASK (v3): nobody declared while drawing; each seat in turn may still declare, then
+    the bottom is turned."""
+    cdef int rc = offer_in_turn(g, EV_DECLARE)
+    if rc:
+        return ASK_SHOW if rc > 0 else rc
+    turn_bottom(g)        # no overturn after 翻底 (seed 002 "翻底后不能再'反'")
+    g.phase = PH_REVOLT
+    return GO_ON
+
+
+cdef int forced_step(Game* g) noexcept nogil:
+    """PH_FORCED (match16): the dealer's team must show a level card (强行报牌); if neither
+    seat holds one, the team steps down (下庄) and the next seat deals."""
+    cdef int seat, i, k, rc
+    while g.pass_i < 2:
+        seat = (g.dealer + 2 * g.pass_i) % 4
+        g.pass_i += 1
+        ask_show(g, seat, EV_FORCED, False)
+        for i in range(4):
+            k = kind_of(i, g.level)
+            if (g.hands[seat].ones >> k) & 1:
+                add_option(g, k, 1)
+        if g.nopts:
+            g.pending = True
+            return ASK_SHOW
+    log_event(g, g.dealer, EV_STEP_DOWN, -1, 0)
+    g.dealer = (g.dealer + 1) % 4
+    g.level = g.levels[g.dealer & 1]
+    g.first_drawer = g.dealer
+    rc = start_deal(g)
+    return rc if rc < 0 else GO_ON
+
+
+cdef int pass_step(Game* g) noexcept nogil:
+    """PH_PASS1, PH_PASS2: each seat in turn may overturn; the pass before the bottom is taken
+    leads to the revolution, the one after burying (抄底, v3) to the tricks."""
+    cdef int rc = offer_in_turn(g, EV_OVERTURN)
+    if rc:
+        return ASK_SHOW if rc > 0 else rc
+    if g.phase == PH_PASS1:
+        g.phase = PH_REVOLT
+        g.pass_i = 0
+    else:
+        g.phase = PH_START_PLAY
+    return GO_ON
+
+
+cdef int revolt_step(Game* g) noexcept nogil:
+    """PH_REVOLT (match16): a defender holding few enough points may call a revolution (革命)."""
+    cdef int seat
+    if g.rules.revolution_points >= 0 and not g.revolted:
+        while g.pass_i < 2:
+            seat = (g.dealer + 1 + 2 * g.pass_i) % 4
+            g.pass_i += 1
+            if points_raw(g.hands[seat]) <= g.rules.revolution_points:
+                g.ask = ASK_REVOLT
+                g.seat = seat
+                g.pending = True
+                return ASK_REVOLT
+    g.phase = PH_TAKE_BOTTOM
+    return GO_ON
+
+
+cdef inline void take_bottom(Game* g) noexcept nogil:
+    """PH_TAKE_BOTTOM: the dealer takes the bottom into its hand, to bury 8."""
+    g.hands[g.dealer] = union_of(g.hands[g.dealer], g.bottom)
+    g.seat = g.dealer
+    g.phase = PH_BURY
+
+
+cdef inline void start_play(Game* g) noexcept nogil:
+    """PH_START_PLAY: the hands as the tricks begin; the dealer leads the first trick."""
+    g.start_hands = g.hands
+    g.played.ones = 0
+    g.played.twos = 0
+    g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
+    g.leader = g.dealer
+    g.ntricks = 0
+    g.nthrows = 0
+    g.nfailed = 0
+    g.step = 0
+    g.phase = PH_PLAY
+
+
+cdef inline int play_step(Game* g) noexcept nogil:
+    """PH_PLAY: the next lead or follow; once the hands are empty, the round is settled."""
+    cdef int rc
+    if g.step == 0 and not g.hands[g.leader].ones:
+        rc = finish(g)
+        if rc < 0:
+            return rc
+        g.phase = PH_DONE
+        return GO_ON
+    g.ask = ASK_PLAY
+    g.seat = (g.leader + g.step) & 3
+    g.pending = True
+    return ASK_PLAY
+
+
+cdef int phase_step(Game* g) noexcept nogil:
+    """The current phase's step."""
+    if g.phase == PH_PLAY:
+        return play_step(g)
+    if g.phase == PH_DRAW:
+        return draw_step(g)
+    if g.phase == PH_AFTER_DEAL:
+        return after_deal_step(g)
+    if g.phase == PH_ASK:
+        return ask_step(g)
+    if g.phase == PH_FORCED:
+        return forced_step(g)
+    if g.phase == PH_PASS1 or g.phase == PH_PASS2:
+        return pass_step(g)
+    if g.phase == PH_REVOLT:
+        return revolt_step(g)
+    if g.phase == PH_TAKE_BOTTOM:
+        take_bottom(g)
+        return GO_ON
+    if g.phase == PH_BURY or g.phase == PH_STEAL:
+        g.ask = ASK_BURY
+        g.pending = True
+        return ASK_BURY
+    if g.phase == PH_START_PLAY:
+        start_play(g)
+        return GO_ON
+    g.ask = ASK_DONE
+    return ASK_DONE
+
+
+cdef int run(Game* g) noexcept nogil:
+    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
+    cdef int rc
     if g.pending:
         return g.ask
-    while True:
-        if g.phase == PH_DRAW:
-            deck = g.decks[g.ndeals - 1]
-            drawn = g.drawn
-            first = g.first_drawer
-            for seat in range(4):
-                ones[seat] = g.hands[seat].ones
-                twos[seat] = g.hands[seat].twos
-                if not g.watch_valid:
-                    g.watch[seat] = draw_watch(g, seat)
-            if not g.watch_valid:
-                g.watch_pairs = pair_kinds(g)
-                g.watch_valid = True
-            while drawn < DRAWN:
-                # a debug build stops at every draw, to check that the watch skips none that asks
-                drawn = draw_until(deck, drawn, DRAWN, first, ones, twos,
-                                   &every[0] if SHENGJI_DEBUG else &g.watch[0], g.watch_pairs)
-                seat = (first + drawn - 1) & 3
-                g.hands[seat].ones = ones[seat]
-                g.hands[seat].twos = twos[seat]
-                k = deck[drawn - 1]
-                if SHENGJI_DEBUG and not asked_at_draw(g, seat) and not passes_every_show(
-                        g, seat, show_at_draw(g, seat)):
-                    return BAD_PASSES
-                if not (g.watch[seat] >> k) & 1:
-                    if SHENGJI_DEBUG:
-                        if asked_at_draw(g, seat):
-                            return BAD_WATCH
-                        g.watch[seat] |= ((<uint64_t>1) << k) & g.watch_pairs   # as draw_until
-                    continue        # the last draw, not a watched one
-                g.watch[seat] = draw_watch(g, seat)
-                if SHENGJI_DEBUG and (g.watch[seat] == EVERY_DRAW) != asked_at_draw(g, seat):
-                    return BAD_WATCH
-                if g.watch[seat] == EVERY_DRAW:        # asked_at_draw
-                    ask_show(g, seat, EV_DECLARE, True)
-                    draw_options(g, seat)
-                    if SHENGJI_DEBUG and (g.nopts == 0) != passes_every_show(
-                            g, seat, show_at_draw(g, seat)):
-                        return BAD_PASSES
-                    if g.nopts:
-                        g.drawn = drawn
-                        g.pending = True
-                        store_hands(g, ones, twos)
-                        return ASK_SHOW
-            store_hands(g, ones, twos)
-            g.drawn = drawn
-            g.bottom.ones = 0
-            g.bottom.twos = 0
-            for i in range(DRAWN, DECK_SIZE):
-                add_card(&g.bottom, g.decks[g.ndeals - 1][i])
-            g.phase = PH_AFTER_DEAL
-        elif g.phase == PH_AFTER_DEAL:
-            g.pass_i = 0
-            if g.trump_suit >= 0:
-                g.phase = PH_PASS1
-                g.pass_start = g.dealer
-            elif g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
-                g.phase = PH_ASK
-                g.pass_start = g.dealer if g.dealer >= 0 else g.first_drawer
-            elif g.dealer < 0:
-                # the deal is grabbed by declaring and nobody did: deal again
-                log_event(g, -1, EV_REDEAL, -1, 0)
-                rc = start_deal(g)
-                if rc < 0:
-                    return rc
-            elif g.rules.no_declaration == NO_DECL_FORCED:
-                g.phase = PH_FORCED
-            else:
-                turn_bottom(g)
-                g.phase = PH_REVOLT
-        elif g.phase == PH_ASK:
-            rc = offer_in_turn(g, EV_DECLARE)
-            if rc:
-                return ASK_SHOW if rc > 0 else rc
-            turn_bottom(g)        # no overturn after 翻底 (seed 002 "翻底后不能再'反'")
-            g.phase = PH_REVOLT
-        elif g.phase == PH_FORCED:
-            while g.pass_i < 2:
-                seat = (g.dealer + 2 * g.pass_i) % 4
-                g.pass_i += 1
-                ask_show(g, seat, EV_FORCED, False)
-                for i in range(4):
-                    k = kind_of(i, g.level)
-                    if (g.hands[seat].ones >> k) & 1:
-                        add_option(g, k, 1)
-                if g.nopts:
-                    g.pending = True
-                    return ASK_SHOW
-            # neither holds a level card: the dealer's team steps down (下庄) and the next seat deals
-            log_event(g, g.dealer, EV_STEP_DOWN, -1, 0)
-            g.dealer = (g.dealer + 1) % 4
-            g.level = g.levels[g.dealer & 1]
-            g.first_drawer = g.dealer
-            rc = start_deal(g)
-            if rc < 0:
-                return rc
-        elif g.phase == PH_PASS1 or g.phase == PH_PASS2:
-            rc = offer_in_turn(g, EV_OVERTURN)
-            if rc:
-                return ASK_SHOW if rc > 0 else rc
-            if g.phase == PH_PASS1:
-                g.phase = PH_REVOLT
-                g.pass_i = 0
-            else:
-                g.phase = PH_START_PLAY
-        elif g.phase == PH_REVOLT:
-            if g.rules.revolution_points >= 0 and not g.revolted:
-                while g.pass_i < 2:
-                    seat = (g.dealer + 1 + 2 * g.pass_i) % 4
-                    g.pass_i += 1
-                    if points_raw(g.hands[seat]) <= g.rules.revolution_points:
-                        g.ask = ASK_REVOLT
-                        g.seat = seat
-                        g.pending = True
-                        return ASK_REVOLT
-            g.phase = PH_TAKE_BOTTOM
-        elif g.phase == PH_TAKE_BOTTOM:
-            g.hands[g.dealer] = union_of(g.hands[g.dealer], g.bottom)
-            g.seat = g.dealer
-            g.phase = PH_BURY
-        elif g.phase == PH_BURY or g.phase == PH_STEAL:
-            g.ask = ASK_BURY
-            g.pending = True
-            return ASK_BURY
-        elif g.phase == PH_START_PLAY:
-            g.start_hands = g.hands
-            g.played.ones = 0
-            g.played.twos = 0
-            g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
-            g.leader = g.dealer
-            g.ntricks = 0
-            g.nthrows = 0
-            g.nfailed = 0
-            g.step = 0
-            g.phase = PH_PLAY
-        elif g.phase == PH_PLAY:
-            if g.step == 0 and not g.hands[g.leader].ones:
-                rc = finish(g)
-                if rc < 0:
-                    return rc
-                g.phase = PH_DONE
-                continue
-            g.ask = ASK_PLAY
-            g.seat = (g.leader + g.step) & 3
-            g.pending = True
-            return ASK_PLAY
-        else:
-            g.ask = ASK_DONE
-            return ASK_DONE
+    # most calls find the next play at once: that step first, the phases' dispatch after
+    rc = play_step(g) if g.phase == PH_PLAY else GO_ON
+    while rc == GO_ON:
+        rc = phase_step(g)
+    return rc
 
 
 cdef int apply_show(Game* g, CardSet shown) noexcept nogil:
