@@ -207,10 +207,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shengji.studies.study import package_version
     from shengji.core.validate import MAX_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"shengji {package_version()}")
+    parser.add_argument("--version", action="version", version=f"shengji {sj.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     seed_arg = cli_type(seed, "--seed")
     p_study = sub.add_parser(

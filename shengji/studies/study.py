@@ -19,7 +19,6 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import json
 import os
 import multiprocessing
@@ -34,6 +33,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from shengji._version import __version__
 from shengji.core._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
 from shengji.core.deals import (POINTS, Condition, condition, condition_options, hand_features,
@@ -760,15 +760,8 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
     return {"study": manifest["study"], "rules": manifest["rules"], "deals": manifest["deals"],
             "seed": manifest["seed"], "strategies": manifest["strategies"],
             "options": manifest["options"], "settings": manifest["settings"],
-            "version": package_version(), "digest": digest_of(manifest), "metrics": metrics,
+            "version": __version__, "digest": digest_of(manifest), "metrics": metrics,
             "distributions": {k: v.tolist() for k, v in hists.items()}}
-
-
-def package_version() -> str:
-    try:
-        return importlib.metadata.version("shengji")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def describe(summary: dict[str, Any]) -> str:
