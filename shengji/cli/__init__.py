@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p_duel.add_argument("--a", required=True, metavar="SPEC",
                         help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
                              "pimc:rollouts=200 (search bots play round by round: slow), "
-                             "learned:path=ckpt.npz (a trained network, native)")
+                             "learned (the shipped network, native) or "
+                             "learned:path=ckpt.npz (another one)")
     p_duel.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
     p_duel.add_argument("--deals", type=cli_type(count, "--deals"), default=None,
                         help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
@@ -308,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--bots", default="greedy", metavar="SPEC",
                         help="a bot for all four seats, or four comma-separated: random, "
                              "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, "
-                             "learned:path=ckpt.npz (default greedy)")
+                             "learned (the shipped network), learned:path=ckpt.npz "
+                             "(default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
     p_sim = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
@@ -323,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="a bot for all seats, or four comma-separated: "
                             "greedy,random,greedy,random; a bot's settings follow a colon: "
                             "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
-                            "round by round; learned:path=ckpt.npz natively (default greedy)")
+                            "round by round; learned (the shipped network) or "
+                            "learned:path=ckpt.npz natively (default greedy)")
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
