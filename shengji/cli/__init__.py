@@ -8,6 +8,7 @@ import signal
 import sys
 
 import shengji as sj
+from shengji._optional import MissingExtra, needs
 from shengji.bots import bots_from_text
 from shengji.core.deals import parse_predeal
 
@@ -67,7 +68,8 @@ def pretty_hand(hand, trump) -> str:
 
 def print_summary(summary: dict, out=None, title: str | None = None) -> None:
     """The metrics as a table: each value with its 95% interval and count."""
-    from tabulate import tabulate
+    with needs("the summary table", "study"):
+        from tabulate import tabulate
     out = sys.stdout if out is None else out
     if title is None:
         from shengji.studies.study import describe
@@ -83,7 +85,8 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
 
 
 def study(args) -> None:
-    from tqdm import tqdm
+    with needs("shengji study", "study"):
+        from tqdm import tqdm
 
     from shengji.studies import study as st
     with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name,
@@ -103,7 +106,8 @@ def study(args) -> None:
 
 def duel(args) -> None:
     """Two bots in duplicate, into a study folder."""
-    from tqdm import tqdm
+    with needs("shengji duel", "study"):
+        from tqdm import tqdm
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
     with tqdm(total=args.matches or deals, unit="match" if args.matches else "deal",
               unit_scale=True, desc="duel", disable=None) as bar:
@@ -136,7 +140,8 @@ def simulate(args) -> None:
     if args.matches and (predeal or args.bottom):
         raise ValueError("--predeal and --bottom condition rounds: matches take neither")
     if args.matches:
-        from tqdm import tqdm
+        with needs("shengji simulate", "study"):
+            from tqdm import tqdm
         winners, lengths = [], []
         for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None):
             m = sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
@@ -171,7 +176,8 @@ def simulate(args) -> None:
 
 def analyze(args) -> None:
     """The ranked choices of one hand, each with the interval of its difference to the best."""
-    from tabulate import tabulate
+    with needs("shengji analyze", "study"):
+        from tabulate import tabulate
 
     from shengji.studies.analyze import analyze_bury, analyze_trump, trump_of, trump_text
     bots = bots_from_text(args.bots)
@@ -401,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
         print_round(rec)
     except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
+    except MissingExtra as exc:
+        parser.exit(1, f"shengji: error: {exc}\n")
     except KeyboardInterrupt as stop:
         parser.exit(128 + getattr(stop, "signum", signal.SIGINT),
                     "shengji: interrupted; the finished chunks are saved: the same "

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core._deal import round_seed
 from shengji.play._driver import Table, play_out, strategy_buries
@@ -180,7 +181,8 @@ def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
            extra: dict[str, list[str]] | None = None):
     """The candidates as a frame, best first (`scores`; the first given on ties), each with
     the 95% interval of its level change's difference to the best's, world by world."""
-    import pandas as pd
+    with needs("shengji.analyze_bury and analyze_trump", "study"):
+        import pandas as pd
 
     delta = level_delta(cols)
     keys = scores(cols)

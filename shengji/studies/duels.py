@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
 from shengji.core.deals import (Condition, condition, condition_options, hand_features,
                            option_condition, round_decks)
@@ -245,7 +246,8 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
                                  "without out")
         summary = st.run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
-        import pandas as pd
+        with needs("shengji.duel", "study"):
+            import pandas as pd
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:
         raise ValueError("resume continues a duel written to a folder: name it with out")

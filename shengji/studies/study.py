@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji._version import __version__
 from shengji.core._core import kind_index
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
@@ -292,7 +293,8 @@ def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
 def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
     """A finished chunk's sums, after checking that both its files are this study's chunk of
     deals start .. start + count - 1: one line naming the file otherwise."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     path = chunk_path(chunks, start, "json")
     try:
         saved = json.loads(path.read_text())
@@ -479,7 +481,9 @@ def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
     """A study computed as run() computes it, with no folder: (summary, the rows as a pandas
     frame, as deals.parquet holds them). `strategies` go to the chunks (a duel's bot objects),
     `labels` name them in the summary."""
-    import pyarrow as pa
+    with needs("shengji.studies", "study"):
+        import pandas  # noqa: F401  (to_pandas below: missing, the run stops before it starts)
+        import pyarrow as pa
     rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
                                               ray_address)
     manifest = manifest_of(study, rules, deals, seed, labels, options)
@@ -649,10 +653,8 @@ def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
                options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
                address: str | None, workers: int) -> None:
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
-    try:
+    with needs("the ray backend", "ray"):
         import ray
-    except ImportError:
-        raise StudyError("the ray backend needs Ray: pip install 'shengji[ray]'") from None
     started = False
     if not ray.is_initialized():
         try:
@@ -711,7 +713,8 @@ def write_atomically(path: Path, data: Any) -> None:
 def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> Any:
     """A chunk's rows as a pyarrow table: the deal's (or match's) index, then the chunk's
     columns (it gives each deal's round seed), nulls where masked."""
-    import pyarrow as pa
+    with needs("shengji.studies", "study"):
+        import pyarrow as pa
     return pa.table({study.row: np.arange(start, start + count, dtype=np.int64),
                      **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
                         if np.ma.isMaskedArray(v) else np.asarray(v)
@@ -721,7 +724,8 @@ def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> An
 def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
     """A chunk's rows (rows_table); the file's metadata names the study and the deals it
     holds (read_chunk checks them)."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     table = table.replace_schema_metadata(chunk_identity(digest, start, count))
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
@@ -730,7 +734,8 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> N
 
 def join_rows(path: Path, parts: list[Path]) -> None:
     """deals.parquet from the chunks' rows, one row group per chunk (memory stays flat)."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     tmp = path.with_suffix(".tmp")
     writer = None
     try:
@@ -785,9 +790,10 @@ def plot(summary: dict[str, Any], folder: Path) -> None:
     """The distributions that matter, one PNG each, readable without the table; where a
     metric is the distribution's mean (same name, or with _mean, and group), its value and
     95% interval are marked."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with needs("shengji.studies", "study"):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
     study = STUDIES[summary["study"]]
     groups: dict[str, dict[str, list[int]]] = {}
     for key, counts in summary["distributions"].items():
