@@ -1,11 +1,15 @@
 """The package as an installer sees it: `import shengji` and whole rounds need NumPy alone; a
-missing optional dependency is one line naming the extra that brings it."""
+missing optional dependency is one line naming the extra that brings it; one version."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import shengji as sj
+from shengji.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")     # the study extra
@@ -77,3 +81,10 @@ def test_a_command_without_its_extra_says_so_in_one_line(tmp_path, blocked, argv
     assert done.returncode == 1
     assert done.stderr == f"shengji: error: {line}\n"
 
+
+def test_one_version_which_the_changelog_describes(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out == f"shengji {sj.__version__}\n"
+    releases = re.findall(r"^## \[(\d[^\]]*)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert releases[0] == sj.__version__
