@@ -80,14 +80,35 @@ def extensions():
     return modules
 
 
+FLAGS = " ".join(compile_args + link_args)
+IN_PLACE_FLAGS = os.path.join("build", "in-place-flags")   # FLAGS of the extensions in place
+
+
 class BuildExt(build_ext):
-    """An editable install (pip install -e) builds in a new temporary folder, so setuptools
-    would compile every extension again; the one in place, newer than its C file and
-    setup.py (its flags), is what that would make, and is copied instead."""
+    """An editable install (pip install -e) builds in a new temporary folder, and
+    build_ext --inplace in build/, so setuptools would compile every extension again when
+    that folder is new; the one in place, built with these flags and newer than its C file
+    and setup.py, is what that would make, and is copied instead. Extensions built with
+    other flags (SHENGJI_DEBUG) are built again, in place or in build/."""
+
+    def run(self):
+        try:
+            with open(IN_PLACE_FLAGS) as f:
+                built_with = f.read()
+        except OSError:
+            built_with = None
+        self.reuse = self.inplace and built_with == FLAGS
+        if self.inplace and built_with != FLAGS:
+            self.force = True
+        super().run()
+        if self.inplace:
+            os.makedirs("build", exist_ok=True)
+            with open(IN_PLACE_FLAGS, "w") as f:
+                f.write(FLAGS)
 
     def build_extension(self, ext):
         in_place = self.get_ext_filename(ext.name)
-        if (self.editable_mode and not DEBUG and os.path.exists(in_place)
+        if (self.reuse and os.path.exists(in_place)
                 and not newer_group([*ext.sources, *ext.depends, "setup.py"], in_place)):
             built = self.get_ext_fullpath(ext.name)
             self.mkpath(os.path.dirname(built))
