@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import os
-from importlib.resources import files
 import tempfile
 import zipfile
 from functools import lru_cache
+from importlib.resources import files
 from typing import Any
 
 import numpy as np

@@ -181,7 +181,7 @@ def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
            extra: dict[str, list[str]] | None = None):
     """The candidates as a frame, best first (`scores`; the first given on ties), each with
     the 95% interval of its level change's difference to the best's, world by world."""
-    with needs("shengji.analyze_bury and analyze_trump", "study"):
+    with needs("shengji.studies.analyze", "study"):
         import pandas as pd
 
     delta = level_delta(cols)

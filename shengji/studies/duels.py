@@ -244,10 +244,10 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
                 raise ValueError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
                                  "duel written to a folder names its bots by text; run it "
                                  "without out")
+        with needs("shengji.duel", "study"):    # before the run, not after it
+            import pandas as pd
         summary = st.run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
-        with needs("shengji.duel", "study"):
-            import pandas as pd
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:
         raise ValueError("resume continues a duel written to a folder: name it with out")
