@@ -23,9 +23,7 @@ def bench_rounds(benchmark, preset, bot):
 def bench_learned_rounds(benchmark):
     """Whole rounds with the shipped learned bot at seats 0 and 2 against greedy: each of its
     leads and follows weighs every legal play (up to its max_moves) with its network."""
-    from pathlib import Path
-    checkpoint = Path(__file__).resolve().parent.parent / "examples" / "learned_v3.npz"
     benchmark.group = "whole rounds, learned (seats 0, 2) vs greedy, v3 (nogil)"
     benchmark.extra_info.update(engine="core", items=200)
-    specs, _, _ = resolve_bots([sj.Learned(checkpoint), "greedy"] * 2)
+    specs, _, _ = resolve_bots([sj.Learned(), "greedy"] * 2)
     benchmark(simulate, sj.Rules.preset("v3"), 1, 0, 200, specs)

@@ -5,6 +5,8 @@ advantage a deal, with its 95% interval over the deals). Not part of the test ru
 
     python bench/strength_learned.py runs/dmc1/ckpt.npz --deals 2000 --pimc-deals 200
 
+Without a checkpoint it reports on the network the package ships.
+
 pimc decides in Python and searches at every play (about 13 ms a decision at 1,000
 rollouts): its duel takes far fewer deals, so its interval is wider.
 """
@@ -12,6 +14,7 @@ import argparse
 import time
 
 import shengji as sj
+from shengji.bots.learned import SHIPPED
 
 
 def score(a, b, deals, seed, rules, workers):
@@ -24,7 +27,8 @@ def score(a, b, deals, seed, rules, workers):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("checkpoint", help="a learned bot's checkpoint (.npz)")
+    parser.add_argument("checkpoint", nargs="?", default=SHIPPED,
+                        help="a learned bot's checkpoint (.npz; default: the shipped one)")
     parser.add_argument("--deals", type=int, default=2000,
                         help="deals against random and greedy")
     parser.add_argument("--pimc-deals", type=int, default=200, help="deals against pimc (0: none)")

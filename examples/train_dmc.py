@@ -26,8 +26,11 @@ from pathlib import Path
 import numpy as np
 
 import shengji as sj
+from shengji._optional import needs
 from shengji.bots import learned
-from shengji.envs.vector import VecEnv
+
+with needs("examples/train_dmc.py", "learn"):   # the vector env's gymnasium comes with learn
+    from shengji.envs.vector import VecEnv
 
 LEARNER_SEATS = {"greedy": (0, 2), "self": (0, 1, 2, 3)}
 TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")      # obs_scale stays as it is
@@ -124,9 +127,10 @@ def choose(values: np.ndarray, offsets: np.ndarray, epsilon: float,
 
 def make_step(optimizer, obs_scale):
     """The jit-compiled training step: MSE of forward's values against the targets."""
-    import jax
-    import jax.numpy as jnp
-    import optax
+    with needs("examples/train_dmc.py", "learn"):
+        import jax
+        import jax.numpy as jnp
+        import optax
 
     def loss_of(params, obs, features, target):
         values = learned.forward({**params, "obs_scale": obs_scale}, obs, features, jnp)
@@ -159,9 +163,10 @@ def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[fl
 
 
 def plot(curve: dict, path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with needs("examples/train_dmc.py", "learn"):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     points = curve["points"]
@@ -198,8 +203,9 @@ def write_json(data: dict, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    import jax
-    import optax
+    with needs("examples/train_dmc.py", "learn"):
+        import jax
+        import optax
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@
 The rules live in a native core (`shengji.core._core`) checked against a plain Python reference
 (`shengji.reference`). See docs/engine.md for the card encoding and every rule decision.
 """
+from shengji._version import __version__ as __version__
 from shengji.core._core import (
     Cards,
     Trump,

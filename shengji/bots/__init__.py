@@ -17,7 +17,7 @@ from shengji.core.cards import HAND_SIZE
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.core import validate
 from shengji.errors import BotError
-from shengji.bots.learned import load_net
+from shengji.bots.learned import SHIPPED, load_net
 from shengji.round.views import View
 
 if TYPE_CHECKING:    # a search bot is handed the round's Table, which the layer above owns
@@ -189,9 +189,10 @@ class Learned:
     the first max_moves plays as the env lists them (the first on ties; max_moves is the
     checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
     revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
-    loaded once while the file is unchanged; one that does not fit raises a BotError."""
+    by default the network shipped with the package (learned.SHIPPED), loaded once while the
+    file is unchanged; one that does not fit raises a BotError."""
 
-    path: str
+    path: str = SHIPPED
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self):
@@ -214,9 +215,9 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
-    `learned:path=ckpt.npz` (pimc and learned also take the greedy settings of their shows
-    and bury: `pimc:rollouts=200,call=eager`). "random" comes back as the name. A BotError
-    names the bad name, key or value."""
+    `learned` (the shipped network), `learned:path=ckpt.npz` (pimc and learned also take the
+    greedy settings of their shows and bury: `pimc:rollouts=200,call=eager`). "random" comes
+    back as the name. A BotError names the bad name, key or value."""
     if not isinstance(text, str):
         raise BotError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -243,8 +244,6 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     if unknown:
         raise BotError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
                        f"{', '.join(known)}")
-    if name == "learned" and "path" not in settings:
-        raise BotError(f"bot {text!r}: learned needs its checkpoint: learned:path=FILE.npz")
     values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
     try:
         greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
@@ -288,10 +287,10 @@ def bot_text(bot: Any) -> str:
         changed = changed_settings(bot) + changed_settings(bot.greedy)
         name = "pimc"
     elif isinstance(bot, Learned):
-        if re.search(r"[,:]|^\s|\s$", bot.path):
+        if bot.path != SHIPPED and re.search(r"[,:]|^\s|\s$", bot.path):
             raise BotError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
                            f"has no text form: {bot.path!r}")
-        changed, name = [f"path={bot.path}"] + changed_settings(bot.greedy), "learned"
+        changed, name = changed_settings(bot) + changed_settings(bot.greedy), "learned"
     elif isinstance(bot, Greedy):
         changed, name = changed_settings(bot), "greedy"
     else:

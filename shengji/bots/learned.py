@@ -17,6 +17,7 @@ import os
 import tempfile
 import zipfile
 from functools import lru_cache
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,11 @@ from shengji.bots._learned import (
 
 __all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "PLAY_FEATURES", "ARRAYS", "Net",
            "score_moves", "encode_moves", "layout_of", "shapes", "default_obs_scale",
-           "init_params", "forward", "save", "load", "load_net"]
+           "init_params", "forward", "save", "load", "load_net", "SHIPPED"]
+
+# The network the package ships (sj.Learned() plays it; docs/engine.md says how it was
+# trained). A plain file: a package with native modules is never imported from a zip.
+SHIPPED = str(files("shengji.bots") / "data" / "learned_v3.npz")
 
 FORMAT = "shengji-dmc"     # the checkpoint's format name ...
 VERSION = 2                # ... and version (1: a move was its kinds' copies alone)

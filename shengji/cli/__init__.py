@@ -8,6 +8,7 @@ import signal
 import sys
 
 import shengji as sj
+from shengji._optional import MissingExtra, needs
 from shengji.bots import bots_from_text
 from shengji.cards import SUIT_SYMBOLS
 from shengji.core.deals import parse_predeal
@@ -64,7 +65,8 @@ def pretty_hand(hand, trump) -> str:
 
 def print_summary(summary: dict, out=None, title: str | None = None) -> None:
     """The metrics as a table: each value with its 95% interval and count."""
-    from tabulate import tabulate
+    with needs("the summary table", "study"):
+        from tabulate import tabulate
     out = sys.stdout if out is None else out
     if title is None:
         from shengji.studies.report import describe
@@ -82,7 +84,8 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
 
 def study(args) -> None:
     """`shengji study`: run a study with a progress bar and print its table."""
-    from tqdm import tqdm
+    with needs("shengji study", "study"):
+        from tqdm import tqdm
 
     from shengji.studies import study as st
     with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name,
@@ -102,7 +105,8 @@ def study(args) -> None:
 
 def duel(args) -> None:
     """Two bots in duplicate, into a study folder."""
-    from tqdm import tqdm
+    with needs("shengji duel", "study"):
+        from tqdm import tqdm
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
     with tqdm(total=args.matches or deals, unit="match" if args.matches else "deal",
               unit_scale=True, desc="duel", disable=None) as bar:
@@ -135,7 +139,8 @@ def simulate(args) -> None:
     if args.matches and (predeal or args.bottom):
         raise ArgumentError("--predeal and --bottom condition rounds: matches take neither")
     if args.matches:
-        from tqdm import tqdm
+        with needs("shengji simulate", "study"):
+            from tqdm import tqdm
         winners, lengths = [], []
         for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None):
             m = sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
@@ -170,7 +175,8 @@ def simulate(args) -> None:
 
 def analyze(args) -> None:
     """The ranked choices of one hand, each with the interval of its difference to the best."""
-    from tabulate import tabulate
+    with needs("shengji analyze", "study"):
+        from tabulate import tabulate
 
     from shengji.studies.analyze import analyze_bury, analyze_trump, trump_of, trump_text
     bots = bots_from_text(args.bots)
@@ -209,10 +215,9 @@ class Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     """The `shengji` command: parse `argv` (default: the process's arguments) and run it;
     0 when done, else an exit status (2 for bad input, 128 + the signal when interrupted)."""
-    from shengji.studies.report import package_version
     from shengji.core.validate import MAX_RUN_DEALS, count, cli_type, seed
     parser = Parser(prog="shengji", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"shengji {package_version()}")
+    parser.add_argument("--version", action="version", version=f"shengji {sj.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     seed_arg = cli_type(seed, "--seed")
     p_study = sub.add_parser(
@@ -278,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     p_duel.add_argument("--a", required=True, metavar="SPEC",
                         help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
                              "pimc:rollouts=200 (search bots play round by round: slow), "
-                             "learned:path=ckpt.npz (a trained network, native)")
+                             "learned (the shipped network, native) or "
+                             "learned:path=ckpt.npz (another one)")
     p_duel.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
     p_duel.add_argument("--deals", type=cli_type(count, "--deals"), default=None,
                         help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
@@ -311,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--bots", default="greedy", metavar="SPEC",
                         help="a bot for all four seats, or four comma-separated: random, "
                              "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, "
-                             "learned:path=ckpt.npz (default greedy)")
+                             "learned (the shipped network), learned:path=ckpt.npz "
+                             "(default greedy)")
     p_demo.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
     p_sim = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
@@ -326,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="a bot for all seats, or four comma-separated: "
                             "greedy,random,greedy,random; a bot's settings follow a colon: "
                             "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
-                            "round by round; learned:path=ckpt.npz natively (default greedy)")
+                            "round by round; learned (the shipped network) or "
+                            "learned:path=ckpt.npz natively (default greedy)")
     p_sim.add_argument("--seed", type=seed_arg, default=0, help="seed (default 0)")
     p_sim.add_argument("--workers", type=cli_type(count, "--workers", high=1024), default=None,
                        help="worker threads for rounds (default 1)")
@@ -401,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
         print_round(rec)
     except (ValueError, OSError) as exc:
         parser.exit(2, f"shengji: error: {exc}\n")
+    except MissingExtra as exc:
+        parser.exit(1, f"shengji: error: {exc}\n")
     except KeyboardInterrupt as stop:
         parser.exit(128 + getattr(stop, "signum", signal.SIGINT),
                     "shengji: interrupted; the finished chunks are saved: the same "

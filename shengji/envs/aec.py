@@ -24,8 +24,12 @@ import warnings
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+from shengji._optional import needs
+
+with needs("shengji.envs.aec", "rl"):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
 
 from shengji.core import validate
 from shengji.core._core import Cards, kind_name

@@ -54,8 +54,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+
+from shengji._optional import needs
+
+with needs("shengji.envs.vector", "rl"):
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
 
 from shengji.core import validate
 from shengji.errors import ArgumentError, BotError

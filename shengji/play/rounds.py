@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.core._core import Cards, follow_error
 from shengji.core.cards import TRUMP_SUITS
 from shengji.core._deal import round_seed
@@ -252,7 +253,8 @@ def row_value(column: str, value: Any) -> int:
 
 def frame_of(cols: dict[str, np.ndarray]):
     """The frame of simulate's columns: the one place its dtypes are chosen."""
-    import pandas as pd
+    with needs("shengji.simulate_rounds", "study"):
+        import pandas as pd
 
     declarer = pd.array(cols["declarer"], dtype="Int8")
     declarer[cols["declarer"] < 0] = pd.NA

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.core._deal import round_seed
@@ -181,7 +182,8 @@ def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
            extra: dict[str, list[str]] | None = None):
     """The candidates as a frame, best first (`scores`; the first given on ties), each with
     the 95% interval of its level change's difference to the best's, world by world."""
-    import pandas as pd
+    with needs("shengji.studies.analyze", "study"):
+        import pandas as pd
 
     delta = level_delta(cols)
     keys = scores(cols)

@@ -11,6 +11,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable
 
+from shengji._optional import needs
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
@@ -102,10 +103,8 @@ def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
                options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
                address: str | None, workers: int) -> None:
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
-    try:
+    with needs("the ray backend", "ray"):
         import ray
-    except ImportError:
-        raise StudyError("the ray backend needs Ray: pip install 'shengji[ray]'") from None
     started = False
     if not ray.is_initialized():
         try:

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
 from shengji.core.cards import TRUMP_SUITS
 from shengji.core.deals import (Condition, condition, condition_options, hand_features,
@@ -251,9 +252,10 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
                 raise BotError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
                                "duel written to a folder names its bots by text; run it "
                                "without out")
+        with needs("shengji.duel", "study"):    # before the run, not after it
+            import pandas as pd
         summary = run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
-        import pandas as pd
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:
         raise ArgumentError("resume continues a duel written to a folder: name it with out")

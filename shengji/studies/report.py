@@ -2,13 +2,14 @@
 everything its numbers depend on, and the plots."""
 from __future__ import annotations
 
-import importlib.metadata
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from shengji._optional import needs
+from shengji._version import __version__
 from shengji.studies.stats import Sums, metric
 from shengji.studies.store import digest_of
 
@@ -31,16 +32,8 @@ def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[s
     return {"study": manifest["study"], "rules": manifest["rules"], "deals": manifest["deals"],
             "seed": manifest["seed"], "strategies": manifest["strategies"],
             "options": manifest["options"], "settings": manifest["settings"],
-            "version": package_version(), "digest": digest_of(manifest), "metrics": metrics,
+            "version": __version__, "digest": digest_of(manifest), "metrics": metrics,
             "distributions": {k: v.tolist() for k, v in hists.items()}}
-
-
-def package_version() -> str:
-    """The installed shengji's version, or "unknown"."""
-    try:
-        return importlib.metadata.version("shengji")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def describe(summary: dict[str, Any], study: Study) -> str:
@@ -63,9 +56,10 @@ def plot(summary: dict[str, Any], study: Study, folder: Path) -> None:
     """The distributions that matter, one PNG each, readable without the table; where a
     metric is the distribution's mean (same name, or with _mean, and group), its value and
     95% interval are marked."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with needs("shengji.studies", "study"):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
     groups: dict[str, dict[str, list[int]]] = {}
     for key, counts in summary["distributions"].items():
         quantity, group = key.split("|")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from shengji._optional import needs
 from shengji.core import validate
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
@@ -85,7 +86,9 @@ def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
     """A study computed as run() computes it, with no folder: (summary, the rows as a pandas
     frame, as deals.parquet holds them). `strategies` go to the chunks (a duel's bot objects),
     `labels` name them in the summary."""
-    import pyarrow as pa
+    with needs("shengji.studies", "study"):
+        import pandas  # noqa: F401  (to_pandas below: missing, the run stops before it starts)
+        import pyarrow as pa
     rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
                                               ray_address)
     manifest = manifest_of(study, rules, deals, seed, labels, options)

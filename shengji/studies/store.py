@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
@@ -39,7 +40,8 @@ def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
 def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
     """A finished chunk's sums, after checking that both its files are this study's chunk of
     deals start .. start + count - 1: one line naming the file otherwise."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     path = chunk_path(chunks, start, "json")
     try:
         saved = json.loads(path.read_text())
@@ -111,7 +113,8 @@ def write_atomically(path: Path, data: Any) -> None:
 def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> Any:
     """A chunk's rows as a pyarrow table: the deal's (or match's) index, then the chunk's
     columns (it gives each deal's round seed), nulls where masked."""
-    import pyarrow as pa
+    with needs("shengji.studies", "study"):
+        import pyarrow as pa
     return pa.table({study.row: np.arange(start, start + count, dtype=np.int64),
                      **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
                         if np.ma.isMaskedArray(v) else np.asarray(v)
@@ -121,7 +124,8 @@ def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> An
 def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
     """A chunk's rows (rows_table); the file's metadata names the study and the deals it
     holds (read_chunk checks them)."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     table = table.replace_schema_metadata(chunk_identity(digest, start, count))
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
@@ -130,7 +134,8 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> N
 
 def join_rows(path: Path, parts: list[Path]) -> None:
     """deals.parquet from the chunks' rows, one row group per chunk (memory stays flat)."""
-    import pyarrow.parquet as pq
+    with needs("shengji.studies", "study"):
+        import pyarrow.parquet as pq
     tmp = path.with_suffix(".tmp")
     writer = None
     try:

@@ -1,0 +1,90 @@
+"""The package as an installer sees it: `import shengji` and whole rounds need NumPy alone; a
+missing optional dependency is one line naming the extra that brings it; one version."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import shengji as sj
+from shengji.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")     # the study extra
+OPTIONAL = STUDY + ("gymnasium", "pettingzoo", "ray", "jax", "optax")
+
+# Put first in a subprocess: the modules named in argv[1] are refused as if not installed.
+BLOCKER = '''
+import sys
+BLOCKED = set(sys.argv[1].split(","))
+
+
+class Blocked:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, Blocked())
+'''
+
+
+def run_without(blocked, code, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", BLOCKER + code, ",".join(blocked)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_core_needs_no_optional_dependency(tmp_path):
+    code = """
+import shengji as sj
+from shengji.cli import main
+record = sj.play_round("v3", seed=3, bots=[sj.Learned(), "greedy"] * 2)
+sj.testing.check_record(record)
+main(["demo", "--seed", "3"])
+"""
+    done = run_without(OPTIONAL, code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Round of v3, seed 3") and "Defenders: " in done.stdout
+
+
+def test_the_envs_without_gymnasium_name_the_extra(tmp_path):
+    code = """
+for module in ("shengji.envs.aec", "shengji.envs.vector", "shengji.env", "shengji.vector"):
+    try:
+        __import__(module)
+    except ImportError as e:
+        print(type(e).__name__, e)
+"""
+    done = run_without(["gymnasium"], code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"MissingExtra shengji.envs.{name} needs gymnasium: pip install 'shengji[rl]'"
+        for name in ("aec", "vector", "aec", "vector")]
+
+
+@pytest.mark.parametrize("blocked, argv, line", [
+    (STUDY, ["simulate", "--rounds", "10"],
+     "shengji.simulate_rounds needs pandas: pip install 'shengji[study]'"),
+    (STUDY, ["study", "trump-calling", "--deals", "10"],
+     "shengji study needs tqdm: pip install 'shengji[study]'"),
+    (["pyarrow"], ["duel", "--a", "greedy", "--b", "random", "--deals", "10"],
+     "shengji.studies needs pyarrow: pip install 'shengji[study]'"),
+    (["ray"], ["study", "burying", "--deals", "10", "--backend", "ray"],
+     "the ray backend needs ray: pip install 'shengji[ray]'"),
+])
+def test_a_command_without_its_extra_says_so_in_one_line(tmp_path, blocked, argv, line):
+    done = run_without(blocked, f"from shengji.cli import main\nmain({argv!r})", tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"shengji: error: {line}\n"
+
+
+def test_one_version_which_the_changelog_describes(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out == f"shengji {sj.__version__}\n"
+    releases = re.findall(r"^## \[(\d[^\]]*)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    assert releases[0] == sj.__version__
