@@ -85,8 +85,6 @@ class Column:
             raise EngineError(f"column {self.name} holds nulls but is never null")
         dtype = self.quantity.dtype
         if dtype == SUIT:
-            if data.dtype.kind in "US":          # already the letters
-                return pd.Categorical(data, dtype=suit_dtype())
             return pd.Categorical.from_codes(np.where(null, -1, data), dtype=suit_dtype())
         if not self.null or dtype.startswith("float"):
             out = data.astype(dtype)
