@@ -139,10 +139,11 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             sums[f"{name}|strategy={strategy}"] = Sums.of(values)
         hists[f"declarer_trumps|strategy={strategy}"] = np.bincount(
             cols["declarer_trumps"][declared], minlength=TRUMP_BINS)[:TRUMP_BINS].tolist()
-        for col in CALLING_NAMES[:-2]:
-            rows[f"{col}__{strategy}"] = cols[col]
-        for col in CALLING_NAMES[-2:]:    # dealer_holds, rise: null where not played out
-            values = np.zeros(count, dtype=np.int16)
+        for col in CALLING_NAMES:
+            if col in cols:         # the declarations, of every deal
+                rows[f"{col}__{strategy}"] = cols[col]
+                continue
+            values = np.zeros(count, dtype=np.int16)    # null where not played out
             values[played] = whole[col]
             rows[f"{col}__{strategy}"] = np.ma.masked_array(values, mask=~played)
     scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
