@@ -29,6 +29,9 @@ from shengji.errors import EngineError
 
 SUIT = "trump_suit"      # the type of a trump suit: a category of TRUMP_SUITS
 ARROW_SUIT = "dictionary<values=string, indices=int8, ordered=0>"
+# pandas' nullable twin of a NumPy dtype, for a column that may be null
+NULLABLE = {"bool": "boolean", "int8": "Int8", "int16": "Int16", "int64": "Int64",
+            "uint64": "UInt64"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Column:
             return "category"
         if not self.null or dtype.startswith("float"):
             return dtype
-        return "boolean" if dtype == "bool" else dtype.capitalize()
+        return NULLABLE[dtype]
 
     @property
     def arrow_type(self) -> str:
