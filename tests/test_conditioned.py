@@ -148,7 +148,6 @@ def test_a_conditioned_row_replays_and_its_record_too():
     """play_round(seed=row.seed, condition) is the row's round; its record names the condition
     and the attempt taken, so that replay deals it again without accept; a record whose deal
     or condition was changed stops at the first deal."""
-    from shengji.play.records import round_row
     from shengji.testing import check_record
     predeal, spades = {3: "AS AS"}, lambda c: c[:, 3, 39:52].sum(axis=1) >= 9    # noqa: E731
     frame = sj.simulate_rounds(30, bots="random", seed=6, dealer=1, first_round=True,
@@ -157,8 +156,10 @@ def test_a_conditioned_row_replays_and_its_record_too():
         row = frame.iloc[i]
         rec = sj.play_round(seed=int(row.seed), bots="random", dealer=1, first_round=True,
                             predeal=predeal, accept=spades)
-        assert round_row(rec) == {k: row[k] if k != "declarer" or not pd.isna(row[k]) else None
-                                  for k in round_row(rec)}
+        assert (row.dealer, None if pd.isna(row.declarer) else row.declarer, row.trump_suit,
+                row.defender_points, row.rise, row.deals) == (
+            rec.dealer, rec.declarer, rec.trump.suit or "NT", rec.defender_points,
+            rec.settlement.rise, len(rec.deals))
         d = json.loads(json.dumps(rec.to_dict()))
         assert d["condition"]["predeal"] == {"3": "AS AS"} and d["condition"]["attempt"] >= 0
         assert sj.replay(d) == rec
@@ -187,7 +188,7 @@ def test_conditioned_duels(tmp_path):
     duel = sj.duel("greedy:call=eager", "greedy:call=eager", deals=200, seed=4, workers=1,
                    predeal=predeal, out=tmp_path)
     frame = duel.frame
-    assert (frame["score"] == 0).all() and set(frame["declarer_1"].dropna()) == {1}
+    assert (frame["score"] == 0).all() and set(frame["declarer__seating1"].dropna()) == {1}
     assert duel.summary["options"]["predeal"] == {"1": str(sj.Cards(predeal[1]))}
     hands, _ = sj.deal(int(frame["seed"][6]), 0, 6 % 4, predeal=predeal)
     assert sj.Cards(predeal[1]) in hands[1]
@@ -246,8 +247,8 @@ def test_deals_parquet_holds_each_seats_hand(tmp_path):
         hands, _ = sj.deal(int(frame["seed"][i]), 0, dealer,
                            predeal={2: "5H 5H"} if frame is duel.frame else None)
         for seat in range(4):
-            assert {k: frame[f"hand{seat}_{k}"][i] for k in hand_columns(hands[seat], level)} \
-                == hand_columns(hands[seat], level)
+            assert {k: frame[f"hand_{k}__seat{seat}"][i]
+                    for k in hand_columns(hands[seat], level)} == hand_columns(hands[seat], level)
 
 
 def test_a_conditioned_chunk_is_the_same_wherever_it_is_cut():

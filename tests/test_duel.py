@@ -2,6 +2,7 @@
 (same cards to the same seats), the numbers do not depend on workers or chunks, a folder is
 continued without recomputing, bad input is one clear error (one line on the command line),
 and the studies' head-to-head columns are duels."""
+import dataclasses
 import json
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 
 import shengji as sj
 from shengji.studies import study as st
-from shengji.studies import duels, report, runner
+from shengji.studies import duels, report
 from shengji.errors import StudyError
 from shengji.cli import main
 from shengji.studies.duels import duel_chunk
@@ -34,7 +35,8 @@ def test_identical_bots_score_exactly_zero(rules, a, b, first_round):
     assert len(frame) == 1500 and (frame["score"] == 0).all()
     # and the same two rounds: every column of round 1 is round 2's
     for col in ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise"):
-        assert (frame[f"{col}_1"] == frame[f"{col}_2"]).all()
+        pd.testing.assert_series_equal(frame[f"{col}__seating1"], frame[f"{col}__seating2"],
+                                       check_names=False)
 
 
 @pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
@@ -65,13 +67,13 @@ def test_a_row_is_its_two_rounds_with_the_same_cards_at_the_same_seats():
         two = sj.play_round("bo3", seed=int(row.seed), bots=[b, a, b, a], dealer=row.deal % 4)
         assert one.deals[0] == two.deals[0] and one.first_drawer == two.first_drawer
         for r, rec in ((1, one), (2, two)):
-            assert getattr(row, f"dealer_{r}") == rec.dealer
-            assert getattr(row, f"defender_points_{r}") == rec.defender_points
-            assert getattr(row, f"trump_suit_{r}") == (rec.trump.suit or "NT")
+            assert getattr(row, f"dealer__seating{r}") == rec.dealer
+            assert getattr(row, f"defender_points__seating{r}") == rec.defender_points
+            assert getattr(row, f"trump_suit__seating{r}") == (rec.trump.suit or "NT")
             rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
             gain = rec.settlement.rise * (1 if rising == r - 1 else -1)
-            assert getattr(row, f"a_advantage_{r}") == gain
-        assert row.score == (row.a_advantage_1 + row.a_advantage_2) / 2
+            assert getattr(row, f"a_advantage__seating{r}") == gain
+        assert row.score == (row.a_advantage__seating1 + row.a_advantage__seating2) / 2
     assert set(frame["deal"] % 4) == {0, 1, 2, 3}
 
 
@@ -84,7 +86,8 @@ def test_python_bots_play_round_by_round_as_native_ones_would(cond):
     for row in frame.itertuples():
         rec = sj.play_round("v3", seed=int(row.seed), bots=["greedy", PassiveBot()] * 2,
                             dealer=row.deal % 4, **cond)
-        assert row.defender_points_2 == rec.defender_points and row.dealer_2 == rec.dealer
+        assert row.defender_points__seating2 == rec.defender_points
+        assert row.dealer__seating2 == rec.dealer
         deck = sj.decks(int(row.seed), 0, 1, row.deal % 4, **cond)[0]
         assert rec.deals[0] == " ".join(sj.kind_name(int(k)) for k in deck)
     assert sj.replay(rec) == rec
@@ -102,12 +105,12 @@ def test_the_summary(tmp_path):
     # the paired interval: the normal interval of the per-deal scores
     half = Z95 * frame["score"].std() / np.sqrt(3000)
     assert score["ci_high"] - score["value"] == pytest.approx(half)
-    a_deals = pd.concat([frame.loc[frame["dealer_1"] % 2 == 0, "dealer_holds_1"],
-                         frame.loc[frame["dealer_2"] % 2 == 1, "dealer_holds_2"]])
+    a_deals = pd.concat([frame.loc[frame[f"dealer__{s}"] % 2 == r, f"dealer_holds__{s}"]
+                         for r, s in enumerate(("seating1", "seating2"))])
     holds = metrics[("dealer_holds", "team=a")]
     assert holds["n"] == len(a_deals) == 3000 and holds["value"] == pytest.approx(a_deals.mean())
-    a_defends = pd.concat([frame.loc[frame["dealer_1"] % 2 == 1, "defender_points_1"],
-                           frame.loc[frame["dealer_2"] % 2 == 0, "defender_points_2"]])
+    a_defends = pd.concat([frame.loc[frame[f"dealer__{s}"] % 2 != r, f"defender_points__{s}"]
+                           for r, s in enumerate(("seating1", "seating2"))])
     assert metrics[("defender_points_mean", "team=a")]["value"] == pytest.approx(
         a_defends.mean())
     assert summary["strategies"] == ["greedy:call=eager", "greedy"]
@@ -117,8 +120,7 @@ def test_the_summary(tmp_path):
 
 def shrink_chunks(monkeypatch, name, size):
     real = st.STUDIES[name]
-    small = runner.Study(real.name, real.chunk, real.strategies, size, real.options, real.unit,
-                         real.row, real.versus)
+    small = dataclasses.replace(real, chunk_size=size)
     monkeypatch.setitem(st.STUDIES, name, small)
     if name in duels.DUELS:
         monkeypatch.setitem(duels.DUELS, name, small)
@@ -158,9 +160,9 @@ def test_a_duel_folder_is_continued_computing_only_what_is_missing(monkeypatch, 
     (out / "summary.json").unlink()
     computed = []
     real = duels.DUELS["duel"]
-    monkeypatch.setitem(duels.DUELS, "duel", runner.Study(
-        "duel", lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o), (), 500,
-        real.options, versus=True))
+    monkeypatch.setitem(duels.DUELS, "duel", dataclasses.replace(
+        real, chunk=lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o),
+        chunk_size=500))
     again = sj.duel("greedy", "random", deals=1800, seed=5, out=out, workers=1, resume=True)
     assert computed == [1000]
     assert again.summary == first.summary
@@ -175,7 +177,8 @@ def test_matches_in_duplicate_pairs():
     frame = result.frame
     assert list(frame["match"]) == [0, 1, 2]
     # the same match both ways: A wins it in exactly one seating
-    assert (frame["a_won_1"] != frame["a_won_2"]).all() and (frame["a_wins"] == 0.5).all()
+    assert (frame["a_won__seating1"] != frame["a_won__seating2"]).all()
+    assert (frame["a_wins"] == 0.5).all()
     wins = result.metric("wins_mean")
     assert wins["value"] == 0.5 and wins["n"] == 3
     with pytest.raises(ValueError, match="no metric 'wins' in group 'team=a'; the summary has "):
@@ -184,7 +187,7 @@ def test_matches_in_duplicate_pairs():
     for row in eager.itertuples():
         m = sj.play_match("v3", seed=int(row.seed), bots=["random", "greedy:call=eager"] * 2)
         assert row.seed == sj.round_seed(1, row.match)
-        assert row.a_won_2 == (m.winner == 1) and row.rounds_2 == len(m.rounds)
+        assert row.a_won__seating2 == (m.winner == 1) and row.rounds__seating2 == len(m.rounds)
 
 
 @pytest.mark.parametrize("kwargs,words", [
@@ -259,16 +262,16 @@ def test_cli_duel_writes_a_study_folder_and_continues_it(tmp_path):
 def test_the_studies_duel_each_strategy_against_the_baseline():
     rules = sj.Rules.preset("v3")
     _, _, rows = st.calling_chunk(rules, 6, 3, 60, ("eager", "patient5"), play_every=4)
-    assert "eager_duel_score" not in rows            # the baseline (the first) against itself
+    assert "duel_score__eager" not in rows            # the baseline (the first) against itself
     duel = sj.duel(st.CALLING["patient5"], st.CALLING["eager"], deals=63, seed=6,
                    first_round=True, workers=1).frame.iloc[3:]
     played = (duel["deal"] % 4 == 0).to_numpy()
-    score = rows["patient5_duel_score"]
+    score = rows["duel_score__patient5"]
     assert list(~score.mask) == list(played)
     assert list(score.compressed()) == list(duel["score"][played])
     sums, _, rows = st.burying_chunk(rules, 6, 0, 40, ("low", "points"), against="voids")
     duel = sj.duel(st.BURYING["points"], st.BURYING["voids"], deals=40, seed=6, workers=1)
-    assert list(rows["points_duel_score"]) == list(duel.frame["score"])
+    assert list(rows["duel_score__points"]) == list(duel.frame["score"])
     assert sums["duel_score|strategy=points"].total == duel.frame["score"].sum()
 
 

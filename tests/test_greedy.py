@@ -6,7 +6,8 @@ import pytest
 
 import shengji as sj
 from shengji.bots import resolve_bots
-from shengji.play.rounds import DECLARATION_COLUMNS, simulate
+from shengji.core.schema import DECLARATION_NAMES
+from shengji.play.rounds import simulate
 from shengji import reference as ref
 
 from test_rounds import check_round
@@ -47,7 +48,7 @@ def test_declarations_only_stops_where_the_first_trick_starts(preset):
                                    first_round)
             declared = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
                                       first_round, play=False)
-            assert set(declared) == set(DECLARATION_COLUMNS) | {"seed"}
+            assert set(declared) == set(DECLARATION_NAMES) | {"seed"}
             for column, values in declared.items():
                 assert (values == whole[column]).all(), (bot, first_round, column)
 

@@ -14,7 +14,7 @@ from shengji.play import records
 from shengji.testing import check_record
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bots import EagerBot, LateBot, PassiveBot, ScriptedBot  # noqa: E402
+from bots import EagerBot, GreedyPlayer, LateBot, PassiveBot, ScriptedBot  # noqa: E402
 
 PRESETS = ["v3", "match16", "bo3"]
 FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})
@@ -278,16 +278,50 @@ def test_simulate_rounds_is_the_same_for_any_worker_count():
     assert int(one["failed_throws"][17]) == sum(t.attempted is not None for t in rec.tricks)
 
 
+def record_row(rec):
+    """A round's row of a simulate_rounds frame, recomputed from its record (the engine
+    writes it, shengji.play._driver.write_row)."""
+    trump = rec.trump
+    last = len(rec.deals) - 1
+    return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
+            "trump_suit": trump.suit or "NT", "level": trump.level,
+            "defender_points": rec.defender_points, "trick_points": rec.trick_points,
+            "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
+            "penalty": rec.penalty, "dealer_holds": rec.settlement.dealer_holds,
+            "rise": rec.settlement.rise, "tricks": len(rec.tricks),
+            "throws": sum(len(sj.decompose(t.tried, trump)) > 1 for t in rec.tricks),
+            "failed_throws": sum(t.attempted is not None for t in rec.tricks),
+            "deals": len(rec.deals),
+            "overturns": sum(e.action == "overturn" and e.deal == last for e in rec.events),
+            "reinforced": any(e.action == "reinforce" and e.deal == last for e in rec.events),
+            "declarer_trumps": None if rec.declarer is None else sum(
+                sj.category(c, trump) == "T" for c in rec.hands[rec.declarer])}
+
+
+def plain(value):
+    """A frame's value as Python has it: pandas' NA as None, NumPy scalars as Python's."""
+    return None if pd.isna(value) else value.item() if hasattr(value, "item") else value
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_simulate_rows_are_the_rounds_play_round_gives(preset):
     frame = sj.simulate_rounds(30, preset, bots="greedy", seed=2, dealer=1)
     for i in range(30):
         row = frame.iloc[i]
         rec = sj.play_round(preset, seed=int(row["seed"]), bots="greedy", dealer=1)
-        expected = records.round_row(rec)
-        got = {k: row[k] for k in records.FRAME_COLUMNS}
-        got["declarer"] = None if pd.isna(got["declarer"]) else int(got["declarer"])
-        assert {k: (v.item() if hasattr(v, "item") else v) for k, v in got.items()} == expected
+        assert {k: plain(row[k]) for k in frame.columns} == record_row(rec)
+
+
+@pytest.mark.parametrize("first_round", [False, True], ids=["later", "first"])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_python_bots_rows_are_the_native_rows(preset, first_round):
+    """A round played through Python (a search bot playing as greedy does) gives the row the
+    native greedy round gives: the same columns, dtypes and values."""
+    native = sj.simulate_rounds(40, preset, bots="greedy", seed=3, dealer=2,
+                                first_round=first_round)
+    python = sj.simulate_rounds(40, preset, bots=[GreedyPlayer()] * 4, seed=3, dealer=2,
+                                first_round=first_round)
+    pd.testing.assert_frame_equal(python, native)
 
 
 def test_simulate_rounds_with_python_bots_gives_the_same_columns():

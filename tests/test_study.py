@@ -1,5 +1,6 @@
 """The trump-calling study: its numbers against plain recomputations, the same for any number
 of workers, resumable without recomputing or double counting, and bad input refused."""
+import dataclasses
 import json
 import os
 import shutil
@@ -13,7 +14,7 @@ import pytest
 import shengji as sj
 from shengji.play.rounds import first_deals
 from shengji.studies import study as st
-from shengji.studies import backends, report, runner, store
+from shengji.studies import backends, report, store
 from shengji.errors import StudyError
 
 CHUNK = st.STUDIES["trump-calling"].chunk_size
@@ -97,7 +98,7 @@ def test_round_metrics_against_simulate_rounds(play_every):
     overturned = metric(summary, "overturned", "strategy=patient5")
     assert overturned["value"] == pytest.approx((frame["overturns"] > 0).mean())
     # the rows: null where the deal was not played out
-    rise = rows["patient5_rise"]
+    rise = rows["rise__patient5"]
     assert list(~rise.mask) == list(frame.index % play_every == 0)
     assert list(rise.compressed()) == list(played["rise"])
 
@@ -126,9 +127,8 @@ def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypat
     os.remove(tmp_path / "chunks" / f"{CHUNK:012d}.parquet")
     computed = []
     real = st.STUDIES["trump-calling"]
-    monkeypatch.setitem(st.STUDIES, "trump-calling", runner.Study(
-        "trump-calling", lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o),
-        real.strategies, real.chunk_size, real.options))
+    monkeypatch.setitem(st.STUDIES, "trump-calling", dataclasses.replace(
+        real, chunk=lambda *a, **o: computed.append(a[2]) or real.chunk(*a, **o)))
     assert st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=tmp_path, resume=True,
                         workers=1) == summary
     assert computed == [CHUNK]
@@ -224,13 +224,14 @@ def test_deals_parquet_and_plots(reference_run):
     assert frame["seed"].iloc[7] == sj.round_seed(5, 7)
     rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[7]), bots=st.CALLING["patient5"],
                         first_round=True)
-    assert frame["patient5_declarer_trumps"].iloc[7] == sum(
+    assert frame["declarer_trumps__patient5"].iloc[7] == sum(
         sj.category(c, rec.trump) == "T" for c in rec.hands[rec.declarer])
     # played out every 10th deal: the other deals' outcomes are null
-    assert frame["patient5_dealer_holds"].isna().tolist() == [i % 10 != 0 for i in range(DEALS)]
+    assert frame["dealer_holds__patient5"].isna().tolist() == [i % 10 != 0
+                                                               for i in range(DEALS)]
     rec = sj.play_round("bo3", seed=int(frame["seed"].iloc[20]), bots=st.CALLING["patient5"],
                         first_round=True)
-    assert frame["patient5_rise"].iloc[20] == rec.settlement.rise
+    assert frame["rise__patient5"].iloc[20] == rec.settlement.rise
     assert frame["hand_has_level_card"].mean() == pytest.approx(
         metric(summary, "hand_has_level_card", "all")["value"])
     png = (out / "declarer_trumps.png").read_bytes()
@@ -249,7 +250,7 @@ def test_burying_study_is_paired_and_consistent(tmp_path):
     # the paired difference is the mean of the per-deal differences of the same deals
     diff = metric(summary, "defender_points_diff", "strategy=points-low")
     assert diff["value"] == pytest.approx(
-        (frame["points_defender_points"] - frame["low_defender_points"]).mean())
+        (frame["defender_points__points"] - frame["defender_points__low"]).mean())
     assert diff["ci_low"] < diff["value"] < diff["ci_high"]
     # burying point cards puts more points in the bottom than burying low cards
     buried = {s: metric(summary, "bottom_points_buried_mean", f"strategy={s}")["value"]
@@ -257,7 +258,7 @@ def test_burying_study_is_paired_and_consistent(tmp_path):
     assert buried["points"] > buried["low"] and buried["low"] < 5
     assert (tmp_path / "defender_points.png").exists() and (tmp_path / "level_delta.png").exists()
     rec = sj.play_round("v3", seed=int(frame["seed"].iloc[11]), bots=st.BURYING["voids"])
-    assert frame["voids_defender_points"].iloc[11] == rec.defender_points
+    assert frame["defender_points__voids"].iloc[11] == rec.defender_points
 
 
 def test_burying_with_random_play(tmp_path):

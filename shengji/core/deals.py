@@ -18,6 +18,7 @@ from shengji.core.cards import (BOTTOM_SIZE, DECK_SIZE, HAND_SIZE, KINDS, SEATS,
 from shengji.core._deal import condition_decks, decks as plain_decks, round_seed
 from shengji.core._deal import place_counts as native_counts
 from shengji.core import validate
+from shengji.core.schema import seat_variant
 from shengji.errors import ArgumentError, DealError
 
 DRAWN = SEATS * HAND_SIZE   # cards drawn into the hands; the rest stay down as the bottom
@@ -131,22 +132,23 @@ POINTS = np.array([points(kind_name(k)) for k in range(KINDS)], np.int16)    # b
 
 def hand_features(decks: Any, dealers: Any, levels: Any) -> dict[str, np.ndarray]:
     """Each seat's hand as dealt by deals in draw order (dealers[i] drawing first, played at
-    levels[i]): hand{s}_D, _C, _H, _S (the suit's cards, its level cards included),
-    hand{s}_level (level cards), hand{s}_jokers and hand{s}_points, for seats s 0..3."""
+    levels[i]): hand_D, _C, _H, _S (the suit's cards, its level cards included), hand_level
+    (level cards), hand_jokers and hand_points, each `__seat<s>` for seats s 0..3
+    (shengji.core.schema.hand_columns)."""
     counts = place_counts(decks, dealers)[:, :4]                    # (n, 4 seats, 54)
     n = len(counts)
     levels = np.broadcast_to(np.asarray(levels, np.int64), (n,))
     suits = counts[:, :, :SMALL_JOKER].reshape(n, 4, 4, 13)           # (n, seat, suit, rank)
-    features = {"level": suits[np.arange(n), :, :, levels - 2].sum(axis=-1, dtype=np.int8),
-                "jokers": counts[:, :, SMALL_JOKER:].sum(axis=-1, dtype=np.int8),
-                "points": (counts * POINTS).sum(axis=-1, dtype=np.int16)}
+    features = {"hand_level": suits[np.arange(n), :, :, levels - 2].sum(axis=-1, dtype=np.int8),
+                "hand_jokers": counts[:, :, SMALL_JOKER:].sum(axis=-1, dtype=np.int8),
+                "hand_points": (counts * POINTS).sum(axis=-1, dtype=np.int16)}
     lengths = suits.sum(axis=-1, dtype=np.int8)
     columns: dict[str, np.ndarray] = {}
-    for seat in range(4):
+    for s in range(SEATS):
         for suit, name in enumerate(SUITS):
-            columns[f"hand{seat}_{name}"] = lengths[:, seat, suit]
+            columns[f"hand_{name}__{seat_variant(s)}"] = lengths[:, s, suit]
         for name, values in features.items():
-            columns[f"hand{seat}_{name}"] = values[:, seat]
+            columns[f"{name}__{seat_variant(s)}"] = values[:, s]
     return columns
 
 

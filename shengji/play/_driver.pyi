@@ -12,8 +12,6 @@ ASKS: dict[int, str]
 WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
 REFUSALS: dict[int, str]
-COLUMNS: tuple[str, ...]
-DECLARATION_COLUMNS: tuple[str, ...]
 DECK_OF_PLACES: str
 
 def first_deals(seed: int, start: int,
@@ -68,3 +66,4 @@ class Table:
     def events(self) -> tuple[Event, ...]: ...
     def tricks(self) -> tuple[Trick, ...]: ...
     def record(self) -> dict[str, Any]: ...
+    def row(self) -> dict[str, npt.NDArray[np.int16]]: ...

@@ -39,6 +39,7 @@ from shengji.bots._policies cimport (
 
 from shengji.core._core import BAD_INPUT, FOLLOW_RULES, KIND_NAMES, Cards, Trump
 from shengji.core.results import Settlement
+from shengji.core.schema import DECLARATION_NAMES, ROUND_NAMES
 from shengji.round import history
 from shengji.bots._policies import BURIES
 from shengji.errors import (
@@ -553,12 +554,99 @@ cdef class Table:
                 "penalty": r.penalty,
                 "settlement": Settlement(bool(r.dealer_holds), r.rise)}
 
+    def row(self):
+        """The finished round's row as simulate gives it (ROUND_NAMES, one int16 each),
+        written by the same code."""
+        if self.g.phase != PH_DONE:
+            raise PlayError("the round is not over")
+        cols = {name: np.zeros(1, dtype=np.int16) for name in ROUND_NAMES}
+        cdef RowColumns c = row_columns(cols)
+        write_row(self.g, &c, 0, True)
+        return cols
 
-COLUMNS = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",
-           "bottom_points", "multiplier", "penalty", "dealer_holds", "rise", "tricks",
-           "throws", "failed_throws", "deals", "overturns", "reinforced", "declarer_trumps")
-DECLARATION_COLUMNS = ("dealer", "declarer", "trump_suit", "level", "deals", "overturns",
-                       "reinforced", "declarer_trumps")
+
+cdef struct RowColumns:
+    # where write_row puts a round's values: row i of each of simulate's int16 columns
+    # (ROUND_NAMES; those of DECLARATION_NAMES only, the rest NULL, for declarations only)
+    short* dealer
+    short* declarer           # -1: nobody declared
+    short* trump_suit         # the index in cards.TRUMP_SUITS
+    short* level
+    short* deals
+    short* overturns
+    short* reinforced         # 0 or 1
+    short* declarer_trumps    # -1: nobody declared
+    short* defender_points
+    short* trick_points
+    short* bottom_points
+    short* multiplier
+    short* penalty
+    short* dealer_holds       # 0 or 1
+    short* rise
+    short* tricks
+    short* throws
+    short* failed_throws
+
+
+cdef short* column_of(dict cols, str name) except? NULL:
+    """The data of one of simulate's int16 columns (NULL where it has none, or no rows)."""
+    cdef short[::1] view
+    if name not in cols:
+        return NULL
+    view = cols[name]
+    return &view[0] if view.shape[0] else NULL
+
+
+cdef RowColumns row_columns(dict cols) except *:
+    """The columns of `cols` (ROUND_NAMES or DECLARATION_NAMES, int16 arrays) write_row
+    writes to."""
+    cdef RowColumns c
+    c.dealer = column_of(cols, "dealer")
+    c.declarer = column_of(cols, "declarer")
+    c.trump_suit = column_of(cols, "trump_suit")
+    c.level = column_of(cols, "level")
+    c.deals = column_of(cols, "deals")
+    c.overturns = column_of(cols, "overturns")
+    c.reinforced = column_of(cols, "reinforced")
+    c.declarer_trumps = column_of(cols, "declarer_trumps")
+    c.defender_points = column_of(cols, "defender_points")
+    c.trick_points = column_of(cols, "trick_points")
+    c.bottom_points = column_of(cols, "bottom_points")
+    c.multiplier = column_of(cols, "multiplier")
+    c.penalty = column_of(cols, "penalty")
+    c.dealer_holds = column_of(cols, "dealer_holds")
+    c.rise = column_of(cols, "rise")
+    c.tricks = column_of(cols, "tricks")
+    c.throws = column_of(cols, "throws")
+    c.failed_throws = column_of(cols, "failed_throws")
+    return c
+
+
+cdef void write_row(const Game* g, RowColumns* c, int64_t i, bint play) noexcept nogil:
+    """Row i of a round's columns, the round in `g` over (play) or its declarations done: the
+    one place a round's row is computed, for simulate and for Table.row alike."""
+    c.dealer[i] = g.dealer
+    c.declarer[i] = g.declarer
+    c.trump_suit[i] = g.trump_suit
+    c.level[i] = g.level
+    c.deals[i] = g.ndeals
+    c.overturns[i] = g.overturns
+    c.reinforced[i] = g.reinforced
+    # the declarer's trumps when the first trick starts; without play, those it holds now:
+    # drive stops before a bury of side cards only
+    c.declarer_trumps[i] = -1 if g.declarer < 0 else card_count(restrict(
+        g.start_hands[g.declarer] if play else g.hands[g.declarer], g.table.cat_mask[TRUMP]))
+    if play:
+        c.defender_points[i] = g.res.defender_points
+        c.trick_points[i] = g.res.trick_points
+        c.bottom_points[i] = g.res.bottom_points
+        c.multiplier[i] = g.res.multiplier
+        c.penalty[i] = g.res.penalty
+        c.dealer_holds[i] = g.res.dealer_holds
+        c.rise[i] = g.res.rise
+        c.tricks[i] = g.ntricks
+        c.throws[i] = g.nthrows
+        c.failed_throws[i] = g.nfailed
 
 
 def whole_packs(decks, int64_t count):
@@ -576,12 +664,12 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
              bint first_round=False, bint play=True, int64_t step=1, decks=None):
     """Rounds start, start + step, ... (count of them) of `seed` (round i seeded
     round_seed(seed, i)) played by native bots without the GIL: a dict of arrays, one entry
-    per round (COLUMNS + seed). `decks` (int8, count x 108), where given, are the rounds'
-    first deals in draw order (conditioned deals, shengji.core.deals), dealt instead of the
+    per round (shengji.core.schema.ROUND_NAMES + seed, int16 codes, -1 for none). `decks`
+    (int8, count x 108), where given, are the rounds' first deals in draw order (conditioned deals, shengji.core.deals), dealt instead of the
     shuffled ones; a redeal is shuffled as ever.
     With play False each round stops when its first trick would start (deals, declarations,
     the bottom buried; drive skips a bury that changes none of them):
-    DECLARATION_COLUMNS + seed, the same values as the whole round's."""
+    DECLARATION_NAMES + seed, the same values as the whole round's."""
     cdef GameRules gr = game_rules(rules)
     cdef BotSpec kinds[4]
     cdef Passes passes[4]
@@ -600,25 +688,9 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         given = whole_packs(decks, count)
     g = new_game(kinds, &know)
     cols = {name: np.zeros(count, dtype=np.int16)
-            for name in (COLUMNS if play else DECLARATION_COLUMNS)}
+            for name in (ROUND_NAMES if play else DECLARATION_NAMES)}
     seeds = np.zeros(count, dtype=np.int64)
-    cdef short[::1] c_dealer = cols["dealer"], c_declarer = cols["declarer"]
-    cdef short[::1] c_suit = cols["trump_suit"], c_level = cols["level"]
-    cdef short[::1] c_deals = cols["deals"], c_over = cols["overturns"]
-    cdef short[::1] c_reinf = cols["reinforced"], c_dtrumps = cols["declarer_trumps"]
-    cdef short[::1] c_points, c_tpoints, c_bpoints, c_mult, c_pen, c_holds, c_rise, c_tricks
-    cdef short[::1] c_throws, c_failed
-    if play:
-        c_points = cols["defender_points"]
-        c_tpoints = cols["trick_points"]
-        c_bpoints = cols["bottom_points"]
-        c_mult = cols["multiplier"]
-        c_pen = cols["penalty"]
-        c_holds = cols["dealer_holds"]
-        c_rise = cols["rise"]
-        c_tricks = cols["tricks"]
-        c_throws = cols["throws"]
-        c_failed = cols["failed_throws"]
+    cdef RowColumns row = row_columns(cols)
     cdef int64_t[::1] c_seed = seeds
     try:
         with nogil:
@@ -634,29 +706,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                     rc = drive(g, kinds, know, not play)
                 if rc < 0:
                     break
-                c_dealer[i] = g.dealer
-                c_declarer[i] = g.declarer
-                c_suit[i] = g.trump_suit
-                c_level[i] = g.level
-                c_deals[i] = g.ndeals
-                c_over[i] = g.overturns
-                c_reinf[i] = g.reinforced
-                # the declarer's trumps when the first trick starts (-1: the bottom was turned);
-                # without play, those it holds now: drive stops before a bury of side cards only
-                c_dtrumps[i] = -1 if g.declarer < 0 else card_count(restrict(
-                    g.start_hands[g.declarer] if play else g.hands[g.declarer],
-                    g.table.cat_mask[TRUMP]))
-                if play:
-                    c_points[i] = g.res.defender_points
-                    c_tpoints[i] = g.res.trick_points
-                    c_bpoints[i] = g.res.bottom_points
-                    c_mult[i] = g.res.multiplier
-                    c_pen[i] = g.res.penalty
-                    c_holds[i] = g.res.dealer_holds
-                    c_rise[i] = g.res.rise
-                    c_tricks[i] = g.ntricks
-                    c_throws[i] = g.nthrows
-                    c_failed[i] = g.nfailed
+                write_row(g, &row, i, play)
     finally:
         free(g.buf.data)
         free(g)

@@ -1,5 +1,5 @@
-"""Records of finished rounds and matches (JSON-able), their replay through the engine with
-every action checked again, and the one-row summary of a round that frames hold.
+"""Records of finished rounds and matches (JSON-able) and their replay through the engine with
+every action checked again.
 docs/engine.md "Rounds" describes the record."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any, Callable
 from shengji import reference as ref
 from shengji.core import validate
 from shengji.core.validate import short
-from shengji.core._core import Cards, Trump, category, decompose
-from shengji.core.cards import DECK_SIZE, HAND_SIZE, NO_TRUMP, SUITS
+from shengji.core._core import Cards, Trump
+from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
 from shengji.core.results import Settlement
 from shengji.play._driver import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
@@ -407,29 +407,3 @@ def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> 
         leader = winner
     if any(len(h) for h in hands):
         raise ShengjiError(f"{prefix}: cards left in hand after the last trick")
-
-
-FRAME_COLUMNS = ("seed", "dealer", "declarer", "trump_suit", "level", "defender_points",
-                 "trick_points", "bottom_points", "multiplier", "penalty", "dealer_holds", "rise",
-                 "tricks", "throws", "failed_throws", "deals", "overturns", "reinforced",
-                 "declarer_trumps")
-
-
-def round_row(rec: RoundRecord) -> dict:
-    """A round's row of a simulate_rounds frame: its seed, dealer, trump, points and result."""
-    trump = rec.trump
-    return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
-            "trump_suit": trump.suit or NO_TRUMP, "level": trump.level,
-            "defender_points": rec.defender_points, "trick_points": rec.trick_points,
-            "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
-            "penalty": rec.penalty, "dealer_holds": rec.settlement.dealer_holds,
-            "rise": rec.settlement.rise, "tricks": len(rec.tricks),
-            "throws": sum(len(decompose(t.tried, trump)) > 1 for t in rec.tricks),
-            "failed_throws": sum(t.attempted is not None for t in rec.tricks),
-            "deals": len(rec.deals),
-            "overturns": sum(e.action == "overturn" and e.deal == len(rec.deals) - 1
-                             for e in rec.events),
-            "reinforced": any(e.action == "reinforce" and e.deal == len(rec.deals) - 1
-                              for e in rec.events),
-            "declarer_trumps": -1 if rec.declarer is None else sum(
-                category(c, trump) == "T" for c in rec.hands[rec.declarer])}

@@ -12,23 +12,22 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.core._core import Cards, follow_error
-from shengji.core.cards import TRUMP_SUITS
 from shengji.core._deal import round_seed
-from shengji.play._driver import COLUMNS, DECLARATION_COLUMNS, Table, first_deals, simulate
+from shengji.core.schema import ROUND_COLUMNS, ROUND_NAMES, frame
+from shengji.play._driver import Table, first_deals, simulate
 from shengji.bots import is_search_bot, resolve_bots
 from shengji.core.deals import (Condition, condition, conditioned_decks, record_condition,
                            round_decks)
 from shengji.errors import CardError, IllegalAction, ShengjiError
-from shengji.play.records import FRAME_COLUMNS, MatchRecord, RoundRecord, round_row
+from shengji.play.records import MatchRecord, RoundRecord
 from shengji.round.rules import Rules
 from shengji.core import validate
 from shengji.core.validate import round_args
 from shengji.round._knowledge import TABLE
 from shengji.round.views import View
 
-__all__ = ["COLUMNS", "DECLARATION_COLUMNS", "Table", "first_deals", "round_seed", "simulate",
-           "play_round", "play_match", "simulate_rounds", "play_columns", "ask_python_bot",
-           "view_of"]
+__all__ = ["Table", "first_deals", "round_seed", "simulate", "play_round", "play_match",
+           "simulate_rounds", "play_columns", "ask_python_bot", "view_of"]
 
 
 def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
@@ -60,16 +59,23 @@ def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[i
                 first_round: bool, dealt: tuple[np.ndarray, dict] | None) -> RoundRecord:
     """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
     condition (shengji.core.deals.record_condition), or None for the shuffled one."""
+    table, names = played_table(rules, seed, bots, dealer, levels, first_round,
+                                None if dealt is None else dealt[0])
+    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
+                       first_round=bool(first_round), bots=names,
+                       condition=None if dealt is None else dealt[1], **table.record())
+
+
+def played_table(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
+                 first_round: bool, deck: np.ndarray | None) -> tuple[Table, list[str]]:
+    """The table of a round played to its end by `bots` (the Python ones asked here), and
+    the bots' names; `deck`, a conditioned first deal, or None for the shuffled one."""
     specs, objects, names = resolve_bots(bots)
-    table = Table(rules, seed, dealer, levels, first_round, specs,
-                  None if dealt is None else dealt[0])
+    table = Table(rules, seed, dealer, levels, first_round, specs, deck)
     while (pending := table.advance()) is not None:
         what, seat = pending
         ask_python_bot(table, rules, levels, objects[seat], what, seat)
-    d = table.record()
-    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
-                       first_round=bool(first_round), bots=names,
-                       condition=None if dealt is None else dealt[1], **d)
+    return table, names
 
 
 def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
@@ -194,11 +200,13 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     else:
         parts = simulated_parts(rules, seed, n, specs, dealer, levels, first_round, cond,
                                 workers)
-    frame = frame_of({k: np.concatenate([p[k] for p in parts]) if parts else
-                      np.zeros(0, np.int64 if k == "seed" else np.int16)
-                      for k in COLUMNS + ("seed",)})
-    frame.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
-    return frame
+    with needs("shengji.simulate_rounds", "study"):
+        import pandas  # noqa: F401  (the frame below: missing, nothing is played first)
+    out = frame({k: np.concatenate([p[k] for p in parts]) if parts else
+                 np.zeros(0, np.int64 if k == "seed" else np.int16)
+                 for k in ("seed",) + ROUND_NAMES}, ROUND_COLUMNS)
+    out.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
+    return out
 
 
 def simulated_parts(rules: Rules, seed: int, n: int, specs: list, dealer: int,
@@ -230,41 +238,15 @@ def simulated_parts(rules: Rules, seed: int, n: int, specs: list, dealer: int,
 def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
                  levels: tuple[int, int], first_round: bool, cond: Condition | None = None,
                  dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-    """simulate's columns and seed for rounds played one by one (Python and search bots):
-    `rounds` lists (i, dealer), round i seeded round_seed(seed, i). `dealt`: the rounds'
-    first deals under `cond` and the attempts each took (round_decks), or None."""
-    rows = [round_row(dealt_round(rules, round_seed(seed, i), bots, dealer, levels, first_round,
-                                  None if cond is None or dealt is None else
-                                  (dealt[0][j], record_condition(cond, dealt[1][j]))))
+    """simulate's columns and seed for rounds played one by one (Python and search bots),
+    each row written by the engine's own code (Table.row): `rounds` lists (i, dealer), round
+    i seeded round_seed(seed, i). `dealt`: the rounds' first deals under `cond` and the
+    attempts each took (round_decks), or None."""
+    rows = [played_table(rules, round_seed(seed, i), bots, dealer, levels, first_round,
+                         None if cond is None or dealt is None else dealt[0][j])[0].row()
             for j, (i, dealer) in enumerate(rounds)]
-    return {k: np.array([row_value(k, r[k]) for r in rows],
-                        dtype=np.int64 if k == "seed" else np.int16) for k in FRAME_COLUMNS}
-
-
-def row_value(column: str, value: Any) -> int:
-    """A round_row value as simulate's columns hold it: -1 for no declarer, the trump suit's
-    index in TRUMP_SUITS, booleans as 0/1."""
-    if column == "declarer":
-        return -1 if value is None else value
-    if column == "trump_suit":
-        return TRUMP_SUITS.index(value)
-    return int(value)
-
-
-def frame_of(cols: dict[str, np.ndarray]):
-    """The frame of simulate's columns: the one place its dtypes are chosen."""
-    with needs("shengji.simulate_rounds", "study"):
-        import pandas as pd
-
-    declarer = pd.array(cols["declarer"], dtype="Int8")
-    declarer[cols["declarer"] < 0] = pd.NA
-    frame = pd.DataFrame({k: cols[k] for k in FRAME_COLUMNS if k in cols})
-    frame["seed"] = cols["seed"].astype(np.uint64)
-    frame["declarer"] = declarer
-    frame["trump_suit"] = pd.Series(np.asarray(TRUMP_SUITS)[cols["trump_suit"]],
-                                    dtype=pd.CategoricalDtype(list(TRUMP_SUITS)))
-    frame["dealer_holds"] = cols["dealer_holds"].astype(bool)
-    frame["reinforced"] = cols["reinforced"].astype(bool)
-    return frame[list(FRAME_COLUMNS)]
-
-
+    cols = {k: np.concatenate([r[k] for r in rows]) if rows else np.zeros(0, np.int16)
+            for k in ROUND_NAMES}
+    cols["seed"] = np.array([round_seed(seed, i) for i, _ in rounds], dtype=np.uint64
+                            ).astype(np.int64)
+    return cols

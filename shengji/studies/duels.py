@@ -25,17 +25,17 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
-from shengji.core.cards import TRUMP_SUITS
 from shengji.core.deals import (Condition, condition, condition_options, hand_features,
                            option_condition, round_decks)
-from shengji.play.rounds import COLUMNS, play_columns, play_match, round_seed, simulate
+from shengji.core.schema import (DUEL_ROUND_NAMES, ROUND_NAMES, SEATINGS, duel_columns,
+                                 match_columns)
+from shengji.play.rounds import play_columns, play_match, round_seed, simulate
 from shengji.round.rules import Rules
 from shengji.studies.stats import Sums, level_delta
 from shengji.core import validate
 from shengji.errors import ArgumentError, BotError
 from shengji.studies.runner import Study, run, run_in_memory
 
-ROUND_COLUMNS = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds", "rise")
 SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
 DEFAULT_DEALS = 10_000
 # deals (matches) a chunk when a bot plays in Python (about 12 s of pimc at 1,000 rollouts),
@@ -65,7 +65,7 @@ def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
         return play_columns(rules, seed, [(i, i % 4) for i in indices], bots, levels,
                             first_round, cond, dealt)
     decks = None if dealt is None else dealt[0]
-    cols = {name: np.zeros(count, np.int16) for name in COLUMNS}
+    cols = {name: np.zeros(count, np.int16) for name in ROUND_NAMES}
     cols["seed"] = np.zeros(count, np.int64)
     # simulate takes one first drawer a call; each drawer's deals are evenly spaced
     period = 4 // math.gcd(step, 4)
@@ -89,11 +89,13 @@ def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
                first_round: bool = False, levels: Any = (2, 2), step: int = 1,
                cond: Condition | None = None, features: bool = False) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... played by a against b in both seatings: per deal its
-    seed, each round's ROUND_COLUMNS (suffix _1: A at seats 0 and 2; _2: A at 1 and 3), each
-    round's advantage for A (a_advantage_1, _2) and the score, their mean. Under a condition
-    (shengji.core.deals) both seatings meet the same conditioned deal; `attempts`, the attempts
-    each deal took where it has an accept. With `features`, each seat's hand as dealt
-    (shengji.core.deals.hand_features, at the first drawer's team's level)."""
+    seed, each seating's DUEL_ROUND_NAMES (`<name>__seating1`: A at seats 0 and 2;
+    `__seating2`: A at 1 and 3; a_advantage, that round's advantage for A) and the score,
+    their mean: the engine's codes (shengji.core.schema.duel_columns gives the frame's
+    types). Under a condition (shengji.core.deals) both seatings meet the same conditioned
+    deal; `attempts`, the attempts each deal took where it has an accept. With `features`,
+    each seat's hand as dealt (shengji.core.deals.hand_features, at the first drawer's team's
+    level)."""
     indices = range(start, start + count * step, step)
     dealers = [i % 4 for i in indices]
     cond = condition() if cond is None else cond
@@ -107,13 +109,11 @@ def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
     if dealt is not None and features:
         rows.update(hand_features(dealt[0], dealers,
                                   np.asarray(levels)[np.array(dealers) % 2]))
-    for r, cols in ((1, one), (2, two)):
-        for name in ROUND_COLUMNS:
-            rows[f"{name}_{r}"] = cols[name]
-        rows[f"trump_suit_{r}"] = np.asarray(TRUMP_SUITS)[cols["trump_suit"]]
-        rows[f"dealer_holds_{r}"] = cols["dealer_holds"].astype(bool)
-        rows[f"a_advantage_{r}"] = advantage(cols, r - 1).astype(np.int16)
-    rows["score"] = (rows["a_advantage_1"] + rows["a_advantage_2"]) / 2
+    for team, (seating, cols) in enumerate(zip(SEATINGS, (one, two))):
+        cols = {**cols, "a_advantage": advantage(cols, team).astype(np.int16)}
+        for name in DUEL_ROUND_NAMES:
+            rows[f"{name}__{seating}"] = cols[name]
+    rows["score"] = (rows["a_advantage__seating1"] + rows["a_advantage__seating2"]) / 2
     return rows
 
 
@@ -124,9 +124,10 @@ def score_hist(score: np.ndarray) -> list[int]:
 
 
 def team_rounds(rows: dict[str, np.ndarray], name: str, team: int, dealing: bool) -> np.ndarray:
-    """`name`_1 and _2 of the rounds where `team` (0: A, 1: B) deals (dealing) or defends."""
-    return np.concatenate([rows[f"{name}_{r}"][(rows[f"dealer_{r}"] % 2 == (team + r - 1) % 2)
-                                               == dealing] for r in (1, 2)])
+    """`name` of both seatings' rounds where `team` (0: A, 1: B) deals (dealing) or
+    defends."""
+    return np.concatenate([rows[f"{name}__{s}"][(rows[f"dealer__{s}"] % 2 == (team + r) % 2)
+                                                == dealing] for r, s in enumerate(SEATINGS)])
 
 
 def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, Any],
@@ -164,18 +165,18 @@ def match_chunk(rules: Rules, seed: int, start: int, count: int,
             won[r, j] = m.winner == r         # A is team r in seating r
             lengths[r, j] = len(m.rounds)
     wins = won.mean(axis=0)
-    rows = {"seed": seeds, "a_won_1": won[0], "a_won_2": won[1], "rounds_1": lengths[0],
-            "rounds_2": lengths[1], "a_wins": wins}
+    rows = {"seed": seeds, **{f"a_won__{s}": won[r] for r, s in enumerate(SEATINGS)},
+            **{f"rounds__{s}": lengths[r] for r, s in enumerate(SEATINGS)}, "a_wins": wins}
     sums = {"wins_mean|team=a": Sums.of(wins), "rounds_mean|all": Sums.of(lengths.ravel())}
     return sums, {"wins|team=a": np.bincount(won.sum(axis=0), minlength=3).tolist()}, rows
 
 
 
 DUELS = {   # a duel of deals, and of whole matches, run as studies are
-    "duel": Study("duel", duel_chunk, (), 20_000, {"first_round": False, "levels": [2, 2]},
-                  versus=True),
-    "duel-matches": Study("duel-matches", match_chunk, (), 100, unit="matches", row="match",
-                          versus=True),
+    "duel": Study("duel", duel_chunk, duel_columns, (), 20_000,
+                  {"first_round": False, "levels": [2, 2]}, versus=True),
+    "duel-matches": Study("duel-matches", match_chunk, match_columns, (), 100,
+                          unit="matches", row="match", versus=True),
 }
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from shengji._optional import needs
 from shengji.core import validate
+from shengji.core.schema import Column
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 from shengji.studies.backends import execute
@@ -21,11 +22,14 @@ from shengji.studies.store import (chunk_path, digest_of, join_rows, lock_folder
 
 @dataclass(frozen=True)
 class Study:
-    """What a study is: its chunk function, strategies, chunk size and options."""
+    """What a study is: its chunk function, the schema of its rows, strategies, chunk size
+    and options."""
 
     name: str
     # (rules, seed, start, count, strategies, **options) -> (sums, hists, rows)
     chunk: Callable[..., tuple[dict, dict, dict]]
+    # (strategies, options) -> the columns of its rows (shengji.core.schema)
+    columns: Callable[[tuple[str, ...], dict[str, Any]], tuple[Column, ...]]
     strategies: tuple[str, ...]
     chunk_size: int          # deals per chunk: about a second of one core
     options: dict[str, Any] = field(default_factory=dict)   # the chunk's options, defaults
@@ -93,13 +97,14 @@ def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
                                               ray_address)
     manifest = manifest_of(study, rules, deals, seed, labels, options)
     digest = digest_of(manifest)
+    schema = study.columns(labels, options)
     results: dict[int, dict] = {}
     tables: dict[int, Any] = {}
 
     def save(start: int, computed: tuple[dict, dict, dict]) -> None:
         count = min(study.chunk_size, deals - start)
         sums, hists, rows = computed
-        tables[start] = rows_table(study, start, count, rows)
+        tables[start] = rows_table(study, start, count, rows, schema)
         results[start] = chunk_result(digest, start, count, sums, hists)
         if progress:
             progress(count)
@@ -134,6 +139,7 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
         write_atomically(manifest_file, manifest)
     size = study.chunk_size
     starts = list(range(0, deals, size))
+    schema = study.columns(chosen, options)
     done: dict[int, dict] = {}
     for start in starts:
         path = chunk_path(chunks, start, "json")
@@ -148,7 +154,7 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
         count = min(size, deals - start)
         sums, hists, rows = computed
         write_rows(chunk_path(chunks, start, "parquet"), digest, start, count,
-                   rows_table(study, start, count, rows))
+                   rows_table(study, start, count, rows, schema))
         result = chunk_result(digest, start, count, sums, hists)
         write_atomically(chunk_path(chunks, start, "json"), result)
         done[start] = result

@@ -7,11 +7,12 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from shengji._optional import needs
+from shengji.core.schema import Column, arrow_table
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
@@ -23,7 +24,7 @@ def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
     """Everything that decides a study's numbers. Its digest names every chunk of the study."""
     return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
             "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 6}
+            "strategies": list(strategies), "options": options, "version": 7}
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
@@ -110,15 +111,12 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def rows_table(study: Study, start: int, count: int, rows: dict[str, Any]) -> Any:
-    """A chunk's rows as a pyarrow table: the deal's (or match's) index, then the chunk's
-    columns (it gives each deal's round seed), nulls where masked."""
-    with needs("shengji.studies", "study"):
-        import pyarrow as pa
-    return pa.table({study.row: np.arange(start, start + count, dtype=np.int64),
-                     **{k: pa.array(np.ma.getdata(v), mask=np.ma.getmaskarray(v))
-                        if np.ma.isMaskedArray(v) else np.asarray(v)
-                        for k, v in rows.items()}})
+def rows_table(study: Study, start: int, count: int, rows: dict[str, Any],
+               schema: Sequence[Column]) -> Any:
+    """A chunk's rows as a pyarrow table of the schema's types: the deal's (or match's)
+    index, then the chunk's columns (it gives each deal's round seed), nulls where masked."""
+    return arrow_table({study.row: np.arange(start, start + count, dtype=np.int64), **rows},
+                       schema)
 
 
 def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
@@ -126,7 +124,9 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> N
     holds (read_chunk checks them)."""
     with needs("shengji.studies", "study"):
         import pyarrow.parquet as pq
-    table = table.replace_schema_metadata(chunk_identity(digest, start, count))
+    # the pandas metadata stays: pd.read_parquet gives the schema's pandas dtypes
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           **chunk_identity(digest, start, count)})
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)

@@ -27,6 +27,8 @@ from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
 from shengji.core.deals import (POINTS, Condition, condition, condition_options, hand_features,
                            option_condition, place_counts, round_decks)
+from shengji.core.schema import (BURYING_NAMES, CALLING_NAMES, burying_columns,
+                                 calling_columns)
 from shengji.errors import BotError, StudyError
 from shengji.studies.duels import DUELS, duel_deals, score_hist
 from shengji.studies.runner import Study, run
@@ -49,6 +51,10 @@ BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "rando
 PLAY_BOTS = ("greedy", "random")   # who plays the burying study's rounds out
 DEAL_METRICS = ("hand_has_level_card", "hand_has_level_pair", "hand_has_joker_pair",
                 "hand_points_at_most_15", "bottom_points_mean", "bottom_points_zero")
+# the deals.parquet column of a deal metric, where it is named otherwise: bottom_points is
+# a round's bottom buried last (shengji.core.schema), these the bottom as dealt
+DEAL_COLUMNS = {"bottom_points_mean": "dealt_bottom_points",
+                "bottom_points_zero": "dealt_bottom_points_zero"}
 CALLING_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_dealer_team",
                    "declarer_trump_count_mean", "dealer_holds", "level_delta_mean")
 BURYING_METRICS = ("defender_points_mean", "dealer_holds", "bottom_dug", "multiplier_mean",
@@ -106,7 +112,7 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     rows["seed"] = seeds.astype(np.uint64)
     for name, values in deal_metrics(cards).items():
         sums[f"{name}|all"] = Sums.of(values)
-        rows[name.removesuffix("_mean")] = values
+        rows[DEAL_COLUMNS.get(name, name)] = values
     rows.update(hand_features(cards, 0, LEVEL))
     played = np.zeros(count, dtype=bool)
     first = -(-start // play_every) * play_every if play_every else start + count
@@ -133,19 +139,19 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             sums[f"{name}|strategy={strategy}"] = Sums.of(values)
         hists[f"declarer_trumps|strategy={strategy}"] = np.bincount(
             cols["declarer_trumps"][declared], minlength=TRUMP_BINS)[:TRUMP_BINS].tolist()
-        for col in ("declarer", "dealer", "trump_suit", "overturns", "reinforced",
-                    "declarer_trumps"):
-            rows[f"{strategy}_{col}"] = cols[col]
-        for col in ("dealer_holds", "rise"):    # null where the deal was not played out
-            values = np.zeros(count, dtype=np.int16)
+        for col in CALLING_NAMES:
+            if col in cols:         # the declarations, of every deal
+                rows[f"{col}__{strategy}"] = cols[col]
+                continue
+            values = np.zeros(count, dtype=np.int16)    # null where not played out
             values[played] = whole[col]
-            rows[f"{strategy}_{col}"] = np.ma.masked_array(values, mask=~played)
+            rows[f"{col}__{strategy}"] = np.ma.masked_array(values, mask=~played)
     scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
                           against, True, max(play_every, 1), cond)
     for strategy, score in scores.items():
         values = np.zeros(count)
         values[played] = score
-        rows[f"{strategy}_duel_score"] = np.ma.masked_array(values, mask=~played)
+        rows[f"duel_score__{strategy}"] = np.ma.masked_array(values, mask=~played)
         sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
         hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
@@ -216,9 +222,8 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
             cols["defender_points"] // 5, minlength=POINT_BINS)[:POINT_BINS].tolist()
         hists[f"level_delta|strategy={strategy}"] = np.bincount(
             np.clip(delta, -6, 6) + 6, minlength=DELTA_BINS).tolist()
-        for col in ("defender_points", "bottom_points", "multiplier", "dealer_holds", "rise",
-                    "trump_suit", "declarer"):
-            rows[f"{strategy}_{col}"] = cols[col]
+        for col in BURYING_NAMES:
+            rows[f"{col}__{strategy}"] = cols[col]
     for strategy in strategies:
         if strategy != "low" and "low" in per:
             for name in ("defender_points_mean", "dealer_holds", "level_delta_mean"):
@@ -228,16 +233,16 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
     scores = head_to_head(rules, seed, start, count, strategies,
                           lambda s: bury_specs(s, bots)[0], against, False, 1, cond)
     for strategy, score in scores.items():
-        rows[f"{strategy}_duel_score"] = score
+        rows[f"duel_score__{strategy}"] = score
         sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
         hists[f"duel_score|strategy={strategy}"] = score_hist(score)
     return sums, hists, rows
 
 
 STUDIES = {
-    "trump-calling": Study("trump-calling", calling_chunk, tuple(CALLING), 50_000,
-                           {"play_every": 10, "against": None}),
-    "burying": Study("burying", burying_chunk, tuple(BURYING), 5_000,
+    "trump-calling": Study("trump-calling", calling_chunk, calling_columns, tuple(CALLING),
+                           50_000, {"play_every": 10, "against": None}),
+    "burying": Study("burying", burying_chunk, burying_columns, tuple(BURYING), 5_000,
                      {"bots": "greedy", "against": None}),
     **DUELS,
 }
