@@ -6,7 +6,6 @@ import sys
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import shengji as sj
@@ -17,6 +16,8 @@ from shengji.play._driver import Table, play_out
 from shengji.play.rounds import ask_python_bot
 from bots import PassiveBot
 from test_worlds import chi_square_limit
+
+pd = pytest.importorskip("pandas")   # the study extra
 
 STRONG = sj.Cards("BJ BJ SJ SJ 2S 2S 2H AS AS KS QS JS 10S 9S AH KH QH 5H 4H 3H AC KC 8C 7C 6C "
                   "3C AD 9D 8D 7D 6D 4D 3D")

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from shengji.cli import main
+from extras import require_extra
 
 
 def test_demo_prints_every_card_and_every_point(capsys, tmp_path):
@@ -115,6 +116,8 @@ BAD_INPUT = [
 
 @pytest.mark.parametrize("args,words", BAD_INPUT, ids=[" ".join(a) or "none" for a, _ in BAD_INPUT])
 def test_bad_input_is_one_line_and_writes_nothing(args, words, tmp_path, capsys):
+    if args[:1] in (["study"], ["duel"]):
+        require_extra("study")      # a study's command line needs it before its options
     out = tmp_path / "out"
     argv = args + (["--out", str(out)] if args[:1] == ["study"] and len(args) > 1 else [])
     with pytest.raises(SystemExit) as stop:

@@ -4,12 +4,13 @@ stop with one clear error. Fixed seeds: every test is deterministic."""
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import shengji as sj
 from bots import GreedyPlayer, PassiveBot
 from shengji.core.deals import place_counts
+
+pd = pytest.importorskip("pandas")   # the study extra
 
 BJ, SJ, AS = 53, 52, 51
 

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import shengji as sj
@@ -20,6 +19,8 @@ from shengji.studies.duels import duel_chunk
 from shengji.studies.stats import Z95
 
 from bots import PassiveBot
+
+pd = pytest.importorskip("pandas")   # the study extra
 
 
 @pytest.mark.parametrize("rules,a,b,first_round", [

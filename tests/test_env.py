@@ -6,11 +6,14 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
 
 import shengji as sj
 from shengji.bots import BotSpec, resolve_bots
-from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
+
+pytest.importorskip("pettingzoo")   # the rl extra
+from pettingzoo.test import api_test  # noqa: E402
+
+from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env  # noqa: E402
 
 
 def test_pettingzoo_api_test():

@@ -1,7 +1,6 @@
 """The learned bot: its checkpoint (written, read back, and every checkpoint that does not fit
 refused with one line), the native scorer and the native plays held to the NumPy definition
 (shengji.bots.learned.forward), and sj.Learned wherever bots are named."""
-import importlib.util
 import json
 import os
 import re
@@ -16,6 +15,7 @@ import shengji as sj
 from shengji.bots import learned
 from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text
 from shengji.play.rounds import simulate
+from extras import require_extra
 
 HIDDEN = (32, 16)      # small: the tests check the arithmetic, not the strength
 
@@ -276,9 +276,7 @@ def test_the_scorer_names_bad_input(checkpoint, args, words):
 
 def needs_jax():
     """Skip without jax and optax, found without importing them here (see below)."""
-    missing = [m for m in ("jax", "optax") if importlib.util.find_spec(m) is None]
-    if missing:
-        pytest.skip(f"needs {', '.join(missing)} (pip install 'shengji[learn]')")
+    require_extra("learn")
 
 
 JAX_FORWARD = """

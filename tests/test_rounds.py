@@ -5,7 +5,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 import shengji as sj
@@ -300,6 +299,7 @@ def record_row(rec):
 
 def plain(value):
     """A frame's value as Python has it: pandas' NA as None, NumPy scalars as Python's."""
+    import pandas as pd
     return None if pd.isna(value) else value.item() if hasattr(value, "item") else value
 
 
@@ -321,6 +321,7 @@ def test_python_bots_rows_are_the_native_rows(preset, first_round):
                                 first_round=first_round)
     python = sj.simulate_rounds(40, preset, bots=[GreedyPlayer()] * 4, seed=3, dealer=2,
                                 first_round=first_round)
+    import pandas as pd
     pd.testing.assert_frame_equal(python, native)
 
 

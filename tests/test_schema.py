@@ -5,8 +5,6 @@ import re
 import sys
 from pathlib import Path
 
-import pandas as pd
-import pyarrow.parquet as pq
 import pytest
 
 import shengji as sj
@@ -15,6 +13,9 @@ from shengji.studies import study as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bots import GreedyPlayer, PassiveBot  # noqa: E402
+
+pd = pytest.importorskip("pandas")   # the study extra
+pq = pytest.importorskip("pyarrow.parquet")
 
 DATA = Path(__file__).resolve().parent.parent / "docs" / "manual" / "data.md"
 

@@ -79,7 +79,7 @@ class Column:
     def series(self, values: Any) -> Any:
         """`values` (the engine's codes, or a masked array with nulls masked) as a pandas
         array of this column's dtype."""
-        with needs("shengji's frames and tables", "study"):
+        with needs("a shengji frame", "study"):
             import pandas as pd
 
         data = np.asarray(np.ma.getdata(values))
@@ -102,7 +102,7 @@ class Column:
 
 def suit_dtype() -> Any:
     """The pandas dtype of a trump suit: all five letters, in TRUMP_SUITS order."""
-    with needs("shengji's frames and tables", "study"):
+    with needs("a shengji frame", "study"):
         import pandas as pd
     return pd.CategoricalDtype(list(TRUMP_SUITS))
 
@@ -272,7 +272,7 @@ def documented() -> dict[str, tuple[Column, ...]]:
 def frame(rows: dict[str, Any], schema: Sequence[Column]) -> Any:
     """Rows (the engine's codes, masked arrays for nulls) as a pandas DataFrame of the
     schema's dtypes, in the rows' order; an EngineError names a column the schema lacks."""
-    with needs("shengji's frames and tables", "study"):
+    with needs("a shengji frame", "study"):
         import pandas as pd
 
     by_name = {c.name: c for c in schema}
@@ -285,7 +285,7 @@ def frame(rows: dict[str, Any], schema: Sequence[Column]) -> Any:
 def arrow_table(rows: dict[str, Any], schema: Sequence[Column]) -> Any:
     """Rows as a pyarrow Table of the schema's Arrow types, with pandas' metadata: read back
     by pandas (pd.read_parquet, Table.to_pandas) it has the schema's pandas dtypes."""
-    with needs("shengji's frames and tables", "study"):
+    with needs("a shengji frame", "study"):
         import pyarrow as pa
 
     data = frame(rows, schema)
@@ -296,7 +296,7 @@ def arrow_table(rows: dict[str, Any], schema: Sequence[Column]) -> Any:
 
 def arrow_types() -> dict[str, Any]:
     """The Arrow type of each quantity's dtype."""
-    with needs("shengji's frames and tables", "study"):
+    with needs("a shengji frame", "study"):
         import pyarrow as pa
     return {"int8": pa.int8(), "int16": pa.int16(), "int64": pa.int64(),
             "uint64": pa.uint64(), "float64": pa.float64(), "bool": pa.bool_(),

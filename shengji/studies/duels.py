@@ -224,6 +224,9 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     first_round = validate.flag(first_round, "first_round")
     rules = Rules.of(rules)
     levels = validate.round_args(0, 0, levels, rules, first_round)[2]
+    with needs("shengji.duel", "study"):     # before the run, not after it
+        import pandas  # noqa: F401
+        import pyarrow  # noqa: F401
     cond = condition(predeal, bottom, accept)
     if matches is not None and not cond.plain:
         raise ArgumentError("predeal, bottom and accept condition deals: a duel of matches takes "
@@ -253,8 +256,7 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
                 raise BotError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
                                "duel written to a folder names its bots by text; run it "
                                "without out")
-        with needs("shengji.duel", "study"):    # before the run, not after it
-            import pandas as pd
+        import pandas as pd
         summary = run(study, rules, count, seed, labels, options, workers, out,
                          resume, progress, backend, ray_address)
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
