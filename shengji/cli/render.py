@@ -81,7 +81,7 @@ def print_analysis(frame: Any, title: str, out=None) -> None:
     """An analysis's choices (analyze_bury, analyze_trump) ranked under its title: each one's
     mean level change, the 95% interval of its difference to the best, the defenders' points,
     the dealer's hold rate, and which strategy found it (`by`, for buries)."""
-    with needs("shengji analyze", "study"):
+    with needs("the analysis table", "study"):
         from tabulate import tabulate
     out = sys.stdout if out is None else out
     choice = frame.columns[0]
