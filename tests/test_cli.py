@@ -66,6 +66,43 @@ def test_simulate_rounds_and_matches(capsys):
     assert len(wins) == 2 and sum(wins) == pytest.approx(1)
 
 
+
+def printed_metrics(out):
+    """The rows of a summary table: name, group, value, interval's ends, n, as printed."""
+    return re.findall(r"^(\S+) +(\S+) +(-?[\d.]+) +\[(-?[\d.]+), (-?[\d.]+)\] +(\d+)$", out,
+                      re.M)
+
+
+def as_printed(metrics):
+    return [(m["name"], m["group"], f"{m['value']:.4f}", f"{m['ci_low']:.4f}",
+             f"{m['ci_high']:.4f}", str(m["n"])) for m in metrics]
+
+
+def test_simulate_prints_the_library_s_metrics(capsys):
+    import numpy as np
+
+    import shengji as sj
+    from shengji.studies.stats import match_metrics, round_metrics
+    frame = sj.simulate_rounds(600, "v3", bots="greedy", seed=2)
+    metrics = round_metrics(frame)
+    value = {m["name"]: m["value"] for m in metrics}
+    delta = np.where(frame["dealer_holds"], frame["rise"], -frame["rise"])
+    assert value == pytest.approx({
+        "defender_points_mean": frame["defender_points"].mean(),
+        "dealer_holds": frame["dealer_holds"].mean(), "level_delta_mean": delta.mean(),
+        "bottom_dug": (frame["multiplier"] > 0).mean(), "throws_mean": frame["throws"].mean(),
+        "failed_throws_mean": frame["failed_throws"].mean()})
+    assert {m["n"] for m in metrics} == {600} and {m["group"] for m in metrics} == {"all"}
+    assert main(["simulate", "--rounds", "600", "--seed", "2"]) == 0
+    assert printed_metrics(capsys.readouterr().out) == as_printed(metrics)
+    matches = [sj.play_match("bo3", seed=sj.round_seed(1, i), bots="greedy") for i in range(3)]
+    metrics = match_metrics(iter(matches))
+    assert [m["value"] for m in metrics] == pytest.approx([
+        np.mean([m.winner == 0 for m in matches]), np.mean([m.winner == 1 for m in matches]),
+        np.mean([len(m.rounds) for m in matches])])
+    assert main(["simulate", "--matches", "3", "--rules", "bo3", "--seed", "1"]) == 0
+    assert printed_metrics(capsys.readouterr().out) == as_printed(metrics)
+
 @pytest.mark.parametrize("args,words", [
     (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
     (["simulate", "--bots", "greedy,smart,greedy,greedy"], "unknown bot"),

@@ -1,12 +1,16 @@
 """Means and 95% intervals of study and simulation metrics, summed chunk by chunk (Sums),
-and the level-change helpers the studies and the command line share."""
+the level-change helpers the studies share, and the metrics of simulated rounds and matches
+(what `shengji simulate` prints)."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from shengji.play.records import MatchRecord
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95% interval
 
@@ -70,3 +74,30 @@ def metric(name: str, group: str, sums: Sums, proportion: bool | None = None) ->
     value, low, high = sums.interval(is_proportion(name) if proportion is None else proportion)
     return {"name": name, "group": group, "value": value, "ci_low": low, "ci_high": high,
             "n": sums.n}
+
+
+def round_metrics(frame: Any) -> list[dict[str, Any]]:
+    """The metrics of a frame of rounds (shengji.simulate_rounds), group `all`: the defenders'
+    mean points, the dealer's team's hold rate and mean level change (level_delta), the share
+    of rounds whose bottom the defenders dug, and the throws and failed throws a round."""
+    holds = frame["dealer_holds"].to_numpy()
+    delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
+    return [metric("defender_points_mean", "all", Sums.of(frame["defender_points"].to_numpy())),
+            metric("dealer_holds", "all", Sums.of(holds)),
+            metric("level_delta_mean", "all", Sums.of(delta)),
+            metric("bottom_dug", "all", Sums.of(frame["multiplier"].to_numpy() > 0)),
+            metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
+            metric("failed_throws_mean", "all", Sums.of(frame["failed_throws"].to_numpy()))]
+
+
+def match_metrics(matches: Iterable[MatchRecord]) -> list[dict[str, Any]]:
+    """The metrics of whole matches (shengji.play_match), read one at a time: the share each
+    team wins (group `team=0+2`, `team=1+3`) and the mean number of rounds a match."""
+    winners, lengths = [], []
+    for m in matches:
+        winners.append(m.winner)
+        lengths.append(len(m.rounds))
+    w = np.array(winners)
+    return [metric("wins", "team=0+2", Sums.of(w == 0)),
+            metric("wins", "team=1+3", Sums.of(w == 1)),
+            metric("rounds_mean", "all", Sums.of(lengths))]
