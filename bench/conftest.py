@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m pytest bench --benchmark-enable` times them (the default test run
+"""Benchmarks: `python -m pytest bench -n 0 --benchmark-enable` times them (the default test run
 only smoke-tests each once). After a timed run, a table gives each operation's rate for the core
 (median round, and the fastest round: on a shared machine the fastest is the least disturbed)
 and for the reference, measured in the same run, and their ratio (medians)."""

@@ -4,7 +4,7 @@
     python bench/write_results.py -- -k round      # pytest arguments after `--`
     python bench/write_results.py --json run.json  # from a pytest-benchmark JSON already made
 
-The run is `python -m pytest bench --benchmark-enable --benchmark-json=<tmp> -q
+The run is `python -m pytest bench -n 0 --benchmark-enable --benchmark-json=<tmp> -q
 -p no:cacheprovider` plus the arguments given. The file says how it was made (command, date,
 machine, Python, package version, git commit) and gives for each operation the same rates as the
 terminal summary of bench/conftest.py (one definition: bench/rates.py)."""
@@ -27,7 +27,7 @@ from rates import rates
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 PACKAGE = "shengji"
-PYTEST = ["-m", "pytest", "bench", "--benchmark-enable"]
+PYTEST = ["-m", "pytest", "bench", "-n", "0", "--benchmark-enable"]
 QUIET = ["-q", "-p", "no:cacheprovider"]
 
 
