@@ -33,8 +33,9 @@ else:
     link_args = []
 
 # The extensions in build order (each cimports only those before it); dotted under shengji.
-EXTENSIONS = ("core._core", "core._deal", "round._engine", "round._knowledge", "bots._learned",
-              "bots._policies", "play._driver", "round._worlds", "envs._vector")
+EXTENSIONS = ("core._core", "core._deal", "round._engine", "round._knowledge", "round._observation",
+              "bots._learned", "bots._policies", "play._driver", "play._batch", "play._playout",
+              "play._table", "round._worlds", "envs._vector")
 
 
 def source(name: str, suffix: str) -> str:

@@ -15,6 +15,7 @@ from shengji.play import records
 from shengji.round import views
 from shengji.play.rounds import view_of
 from shengji.round._knowledge import PLAYED, REST, TABLE
+from shengji.round._observation import observe
 from shengji.round._worlds import WorldSampler
 from bots import RandomBot
 
@@ -347,7 +348,7 @@ def test_the_observations_category_and_order_are_the_trumps():
     fields = {key: (start, end) for key, _, start, end in views.FIELD_SLICES}
     cards = [sj.kind_name(k) for k in range(54)]
     for code in range(-1, 65):
-        obs = view.knowledge.observe(view.table, code, [], -1, (2, 2), (0, 0), -1, -1, 0, 0, 0)
+        obs = observe(view.knowledge, view.table, code, [], -1, (2, 2), (0, 0), -1, -1, 0, 0, 0)
         category, order = (obs[slice(*fields[key])].tolist() for key in ("category", "order"))
         if code < 0:
             assert category == order == [-1] * 54

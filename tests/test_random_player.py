@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 import shengji as sj
-from shengji.play import _driver
+from shengji.play import _playout
 from shengji import reference as ref
 
 
@@ -37,7 +37,7 @@ FOLLOWS = [
 def test_random_follows_are_uniform(hand, lead):
     trump = sj.Trump(7, "S")
     legal = ref.legal_follows(hand, lead, trump)
-    samples = _driver.sample_follows(hand, lead, trump, 40 * len(legal), seed=3)
+    samples = _playout.sample_follows(hand, lead, trump, 40 * len(legal), seed=3)
     assert len(legal) >= 2
     assert chi_square(samples, legal) < critical(len(legal) - 1)
 
@@ -46,18 +46,18 @@ def test_random_leads_are_uniform_over_every_one_category_sub_multiset():
     trump = sj.Trump(7, "S")
     hand = sj.Cards("AH AH KH 3C 7D")   # ♥: 3x2 - 1 = 5 leads; ♣: 1; trump (7D): 1
     legal = [sj.Cards(t) for t in ["AH", "AH AH", "KH", "AH KH", "AH AH KH", "3C", "7D"]]
-    samples = _driver.sample_leads(hand, trump, 40 * len(legal), seed=4)
+    samples = _playout.sample_leads(hand, trump, 40 * len(legal), seed=4)
     assert chi_square(samples, legal) < critical(len(legal) - 1)
 
 
 def test_bad_hands_are_refused():
     trump = sj.Trump(7, "S")
     with pytest.raises(sj.PlayError):
-        _driver.sample_leads("", trump, 1)
+        _playout.sample_leads("", trump, 1)
     big = " ".join(sj.kind_name(k) for k in range(26))
     with pytest.raises(sj.PlayError):
-        _driver.sample_leads(big, trump, 1)
+        _playout.sample_leads(big, trump, 1)
     with pytest.raises(sj.PlayError):
-        _driver.sample_follows("AH AH 3C", "AH", trump, 1)
+        _playout.sample_follows("AH AH 3C", "AH", trump, 1)
     with pytest.raises(sj.PlayError):
-        _driver.sample_follows("3C", "AH KH", trump, 1)
+        _playout.sample_follows("3C", "AH KH", trump, 1)

@@ -279,7 +279,7 @@ def test_simulate_rounds_is_the_same_for_any_worker_count():
 
 def record_row(rec):
     """A round's row of a simulate_rounds frame, recomputed from its record (the engine
-    writes it, shengji.play._driver.write_row)."""
+    writes it, shengji.play._batch.write_row)."""
     trump = rec.trump
     last = len(rec.deals) - 1
     return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,

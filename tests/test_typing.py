@@ -35,8 +35,9 @@ def test_stubs_match_the_built_modules():
                  "--mypy-config-file", str(ROOT / "pyproject.toml"),
                  "--allowlist", str(ROOT / "tests" / "stubtest_allowlist.txt"), "shengji.core._core",
                  "shengji.core._deal", "shengji.round._engine", "shengji.round._knowledge",
-                 "shengji.round._worlds", "shengji.bots._policies", "shengji.bots._learned",
-                 "shengji.play._driver", "shengji.envs._vector")
+                 "shengji.round._observation", "shengji.round._worlds", "shengji.bots._policies",
+                 "shengji.bots._learned", "shengji.play._driver", "shengji.play._batch",
+                 "shengji.play._playout", "shengji.play._table", "shengji.envs._vector")
     assert result.returncode == 0, result.stdout[-3000:]
 
 

@@ -21,7 +21,7 @@ from shengji.bots.learned import SHIPPED, load_net
 from shengji.round.views import View
 
 if TYPE_CHECKING:    # a search bot is handed the round's Table, which the layer above owns
-    from shengji.play._driver import Table
+    from shengji.play._table import Table
 
 TEXT_BOTS = ("random", "greedy", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
 

@@ -4,7 +4,7 @@
 # seat's shows, revolutions and bury are the greedy bot's (_policies.pxd, BOT_LEARNED).
 #
 # The network (shengji.bots.learned.forward is its definition): the inputs of a pair are the
-# seat's observation (_knowledge.encode_observation) times obs_scale, then the move's features
+# seat's observation (_observation.encode_observation) times obs_scale, then the move's features
 # (move_features, MOVE_FEATURES); dense(OBSERVATION_SIZE + MOVE_SIZE -> h1), ReLU,
 # dense(h1 -> h2), ReLU, dense(h2 -> 1): the round's expected reward for the seat deciding.
 from libc.stdint cimport int16_t, int64_t

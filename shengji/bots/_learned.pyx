@@ -15,9 +15,10 @@ from shengji.core._core cimport (
 from shengji.core._core import kind_name
 from shengji.errors import ArgumentError, BotError
 from shengji.round._engine cimport Game, BAD_NO_DECISION
-from shengji.round._knowledge cimport (
-    RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, AT_HAND, AT_UNSEEN, AT_CURRENT, AT_TRUMP,
-    AT_SEATS, catch_up, moment_of, encode_observation,
+from shengji.round._knowledge cimport RoundKnowledge, TABLE, catch_up
+from shengji.round._observation cimport (
+    Moment, OBSERVATION_SIZE, AT_HAND, AT_UNSEEN, AT_CURRENT, AT_TRUMP, AT_SEATS, moment_of,
+    encode_observation,
 )
 
 # What a play does, scaled to mostly 0..1 (the unseen cards above reach about 3.5): its cards, pairs, points and trumps; whether it

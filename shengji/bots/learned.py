@@ -5,7 +5,7 @@ evaluates it natively (shengji.bots._learned, checked against forward by the tes
 script is examples/train_dmc.py.
 
 The network values an (observation, move) pair: the seat's observation (Table.observe,
-_knowledge.OBSERVATION_FIELDS) times obs_scale, then the move's features (encode_moves,
+_observation.OBSERVATION_FIELDS) times obs_scale, then the move's features (encode_moves,
 MOVE_FEATURES: the copies of each kind, the copies at each trump-line and side-suit position,
 and what the play does: whether it wins the trick so far, its points, the unseen cards above
 it ...); dense -> ReLU -> dense -> ReLU -> dense to one number, the round's expected reward
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from shengji.errors import BotError
-from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE
+from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 from shengji.bots._learned import (
     ARRAYS, MOVE_FEATURES, MOVE_SIZE, PLAY_FEATURES, Net, encode_moves, score_moves, shapes,
 )

@@ -13,7 +13,7 @@ One convention everywhere:
 - a missing value is null (pandas NA; NaN in a float column), never -1: the declarer where
   nobody declared, for instance.
 
-The engine's columns (shengji.play._driver.simulate) hold int16 codes: a seat or count, -1
+The engine's columns (shengji.play._batch.simulate) hold int16 codes: a seat or count, -1
 for none, the trump suit's index in TRUMP_SUITS, 0/1 for a flag. `frame` turns them, or any
 output's rows, into the schema's pandas dtypes; `arrow_table` into its Arrow types.
 """
@@ -118,7 +118,7 @@ QUANTITIES = _quantities(
     ("seed", "uint64", "the round's seed, round_seed(seed, i): play_round(seed=...) (a "
      "match's: play_match) plays it again"),
     ("attempts", "int64", "deals drawn until accept took one"),
-    # -- a round (a row of simulate_rounds; shengji.play._driver fills them)
+    # -- a round (a row of simulate_rounds; shengji.play._batch fills them)
     ("dealer", "int8", "the dealer's seat, 0..3"),
     ("declarer", "int8", "the seat whose show set the trump, 0..3", True),
     ("trump_suit", SUIT, "the trump suit: D, C, H, S, or NT for no trump"),

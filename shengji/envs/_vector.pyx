@@ -16,9 +16,9 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, BAD_REDEALS,
     MAX_DEALS, apply, game_start,
 )
-from shengji.round._knowledge cimport (
-    RoundKnowledge, Moment, OBSERVATION_SIZE, TABLE, catch_up, moment_of, encode_observation,
-    knowledge_reset,
+from shengji.round._knowledge cimport RoundKnowledge, TABLE, catch_up, knowledge_reset
+from shengji.round._observation cimport (
+    Moment, OBSERVATION_SIZE, moment_of, encode_observation,
 )
 from shengji.bots._policies cimport BotSpec
 from shengji.core._deal cimport round_seed_raw

@@ -1,16 +1,57 @@
-# The driver's contract for other native modules (the vector environment, _vector.pyx): the
-# loop that lets native bots answer, the seeds of rounds and the converters from Python.
-from libc.stdint cimport uint64_t
-
+# The driver's contract for the native modules that play rounds (_batch, _playout, _table, and
+# the vector environment, _vector.pyx): the loop that lets native bots answer, the bots' specs
+# read from Python, a Game for them, the error of a refusal and the converters from Python.
 from shengji.core._core cimport CardSet
-from shengji.round._engine cimport Game, GameRules, Passes
+from shengji.round._engine cimport (
+    Game, Passes, ASK_DONE, ASK_BURY, ASK_PLAY, PH_PLAY, run, apply, side_bury_is_moot,
+)
 from shengji.round._knowledge cimport RoundKnowledge
-from shengji.bots._policies cimport BotSpec
+from shengji.bots._learned cimport learned_play
+from shengji.bots._policies cimport (
+    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_LEARNED, answer, buries_side_cards,
+)
 
 
-cdef int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
-               bint declarations_only) noexcept nogil
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1
+cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL
+cdef object refusal_error(int rc)
 cdef CardSet as_set(object cards) except *
 cdef object as_cards(CardSet c)
 
+
+# Inline: each module that plays rounds (_batch, _playout, _table, _vector) compiles the loop
+# for its own calls, which the compiler may specialize (Table.rollouts asks it with no knowledge,
+# to the end of the round), instead of calling it through the C-API table once a round.
+cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
+                      bint declarations_only) noexcept nogil:
+    """Run the round, the native bots answering, until a Python seat must decide or the round
+    ends. With declarations_only it stops once the first trick is about to start, the bottom
+    buried; or sooner, at the dealer's bury, where which side cards go changes nothing before
+    the first trick (side_bury_is_moot) and the bot would bury side cards only: the dealer
+    then still holds the bottom, with the trumps it would keep. `know` is what the seats know
+    of this round, read on for a learned seat's plays (NULL where no seat is learned): the
+    caller resets it (knowledge_reset) whenever it starts a round afresh in `g`. Returns
+    ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
+    cdef int ask, rc
+    cdef CardSet cards
+    cdef bint flag
+    while True:
+        ask = run(g)
+        if declarations_only and g.phase == PH_PLAY:
+            return ASK_DONE
+        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
+                bots[g.seat].kind == BOT_SEARCH and ask == ASK_PLAY):
+            return ask
+        if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
+                and side_bury_is_moot(g)):
+            return ASK_DONE
+        if ask == ASK_PLAY and bots[g.seat].kind == BOT_LEARNED:
+            flag = False
+            rc = learned_play(g, bots[g.seat].net, know, &cards)
+        else:
+            rc = answer(g, &bots[g.seat], &cards, &flag)
+        if rc < 0:
+            return rc
+        rc = apply(g, cards, flag, False)
+        if rc < 0:
+            return rc

@@ -13,7 +13,7 @@ from shengji.core.validate import short
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
 from shengji.core.results import Settlement
-from shengji.play._driver import EVENTS, WHEN, Table
+from shengji.play._table import EVENTS, WHEN, Table
 from shengji.bots import BotSpec
 from shengji.core.deals import MAX_ATTEMPTS, record_deck
 from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError

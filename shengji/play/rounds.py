@@ -14,7 +14,8 @@ from shengji._optional import needs
 from shengji.core._core import Cards, follow_error
 from shengji.core._deal import round_seed
 from shengji.core.schema import ROUND_COLUMNS, ROUND_NAMES, frame
-from shengji.play._driver import Table, first_deals, simulate
+from shengji.play._batch import first_deals, simulate
+from shengji.play._table import Table
 from shengji.bots import is_search_bot, resolve_bots
 from shengji.core.deals import (Condition, condition, conditioned_decks, record_condition,
                            round_decks)

@@ -11,10 +11,10 @@
 # the QH shown earlier, or the other one), both explanations are kept as alternatives, each
 # standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
 # by the explanations that allow it.
-from libc.stdint cimport uint8_t, uint32_t, int8_t, int16_t
+from libc.stdint cimport uint8_t, uint32_t, int8_t
 from libc.string cimport memset
 
-from shengji.core._core cimport CardSet
+from shengji.core._core cimport CardSet, ALL_KINDS, difference
 from shengji.round._engine cimport Game
 
 cpdef enum:
@@ -25,27 +25,6 @@ cpdef enum:
     TABLE = 4              # the observer that sees no hand: what every seat knows
     OBSERVERS = 5          # seats 0..3, then the table
     MAX_ALTS = 8           # alternatives kept per kind (see Knowledge.overflow)
-    OBSERVATION_SIZE = 956 # int16s of a flat observation (OBSERVATION_FIELDS in _knowledge.pyx)
-
-
-# where each field of the flat observation starts (OBSERVATION_FIELDS in _knowledge.pyx)
-cdef enum:
-    AT_HAND = 0
-    AT_PLAYED = 54
-    AT_CURRENT = 270
-    AT_SHOWN = 486
-    AT_UNSEEN = 702
-    AT_BOTTOM = 756
-    AT_VOIDS = 810
-    AT_SIZES = 830
-    AT_CATEGORY = 834
-    AT_ORDER = 888
-    AT_TRUMP = 942
-    AT_LEVELS = 944
-    AT_POINTS = 948
-    AT_SEATS = 950
-    AT_ACTION = 954
-    AT_TRICKS = 955
 
 
 ctypedef struct KindKnowledge:
@@ -84,25 +63,22 @@ ctypedef struct RoundKnowledge:
     int nplays             # plays to tricks read
 
 
-ctypedef struct Moment:    # what an observation reads beyond the seat's knowledge: what is public
-    int trump_code         # the trump's table, -1 before there is a trump
-    int ncurrent           # plays of the trick in progress ...
-    CardSet current[4]     # ... in play order, from its leader
-    int leader             # the seat leading the trick in progress, -1 none
-    int dealer             # -1 while none
-    int declarer           # -1 none
-    int turn               # the seat deciding now, -1 none (the round is over)
-    int levels[2]          # each team's level (team = seat % 2)
-    int points[2]          # points each team has taken in tricks
-    int action             # what is asked: 0 declare, 1 revolt, 2 bury, 3 play
-    int tricks             # finished tricks
-
-
 cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
-cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil
-cdef void encode_observation(int16_t* out, const Knowledge* seat, const Knowledge* table,
-                             const Moment* m) noexcept nogil
+
+
+cdef inline CardSet unseen_of(const Knowledge* K) noexcept nogil:
+    """The cards the observer cannot see: not in its hand, not played, not the bottom it
+    knows."""
+    cdef CardSet x
+    cdef int q
+    x.ones = x.twos = ALL_KINDS
+    x = difference(x, K.hand)
+    for q in range(4):
+        x = difference(x, K.played[q])
+    if K.bottom_known:
+        x = difference(x, K.bottom)
+    return x
 
 
 cdef inline void knowledge_reset(RoundKnowledge* rk) noexcept nogil:

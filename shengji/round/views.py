@@ -11,7 +11,8 @@ import numpy as np
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import CATEGORIES
 from shengji.round.history import Event, Trick
-from shengji.round._knowledge import OBSERVATION_FIELDS, OBSERVATION_SIZE, SeatKnowledge
+from shengji.round._knowledge import SeatKnowledge
+from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE, observe
 from shengji.round._worlds import WorldSampler
 from shengji.errors import ArgumentError, ShengjiError
 from shengji.round.rules import Rules
@@ -131,9 +132,9 @@ class View:
         each flattened): what the env's observation of this seat is, encoded natively."""
         def seat(q: int | None) -> int:
             return -1 if q is None else q
-        return self.knowledge.observe(
-            self.table, -1 if self.trump is None else self.trump.code, self.current,
-            seat(self.leader), self.levels, self.points, seat(self.dealer),
+        return observe(
+            self.knowledge, self.table, -1 if self.trump is None else self.trump.code,
+            self.current, seat(self.leader), self.levels, self.points, seat(self.dealer),
             seat(self.declarer), seat(self.turn), ACTIONS.index(self.action), len(self.tricks),
             out)
 

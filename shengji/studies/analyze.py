@@ -14,7 +14,8 @@ from shengji._optional import needs
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.core._deal import round_seed
-from shengji.play._driver import Table, play_out, strategy_buries
+from shengji.play._playout import play_out, strategy_buries
+from shengji.play._table import Table
 from shengji.round._worlds import WorldSampler
 from shengji.bots import resolve_bots
 from shengji.errors import CardError, ShengjiError, TrumpError

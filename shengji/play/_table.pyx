@@ -1,0 +1,396 @@
+# One round in progress for Python (`Table`): Python bots, replays and the AEC env answer its
+# decisions through the engine's checks, the native bots playing the other seats (`drive`);
+# it reads the round out as events, tricks, observations, a record and a row.
+from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy
+
+import numpy as np
+
+from shengji.core._core cimport (
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, points_raw, empty_buffer, legal_leads_raw,
+    legal_follows_raw,
+)
+from shengji.round._knowledge cimport (
+    RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees,
+)
+from shengji.round._observation cimport (
+    Moment, OBSERVATION_SIZE, encode_observation, moment_of,
+)
+from shengji.core._deal cimport DECK_SIZE
+from shengji.round._engine cimport (
+    Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
+    ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
+    EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, ILLEGAL_FOLLOW, game_start, apply,
+    throw_failed, when_of, game_rules,
+)
+from shengji.bots._policies cimport BotSpec, BOT_GREEDY, answer
+from shengji.play._driver cimport drive, read_specs, refusal_error, as_set, as_cards
+from shengji.play._batch cimport RowColumns, row_columns, write_row
+from shengji.play._playout cimport deck_of, start_at_bury
+
+from shengji.core._core import KIND_NAMES, Cards, Trump
+from shengji.core.results import Settlement
+from shengji.core.schema import ROUND_NAMES
+from shengji.round import history
+from shengji.play._driver import REFUSALS
+from shengji.play._batch import whole_packs
+from shengji.play._playout import DECK_OF_PLACES
+from shengji.errors import ArgumentError, EngineError, PlayError, ShengjiError
+
+
+ASKS = {ASK_SHOW: "show", ASK_REVOLT: "revolt", ASK_BURY: "bury", ASK_PLAY: "play"}
+WHEN = ("drawing", "dealt", "buried")
+EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
+          EV_FORCED: "forced", EV_TURN: "turn_bottom", EV_STEP_DOWN: "step_down",
+          EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
+
+
+cdef class Table:
+    """One round in progress at a table of four seats (§9-§10 then §4-§8). `advance()` lets
+    the native bots play until a Python seat must decide; `answer()` takes that seat's
+    decision through the same checks."""
+    cdef Game* g
+    cdef RoundKnowledge* know  # what each seat and the table know, read from the round
+    cdef BotSpec bots[4]
+    cdef object specs          # the Python specs of bots: a learned seat's Net lives in them
+    cdef Passes passes[4]
+    cdef readonly object rules
+    cdef list built_events     # events() and tricks() as built so far
+    cdef list built_tricks
+
+    def __cinit__(self):
+        self.g = <Game*>calloc(1, sizeof(Game))
+        self.know = <RoundKnowledge*>calloc(1, sizeof(RoundKnowledge))
+        if self.g == NULL or self.know == NULL:
+            raise MemoryError()
+        self.know.deal = -1
+        self.built_events = []
+        self.built_tricks = []
+
+    def __dealloc__(self):
+        if self.g != NULL:
+            free(self.g.buf.data)
+            free(self.g)
+        free(self.know)
+
+    def __init__(self, rules, seed, int dealer, levels, bint first_round, bots, deck=None):
+        """`deck` (int8, 108 kinds in draw order), where given, is the first deal instead of
+        the shuffled one (a conditioned deal, as simulate's `decks`)."""
+        cdef GameRules gr = game_rules(rules)
+        cdef const int8_t[:, ::1] given
+        self.rules = rules
+        read_specs(bots, self.bots, self.passes)
+        self.specs = list(bots)
+        if deck is not None:
+            given = whole_packs(np.reshape(deck, (1, -1)), 1)
+        if game_start(self.g, &gr, self.passes, <uint64_t>int(seed), dealer, levels[0],
+                      levels[1], first_round) < 0:
+            raise PlayError("could not start the round")
+        if deck is not None:    # nothing is drawn yet: the first deal is replaced whole
+            memcpy(self.g.decks[0], &given[0, 0], DECK_SIZE)
+
+    def advance(self):
+        """Play on with the native bots; returns (what, seat) for a Python seat's decision, or
+        None when the round is over."""
+        cdef int rc
+        with nogil:
+            rc = drive(self.g, self.bots, self.know, False)
+        if rc == BAD_REDEALS:
+            raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
+        if rc < 0:
+            raise EngineError(f"the round engine refused a native bot's answer: "
+                              f"{REFUSALS.get(rc, rc)}")
+        if SHENGJI_DEBUG:
+            self.check_knowledge()
+        return None if rc == ASK_DONE else (ASKS[rc], self.g.seat)
+
+    def check_knowledge(self):
+        """Read the round so far into the seats' knowledge and check it against the round
+        (debug builds do at every decision): EngineError if they disagree."""
+        catch_up(self.know, self.g)
+        if not agrees(self.know, self.g):
+            raise EngineError("engine bug: a seat's knowledge disagrees with the round")
+
+    @property
+    def pending(self):
+        """(what, seat) of the decision waiting for an answer, or None."""
+        return (ASKS[self.g.ask], self.g.seat) if self.g.pending else None
+
+    def answer(self, cards=None, bint flag=False):
+        """The pending seat's answer; returns 0, or the refusal code (state unchanged)."""
+        cdef CardSet c
+        c.ones = 0
+        c.twos = 0
+        if cards is not None:
+            c = as_set(cards)
+        return apply(self.g, c, flag, True)
+
+    def greedy_play(self):
+        """The greedy bot's play for the pending seat (a lead or a follow), found on a copy of
+        the round: the round itself (its random state included) is left as it is."""
+        cdef CardSet cards
+        cdef bint flag
+        cdef BotSpec b = self.bots[self.g.seat]
+        cdef Game* copy
+        cdef int rc
+        b.kind = BOT_GREEDY
+        if not self.g.pending or self.g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        copy = <Game*>calloc(1, sizeof(Game))
+        if copy == NULL:
+            raise MemoryError()
+        memcpy(copy, self.g, sizeof(Game))
+        copy.buf = empty_buffer()
+        rc = answer(copy, &b, &cards, &flag)
+        free(copy.buf.data)
+        free(copy)
+        if rc < 0:
+            raise PlayError("the greedy bot found no play")
+        return as_cards(cards)
+
+    def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 spec):
+        """For each candidate play of the pending seat, the mean over the worlds of its
+        team's result when the round is played out from here by four greedy bots (`spec`):
+        the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
+        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
+        The other hands and the bottom are the world's: the real ones are not used."""
+        cdef Game* g = self.g
+        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
+        cdef int seat = g.seat, q, rc = 0, team
+        cdef BotSpec greedy[4]
+        cdef Passes passes[4]
+        cdef CardSet c
+        cdef Game* scratch
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
+            raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        read_specs([spec] * 4, greedy, passes)
+        scores = np.zeros(n, dtype=np.float64)
+        cdef double[::1] out = scores
+        scratch = <Game*>calloc(1, sizeof(Game))
+        if scratch == NULL:
+            raise MemoryError()
+        team = (seat - g.dealer) & 1          # 0: the dealer's team
+        try:
+            with nogil:
+                for i in range(n):
+                    for j in range(k):
+                        memcpy(scratch, g, sizeof(Game))
+                        scratch.buf = empty_buffer()  # its own play buffer
+                        memcpy(scratch.passes, passes, sizeof(passes))  # four greedy bots
+                        scratch.watch_valid = False
+                        for q in range(4):
+                            if q != seat:
+                                scratch.hands[q].ones = worlds[j, q, 0]
+                                scratch.hands[q].twos = worlds[j, q, 1]
+                                scratch.start_hands[q] = scratch.hands[q]
+                        scratch.bottom.ones = worlds[j, 4, 0]
+                        scratch.bottom.twos = worlds[j, 4, 1]
+                        c.ones = candidates[i, 0]
+                        c.twos = candidates[i, 1]
+                        rc = apply(scratch, c, False, True)
+                        if rc == 0:
+                            rc = drive(scratch, greedy, NULL, False)
+                        free(scratch.buf.data)
+                        if rc < 0:
+                            break
+                        out[i] += scratch.res.defender_points if team else \
+                            -scratch.res.defender_points
+                    if rc < 0:
+                        break
+        finally:
+            free(scratch)
+        if rc < 0:
+            raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
+                                    f"(candidate {i})")
+        return scores / max(k, 1)
+
+    @staticmethod
+    def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
+                bots):
+        """A round started at the dealer's bury as play_out starts them: the hands and the
+        bottom of `world` ((5, 2) masks), the dealer's declaration `show`, and its `bury` (None:
+        its bot is asked). `seed` seeds the bots' random choices."""
+        cdef Table t = Table.__new__(Table)
+        cdef GameRules gr = game_rules(rules)
+        cdef int8_t deck[DECK_SIZE]
+        cdef CardSet b
+        cdef int rc
+        b.ones = b.twos = 0
+        if bury is not None:
+            b = as_set(Cards(bury))
+        t.rules = rules
+        read_specs(bots, t.bots, t.passes)
+        t.specs = list(bots)
+        if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, deck) < 0:
+            raise PlayError(DECK_OF_PLACES)
+        rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
+                           levels[1], deck, as_set(Cards(show)), b)
+        if rc < 0:
+            raise refusal_error(rc)(f"the round cannot start at the bury: "
+                                    f"{REFUSALS.get(rc, rc)}")
+        return t
+
+    @property
+    def seed(self):
+        return self.g.seed
+
+    def refusal(self, int code):
+        return REFUSALS.get(code, f"code {code}")
+
+    def is_follow_refusal(self, int code):
+        return ILLEGAL_FOLLOW - FOLLOW_PAIRS <= code < ILLEGAL_FOLLOW
+
+    @property
+    def show_kind(self):
+        """What the pending show would be: declare, reinforce, overturn or forced."""
+        return EVENTS[self.g.show_what]
+
+    @property
+    def moment(self):
+        """(deal, when, at) as the record's events give them, for the pending decision."""
+        g = self.g
+        return (g.ndeals - 1, WHEN[when_of(g)], g.drawn)
+
+    @property
+    def options(self):
+        """The shows the pending seat may make (ASK_SHOW), and whether it may pass."""
+        return [as_cards(self.g.opts[i]) for i in range(self.g.nopts)], bool(self.g.may_pass)
+
+    def hand(self, int seat):
+        return as_cards(self.g.hands[seat])
+
+    def knowledge(self, int seat):
+        """What `seat` knows now (shengji.round._knowledge.SeatKnowledge); seat 4: the table, what
+        every seat knows."""
+        if not 0 <= seat < OBSERVERS:
+            raise ArgumentError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
+        catch_up(self.know, self.g)
+        return SeatKnowledge.of(&self.know.seen[seat],
+                                self.g.table.code if self.g.trump_suit >= 0 else -1)
+
+    @property
+    def trump(self):
+        return None if self.g.trump_suit < 0 else Trump.from_code(self.g.table.code)
+
+    def observe(self, int seat, int16_t[::1] out not None):
+        """Write into `out` (int16, OBSERVATION_SIZE) the flat observation of `seat` now
+        (_observation.OBSERVATION_FIELDS, docs/engine.md "Encodings"), natively: for the seat
+        asked, of its pending decision; for another seat, or once the round is over, what it
+        sees now, its action read as a play (3). The numbers of View.encode of its view, as
+        shengji.round.views.view_of(table, rules, levels, ...) takes it."""
+        cdef Moment m
+        if not 0 <= seat < 4:
+            raise ArgumentError(f"seat must be 0..3, got {seat}")
+        if out.shape[0] != OBSERVATION_SIZE:
+            raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                                f"{out.shape[0]}")
+        catch_up(self.know, self.g)
+        moment_of(self.g, seat, &m)
+        encode_observation(&out[0], &self.know.seen[seat], &self.know.seen[TABLE], &m)
+
+    def legal_plays(self, int64_t cap):
+        """The pending seat's legal plays as (n, 2) uint64 [ones, twos] masks (to_masks), the
+        first `cap` of them, and how many there are: as a lead, the plays of
+        legal_leads(hand, trump, cap) (every unit, then throws; the total counts every legal
+        lead); as a follow, legal_follows(hand, lead, trump)."""
+        cdef PlayBuffer buf
+        cdef int64_t n, i, total = 0
+        cdef uint64_t[:, ::1] out
+        g = self.g
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if cap < 1:
+            raise PlayError(f"cap must be a positive number of plays, got {cap}")
+        buf = empty_buffer()
+        try:
+            if g.step == 0:
+                n = legal_leads_raw(g.table, g.hands[g.seat], cap, &buf, &total)
+            else:
+                n = legal_follows_raw(g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                                      &buf)
+                total = buf.n
+            if n < 0:
+                raise PlayError(f"cannot list the plays (code {n})")
+            plays = np.empty((min(buf.n, cap), 2), dtype=np.uint64)
+            out = plays
+            for i in range(out.shape[0]):
+                out[i, 0] = buf.data[i].ones
+                out[i, 1] = buf.data[i].twos
+            return plays, total
+        finally:
+            free(buf.data)
+
+    def state(self):
+        """What is public now: draws, shows, dealer, declarer, level, trump, tricks (what each
+        seat knows beyond: knowledge())."""
+        g = self.g
+        return {"deal": g.ndeals - 1, "drawn": g.drawn,
+                "dealer": None if g.dealer < 0 else g.dealer,
+                "declarer": None if g.declarer < 0 else g.declarer,
+                "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
+                "events": self.events(), "tricks": self.tricks(),
+                "current": [as_cards(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
+                "leader": g.leader if g.phase == PH_PLAY else None}
+
+    def deck(self, int d):
+        """Deal d's 108 cards in draw order, as card text."""
+        if not 0 <= d < self.g.ndeals:
+            raise IndexError(f"deal {d} has not been dealt")
+        return " ".join(KIND_NAMES[self.g.decks[d][i]] for i in range(DECK_SIZE))
+
+    def events(self):
+        """The events so far (shengji.round.history.Event): built once each (a round only adds
+        events), shared by every view of this round."""
+        cdef Event* e
+        for i in range(len(self.built_events), self.g.nevents):
+            e = &self.g.events[i]
+            self.built_events.append(history.Event(
+                e.deal, WHEN[e.when], e.at, None if e.seat < 0 else e.seat, EVENTS[e.what],
+                None if e.kind < 0 else Cards([KIND_NAMES[e.kind]] * e.count)))
+        return tuple(self.built_events)
+
+    def tricks(self):
+        """The finished tricks (shengji.round.history.Trick): built once each, shared by every
+        view of this round."""
+        cdef Trick* t
+        for i in range(len(self.built_tricks), self.g.ntricks):
+            t = &self.g.tricks[i]
+            self.built_tricks.append(history.Trick(
+                t.leader, tuple([as_cards(t.plays[j]) for j in range(4)]), t.winner,
+                sum(points_raw(t.plays[j]) for j in range(4)),
+                as_cards(t.attempted) if throw_failed(t) else None))
+        return tuple(self.built_tricks)
+
+    def record(self):
+        """The finished round's fields (shengji.play.records.RoundRecord builds on them)."""
+        g = self.g
+        if g.phase != PH_DONE:
+            raise PlayError("the round is not over")
+        r = &g.res
+        return {"deals": tuple([self.deck(d) for d in range(g.ndeals)]),
+                "events": self.events(),
+                "dealer": g.dealer, "declarer": None if g.declarer < 0 else g.declarer,
+                "trump": self.trump,
+                "hands": tuple([as_cards(g.start_hands[i]) for i in range(4)]),
+                "buries": tuple([history.Bury(g.buriers[i], as_cards(g.buried[i]))
+                                 for i in range(g.nburies)]),
+                "bottom": as_cards(g.bottom),
+                "tricks": self.tricks(),
+                "trick_points": r.trick_points, "defender_points": r.defender_points,
+                "bottom_points": r.bottom_points, "multiplier": r.multiplier,
+                "penalty": r.penalty,
+                "settlement": Settlement(bool(r.dealer_holds), r.rise)}
+
+    def row(self):
+        """The finished round's row as simulate gives it (ROUND_NAMES, one int16 each),
+        written by the same code."""
+        if self.g.phase != PH_DONE:
+            raise PlayError("the round is not over")
+        cols = {name: np.zeros(1, dtype=np.int16) for name in ROUND_NAMES}
+        cdef RowColumns c = row_columns(cols)
+        write_row(self.g, &c, 0, True)
+        return cols

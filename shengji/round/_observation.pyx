@@ -1,0 +1,225 @@
+# A seat's flat observation for learning (the contract is _observation.pxd): the one encoder
+# (`encode_observation`) of a seat's knowledge (_knowledge.pxd) and the public moment
+# (`moment_of`, read from the engine's round) into OBSERVATION_FIELDS. Table.observe, the
+# vector env and the learned bot call it natively; `observe` is its entry for a View.
+from libc.stdint cimport uint8_t, uint64_t, int16_t
+from libc.string cimport memcpy, memset
+
+from shengji.core._core cimport (
+    CardSet, TrumpTable, NUM_KINDS, NUM_TRUMPS, TRUMP, ctz, union_of, trump_table, points_raw,
+)
+from shengji.round._engine cimport Game, Trick, MAX_TRICKS, PH_PLAY, ASK_SHOW, ASK_PLAY
+from shengji.round._knowledge cimport Knowledge, KindKnowledge, SeatKnowledge, unseen_of
+
+import numpy as np
+
+from shengji.errors import ArgumentError, PlayError, TrumpError
+
+
+# -- The learning encoding: a seat's flat observation ---------------------------------------------
+# docs/engine.md "Encodings": these fields in this order, each flattened (C order) into int16s.
+# Seat axes are relative (index 0 is the observing seat, 1 the next to play, 2 its partner, 3
+# the one before it); kind axes run over the 54 kinds. encode_observation is the one definition:
+# Table.observe writes it for the env, View.encode splits it into the fields.
+OBSERVATION_FIELDS = (
+    ("hand", (54,)), ("played", (4, 54)), ("current", (4, 54)), ("shown", (4, 54)),
+    ("unseen", (54,)), ("bottom", (54,)), ("voids", (4, 5)), ("sizes", (4,)),
+    ("category", (54,)), ("order", (54,)), ("trump", (2,)), ("levels", (4,)), ("points", (2,)),
+    ("seats", (4,)), ("action", ()), ("tricks", ()))
+
+
+def _check_layout():
+    starts = [AT_HAND, AT_PLAYED, AT_CURRENT, AT_SHOWN, AT_UNSEEN, AT_BOTTOM, AT_VOIDS, AT_SIZES,
+              AT_CATEGORY, AT_ORDER, AT_TRUMP, AT_LEVELS, AT_POINTS, AT_SEATS, AT_ACTION,
+              AT_TRICKS, OBSERVATION_SIZE]
+    at = 0
+    for i, (_, shape) in enumerate(OBSERVATION_FIELDS):
+        if starts[i] != at:
+            raise ImportError("OBSERVATION_FIELDS and the encoder's offsets disagree")
+        at += int(np.prod(shape))
+    if at != OBSERVATION_SIZE:
+        raise ImportError("OBSERVATION_FIELDS and OBSERVATION_SIZE disagree")
+    if AT_ORDER != AT_CATEGORY + NUM_KINDS:
+        raise ImportError("the encoder copies category and order as one row: order must follow")
+
+
+_check_layout()
+
+
+# The category and order fields (AT_ORDER follows AT_CATEGORY) of each trump's observations:
+# row code + 1 for trump code `code`, row 0 (all -1) before there is a trump. They depend on the
+# trump's table alone, so encode_observation copies a row whole.
+cdef int16_t CATEGORY_ORDER[NUM_TRUMPS + 1][2 * NUM_KINDS]
+
+
+def _build_category_order():
+    cdef int code, kind
+    cdef const TrumpTable* t
+    for kind in range(2 * NUM_KINDS):
+        CATEGORY_ORDER[0][kind] = -1
+    for code in range(NUM_TRUMPS):
+        t = trump_table(code)
+        for kind in range(NUM_KINDS):
+            CATEGORY_ORDER[code + 1][kind] = t.cat_of[kind]
+            CATEGORY_ORDER[code + 1][NUM_KINDS + kind] = \
+                t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
+
+
+_build_category_order()
+
+
+cdef inline int16_t relative(int q, int seat) noexcept nogil:
+    return -1 if q < 0 else (q - seat) & 3
+
+
+cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
+    """out[kind] = the copies of kind in c, for the kinds in c (the rest left as they are)."""
+    cdef uint64_t rest = c.ones
+    while rest:
+        out[ctz(rest)] = 1
+        rest &= rest - 1
+    rest = c.twos           # within c.ones
+    while rest:
+        out[ctz(rest)] = 2
+        rest &= rest - 1
+
+
+cdef inline bint one_seat(uint8_t w) noexcept nogil:
+    """The places w are one place, and that a seat: w is 1, 2, 4 or 8 (bits of 0x116)."""
+    return w < 16 and (0x116 >> w) & 1
+
+
+cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
+    """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
+    counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
+    cdef int kind, a, j, q
+    cdef int least[4]
+    cdef int counts[4]
+    cdef const KindKnowledge* k
+    for kind in range(NUM_KINDS):
+        k = &T.kinds[kind]
+        # a copy certain at a seat is there alone in every alternative, so in the first: the
+        # kinds with no such copy there (most) are passed at a glance
+        if k.nalts == 0 or not (one_seat(k.where[0][0]) or one_seat(k.where[0][1])):
+            continue
+        least[0] = least[1] = least[2] = least[3] = 2
+        for a in range(k.nalts):
+            counts[0] = counts[1] = counts[2] = counts[3] = 0
+            for j in range(2):
+                if one_seat(k.where[a][j]):
+                    counts[ctz(k.where[a][j])] += 1
+            for q in range(4):
+                least[q] = min(least[q], counts[q])
+        for q in range(4):
+            if least[q]:
+                out[54 * ((q - seat) & 3) + kind] = least[q]
+
+
+cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* T,
+                             const Moment* m) noexcept nogil:
+    """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
+    table's knowledge (what every seat knows each seat holds), at the moment m."""
+    cdef int seat = K.seat, i, q, c, row
+    cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
+    memset(out, 0, AT_VOIDS * sizeof(int16_t))    # the counts; every later field is written
+    write_counts(out + AT_HAND, K.hand)
+    write_counts(out + AT_UNSEEN, unseen_of(K))
+    if K.bottom_known:
+        write_counts(out + AT_BOTTOM, K.bottom)
+    memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
+    write_shown(out + AT_SHOWN, T, seat)
+    for i in range(4):
+        q = (seat + i) & 3
+        write_counts(out + AT_PLAYED + 54 * i, K.played[q])
+        for c in range(5):
+            out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
+        out[AT_SIZES + i] = K.sizes[q]
+        out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
+    for i in range(m.ncurrent):
+        row = ((m.leader if m.leader >= 0 else 0) + i - seat) & 3
+        write_counts(out + AT_CURRENT + 54 * row, m.current[i])
+    out[AT_TRUMP] = t.level if t != NULL else 0
+    out[AT_TRUMP + 1] = (t.suit if t.suit >= 0 else 4) if t != NULL else -1
+    out[AT_POINTS] = m.points[seat & 1]
+    out[AT_POINTS + 1] = m.points[1 - (seat & 1)]
+    out[AT_SEATS] = relative(m.dealer, seat)
+    out[AT_SEATS + 1] = relative(m.declarer, seat)
+    out[AT_SEATS + 2] = relative(m.leader, seat)
+    out[AT_SEATS + 3] = relative(m.turn, seat)
+    out[AT_ACTION] = m.action
+    out[AT_TRICKS] = m.tricks
+
+
+
+cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
+    """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
+    and the decision asked (a seat not asked reads a play)."""
+    cdef int i
+    cdef const Trick* t
+    cdef CardSet won[2]     # the cards of the tricks each team took: no kind thrice, so the
+                            # points of the union are the sum of the plays' points
+    cdef CardSet trick
+    m.trump_code = g.table.code if g.trump_suit >= 0 else -1
+    m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
+    for i in range(m.ncurrent):
+        m.current[i] = g.tricks[g.ntricks].plays[i]
+    m.leader = g.leader if g.phase == PH_PLAY else -1
+    m.dealer = g.dealer
+    m.declarer = g.declarer
+    m.turn = g.seat if g.pending else -1
+    m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
+    m.levels[0] = g.levels[0]
+    m.levels[1] = g.levels[1]
+    won[0].ones = won[0].twos = won[1].ones = won[1].twos = 0
+    for i in range(g.ntricks):
+        t = &g.tricks[i]
+        trick = union_of(union_of(t.plays[0], t.plays[1]), union_of(t.plays[2], t.plays[3]))
+        won[t.winner & 1] = union_of(won[t.winner & 1], trick)
+    m.points[0] = points_raw(won[0])
+    m.points[1] = points_raw(won[1])
+    m.tricks = g.ntricks
+
+
+def observe(SeatKnowledge knowledge not None, SeatKnowledge table not None, int trump_code,
+            current, int leader, levels, points, int dealer, int declarer, int turn, int action,
+            int tricks, out=None):
+    """The flat observation (OBSERVATION_FIELDS; docs/engine.md "Encodings") of the seat
+    whose knowledge is `knowledge`, from it, what `table` (the table's knowledge) knows each
+    seat holds, and the public moment: the trump's code (-1 before a trump), the plays of the
+    trick in progress from its leader (Cards), the seats leading it, dealing, declaring and
+    deciding now (-1 for none), each team's level and points taken in tricks, the action (0
+    declare, 1 revolt, 2 bury, 3 play) and the finished tricks. Written into `out` (int16,
+    OBSERVATION_SIZE) or a new array; returns it. Table.observe writes the same numbers for a
+    table's seat."""
+    cdef Moment m
+    cdef int16_t[::1] o
+    cdef int i
+    if not 0 <= knowledge.k.seat < 4:
+        raise ArgumentError("the table's knowledge has no observation: it is no seat")
+    if not -1 <= trump_code < 65:
+        raise TrumpError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
+    plays = list(current)
+    if len(plays) > 4:
+        raise PlayError(f"a trick holds at most 4 plays, got {len(plays)}")
+    m.trump_code = trump_code
+    m.ncurrent = len(plays)
+    for i in range(m.ncurrent):
+        m.current[i].ones = plays[i].ones
+        m.current[i].twos = plays[i].twos
+    m.leader = leader
+    m.dealer = dealer
+    m.declarer = declarer
+    m.turn = turn
+    for i in range(2):
+        m.levels[i] = levels[i]
+        m.points[i] = points[i]
+    m.action = action
+    m.tricks = tricks
+    if out is None:
+        out = np.empty(OBSERVATION_SIZE, dtype=np.int16)
+    o = out
+    if o.shape[0] != OBSERVATION_SIZE:
+        raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
+                            f"{o.shape[0]}")
+    encode_observation(&o[0], &knowledge.k, &table.k, &m)
+    return out
