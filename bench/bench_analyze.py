@@ -4,9 +4,9 @@ about a second on one core."""
 import pytest
 
 import shengji as sj
-from shengji.studies.analyze import bury_worlds, swaps
 from shengji.bots import resolve_bots
 from shengji.play._playout import play_out
+from shengji.studies.analyze import bury_worlds, swaps
 
 HAND = sj.Cards("BJ BJ SJ SJ 2S 2S 2H AS AS KS QS JS 10S 9S AH KH QH 5H 4H 3H AC KC 8C 7C 6C "
                 "3C AD 9D 8D 7D 6D 4D 3D")

@@ -4,10 +4,10 @@ Each benchmark does a fixed workload per round and records `items` (operations p
 the summary table can report operations per second and the core/reference ratio."""
 import numpy as np
 import pytest
+from golden.positions import load
 
 import shengji as sj
 from shengji import reference
-from golden.positions import load
 
 ROWS = load()
 FOLLOWS = [(hand, row["lead"], play, row["trump"])

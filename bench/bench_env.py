@@ -3,9 +3,9 @@ legal actions (each step observes the seat to move), and rounds of passive Pytho
 view of each decision, built from the engine's knowledge)."""
 import numpy as np
 import pytest
+from bots import PassiveBot  # tests/bots.py (bench/conftest puts tests/ on the path)
 
 import shengji as sj
-from bots import PassiveBot      # tests/bots.py (bench/conftest puts tests/ on the path)
 
 GAMES = 20
 
@@ -15,7 +15,7 @@ def env_steps(e, rules):
     for seed in range(GAMES):
         e.reset(seed=seed, options={"rules": rules})
         rng = np.random.default_rng(seed)
-        for agent in e.agent_iter():
+        for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)

@@ -3,8 +3,7 @@ plays, each played out by four greedy bots natively). Target: 50 ms or less on o
 import pytest
 
 import shengji as sj
-from shengji.play.rounds import Table
-from shengji.play.rounds import view_of
+from shengji.play.rounds import Table, view_of
 
 
 @pytest.mark.parametrize("moment", ["first lead", "a follow"])

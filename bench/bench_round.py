@@ -2,8 +2,8 @@
 import pytest
 
 import shengji as sj
-from shengji.play.rounds import simulate
 from shengji.bots import resolve_bots
+from shengji.play.rounds import simulate
 
 ROUNDS = {"random": 5_000, "greedy": 2_000}
 

@@ -3,7 +3,6 @@ self-play, uniformly random legal actions chosen with NumPy in the loop) against
 (shengji.envs.aec) stepped the same way, in the same run: the AEC env is the reference."""
 import numpy as np
 import pytest
-
 from bench_env import env_steps
 
 ENVS = 512

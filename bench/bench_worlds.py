@@ -1,9 +1,9 @@
 """What a seat sees: worlds sampled from a view (one call, k worlds, no GIL) and the legal
 leads of a hand."""
 import pytest
+from bots import PassiveBot  # tests/bots.py (bench/conftest puts tests/ on the path)
 
 import shengji as sj
-from bots import PassiveBot      # tests/bots.py (bench/conftest puts tests/ on the path)
 
 K = 20_000
 

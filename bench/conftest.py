@@ -8,8 +8,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # golden positions
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rates, shared with write_results.py
 
-from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: E402,F401  (hooks)
-from rates import rates  # noqa: E402
+from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: F401  (hooks)
+from rates import rates
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -6,15 +6,16 @@ A benchmark that records `extra_info["items"]` (operations per round) and
 median round time, and for the core also items over the fastest round (on a shared machine the
 fastest is the least disturbed). Benchmarks of one group are one operation; the ratio is the
 core's median rate over the reference's."""
-from typing import Iterable, NamedTuple, Optional
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class Rate(NamedTuple):
     group: str
-    core: Optional[float]        # items / median round, core
-    best: Optional[float]        # items / fastest round, core
-    reference: Optional[float]   # items / median round, reference
-    ratio: Optional[float]       # core / reference (medians)
+    core: float | None        # items / median round, core
+    best: float | None        # items / fastest round, core
+    reference: float | None   # items / median round, reference
+    ratio: float | None       # core / reference (medians)
 
 
 def rates(benchmarks: Iterable[tuple]) -> list:

@@ -20,9 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tabulate import tabulate
-
 from rates import rates
+from tabulate import tabulate
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent

@@ -3,12 +3,14 @@
 The rules live in a native core (`shengji.core._core`) checked against a plain Python reference
 (`shengji.reference`). See docs/engine.md for the card encoding and every rule decision.
 """
+from shengji import cards, testing
 from shengji._version import __version__ as __version__
+from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
 from shengji.core._core import (
-    Cards,
-    Trump,
     LEAD_CAP,
     RANK_NAMES,
+    Cards,
+    Trump,
     batch_follow_codes,
     batch_legal_follow_counts,
     batch_legal_follows,
@@ -29,19 +31,26 @@ from shengji.core._core import (
     trick_winner,
 )
 from shengji.core.deals import deal, decks
-from shengji.errors import (
-    ArgumentError, BotError, CardError, DealError, EngineError, IllegalAction, PlayError,
-    RulesError, ShengjiError, StudyError, TrumpError,
-)
 from shengji.core.results import Advance, Leads, Settlement, ThrowCheck, Unit
-from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
-from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
-from shengji.studies.duels import Duel, duel
-from shengji.studies.analyze import analyze_bury, analyze_trump
+from shengji.errors import (
+    ArgumentError,
+    BotError,
+    CardError,
+    DealError,
+    EngineError,
+    IllegalAction,
+    PlayError,
+    RulesError,
+    ShengjiError,
+    StudyError,
+    TrumpError,
+)
 from shengji.play.records import MatchRecord, RoundRecord, replay
+from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
 from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds
-from shengji import cards, testing
+from shengji.studies.analyze import analyze_bury, analyze_trump
+from shengji.studies.duels import Duel, duel
 
 __all__ = [
     "Cards", "Trump", "Rules", "Unit", "ThrowCheck", "Settlement", "Advance", "Leads",

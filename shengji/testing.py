@@ -14,25 +14,26 @@ import copy
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable
+from functools import cache
+from typing import Any
 
+from shengji.bots import Greedy, is_search_bot, resolve_bots
+from shengji.core import validate
 from shengji.core._core import Cards, points
 from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, DECKS, KIND_NAMES
 from shengji.core.deals import DRAWN
-from shengji.bots import Greedy, is_search_bot, resolve_bots
 from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
-from shengji.play.rounds import play_round, round_seed
 from shengji.play.records import RoundRecord, check_tricks_with_reference, replay_actions
+from shengji.play.rounds import play_round, round_seed
 from shengji.reference.declarations import declaration_phase
 from shengji.round.rules import PRESETS, Rules
-from shengji.core import validate
 from shengji.round.views import View
 
 __all__ = ["check_record", "check_bot", "BotCheck"]
 
-FULL_DECK = Counter({name: DECKS for name in KIND_NAMES})
+FULL_DECK = Counter(dict.fromkeys(KIND_NAMES, DECKS))
 
 
 def check_record(record: RoundRecord | dict) -> None:
@@ -63,7 +64,7 @@ def _fail(why: str) -> _Problem:
     return _Problem(f"check_record: {why}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card_name(token: str) -> str:
     cards = Cards(token)
     if len(cards) != 1:

@@ -8,8 +8,7 @@ from hypothesis import HealthCheck, settings
 import shengji as sj
 
 sys.path.insert(0, str(Path(__file__).parent))  # shared strategies and golden positions
-from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: E402,F401  (hooks)
-
+from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: F401  (hooks)
 
 # Hypothesis draws 300 examples a property in the full run (the README's command, CI) and 60 in
 # the quick loop, `pytest -m "not slow"`, which is meant to finish within a minute.

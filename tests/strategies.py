@@ -59,7 +59,7 @@ def crowded_deals(draw):
         name = sj.kind_name(k)
         by_order.setdefault(sj.order(name, trump), []).append(name)
     shared = by_order[16 + 12]
-    seat0 = [c for c in draw(st.lists(st.sampled_from(shared), min_size=2, max_size=3, unique=True))]
+    seat0 = draw(st.lists(st.sampled_from(shared), min_size=2, max_size=3, unique=True))
     for pos in (10, 11, 13, 14, 15):
         # the neighbours 11 and 13 usually, the rest seldom: long merged runs hide the split
         if draw(st.integers(0, 9)) < (8 if pos in (11, 13) else 3):

@@ -7,16 +7,16 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from bots import PassiveBot
+from test_worlds import chi_square_limit
 
 import shengji as sj
-from shengji.studies.analyze import bury_worlds, ranked, show_of, swaps, trump_worlds
 from shengji.bots import resolve_bots
 from shengji.cli import main
 from shengji.play._playout import play_out
 from shengji.play._table import Table
 from shengji.play.rounds import ask_python_bot
-from bots import PassiveBot
-from test_worlds import chi_square_limit
+from shengji.studies.analyze import bury_worlds, ranked, show_of, swaps, trump_worlds
 
 pd = pytest.importorskip("pandas")   # the study extra
 

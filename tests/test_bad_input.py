@@ -94,6 +94,7 @@ def test_issue_14_small_ones():
     """NumPy integer seeds pass; None or a number as cards is a CardError; the env refuses the
     first round play_round refuses; a mean of one value has no interval."""
     import numpy as np
+
     from shengji.envs.aec import env
     from shengji.studies.stats import Sums
     assert sj.play_round(seed=np.int64(7)) == sj.play_round(seed=7)

@@ -5,6 +5,7 @@ import re
 
 import numpy as np
 import pytest
+from bots import PassiveBot
 
 import shengji as sj
 import shengji.cards
@@ -13,8 +14,6 @@ from shengji.core._core import KIND_NAMES, category, parse_cards
 from shengji.core._deal import decks, place_counts
 from shengji.errors import CardError, PlayError
 from shengji.play.records import MAX_ROUND_DEALS
-
-from bots import PassiveBot
 
 
 def test_the_docstring_examples_run():

@@ -6,9 +6,9 @@ import subprocess
 import sys
 
 import pytest
+from extras import require_extra
 
 from shengji.cli import main
-from extras import require_extra
 
 
 def test_demo_prints_every_card_and_every_point(capsys, tmp_path):

@@ -5,9 +5,9 @@ import json
 
 import numpy as np
 import pytest
+from bots import GreedyPlayer, PassiveBot
 
 import shengji as sj
-from bots import GreedyPlayer, PassiveBot
 from shengji.core.deals import place_counts
 
 pd = pytest.importorskip("pandas")   # the study extra
@@ -150,7 +150,7 @@ def test_a_conditioned_row_replays_and_its_record_too():
     and the attempt taken, so that replay deals it again without accept; a record whose deal
     or condition was changed stops at the first deal."""
     from shengji.testing import check_record
-    predeal, spades = {3: "AS AS"}, lambda c: c[:, 3, 39:52].sum(axis=1) >= 9    # noqa: E731
+    predeal, spades = {3: "AS AS"}, lambda c: c[:, 3, 39:52].sum(axis=1) >= 9
     frame = sj.simulate_rounds(30, bots="random", seed=6, dealer=1, first_round=True,
                                predeal=predeal, accept=spades)
     for i in (0, 29):
@@ -208,8 +208,8 @@ def test_conditioned_duels(tmp_path):
 
 
 def test_conditioned_studies_and_command_line(tmp_path, capsys):
-    from shengji.studies import study as st
     from shengji.cli import main
+    from shengji.studies import study as st
     summary = st.run_study("trump-calling", deals=400, workers=1, out=tmp_path / "a",
                            predeal={0: "BJ BJ"}, bottom="5H", play_every=4)
     metric = {(m["name"], m["group"]): m["value"] for m in summary["metrics"]}
@@ -230,7 +230,7 @@ def test_conditioned_studies_and_command_line(tmp_path, capsys):
 
 def hand_columns(hand, level):
     """A hand's feature columns, counted plainly from its card texts."""
-    texts = [t for t in str(hand).split()]
+    texts = str(hand).split()
     suited = [t for t in texts if t not in ("SJ", "BJ")]
     return {**{s: sum(t[-1] == s for t in suited) for s in "DCHS"},
             "level": sum(t[:-1] == level for t in suited),

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.slow

@@ -9,16 +9,15 @@ import sys
 
 import numpy as np
 import pytest
+from bots import PassiveBot
 
 import shengji as sj
-from shengji.studies import study as st
-from shengji.studies import duels, report
-from shengji.errors import StudyError
 from shengji.cli import main
+from shengji.errors import StudyError
+from shengji.studies import duels, report
+from shengji.studies import study as st
 from shengji.studies.duels import duel_chunk
 from shengji.studies.stats import Z95
-
-from bots import PassiveBot
 
 pd = pytest.importorskip("pandas")   # the study extra
 

@@ -11,9 +11,9 @@ import shengji as sj
 from shengji.bots import BotSpec, resolve_bots
 
 pytest.importorskip("pettingzoo")   # the rl extra
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env  # noqa: E402
+from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
 
 
 def test_pettingzoo_api_test():

@@ -1,7 +1,6 @@
 """The recorded positions of tests/golden/positions.jsonl (made by the reference with
 tests/golden/make_golden.py) hold on the core and on the reference."""
 import pytest
-
 from golden.positions import digest, load
 
 ROWS = load()

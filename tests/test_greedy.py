@@ -3,14 +3,13 @@ stronger than random, and its calling and burying strategies do what they say.""
 from collections import Counter
 
 import pytest
+from test_rounds import check_round
 
 import shengji as sj
+from shengji import reference as ref
 from shengji.bots import resolve_bots
 from shengji.core.schema import DECLARATION_NAMES
 from shengji.play.rounds import simulate
-from shengji import reference as ref
-
-from test_rounds import check_round
 
 PRESETS = ["v3", "match16", "bo3"]
 

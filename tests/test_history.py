@@ -7,12 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from bots import PassiveBot
 
 import shengji as sj
-from shengji.round.history import (Bury, Event, Trick, to_data, trump_from_dict,
-                                   trump_to_dict)
-
-from bots import PassiveBot
+from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict, trump_to_dict
 
 GOLDEN = Path(__file__).parent / "golden"
 # the rounds of the golden records: (preset, seed, first_round), four random bots

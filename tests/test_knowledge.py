@@ -8,16 +8,15 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from bots import RandomBot
 
 import shengji as sj
-from shengji.play.rounds import Table, ask_python_bot
 from shengji.play import records
+from shengji.play.rounds import Table, ask_python_bot, view_of
 from shengji.round import views
-from shengji.play.rounds import view_of
 from shengji.round._knowledge import PLAYED, REST, TABLE
 from shengji.round._observation import observe
 from shengji.round._worlds import WorldSampler
-from bots import RandomBot
 
 PRESETS = ["v3", "match16", "bo3"]
 # the heavier checks run v3 in the quick loop (pytest -m "not slow") and every preset in full
@@ -138,7 +137,7 @@ def test_a_single_then_the_pair_that_holds_it_is_one_pair():
     env.reset(seed=1381, options={"rules": "v3"})
     rng = np.random.default_rng(1381)
     seen_pair = False
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)

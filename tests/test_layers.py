@@ -3,10 +3,10 @@ its own, and no two sibling modules import each other. import-linter checks the 
 it does not read Cython, so the .pyx/.pxd modules' imports and cimports are held to the same
 order here."""
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]

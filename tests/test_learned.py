@@ -10,12 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require_extra
 
 import shengji as sj
-from shengji.bots import learned
-from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text
+from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text, learned
 from shengji.play.rounds import simulate
-from extras import require_extra
 
 HIDDEN = (32, 16)      # small: the tests check the arithmetic, not the strength
 
@@ -186,9 +185,9 @@ class FeatureChecker:
     """Plays at random among its legal plays, holding encode_moves at every play decision to
     plain_features over those plays."""
 
-    def __init__(self, seed, greedy=sj.Greedy()):
+    def __init__(self, seed, greedy=None):
         self.rng = np.random.default_rng(seed)
-        self.greedy = greedy          # its shows and bury
+        self.greedy = sj.Greedy() if greedy is None else greedy    # its shows and bury
         self.checked = 0
         self.trumps = set()
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from extras import EXTRAS, installed
 
 import shengji as sj
 from shengji.cli import main
-from extras import EXTRAS, installed
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")     # the study extra

@@ -2,13 +2,11 @@
 greedy bots would from the same cards, and bad settings refused."""
 import numpy as np
 import pytest
+from test_rounds import check_round
 
 import shengji as sj
-from shengji.play.rounds import Table
-from shengji.play.rounds import view_of
+from shengji.play.rounds import Table, view_of
 from shengji.round._knowledge import TABLE
-
-from test_rounds import check_round
 
 PRESETS = ["v3", "match16", "bo3"]
 

@@ -4,12 +4,18 @@ import math
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from strategies import (
+    crowded_deals,
+    deals,
+    follow_positions,
+    led_deals,
+    split_positions,
+    sub_multiset,
+    trumps,
+)
 
 import shengji as sj
 from shengji import reference as ref
-
-from strategies import (crowded_deals, deals, follow_positions, led_deals, split_positions,
-                        sub_multiset, trumps)
 
 SETTINGS = settings()      # the profile conftest.py loads: 300 examples, 60 in the quick loop
 

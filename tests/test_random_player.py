@@ -5,8 +5,8 @@ from collections import Counter
 import pytest
 
 import shengji as sj
-from shengji.play import _playout
 from shengji import reference as ref
+from shengji.play import _playout
 
 
 def critical(df):

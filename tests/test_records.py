@@ -3,7 +3,7 @@ single-field mutation either changes nothing the replay depends on, or is refuse
 short ShengjiError (or ValueError) line; never a TypeError, KeyError, OverflowError, ..."""
 import copy
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -18,7 +18,7 @@ MUTATIONS = {"deleted": DELETE, "None": None, "10**30": 10 ** 30, "-10**30": -10
              "-1": -1, "'x'": "x", "[]": [], "[1]": [1], "{}": {}, "a bool": True, "1.5": 1.5}
 
 
-@lru_cache(maxsize=None)
+@cache
 def saved(preset, seed, bots, first_round=False, predeal=(), bottom=None):
     """A round's record as a JSON file holds it, and its replay's data (bots and rules left
     out: a mutation of those that the replay accepts changes nothing else). predeal: (seat,

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import shengji as sj
-from shengji.play.rounds import Table
 from shengji.play import records
+from shengji.play.rounds import Table
 from shengji.testing import check_record
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bots import EagerBot, GreedyPlayer, LateBot, PassiveBot, ScriptedBot  # noqa: E402
+from bots import EagerBot, GreedyPlayer, LateBot, PassiveBot, ScriptedBot
 
 PRESETS = ["v3", "match16", "bo3"]
 FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})

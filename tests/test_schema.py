@@ -12,7 +12,7 @@ from shengji.core import schema
 from shengji.studies import study as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bots import GreedyPlayer, PassiveBot  # noqa: E402
+from bots import GreedyPlayer, PassiveBot
 
 pd = pytest.importorskip("pandas")   # the study extra
 pq = pytest.importorskip("pyarrow.parquet")

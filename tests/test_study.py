@@ -12,10 +12,10 @@ import time
 import pytest
 
 import shengji as sj
-from shengji.play.rounds import first_deals
-from shengji.studies import study as st
-from shengji.studies import backends, report, store
 from shengji.errors import StudyError
+from shengji.play.rounds import first_deals
+from shengji.studies import backends, report, store
+from shengji.studies import study as st
 
 CHUNK = st.STUDIES["trump-calling"].chunk_size
 DEALS = 2 * CHUNK + 700      # three chunks, the last one short

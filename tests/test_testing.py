@@ -6,11 +6,10 @@ import json
 import re
 
 import pytest
+from bots import PassiveBot, RandomBot
 
 import shengji as sj
 from shengji.testing import BotCheck, check_bot, check_record
-
-from bots import PassiveBot, RandomBot
 
 PRESETS = ["v3", "match16", "bo3"]
 

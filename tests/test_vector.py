@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-import shengji as sj  # noqa: E402
-from shengji.envs.aec import OBS_SIZE, ShengjiEnv  # noqa: E402
-from shengji.envs.vector import VecEnv  # noqa: E402
+import shengji as sj
+from shengji.envs.aec import OBS_SIZE, ShengjiEnv
+from shengji.envs.vector import VecEnv
 
 
 def random_actions(rng, info):
@@ -215,7 +215,7 @@ def test_bad_actions_name_the_env_and_step_none(actions, message):
     ({"opponents": {3: "gredy"}}, "seat 3: unknown bot 'gredy'"),
     ({"opponents": {1: "greedy:call=bogus"}}, "seat 1: bot 'greedy:call=bogus'"),
     ({"opponents": {2: None}}, "seat 2: "),
-    ({"opponents": {q: "greedy" for q in range(4)}}, "at least one seat"),
+    ({"opponents": dict.fromkeys(range(4), "greedy")}, "at least one seat"),
     ({"opponents": {4: "greedy"}}, "seat"),
     ({"opponents": [1, 3]}, "dict"),
     ({"opponents": {1: "nonsense"}}, "nonsense"),

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.play.rounds import Table
 from shengji.play import records
+from shengji.play.rounds import Table, view_of
 from shengji.round import views
-from shengji.play.rounds import view_of
 from shengji.round._worlds import WorldSampler
 
 PRESETS = ["v3", "match16", "bo3"]
@@ -260,7 +259,7 @@ def test_impossible_constraints_and_bad_arguments_are_named():
 
 
 def test_encodings():
-    for view, hands in views_of_a_round("bo3", 2, False)[::7]:
+    for view, _ in views_of_a_round("bo3", 2, False)[::7]:
         e = view.encode()
         assert (e["hand"] == np.array(view.hand.counts())).all()
         assert e["hand"].sum() == len(view.hand) == e["sizes"][0]

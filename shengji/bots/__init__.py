@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
+from shengji.bots._policies import BOTS, BURIES, CALLS
+from shengji.bots.learned import SHIPPED, load_net
+from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import HAND_SIZE
-from shengji.bots._policies import BOTS, BURIES, CALLS
-from shengji.core import validate
 from shengji.errors import BotError
-from shengji.bots.learned import SHIPPED, load_net
 from shengji.round.views import View
 
 if TYPE_CHECKING:    # a search bot is handed the round's Table, which the layer above owns
@@ -41,12 +41,12 @@ class BotSpec(NamedTuple):
     net: Any = None
 
     @classmethod
-    def python(cls) -> "BotSpec":
+    def python(cls) -> BotSpec:
         """A seat the engine hands to Python at every decision (a Python or search bot)."""
         return cls(BOTS["python"])
 
     @classmethod
-    def random(cls, bury: str = "random") -> "BotSpec":
+    def random(cls, bury: str = "random") -> BotSpec:
         """The random player, burying by `bury` (uniformly at random by default)."""
         return cls(BOTS["random"], bury=BURIES[bury])
 
@@ -107,7 +107,7 @@ class Greedy:
     bury: str = "low_voids"
     revolt: bool = True
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.call not in CALLS:
             raise BotError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
         if self.bury not in BURIES:
@@ -143,7 +143,7 @@ class Pimc:
     seed: int = 0
     greedy: Greedy = field(default_factory=Greedy)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9, error=BotError)
         validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
@@ -195,7 +195,7 @@ class Learned:
     path: str = SHIPPED
     greedy: Greedy = field(default_factory=Greedy)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.path, (str, os.PathLike)):
             raise BotError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
         object.__setattr__(self, "path", os.fspath(self.path))

@@ -22,11 +22,18 @@ from typing import Any
 
 import numpy as np
 
+from shengji.bots._learned import (
+    ARRAYS,
+    MOVE_FEATURES,
+    MOVE_SIZE,
+    PLAY_FEATURES,
+    Net,
+    encode_moves,
+    score_moves,
+    shapes,
+)
 from shengji.errors import BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
-from shengji.bots._learned import (
-    ARRAYS, MOVE_FEATURES, MOVE_SIZE, PLAY_FEATURES, Net, encode_moves, score_moves, shapes,
-)
 
 __all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "PLAY_FEATURES", "ARRAYS", "Net",
            "score_moves", "encode_moves", "layout_of", "shapes", "default_obs_scale",

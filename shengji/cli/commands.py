@@ -3,6 +3,7 @@ analyze, demo and replay. Each prints its result (shengji.cli.render) or raises 
 ShengjiError, MissingExtra or OSError for shengji.cli.parser to report."""
 from __future__ import annotations
 
+import argparse
 import json
 
 import shengji as sj
@@ -15,7 +16,7 @@ from shengji.errors import ArgumentError
 DUEL_DEALS = 100_000      # the duel's default on the command line
 
 
-def study(args) -> None:
+def study(args: argparse.Namespace) -> None:
     """`shengji study`: run a study with a progress bar and print its table."""
     with needs("shengji study", "study"):
         from tqdm import tqdm
@@ -36,7 +37,7 @@ def study(args) -> None:
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
 
-def duel(args) -> None:
+def duel(args: argparse.Namespace) -> None:
     """Two bots in duplicate, into a study folder."""
     with needs("shengji duel", "study"):
         from tqdm import tqdm
@@ -53,7 +54,7 @@ def duel(args) -> None:
     print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
 
 
-def simulate(args) -> None:
+def simulate(args: argparse.Namespace) -> None:
     """Rounds or matches with the chosen bots, summed up with 95% intervals."""
     from shengji.studies.stats import match_metrics, round_metrics
     bots = bots_from_text(args.bots)
@@ -84,7 +85,7 @@ def simulate(args) -> None:
                                                    "seats 0 and 2, is the dealer's team)"))
 
 
-def analyze(args) -> None:
+def analyze(args: argparse.Namespace) -> None:
     """The ranked choices of one hand, each with the interval of its difference to the best."""
     with needs("shengji analyze", "study"):
         import tabulate  # noqa: F401  (the table: missing, nothing is played first)
@@ -103,7 +104,7 @@ def analyze(args) -> None:
                           f"{args.worlds:,} worlds, seed {args.seed}")
 
 
-def demo(args) -> None:
+def demo(args: argparse.Namespace) -> None:
     """One round with the chosen bots, printed; with --save, its record written as JSON."""
     rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
     if args.save:
@@ -112,7 +113,7 @@ def demo(args) -> None:
     print_round(rec)
 
 
-def replay(args) -> None:
+def replay(args: argparse.Namespace) -> None:
     """A saved round record re-checked through the engine, then printed."""
     with open(args.file, encoding="utf-8") as f:
         rec = sj.replay(json.load(f))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+from typing import Any, NoReturn
 
 from shengji._optional import MissingExtra
 from shengji._version import __version__
@@ -21,7 +22,7 @@ WORKERS = cli_type(count, "--workers", high=1024)
 class Parser(argparse.ArgumentParser):
     """Bad usage is one line (and exit status 2), not the usage block and then the error."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         """Exit with status 2 and the error in one line."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
@@ -60,7 +61,7 @@ def build_parser() -> Parser:
     return parser
 
 
-def add_study(sub) -> None:
+def add_study(sub: Any) -> None:
     """`shengji study NAME`."""
     p = sub.add_parser(
         "study", help="Monte Carlo studies: trump-calling, burying",
@@ -115,7 +116,7 @@ def add_study(sub) -> None:
     add_conditions(p)
 
 
-def add_duel(sub) -> None:
+def add_duel(sub: Any) -> None:
     """`shengji duel --a SPEC --b SPEC`."""
     p = sub.add_parser(
         "duel", help="two bots in duplicate: each deal played twice, the teams swapped",
@@ -157,7 +158,7 @@ def add_duel(sub) -> None:
     add_conditions(p)
 
 
-def add_demo(sub) -> None:
+def add_demo(sub: Any) -> None:
     """`shengji demo`."""
     p = sub.add_parser(
         "demo", help="play one round and print it trick by trick",
@@ -174,7 +175,7 @@ def add_demo(sub) -> None:
     p.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
 
 
-def add_simulate(sub) -> None:
+def add_simulate(sub: Any) -> None:
     """`shengji simulate`."""
     p = sub.add_parser(
         "simulate", help="rounds or matches with chosen bots, summed up",
@@ -197,7 +198,7 @@ def add_simulate(sub) -> None:
     add_conditions(p)
 
 
-def add_conditions(p) -> None:
+def add_conditions(p: argparse.ArgumentParser) -> None:
     """--predeal and --bottom: the cards fixed in every deal (shengji.core.deals)."""
     p.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
                    help="cards fixed to a seat (0..3, absolute; in a deal the dealer, the "
@@ -207,7 +208,7 @@ def add_conditions(p) -> None:
                    help="cards fixed to the bottom in every deal")
 
 
-def add_analyze(sub) -> None:
+def add_analyze(sub: Any) -> None:
     """`shengji analyze bury` and `shengji analyze trump`."""
     p = sub.add_parser(
         "analyze", help="one hand: which cards to bury, which trump to declare",
@@ -243,7 +244,7 @@ def add_analyze(sub) -> None:
     add_analysis_options(trump)
 
 
-def add_analysis_options(p) -> None:
+def add_analysis_options(p: argparse.ArgumentParser) -> None:
     """The options both analyses take: rules, worlds, bots and seed."""
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument("--worlds", type=cli_type(count, "--worlds", high=1_000_000),
@@ -256,7 +257,7 @@ def add_analysis_options(p) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
 
 
-def add_replay(sub) -> None:
+def add_replay(sub: Any) -> None:
     """`shengji replay FILE`."""
     p = sub.add_parser(
         "replay", help="re-check a saved round record and print it",

@@ -10,13 +10,13 @@ from shengji._optional import needs
 from shengji.cards import SUIT_SYMBOLS
 
 
-def pretty(cards) -> str:
+def pretty(cards: Any) -> str:
     """Card text with suit symbols: `A♠ 10♥ SJ`."""
     return " ".join(c if c in ("SJ", "BJ") else c[:-1] + SUIT_SYMBOLS[c[-1]]
                     for c in sj.Cards(cards)) or "-"
 
 
-def pretty_hand(hand, trump) -> str:
+def pretty_hand(hand: Any, trump: Any) -> str:
     """The hand's cards by category, trumps first, each from the highest card down."""
     cards: dict[str, list[str]] = {}
     for card in sorted(sj.Cards(hand), key=lambda c: sj.order(c, trump), reverse=True):
@@ -24,7 +24,7 @@ def pretty_hand(hand, trump) -> str:
     return " | ".join(" ".join(pretty(c) for c in cards[cat]) for cat in "TSHCD" if cat in cards)
 
 
-def print_round(rec: sj.RoundRecord, out=None) -> None:
+def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
     """A round record, readably: the declarations, the hands at the first trick, the bottom,
     every trick and the outcome."""
     out = sys.stdout if out is None else out
@@ -58,7 +58,7 @@ def print_round(rec: sj.RoundRecord, out=None) -> None:
           file=out)
 
 
-def print_summary(summary: dict, out=None, title: str | None = None) -> None:
+def print_summary(summary: dict, out: Any = None, title: str | None = None) -> None:
     """The metrics as a table: each value with its 95% interval and count."""
     with needs("the summary table", "study"):
         from tabulate import tabulate
@@ -77,7 +77,7 @@ def print_summary(summary: dict, out=None, title: str | None = None) -> None:
                    colalign=("left", "left", "right", "right", "right")), file=out)
 
 
-def print_analysis(frame: Any, title: str, out=None) -> None:
+def print_analysis(frame: Any, title: str, out: Any = None) -> None:
     """An analysis's choices (analyze_bury, analyze_trump) ranked under its title: each one's
     mean level change, the 95% interval of its difference to the best, the defenders' points,
     the dealer's hold rate, and which strategy found it (`by`, for buries)."""

@@ -1,14 +1,14 @@
 # Type stub of the native core (shengji/_core.pyx), checked against the built module by
 # mypy's stubtest in tests/test_typing.py.
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Literal, final
+from typing import Any, Literal, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
 
 from shengji.core.results import Leads, ThrowCheck, Unit
 
-_CardsLike = Cards | str
+_CardsLike: TypeAlias = "Cards | str"
 _Category = Literal["S", "H", "C", "D", "T"]
 
 DEBUG_BUILD: bool

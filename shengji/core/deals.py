@@ -7,17 +7,18 @@ first round). Deal i of a conditioned run depends on (seed, i, condition) alone:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from shengji.core._core import Cards, kind_name, points
-from shengji.core.cards import (BOTTOM_SIZE, DECK_SIZE, HAND_SIZE, KINDS, SEATS, SMALL_JOKER,
-                                SUITS)
-from shengji.core._deal import condition_decks, decks as plain_decks, round_seed
-from shengji.core._deal import place_counts as native_counts
 from shengji.core import validate
+from shengji.core._core import Cards, kind_name, points
+from shengji.core._deal import condition_decks, round_seed
+from shengji.core._deal import decks as plain_decks
+from shengji.core._deal import place_counts as native_counts
+from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, HAND_SIZE, KINDS, SEATS, SMALL_JOKER, SUITS
 from shengji.core.schema import seat_variant
 from shengji.errors import ArgumentError, DealError
 
@@ -173,7 +174,7 @@ def conditioned_decks(cond: Condition, seeds: Any, indices: Any,
         drawn = condition_decks(seeds[rows], indices[rows], dealers[rows],
                                 tries.astype(np.uint64), fixed, nfixed)
         if cond.accept is None:
-            ok = np.ones((len(pending), 1), bool)
+            ok: np.ndarray = np.ones((len(pending), 1), bool)
         else:
             ok = np.asarray(cond.accept(place_counts(drawn, dealers[rows])), bool)
             if ok.shape != rows.shape:

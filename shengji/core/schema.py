@@ -19,8 +19,9 @@ output's rows, into the schema's pandas dtypes; `arrow_table` into its Arrow typ
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 

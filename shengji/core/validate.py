@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import operator
 import reprlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -31,14 +31,14 @@ with needs("shengji.envs.aec", "rl"):
     from gymnasium import spaces
     from pettingzoo import AECEnv
 
+from shengji.bots import BotSpec
 from shengji.core import validate
 from shengji.core._core import Cards, kind_name
 from shengji.core.cards import BOTTOM_SIZE, KINDS
-from shengji.errors import IllegalAction
-from shengji.round.rules import Rules
-from shengji.bots import BotSpec
-from shengji.play.rounds import Table
 from shengji.core.validate import round_args
+from shengji.errors import IllegalAction
+from shengji.play.rounds import Table
+from shengji.round.rules import Rules
 from shengji.round.views import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
 MAX_ACTIONS = 2048
@@ -87,10 +87,10 @@ class ShengjiEnv(AECEnv):
         self._table = Table(self.rules, seed, dealer, levels, first_round,
                             [BotSpec.python()] * 4)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._bury: list[str] = []
         self._advance()

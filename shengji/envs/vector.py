@@ -61,14 +61,14 @@ with needs("shengji.envs.vector", "rl"):
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
 
-from shengji.core import validate
-from shengji.errors import ArgumentError, BotError
-from shengji.bots._policies import BOTS
-from shengji.envs._vector import VecCore
 from shengji.bots import BotSpec, Greedy, resolve_bots
-from shengji.envs.aec import MAX_ACTIONS, OBS_SIZE
-from shengji.round.rules import Rules
+from shengji.bots._policies import BOTS
+from shengji.core import validate
 from shengji.core.validate import round_args
+from shengji.envs._vector import VecCore
+from shengji.envs.aec import MAX_ACTIONS, OBS_SIZE
+from shengji.errors import ArgumentError, BotError
+from shengji.round.rules import Rules
 
 # the shows and the bury's kinds are never cut: at most 54 kinds, and fewer shows
 MIN_ACTIONS = 64

@@ -4,22 +4,22 @@ docs/engine.md "Rounds" describes the record."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from shengji import reference as ref
+from shengji.bots import BotSpec
 from shengji.core import validate
-from shengji.core.validate import short
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
-from shengji.core.results import Settlement
-from shengji.play._table import EVENTS, WHEN, Table
-from shengji.bots import BotSpec
 from shengji.core.deals import MAX_ATTEMPTS, record_deck
+from shengji.core.results import Settlement
+from shengji.core.validate import round_args, short
 from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError
+from shengji.play._table import EVENTS, WHEN, Table
 from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict
 from shengji.round.rules import Rules
-from shengji.core.validate import round_args
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class RoundRecord:
         return {f.name: to_data(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
-    def from_dict(cls, d: Any) -> "RoundRecord":
+    def from_dict(cls, d: Any) -> RoundRecord:
         """The record of to_dict()'s data (a JSON file's), every field checked against
         RECORD_FIELDS: ShengjiError "not a round record: <field path> ..." at the first that
         does not fit."""

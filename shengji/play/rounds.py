@@ -11,20 +11,25 @@ from typing import Any
 import numpy as np
 
 from shengji._optional import needs
+from shengji.bots import is_search_bot, resolve_bots
+from shengji.core import validate
 from shengji.core._core import Cards, follow_error
 from shengji.core._deal import round_seed
+from shengji.core.deals import (
+    Condition,
+    condition,
+    conditioned_decks,
+    record_condition,
+    round_decks,
+)
 from shengji.core.schema import ROUND_COLUMNS, ROUND_NAMES, frame
+from shengji.core.validate import round_args
+from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.play._batch import first_deals, simulate
 from shengji.play._table import Table
-from shengji.bots import is_search_bot, resolve_bots
-from shengji.core.deals import (Condition, condition, conditioned_decks, record_condition,
-                           round_decks)
-from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.play.records import MatchRecord, RoundRecord
-from shengji.round.rules import Rules
-from shengji.core import validate
-from shengji.core.validate import round_args
 from shengji.round._knowledge import TABLE
+from shengji.round.rules import Rules
 from shengji.round.views import View
 
 __all__ = ["Table", "first_deals", "round_seed", "simulate", "play_round", "play_match",
@@ -174,7 +179,7 @@ MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round
 def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
                     workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
                     first_round: bool = False, predeal: Any = None, bottom: Any = None,
-                    accept: Any = None):
+                    accept: Any = None) -> Any:
     """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
     round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
     frame is the same for any number of workers. Built-in bots run natively in worker threads

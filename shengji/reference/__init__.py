@@ -26,8 +26,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
-from shengji.errors import CardError, PlayError, TrumpError
 from shengji.core.results import ThrowCheck, Unit
+from shengji.errors import CardError, PlayError, TrumpError
 
 SUITS = "DCHS"                 # kind-index order of the suits (engine.md): D=0, C=1, H=2, S=3
 SMALL_JOKER = (15, "J")

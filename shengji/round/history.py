@@ -37,7 +37,7 @@ class Event(NamedTuple):
                 "action": self.action, "cards": card_text(self.cards)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Event":
+    def from_dict(cls, d: dict) -> Event:
         return cls(d["deal"], d["when"], d["at"], d["seat"], d["action"], cards_of(d["cards"]))
 
 
@@ -51,7 +51,7 @@ class Bury(NamedTuple):
         return {"seat": self.seat, "cards": str(self.cards)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Bury":
+    def from_dict(cls, d: dict) -> Bury:
         return cls(d["seat"], Cards(d["cards"]))
 
 
@@ -80,7 +80,7 @@ class Trick(NamedTuple):
                 "attempted": card_text(self.attempted)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Trick":
+    def from_dict(cls, d: dict) -> Trick:
         return cls(d["leader"], tuple(Cards(p) for p in d["plays"]), d["winner"], d["points"],
                    cards_of(d["attempted"]))
 

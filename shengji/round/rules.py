@@ -10,11 +10,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from shengji.round import _engine
-
 from shengji.core import validate
 from shengji.core.results import Advance, Settlement
 from shengji.errors import RulesError
+from shengji.round import _engine
 
 PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
 
@@ -81,7 +80,7 @@ class Rules:
     # Games in a series: 1, or 3 for best of three (seed 003 (一)3 "三局两胜制").
     series: int = 1
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise RulesError(f"Rules.name must be a non-empty string, got {self.name!r}")
         if not _whole(self.step) or self.step not in (10, 20, 40):
@@ -121,14 +120,14 @@ class Rules:
             raise RulesError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
     @staticmethod
-    def preset(name: str) -> "Rules":
+    def preset(name: str) -> Rules:
         """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
         if name not in PRESETS:
             raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
         return PRESETS[name]
 
     @staticmethod
-    def of(rules: "Rules | str") -> "Rules":
+    def of(rules: Rules | str) -> Rules:
         """These rules, or the preset of this name."""
         if isinstance(rules, Rules):
             return rules
@@ -143,7 +142,7 @@ class Rules:
                 for k, v in dataclasses.asdict(self).items()}
 
     @staticmethod
-    def from_dict(d: Any) -> "Rules":
+    def from_dict(d: Any) -> Rules:
         """The rules of to_dict()'s data (or a preset's name); RulesError naming a bad setting."""
         if isinstance(d, str):
             return Rules.preset(d)
@@ -161,7 +160,7 @@ class Rules:
             d["must_play"] = tuple(d["must_play"])
         return Rules().replace(**d)
 
-    def replace(self, **changes) -> "Rules":
+    def replace(self, **changes: Any) -> Rules:
         """A variant: these rules with some settings changed, each checked (ValueError)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
@@ -205,7 +204,7 @@ class Rules:
             return (dealer + 1) % 4
         return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer
 
-    def bottom_multiplier(self, last_lead, trump) -> int:
+    def bottom_multiplier(self, last_lead: Any, trump: Any) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
         largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
         return _engine.bottom_multiplier(self, last_lead, trump)

@@ -10,11 +10,11 @@ import numpy as np
 
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import CATEGORIES
-from shengji.round.history import Event, Trick
+from shengji.errors import ArgumentError, ShengjiError
 from shengji.round._knowledge import SeatKnowledge
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE, observe
 from shengji.round._worlds import WorldSampler
-from shengji.errors import ArgumentError, ShengjiError
+from shengji.round.history import Event, Trick
 from shengji.round.rules import Rules
 
 ACTIONS = ("declare", "revolt", "bury", "play")
@@ -99,7 +99,7 @@ class View:
         it buried last while that is down."""
         return self.knowledge.unseen()
 
-    def sample_worlds(self, k: int, rng: Any = 0) -> "Worlds":
+    def sample_worlds(self, k: int, rng: Any = 0) -> Worlds:
         """k deals of the unseen cards consistent with everything this seat knows (each
         seat's hand size, the voids others have shown, the cards shown and where they may be
         now, the bottom it buried and where those cards may be now), uniformly among the

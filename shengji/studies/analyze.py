@@ -6,23 +6,24 @@ interval of its difference to the best, paired by world."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from shengji._optional import needs
+from shengji.bots import resolve_bots
+from shengji.core import validate
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
-from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.core._deal import round_seed
+from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
+from shengji.errors import CardError, ShengjiError, TrumpError
 from shengji.play._playout import play_out, strategy_buries
 from shengji.play._table import Table
-from shengji.round._worlds import WorldSampler
-from shengji.bots import resolve_bots
-from shengji.errors import CardError, ShengjiError, TrumpError
 from shengji.play.rounds import ask_python_bot
+from shengji.round._worlds import WorldSampler
 from shengji.round.rules import Rules
 from shengji.studies.stats import Sums, level_delta
-from shengji.core import validate
 
 __all__ = ["analyze_bury", "analyze_trump", "trump_of", "trump_text"]
 
@@ -180,7 +181,7 @@ def scores(cols: dict[str, np.ndarray]) -> list[tuple[float, float]]:
 
 
 def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
-           extra: dict[str, list[str]] | None = None):
+           extra: dict[str, list[str]] | None = None) -> Any:
     """The candidates as a frame, best first (`scores`; the first given on ties), each with
     the 95% interval of its level change's difference to the best's, world by world."""
     with needs("shengji.studies.analyze", "study"):
@@ -227,7 +228,7 @@ def team_levels(levels: Any, level: int) -> tuple[int, int]:
 
 def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", worlds: int = 2000,
                  bots: Any = "greedy", seed: int = 0, candidates: Iterable[Any] | None = None,
-                 levels: Any = None, search: int = SEARCH):
+                 levels: Any = None, search: int = SEARCH) -> Any:
     """Which 8 cards to bury: the dealer (seat 0) holds these 33 cards, the bottom taken up,
     having declared `trump` after the deal (its level cards of the trump suit, both when it
     holds both; no trump: a joker pair) with nobody overturning. The other 75 cards are dealt
@@ -303,7 +304,7 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
 
 
 def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds: int = 2000,
-                  bots: Any = "greedy", seed: int = 0, levels: Any = None):
+                  bots: Any = "greedy", seed: int = 0, levels: Any = None) -> Any:
     """Which trump to declare: this seat (seat 0) holds these 25 cards at the end of the draw
     at `level`, and its team deals (it deals and declares; nobody overturns before the
     bottom). Each trump it could declare (a suit whose level card it holds; no trump where the

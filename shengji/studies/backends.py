@@ -8,8 +8,9 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable
+from typing import Any
 
 from shengji._optional import needs
 from shengji.errors import StudyError

@@ -17,24 +17,30 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
-from shengji.core.deals import (Condition, condition, condition_options, hand_features,
-                           option_condition, round_decks)
-from shengji.core.schema import (DUEL_ROUND_NAMES, ROUND_NAMES, SEATINGS, duel_columns,
-                                 match_columns)
+from shengji.core import validate
+from shengji.core.deals import (
+    Condition,
+    condition,
+    condition_options,
+    hand_features,
+    option_condition,
+    round_decks,
+)
+from shengji.core.schema import DUEL_ROUND_NAMES, ROUND_NAMES, SEATINGS, duel_columns, match_columns
+from shengji.errors import ArgumentError, BotError
 from shengji.play.rounds import play_columns, play_match, round_seed, simulate
 from shengji.round.rules import Rules
-from shengji.studies.stats import Sums, level_delta
-from shengji.core import validate
-from shengji.errors import ArgumentError, BotError
 from shengji.studies.runner import Study, run, run_in_memory
+from shengji.studies.stats import Sums, level_delta
 
 SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
 DEFAULT_DEALS = 10_000

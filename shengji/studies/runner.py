@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from shengji._optional import needs
 from shengji.core import validate
@@ -17,8 +18,18 @@ from shengji.round.rules import Rules
 from shengji.studies.backends import execute
 from shengji.studies.report import plot, summarize
 from shengji.studies.stats import Sums
-from shengji.studies.store import (chunk_path, digest_of, join_rows, lock_folder, manifest_of,
-                                   read_chunk, rows_table, write_atomically, write_rows)
+from shengji.studies.store import (
+    chunk_path,
+    digest_of,
+    join_rows,
+    lock_folder,
+    manifest_of,
+    read_chunk,
+    rows_table,
+    write_atomically,
+    write_rows,
+)
+
 
 @dataclass(frozen=True)
 class Study:

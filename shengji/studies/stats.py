@@ -4,8 +4,9 @@ the level-change helpers the studies share, and the metrics of simulated rounds 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,12 +25,12 @@ class Sums:
     squares: float = 0.0
 
     @classmethod
-    def of(cls, values: Any) -> "Sums":
+    def of(cls, values: Any) -> Sums:
         """The sums of an array of values."""
         v = np.asarray(values, dtype=np.float64)
         return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
 
-    def merge(self, other: "Sums") -> None:
+    def merge(self, other: Sums) -> None:
         """Add another chunk's sums to these."""
         self.n += other.n
         self.total += other.total

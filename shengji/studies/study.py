@@ -19,22 +19,30 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
 from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
-from shengji.core.deals import (POINTS, Condition, condition, condition_options, hand_features,
-                           option_condition, place_counts, round_decks)
-from shengji.core.schema import (BURYING_NAMES, CALLING_NAMES, burying_columns,
-                                 calling_columns)
+from shengji.core import validate
+from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
+from shengji.core.deals import (
+    POINTS,
+    Condition,
+    condition,
+    condition_options,
+    hand_features,
+    option_condition,
+    place_counts,
+    round_decks,
+)
+from shengji.core.schema import BURYING_NAMES, CALLING_NAMES, burying_columns, calling_columns
 from shengji.errors import BotError, StudyError
-from shengji.studies.duels import DUELS, duel_deals, score_hist
-from shengji.studies.runner import Study, run
 from shengji.play.rounds import first_deals, simulate
 from shengji.round.rules import Rules
-from shengji.core import validate
+from shengji.studies.duels import DUELS, duel_deals, score_hist
+from shengji.studies.runner import Study, run
 from shengji.studies.stats import Sums, level_delta
 
 LEVEL = 2               # every study round is played at level 2 by both teams

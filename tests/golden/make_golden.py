@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import numpy as np
+from positions import digest  # this folder is on the path when run as a script
 
 import shengji as sj
 from shengji import reference as ref
-from positions import digest  # this folder is on the path when run as a script
 
 HERE = Path(__file__).resolve().parent
 FOLLOW_BUDGET = 20_000  # positions with more legal follows are skipped: the reference is slow
