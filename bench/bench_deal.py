@@ -1,4 +1,5 @@
 """Seeded deals per second (one call, no GIL): the shuffle every simulated round starts with."""
+
 import shengji as sj
 
 DEALS = 200_000

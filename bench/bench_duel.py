@@ -1,5 +1,6 @@
 """Duplicate duels on one core: deals per second, each deal played twice with the teams
 swapped (a chunk of the duel study: both seatings natively, the rows and the sums)."""
+
 import pytest
 
 import shengji as sj

@@ -1,6 +1,7 @@
 """What a Python player or a learner pays per decision: the PettingZoo env stepped with random
 legal actions (each step observes the seat to move), and rounds of passive Python bots (the
 view of each decision, built from the engine's knowledge)."""
+
 import numpy as np
 import pytest
 from bots import PassiveBot  # tests/bots.py (bench/conftest puts tests/ on the path)
@@ -29,6 +30,7 @@ def env_steps(e, rules):
 def bench_env_random_steps(benchmark, rules):
     pytest.importorskip("pettingzoo")
     from shengji.envs.aec import env
+
     e = env()
     benchmark.group = f"env steps, random legal actions, {rules}"
     benchmark.extra_info.update(engine="core", items=env_steps(e, rules))

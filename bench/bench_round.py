@@ -1,4 +1,5 @@
 """The native round engine: whole rounds per second (one call, no GIL), declarations included."""
+
 import pytest
 
 import shengji as sj

@@ -1,6 +1,7 @@
 """The studies on one core: the trump-calling study's deal + declaration simulations (each deal
 dealt and its declarations run to the first trick, the bottom buried where that changes a
 result), and whole chunks of both studies."""
+
 import pytest
 
 import shengji as sj
@@ -17,8 +18,9 @@ def bench_declarations(benchmark, preset, strategy):
     benchmark.group = f"deal + declarations, {preset}, {strategy}"
     benchmark.extra_info.update(engine="core", items=DECLARATIONS)
     specs = [st.CALLING[strategy].spec()] * 4
-    benchmark(simulate, sj.Rules.preset(preset), 1, 0, DECLARATIONS, specs, 0, (2, 2),
-              True, play=False)
+    benchmark(
+        simulate, sj.Rules.preset(preset), 1, 0, DECLARATIONS, specs, 0, (2, 2), True, play=False
+    )
 
 
 @pytest.mark.parametrize("name", ["trump-calling", "burying"])
@@ -28,5 +30,12 @@ def bench_study_chunk(benchmark, name):
     benchmark.group = f"{name} study, deals (all strategies)"
     benchmark.extra_info.update(engine="core", items=CHUNK_DEALS[name])
     study = st.STUDIES[name]
-    benchmark(study.chunk, sj.Rules.preset("v3"), 1, 0, CHUNK_DEALS[name], study.strategies,
-              **study.options)
+    benchmark(
+        study.chunk,
+        sj.Rules.preset("v3"),
+        1,
+        0,
+        CHUNK_DEALS[name],
+        study.strategies,
+        **study.options,
+    )

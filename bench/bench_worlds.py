@@ -1,5 +1,6 @@
 """What a seat sees: worlds sampled from a view (one call, k worlds, no GIL) and the legal
 leads of a hand."""
+
 import pytest
 from bots import PassiveBot  # tests/bots.py (bench/conftest puts tests/ on the path)
 

@@ -2,6 +2,7 @@
 only smoke-tests each once). After a timed run, a table gives each operation's rate for the core
 (median round, and the fastest round: on a shared machine the fastest is the least disturbed)
 and for the reference, measured in the same run, and their ratio (medians)."""
+
 import sys
 from pathlib import Path
 
@@ -16,14 +17,19 @@ def pytest_terminal_summary(terminalreporter, config):
     session = getattr(config, "_benchmarksession", None)
     if session is None:
         return
-    table = rates((bench.group or bench.name, bench.extra_info, bench.stats.median,
-                   bench.stats.min) for bench in session.benchmarks if bench)
+    table = rates(
+        (bench.group or bench.name, bench.extra_info, bench.stats.median, bench.stats.min)
+        for bench in session.benchmarks
+        if bench
+    )
     if not table:
         return
     write = terminalreporter.write_line
     write("")
-    write(f"{'operation (per second)':<46}{'core median':>14}{'core best':>14}"
-          f"{'reference':>14}{'ratio':>9}")
+    write(
+        f"{'operation (per second)':<46}{'core median':>14}{'core best':>14}"
+        f"{'reference':>14}{'ratio':>9}"
+    )
     for row in table:
         core = f"{row.core:>14,.0f}" if row.core else " " * 14
         best = f"{row.best:>14,.0f}" if row.best else " " * 14

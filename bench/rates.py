@@ -6,16 +6,17 @@ A benchmark that records `extra_info["items"]` (operations per round) and
 median round time, and for the core also items over the fastest round (on a shared machine the
 fastest is the least disturbed). Benchmarks of one group are one operation; the ratio is the
 core's median rate over the reference's."""
+
 from collections.abc import Iterable
 from typing import NamedTuple
 
 
 class Rate(NamedTuple):
     group: str
-    core: float | None        # items / median round, core
-    best: float | None        # items / fastest round, core
-    reference: float | None   # items / median round, reference
-    ratio: float | None       # core / reference (medians)
+    core: float | None  # items / median round, core
+    best: float | None  # items / fastest round, core
+    reference: float | None  # items / median round, reference
+    ratio: float | None  # core / reference (medians)
 
 
 def rates(benchmarks: Iterable[tuple]) -> list:
@@ -34,6 +35,7 @@ def rates(benchmarks: Iterable[tuple]) -> list:
     table = []
     for group in sorted(found):
         core, ref = found[group].get("core"), found[group].get("reference")
-        table.append(Rate(group, core, found[group].get("best"), ref,
-                          core / ref if core and ref else None))
+        table.append(
+            Rate(group, core, found[group].get("best"), ref, core / ref if core and ref else None)
+        )
     return table

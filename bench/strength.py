@@ -4,6 +4,7 @@ pimc holding seats 0 and 2, then seats 1 and 3.
 
     python bench/strength.py --deals 400 --rollouts 1000 --workers 2
 """
+
 import argparse
 import math
 import multiprocessing
@@ -36,8 +37,9 @@ def play_deal(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--rollouts", type=int, default=1000)
     parser.add_argument("--rules", default="v3")
@@ -48,16 +50,20 @@ def main():
     jobs = [(args.seed, i, args.rollouts, args.rules) for i in range(args.deals)]
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
         results = pool.map(play_deal, jobs, chunksize=4)
-    gains = np.array([[g for g, _ in r] for r in results], dtype=float)   # (deals, 2)
+    gains = np.array([[g for g, _ in r] for r in results], dtype=float)  # (deals, 2)
     wins = np.array([w for r in results for _, w in r])
-    per_deal = gains.mean(axis=1)                  # paired: both seatings of one deal
+    per_deal = gains.mean(axis=1)  # paired: both seatings of one deal
     mean = per_deal.mean()
     half = Z95 * per_deal.std(ddof=1) / math.sqrt(len(per_deal))
     win = Sums.of(wins).interval(True)
-    print(f"{args.deals} deals x 2 seatings, rules {args.rules}, pimc {args.rollouts} rollouts "
-          f"per decision, {time.perf_counter() - start:.0f} s")
-    print(f"pimc team level gain per round (minus greedy's): {mean:+.3f} "
-          f"[{mean - half:+.3f}, {mean + half:+.3f}]")
+    print(
+        f"{args.deals} deals x 2 seatings, rules {args.rules}, pimc {args.rollouts} rollouts "
+        f"per decision, {time.perf_counter() - start:.0f} s"
+    )
+    print(
+        f"pimc team level gain per round (minus greedy's): {mean:+.3f} "
+        f"[{mean - half:+.3f}, {mean + half:+.3f}]"
+    )
     print(f"share of rounds won by the pimc team: {win[0]:.3f} [{win[1]:.3f}, {win[2]:.3f}]")
 
 

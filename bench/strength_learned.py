@@ -10,6 +10,7 @@ Without a checkpoint it reports on the network the package ships.
 pimc decides in Python and searches at every play (about 13 ms a decision at 1,000
 rollouts): its duel takes far fewer deals, so its interval is wider.
 """
+
 import argparse
 import time
 
@@ -25,12 +26,16 @@ def score(a, b, deals, seed, rules, workers):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("checkpoint", nargs="?", default=SHIPPED,
-                        help="a learned bot's checkpoint (.npz; default: the shipped one)")
-    parser.add_argument("--deals", type=int, default=2000,
-                        help="deals against random and greedy")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "checkpoint",
+        nargs="?",
+        default=SHIPPED,
+        help="a learned bot's checkpoint (.npz; default: the shipped one)",
+    )
+    parser.add_argument("--deals", type=int, default=2000, help="deals against random and greedy")
     parser.add_argument("--pimc-deals", type=int, default=200, help="deals against pimc (0: none)")
     parser.add_argument("--rollouts", type=int, default=1000, help="pimc's rollouts a decision")
     parser.add_argument("--rules", default="v3")
@@ -40,16 +45,19 @@ def main():
     bot = sj.Learned(args.checkpoint)
     opponents = [("random", "random", args.deals), ("greedy", "greedy", args.deals)]
     if args.pimc_deals:
-        opponents.append((f"pimc ({args.rollouts} rollouts)",
-                          sj.Pimc(rollouts=args.rollouts, seed=args.seed), args.pimc_deals))
+        opponents.append(
+            (
+                f"pimc ({args.rollouts} rollouts)",
+                sj.Pimc(rollouts=args.rollouts, seed=args.seed),
+                args.pimc_deals,
+            )
+        )
     print(f"{bot} against each opponent in duplicate, rules {args.rules}, seed {args.seed}")
     print(f"{'opponent':<24} {'deals':>6}  {'score a deal':>12}  {'95% interval':<18} seconds")
     for name, other, deals in opponents:
-        (mean, low, high), seconds = score(bot, other, deals, args.seed, args.rules,
-                                           args.workers)
+        (mean, low, high), seconds = score(bot, other, deals, args.seed, args.rules, args.workers)
         interval = "(one deal)" if low is None else f"[{low:+.3f}, {high:+.3f}]"
-        print(f"{name:<24} {deals:>6}  {mean:>+12.3f}  {interval:<18} {seconds:>7.0f}",
-              flush=True)
+        print(f"{name:<24} {deals:>6}  {mean:>+12.3f}  {interval:<18} {seconds:>7.0f}", flush=True)
 
 
 if __name__ == "__main__":

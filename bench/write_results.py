@@ -8,6 +8,7 @@ The run is `python -m pytest bench -n 0 --benchmark-enable --benchmark-json=<tmp
 -p no:cacheprovider` plus the arguments given. The file says how it was made (command, date,
 machine, Python, package version, git commit) and gives for each operation the same rates as the
 terminal summary of bench/conftest.py (one definition: bench/rates.py)."""
+
 import argparse
 import datetime
 import importlib.metadata
@@ -59,8 +60,10 @@ def package_version():
 
 def git_commit():
     """The checked-out commit, and whether the work tree differs from it; None outside git."""
+
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+
     try:
         head = git("rev-parse", "HEAD")
         if head.returncode != 0:
@@ -115,23 +118,29 @@ def header(data, source, status):
     """How the file was made: `source` is the run's command or the JSON read."""
     machine = data.get("machine_info", {})
     commit_info = data.get("commit_info", {})
-    if source["json"] is None:   # measured here and now
+    if source["json"] is None:  # measured here and now
         when = data.get("datetime") or datetime.datetime.now(datetime.timezone.utc).isoformat()
         how = f"`{source['command']}` (run by `{source['script']}`)"
         cpu, cores = cpu_model(), os.cpu_count()
         python = f"{platform.python_implementation()} {platform.python_version()}"
         version, commit = package_version(), describe_commit(git_commit())
-    else:                        # the machine that made the JSON, as the JSON records it
+    else:  # the machine that made the JSON, as the JSON records it
         when = data.get("datetime", "unknown")
-        how = (f"read from the pytest-benchmark JSON `{source['json']}` "
-               f"(by `{source['script']}`)")
+        how = f"read from the pytest-benchmark JSON `{source['json']}` (by `{source['script']}`)"
         cpu = machine.get("cpu", {}).get("brand_raw") or f"{cpu_model()} (this machine)"
         cores = machine.get("cpu", {}).get("count") or f"{os.cpu_count()} (this machine)"
-        python = " ".join(filter(None, (machine.get("python_implementation"),
-                                        machine.get("python_version")))) or "unknown"
+        python = (
+            " ".join(
+                filter(None, (machine.get("python_implementation"), machine.get("python_version")))
+            )
+            or "unknown"
+        )
         version = f"{package_version()} (installed here when the file was written)"
-        commit = (describe_commit((commit_info["id"], commit_info.get("dirty")))
-                  if commit_info.get("id") else "not available")
+        commit = (
+            describe_commit((commit_info["id"], commit_info.get("dirty")))
+            if commit_info.get("id")
+            else "not available"
+        )
     lines = [
         "# Benchmark results",
         "",
@@ -142,16 +151,21 @@ def header(data, source, status):
         f"- Produced by: {how}",
         f"- Date: {when}",
         f"- Machine: {cpu}, {cores} cores ({platform.system()} {platform.machine()})"
-        + (f"; load average {source['load']} (1 / 5 / 15 min) as the run began"
-           if source.get("load") else ""),
+        + (
+            f"; load average {source['load']} (1 / 5 / 15 min) as the run began"
+            if source.get("load")
+            else ""
+        ),
         f"- Python: {python}; pytest-benchmark {data.get('version', 'unknown')}",
         f"- {PACKAGE}: {version}",
         f"- Git commit: {commit}",
         f"- Benchmarks: {len(data.get('benchmarks', []))}",
     ]
     if status:
-        lines.append(f"- pytest exited with status {status}: some benchmarks failed or were "
-                     "not run, and are missing below")
+        lines.append(
+            f"- pytest exited with status {status}: some benchmarks failed or were "
+            "not run, and are missing below"
+        )
     lines += [
         "",
         "Each operation's rate is the operations of one round over the round's time: the median",
@@ -168,26 +182,55 @@ def results(data, source, status=0):
     by_module: dict = {}
     for bench in benchmarks:
         by_module.setdefault(module_of(bench), []).append(bench)
-    columns = ["operation (per second)", "core, median", "core, best", "reference, median",
-               "core / reference"]
+    columns = [
+        "operation (per second)",
+        "core, median",
+        "core, best",
+        "reference, median",
+        "core / reference",
+    ]
     untimed = []
     for module in sorted(by_module):
         group_of = [(b.get("group") or b["name"], b) for b in by_module[module]]
-        table = rates((group, b.get("extra_info", {}), b["stats"]["median"], b["stats"]["min"])
-                      for group, b in group_of)
+        table = rates(
+            (group, b.get("extra_info", {}), b["stats"]["median"], b["stats"]["min"])
+            for group, b in group_of
+        )
         untimed += [(group, b) for group, b in group_of if "items" not in b.get("extra_info", {})]
         if not table:
             continue
-        rows = [[row.group, rate_text(row.core), rate_text(row.best), rate_text(row.reference),
-                 f"{row.ratio:,.0f}×" if row.ratio else ""] for row in table]
-        lines += ["", f"## {module}", "",
-                  tabulate(rows, columns, tablefmt="pipe", colalign=("left",) + ("right",) * 4)]
+        rows = [
+            [
+                row.group,
+                rate_text(row.core),
+                rate_text(row.best),
+                rate_text(row.reference),
+                f"{row.ratio:,.0f}×" if row.ratio else "",
+            ]
+            for row in table
+        ]
+        lines += [
+            "",
+            f"## {module}",
+            "",
+            tabulate(rows, columns, tablefmt="pipe", colalign=("left",) + ("right",) * 4),
+        ]
     if untimed:
-        rows = [[b["name"], group, time_text(b["stats"]["median"]), time_text(b["stats"]["min"])]
-                for group, b in sorted(untimed, key=lambda gb: (gb[0], gb[1]["name"]))]
-        lines += ["", "## Without an operation count", "",
-                  tabulate(rows, ["benchmark", "group", "median round", "fastest round"],
-                           tablefmt="pipe", colalign=("left", "left", "right", "right"))]
+        rows = [
+            [b["name"], group, time_text(b["stats"]["median"]), time_text(b["stats"]["min"])]
+            for group, b in sorted(untimed, key=lambda gb: (gb[0], gb[1]["name"]))
+        ]
+        lines += [
+            "",
+            "## Without an operation count",
+            "",
+            tabulate(
+                rows,
+                ["benchmark", "group", "median round", "fastest round"],
+                tablefmt="pipe",
+                colalign=("left", "left", "right", "right"),
+            ),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -195,13 +238,24 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         epilog="Options of this script come first; everything after them (or after `--`) "
-               "goes to pytest, e.g. `python bench/write_results.py -- -k round`.")
-    parser.add_argument("--json", metavar="PATH",
-                        help="read this pytest-benchmark JSON instead of running the benchmarks")
-    parser.add_argument("--out", metavar="PATH", default=str(BENCH / "RESULTS.md"),
-                        help="the file to write (default: bench/RESULTS.md)")
-    parser.add_argument("pytest_args", nargs=argparse.REMAINDER,
-                        help="passed on to pytest (after `--`), e.g. -k round")
+        "goes to pytest, e.g. `python bench/write_results.py -- -k round`.",
+    )
+    parser.add_argument(
+        "--json",
+        metavar="PATH",
+        help="read this pytest-benchmark JSON instead of running the benchmarks",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        default=str(BENCH / "RESULTS.md"),
+        help="the file to write (default: bench/RESULTS.md)",
+    )
+    parser.add_argument(
+        "pytest_args",
+        nargs=argparse.REMAINDER,
+        help="passed on to pytest (after `--`), e.g. -k round",
+    )
     args, unknown = parser.parse_known_args(argv)
     pytest_args = unknown + args.pytest_args
     if pytest_args[:1] == ["--"]:
@@ -218,8 +272,10 @@ def main(argv=None):
             json_path = Path(tmp) / "benchmarks.json"
             status, command = run_benchmarks(json_path, pytest_args)
             if not json_path.exists() or not json_path.stat().st_size:
-                sys.exit(f"pytest exited with status {status} and wrote no benchmark JSON; "
-                         "nothing written")
+                sys.exit(
+                    f"pytest exited with status {status} and wrote no benchmark JSON; "
+                    "nothing written"
+                )
             data = json.loads(json_path.read_text())
         source = {"json": None, "command": command, "script": script, "load": load}
     if not data.get("benchmarks"):

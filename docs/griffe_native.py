@@ -6,6 +6,7 @@ imports each stubbed module and gives every object of the stub that has no docst
 built object's, less the signature line Cython embeds (`embedsignature`), which the stub's
 own signature replaces.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -33,14 +34,16 @@ class NativeDocstrings(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
         root = pkg.filepath.parent.parent
         if str(root) not in sys.path:
-            sys.path.insert(0, str(root))     # the package griffe read, not an installed one
+            sys.path.insert(0, str(root))  # the package griffe read, not an installed one
         for module in modules_of(pkg):
             if module.filepath is not None and module.filepath.suffix == ".pyi":
                 built = importlib.import_module(module.path)
                 if not Path(built.__file__).is_relative_to(root):
-                    raise ImportError(f"the docs read {pkg.path} from {root} but Python imports "
-                                      f"{module.path} from {built.__file__}: build them with "
-                                      f"PYTHONPATH={root}")
+                    raise ImportError(
+                        f"the docs read {pkg.path} from {root} but Python imports "
+                        f"{module.path} from {built.__file__}: build them with "
+                        f"PYTHONPATH={root}"
+                    )
                 fill(module, built)
 
 

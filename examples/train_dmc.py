@@ -15,6 +15,7 @@ writes DIR/ckpt.npz (sj.Learned("DIR/ckpt.npz") plays it), DIR/curve.json and DI
 the learner's mean reward per round in training, the loss, and a duplicate duel (sj.duel,
 --eval-deals deals) of the checkpoint against random and greedy. Given --seed, the rounds
 and the training are the same from run to run (the checkpoints' times are not)."""
+
 from __future__ import annotations
 
 import argparse
@@ -29,45 +30,71 @@ import shengji as sj
 from shengji._optional import needs
 from shengji.bots import learned
 
-with needs("examples/train_dmc.py", "learn"):   # the vector env's gymnasium comes with learn
+with needs("examples/train_dmc.py", "learn"):  # the vector env's gymnasium comes with learn
     from shengji.envs.vector import VecEnv
 
 LEARNER_SEATS = {"greedy": (0, 2), "self": (0, 1, 2, 3)}
-TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")      # obs_scale stays as it is
+TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")  # obs_scale stays as it is
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     p.add_argument("--out", default="runs/dmc", help="folder for the checkpoint and the curve")
     p.add_argument("--minutes", type=float, default=10.0, help="training time")
-    p.add_argument("--steps", type=int, default=None,
-                   help="stop after this many env steps instead (tests)")
+    p.add_argument(
+        "--steps", type=int, default=None, help="stop after this many env steps instead (tests)"
+    )
     p.add_argument("--envs", type=int, default=64, help="rounds played side by side")
-    p.add_argument("--opponents", choices=tuple(LEARNER_SEATS), default="greedy",
-                   help="greedy: the learner plays seats 0 and 2 against greedy bots; self: "
-                        "all four seats")
+    p.add_argument(
+        "--opponents",
+        choices=tuple(LEARNER_SEATS),
+        default="greedy",
+        help="greedy: the learner plays seats 0 and 2 against greedy bots; self: all four seats",
+    )
     p.add_argument("--rules", default="v3", help="a preset: v3, bo3 or match16")
     p.add_argument("--seed", type=int, default=0, help="seeds the rounds and the network")
-    p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN),
-                   metavar=("H1", "H2"), help="the hidden layers' widths")
-    p.add_argument("--init", metavar="CKPT", default=None,
-                   help="start from this checkpoint's network (and its hidden sizes)")
-    p.add_argument("--max-moves", type=int, default=512,
-                   help="plays weighed at a decision (leads: every unit, then throws)")
+    p.add_argument(
+        "--hidden",
+        type=int,
+        nargs=2,
+        default=list(learned.HIDDEN),
+        metavar=("H1", "H2"),
+        help="the hidden layers' widths",
+    )
+    p.add_argument(
+        "--init",
+        metavar="CKPT",
+        default=None,
+        help="start from this checkpoint's network (and its hidden sizes)",
+    )
+    p.add_argument(
+        "--max-moves",
+        type=int,
+        default=512,
+        help="plays weighed at a decision (leads: every unit, then throws)",
+    )
     p.add_argument("--epsilon", type=float, default=0.03, help="share of random moves")
     p.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
     p.add_argument("--batch", type=int, default=512, help="samples a training step")
     p.add_argument("--replay", type=int, default=200_000, help="samples kept")
-    p.add_argument("--reuse", type=float, default=2.0,
-                   help="times each sample is trained on, on average")
-    p.add_argument("--sync", type=int, default=10,
-                   help="training steps between updates of the acting network")
+    p.add_argument(
+        "--reuse", type=float, default=2.0, help="times each sample is trained on, on average"
+    )
+    p.add_argument(
+        "--sync", type=int, default=10, help="training steps between updates of the acting network"
+    )
     p.add_argument("--window", type=int, default=500, help="rounds per point of the curve")
-    p.add_argument("--checkpoint-minutes", type=float, default=5.0,
-                   help="minutes between checkpoints (and evaluations)")
-    p.add_argument("--eval-deals", type=int, default=200,
-                   help="deals of each evaluation duel (0: none)")
+    p.add_argument(
+        "--checkpoint-minutes",
+        type=float,
+        default=5.0,
+        help="minutes between checkpoints (and evaluations)",
+    )
+    p.add_argument(
+        "--eval-deals", type=int, default=200, help="deals of each evaluation duel (0: none)"
+    )
     args = p.parse_args(argv)
     if args.envs < 1 or args.batch < 1 or args.max_moves < 1 or args.replay < args.batch:
         p.error("--envs, --batch and --max-moves must be positive, --replay at least --batch")
@@ -99,11 +126,11 @@ class Replay:
         self.size, self.n, self.at = size, 0, 0
 
     def add(self, obs: np.ndarray, features: np.ndarray, target: np.ndarray) -> None:
-        for i in range(0, len(target), self.size):      # a batch larger than the buffer wraps
+        for i in range(0, len(target), self.size):  # a batch larger than the buffer wraps
             k = min(len(target) - i, self.size)
             rows = (self.at + np.arange(k)) % self.size
-            self.obs[rows], self.features[rows] = obs[i:i + k], features[i:i + k]
-            self.target[rows] = target[i:i + k]
+            self.obs[rows], self.features[rows] = obs[i : i + k], features[i : i + k]
+            self.target[rows] = target[i : i + k]
             self.at = (self.at + k) % self.size
             self.n = min(self.n + k, self.size)
 
@@ -112,8 +139,9 @@ class Replay:
         return self.obs[rows], self.features[rows], self.target[rows]
 
 
-def choose(values: np.ndarray, offsets: np.ndarray, epsilon: float,
-           rng: np.random.Generator) -> np.ndarray:
+def choose(
+    values: np.ndarray, offsets: np.ndarray, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
     """Per decision, the index of its best move (the first on ties) among its own, or with
     probability epsilon a uniform one."""
     counts = np.diff(offsets)
@@ -146,8 +174,9 @@ def make_step(optimizer, obs_scale):
 
 
 def net_of(params, obs_scale: np.ndarray, max_moves: int) -> learned.Net:
-    return learned.Net({**{k: np.asarray(v) for k, v in params.items()},
-                        "obs_scale": obs_scale}, max_moves)
+    return learned.Net(
+        {**{k: np.asarray(v) for k, v in params.items()}, "obs_scale": obs_scale}, max_moves
+    )
 
 
 def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[float]]:
@@ -156,8 +185,7 @@ def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[fl
     bot = sj.Learned(str(path))
     out = {}
     for other in ("random", "greedy"):
-        score = sj.duel(bot, other, deals=deals, rules=rules, seed=seed,
-                        workers=1).metric("score")
+        score = sj.duel(bot, other, deals=deals, rules=rules, seed=seed, workers=1).metric("score")
         out[other] = [score["value"], score["ci_low"], score["ci_high"]]
     return out
 
@@ -165,6 +193,7 @@ def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[fl
 def plot(curve: dict, path: Path) -> None:
     with needs("examples/train_dmc.py", "learn"):
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
@@ -172,8 +201,10 @@ def plot(curve: dict, path: Path) -> None:
     points = curve["points"]
     rounds = [p["rounds"] for p in points]
     axes[0].plot(rounds, [p["reward"] for p in points])
-    axes[0].set(title=f"training: learner's mean reward a round ({curve['opponents']})",
-                xlabel="rounds played")
+    axes[0].set(
+        title=f"training: learner's mean reward a round ({curve['opponents']})",
+        xlabel="rounds played",
+    )
     axes[0].axhline(0, color="grey", lw=0.5)
     axes[1].plot(rounds, [p["loss"] for p in points])
     axes[1].set(title="training loss (MSE)", xlabel="rounds played", yscale="log")
@@ -182,11 +213,16 @@ def plot(curve: dict, path: Path) -> None:
         if evals:
             x = [e["rounds"] for e in evals]
             y = np.array([e[other] for e in evals])
-            axes[2].errorbar(x, y[:, 0], yerr=[y[:, 0] - y[:, 1], y[:, 2] - y[:, 0]],
-                             marker="o", capsize=3, label=f"vs {other}")
+            axes[2].errorbar(
+                x,
+                y[:, 0],
+                yerr=[y[:, 0] - y[:, 1], y[:, 2] - y[:, 0]],
+                marker="o",
+                capsize=3,
+                label=f"vs {other}",
+            )
     axes[2].axhline(0, color="grey", lw=0.5)
-    axes[2].set(title="duplicate score of the checkpoint (95% interval)",
-                xlabel="rounds played")
+    axes[2].set(title="duplicate score of the checkpoint (95% interval)", xlabel="rounds played")
     axes[2].legend()
     fig.tight_layout()
     temp = path.with_suffix(".part.png")
@@ -211,8 +247,11 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     ckpt = out / "ckpt.npz"
     rng = np.random.default_rng(args.seed)
-    start_params = (learned.load(args.init)[0] if args.init else
-                    learned.init_params(args.seed, tuple(args.hidden)))
+    start_params = (
+        learned.load(args.init)[0]
+        if args.init
+        else learned.init_params(args.seed, tuple(args.hidden))
+    )
     obs_scale = start_params["obs_scale"]
     params = {k: jax.numpy.asarray(start_params[k]) for k in TRAINED}
     optimizer = optax.chain(optax.clip_by_global_norm(10.0), optax.adam(args.lr))
@@ -222,8 +261,14 @@ def main(argv: list[str] | None = None) -> None:
 
     seats = LEARNER_SEATS[args.opponents]
     opponents = None if args.opponents == "self" else {1: "greedy", 3: "greedy"}
-    env = VecEnv(args.envs, rules=args.rules, seed=args.seed, opponents=opponents,
-                 max_actions=args.max_moves, plays_only=True)
+    env = VecEnv(
+        args.envs,
+        rules=args.rules,
+        seed=args.seed,
+        opponents=opponents,
+        max_actions=args.max_moves,
+        plays_only=True,
+    )
     obs, info = env.reset(seed=args.seed)
     # each env's moves made in its round so far: observation, the move's features, seat
     pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(args.envs)]
@@ -231,44 +276,63 @@ def main(argv: list[str] | None = None) -> None:
     curve: dict = {"opponents": args.opponents, "args": vars(args), "points": [], "evals": []}
     window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
     rounds = samples = updates = steps = 0
-    owed = 0.0                  # training steps due by the samples taken
+    owed = 0.0  # training steps due by the samples taken
     started = last_save = time.monotonic()
     timing = {"act": 0.0, "train": 0.0, "eval": 0.0}
 
     def save_all(final: bool) -> None:
-        learned.save(ckpt, {**{k: np.asarray(v) for k, v in params.items()},
-                            "obs_scale": obs_scale}, args.max_moves)
+        learned.save(
+            ckpt,
+            {**{k: np.asarray(v) for k, v in params.items()}, "obs_scale": obs_scale},
+            args.max_moves,
+        )
         t = time.monotonic()
         if args.eval_deals:
-            curve["evals"].append({"rounds": rounds, "minutes": (t - started) / 60,
-                                   **evaluate(ckpt, args.eval_deals, args.seed + 1, args.rules)})
+            curve["evals"].append(
+                {
+                    "rounds": rounds,
+                    "minutes": (t - started) / 60,
+                    **evaluate(ckpt, args.eval_deals, args.seed + 1, args.rules),
+                }
+            )
         timing["eval"] += time.monotonic() - t
-        curve.update(rounds=rounds, samples=samples, updates=updates, steps=steps,
-                     minutes=(time.monotonic() - started) / 60, seconds=dict(timing),
-                     final=final)
+        curve.update(
+            rounds=rounds,
+            samples=samples,
+            updates=updates,
+            steps=steps,
+            minutes=(time.monotonic() - started) / 60,
+            seconds=dict(timing),
+            final=final,
+        )
         write_json(curve, out / "curve.json")
         plot(curve, out / "curve.png")
-        print(f"[{curve['minutes']:.1f} min] rounds {rounds:,} samples {samples:,} "
-              f"updates {updates:,}" + (f" eval {curve['evals'][-1]}" if args.eval_deals else ""),
-              flush=True)
+        print(
+            f"[{curve['minutes']:.1f} min] rounds {rounds:,} samples {samples:,} "
+            f"updates {updates:,}" + (f" eval {curve['evals'][-1]}" if args.eval_deals else ""),
+            flush=True,
+        )
         if final and not rounds:
-            print(f"no round ended in {steps} steps: the checkpoint is the untrained network "
-                  "(a round takes about 50 steps of a learner pair)", flush=True)
+            print(
+                f"no round ended in {steps} steps: the checkpoint is the untrained network "
+                "(a round takes about 50 steps of a learner pair)",
+                flush=True,
+            )
         if final:
             print(f"wrote {ckpt}, {out / 'curve.json'} and {out / 'curve.png'}", flush=True)
 
     while True:
         elapsed = time.monotonic() - started
         if (args.steps is not None and steps >= args.steps) or (
-                args.steps is None and elapsed >= args.minutes * 60):
+            args.steps is None and elapsed >= args.minutes * 60
+        ):
             break
         t = time.monotonic()
         offsets = info["move_offsets"]
-        moves = info["moves"][:offsets[-1]]
+        moves = info["moves"][: offsets[-1]]
         values = learned.score_moves(net, obs, moves, offsets)
         actions = choose(values, offsets, args.epsilon, rng)
-        chosen = learned.encode_moves(obs, moves[offsets[:-1] + actions],
-                                      np.arange(args.envs + 1))
+        chosen = learned.encode_moves(obs, moves[offsets[:-1] + actions], np.arange(args.envs + 1))
         for i in range(args.envs):
             pending[i].append((obs[i].copy(), chosen[i], int(info["seat"][i])))
         obs, reward, terminated, truncated, info = env.step(actions)
@@ -277,8 +341,11 @@ def main(argv: list[str] | None = None) -> None:
             moves_made, pending[i] = pending[i], []
             if truncated[i] or not moves_made:
                 continue
-            replay.add(np.stack([m[0] for m in moves_made]), np.stack([m[1] for m in moves_made]),
-                       reward[i, [m[2] for m in moves_made]].astype(np.float32))
+            replay.add(
+                np.stack([m[0] for m in moves_made]),
+                np.stack([m[1] for m in moves_made]),
+                reward[i, [m[2] for m in moves_made]].astype(np.float32),
+            )
             samples += len(moves_made)
             owed += len(moves_made) * args.reuse / args.batch
             rounds += 1
@@ -296,10 +363,16 @@ def main(argv: list[str] | None = None) -> None:
                 net = net_of(params, obs_scale, args.max_moves)
         timing["train"] += time.monotonic() - t
         if window["rounds"] >= args.window:
-            curve["points"].append({"rounds": rounds, "samples": samples, "updates": updates,
-                                    "minutes": (time.monotonic() - started) / 60,
-                                    "reward": window["reward"] / window["rounds"],
-                                    "loss": window["loss"] / max(1, window["updates"])})
+            curve["points"].append(
+                {
+                    "rounds": rounds,
+                    "samples": samples,
+                    "updates": updates,
+                    "minutes": (time.monotonic() - started) / 60,
+                    "reward": window["reward"] / window["rounds"],
+                    "loss": window["loss"] / max(1, window["updates"]),
+                }
+            )
             window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
         if time.monotonic() - last_save >= args.checkpoint_minutes * 60:
             save_all(False)

@@ -1,5 +1,6 @@
 """The optional dependencies: every import of one goes through `needs`, so a missing one
 is one line naming the extra that installs it, not a traceback."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,5 +19,6 @@ def needs(what: str, extra: str) -> Iterator[None]:
     try:
         yield
     except ModuleNotFoundError as e:
-        raise MissingExtra(f"{what} needs {e.name}: pip install 'shengji[{extra}]'",
-                           name=e.name) from None
+        raise MissingExtra(
+            f"{what} needs {e.name}: pip install 'shengji[{extra}]'", name=e.name
+        ) from None

@@ -8,6 +8,7 @@ its replay through the engine. check_bot(bot) plays rounds with a Python bot and
 answer (its type, that the view is left unchanged, the engine's verdict) and each record.
 Both raise ShengjiError at the first problem, in one sentence naming it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -45,15 +46,17 @@ def check_record(record: RoundRecord | dict) -> None:
         except ShengjiError as e:
             raise _fail(str(e)) from None
     if not isinstance(record, RoundRecord):
-        raise ShengjiError(f"check_record takes a RoundRecord or its to_dict(), got "
-                           f"{type(record).__name__}")
+        raise ShengjiError(
+            f"check_record takes a RoundRecord or its to_dict(), got {type(record).__name__}"
+        )
     try:
         _check(record)
     except ShengjiError:
         raise
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as e:
-        raise ShengjiError(f"check_record: not a well-formed round record "
-                           f"({type(e).__name__}: {e})") from None
+        raise ShengjiError(
+            f"check_record: not a well-formed round record ({type(e).__name__}: {e})"
+        ) from None
 
 
 class _Problem(ShengjiError):
@@ -98,27 +101,33 @@ def _check(rec: RoundRecord) -> None:
     for d, deck_text in enumerate(rec.deals):
         deck = Counter(_deck(deck_text, d))
         if deck != FULL_DECK:
-            raise _fail(f"deal {d} is not the {DECK_SIZE} cards of two decks: it holds "
-                        f"{_names(deck - FULL_DECK) or 'nothing'} too many and lacks "
-                        f"{_names(FULL_DECK - deck) or 'nothing'}")
+            raise _fail(
+                f"deal {d} is not the {DECK_SIZE} cards of two decks: it holds "
+                f"{_names(deck - FULL_DECK) or 'nothing'} too many and lacks "
+                f"{_names(FULL_DECK - deck) or 'nothing'}"
+            )
     # the declarations, re-enacted by the plain reference: the dealer, declarer and trump
     try:
         dealer, declarer, suit, level, first_drawer = declaration_phase(rec)
     except ShengjiError as e:
         raise _fail(str(e)) from None
-    for name, got, want in (("dealer", rec.dealer, dealer), ("declarer", rec.declarer, declarer),
-                            ("trump suit", rec.trump.suit, suit),
-                            ("trump level", rec.trump.level, level)):
+    for name, got, want in (
+        ("dealer", rec.dealer, dealer),
+        ("declarer", rec.declarer, declarer),
+        ("trump suit", rec.trump.suit, suit),
+        ("trump level", rec.trump.level, level),
+    ):
         if got != want:
             raise _fail(f"{name} is {got!r}, but the declarations give {want!r}")
     # the buries and the hands at the first trick, from the last deal
     deck_cards = _deck(rec.deals[-1], len(rec.deals) - 1)
-    held = [Counter(deck_cards[i] for i in range(DRAWN) if (first_drawer + i) % 4 == seat)
-            for seat in range(4)]
+    held = [
+        Counter(deck_cards[i] for i in range(DRAWN) if (first_drawer + i) % 4 == seat)
+        for seat in range(4)
+    ]
     bottom = Counter(deck_cards[DRAWN:])
     if not rec.buries:
-        raise _fail(f"buries: none recorded; the dealer (seat {dealer}) buries {BOTTOM_SIZE} "
-                    "cards")
+        raise _fail(f"buries: none recorded; the dealer (seat {dealer}) buries {BOTTOM_SIZE} cards")
     for b, bury in enumerate(rec.buries):
         seat = bury.seat
         if b == 0 and seat != dealer:
@@ -127,12 +136,15 @@ def _check(rec: RoundRecord) -> None:
             raise _fail(f"bury {b}: {seat!r} is not a seat")
         cards = Counter(bury.cards)
         if sum(cards.values()) != BOTTOM_SIZE:
-            raise _fail(f"bury {b} (seat {seat}) holds {sum(cards.values())} cards, not "
-                        f"{BOTTOM_SIZE}")
+            raise _fail(
+                f"bury {b} (seat {seat}) holds {sum(cards.values())} cards, not {BOTTOM_SIZE}"
+            )
         held[seat] += bottom
         if cards - held[seat]:
-            raise _fail(f"bury {b}: seat {seat} buries {_names(cards - held[seat])}, which it "
-                        f"does not hold (with the bottom it took)")
+            raise _fail(
+                f"bury {b}: seat {seat} buries {_names(cards - held[seat])}, which it "
+                f"does not hold (with the bottom it took)"
+            )
         held[seat] -= cards
         bottom = cards
     if len(rec.hands) != 4:
@@ -140,40 +152,50 @@ def _check(rec: RoundRecord) -> None:
     for seat in range(4):
         hand = Counter(rec.hands[seat])
         if hand != held[seat]:
-            raise _fail(f"hands[{seat}]: the deal and the buries give seat {seat} "
-                        f"{_names(held[seat] - hand) or 'no more'} and not "
-                        f"{_names(hand - held[seat]) or 'any fewer'}")
+            raise _fail(
+                f"hands[{seat}]: the deal and the buries give seat {seat} "
+                f"{_names(held[seat] - hand) or 'no more'} and not "
+                f"{_names(hand - held[seat]) or 'any fewer'}"
+            )
     if Counter(rec.bottom) != bottom:
         raise _fail(f"bottom: {rec.bottom} is not the last bury's cards ({_names(bottom)})")
     # the tricks: every play in its seat's hand, equal sizes, the points of their cards
     for i, t in enumerate(rec.tricks):
         leader, plays, attempted = t.leader, t.plays, t.attempted
         if leader not in range(4) or t.winner not in range(4) or len(plays) != 4:
-            raise _fail(f"trick {i}: a trick has a leader and a winner among seats 0..3 and 4 "
-                        f"plays, not leader {leader!r}, winner {t.winner!r}, "
-                        f"{len(plays)} plays")
+            raise _fail(
+                f"trick {i}: a trick has a leader and a winner among seats 0..3 and 4 "
+                f"plays, not leader {leader!r}, winner {t.winner!r}, "
+                f"{len(plays)} plays"
+            )
         if attempted is not None:
             tried = Counter(attempted)
             if tried - held[leader]:
-                raise _fail(f"trick {i}: seat {leader} attempts {_names(tried - held[leader])}, "
-                            f"which it does not hold")
+                raise _fail(
+                    f"trick {i}: seat {leader} attempts {_names(tried - held[leader])}, "
+                    f"which it does not hold"
+                )
         total = 0
         for seat, play in zip(t.seats, plays):
             missing = Counter(play) - held[seat]
             if missing:
-                raise _fail(f"trick {i}: seat {seat} plays {_names(missing)}, which it does not "
-                            f"hold")
+                raise _fail(
+                    f"trick {i}: seat {seat} plays {_names(missing)}, which it does not hold"
+                )
             if len(play) != len(plays[0]) or not play:
-                raise _fail(f"trick {i}: seat {seat} plays {len(play)} cards to a lead of "
-                            f"{len(plays[0])}")
+                raise _fail(
+                    f"trick {i}: seat {seat} plays {len(play)} cards to a lead of {len(plays[0])}"
+                )
             held[seat] -= Counter(play)
             total += points(play)
         if t.points != total:
             raise _fail(f"trick {i}: points is {t.points!r}, but its cards hold {total}")
     for seat in range(4):
         if held[seat]:
-            raise _fail(f"tricks: seat {seat} still holds {_names(held[seat])} after the "
-                        f"{len(rec.tricks)} tricks recorded")
+            raise _fail(
+                f"tricks: seat {seat} still holds {_names(held[seat])} after the "
+                f"{len(rec.tricks)} tricks recorded"
+            )
     # leaders, throw checks, follows and winners, by the plain reference
     check_tricks_with_reference(rec, "check_record")
     # the end of the round: the points, penalties, the bottom, the settlement
@@ -186,32 +208,41 @@ def _check(rec: RoundRecord) -> None:
             lost = rules.throw_penalty * len(t.attempted)
             penalty += lost if (t.leader - dealer) % 2 == 0 else -lost
     if rec.trick_points != taken[1]:
-        raise _fail(f"trick_points is {rec.trick_points!r}, but the defenders took {taken[1]} "
-                    f"in tricks")
+        raise _fail(
+            f"trick_points is {rec.trick_points!r}, but the defenders took {taken[1]} in tricks"
+        )
     if rec.penalty != penalty:
         raise _fail(f"penalty is {rec.penalty!r}, but the failed throws give {penalty}")
     bottom_points = points(rec.bottom)
     if rec.bottom_points != bottom_points:
-        raise _fail(f"bottom_points is {rec.bottom_points!r}, but the bottom {rec.bottom} holds "
-                    f"{bottom_points}")
+        raise _fail(
+            f"bottom_points is {rec.bottom_points!r}, but the bottom {rec.bottom} holds "
+            f"{bottom_points}"
+        )
     last = rec.tricks[-1]
     digs = (last.winner - dealer) % 2 == 1
     multiplier = rules.bottom_multiplier(last.plays[0], trump) if digs else 0
     if rec.multiplier != multiplier:
-        why = (f"the defenders win the last trick, led by {last.plays[0]}" if digs
-               else "the dealer's team wins the last trick")
-        raise _fail(f"multiplier is {rec.multiplier!r}, but {why}: the multiplier is "
-                    f"{multiplier}")
+        why = (
+            f"the defenders win the last trick, led by {last.plays[0]}"
+            if digs
+            else "the dealer's team wins the last trick"
+        )
+        raise _fail(f"multiplier is {rec.multiplier!r}, but {why}: the multiplier is {multiplier}")
     raw = taken[1] + penalty + bottom_points * multiplier
     final = max(0, raw)
     if rec.defender_points != final:
-        raise _fail(f"defender_points is {rec.defender_points!r}, but {taken[1]} in tricks, "
-                    f"{penalty} of penalties and the bottom's {bottom_points} x {multiplier} "
-                    f"give {final}{' (floored at 0)' if raw < 0 else ''}")
+        raise _fail(
+            f"defender_points is {rec.defender_points!r}, but {taken[1]} in tricks, "
+            f"{penalty} of penalties and the bottom's {bottom_points} x {multiplier} "
+            f"give {final}{' (floored at 0)' if raw < 0 else ''}"
+        )
     holds, rise = rules.settle(final)
     if rec.settlement != (holds, rise):
-        raise _fail(f"settlement is {rec.settlement.to_dict()!r}, but {final} points settle as "
-                    f"dealer_holds={holds}, rise={rise}")
+        raise _fail(
+            f"settlement is {rec.settlement.to_dict()!r}, but {final} points settle as "
+            f"dealer_holds={holds}, rise={rise}"
+        )
     # the JSON round trip, and the replay through the engine (every answer re-checked)
     try:
         loaded = json.loads(json.dumps(rec.to_dict()))
@@ -220,8 +251,10 @@ def _check(rec: RoundRecord) -> None:
     back = RoundRecord.from_dict(loaded)
     for f in dataclasses.fields(RoundRecord):
         if getattr(back, f.name) != getattr(rec, f.name):
-            raise _fail(f"{f.name} changes through JSON: {getattr(rec, f.name)!r} comes back "
-                        f"as {getattr(back, f.name)!r}")
+            raise _fail(
+                f"{f.name} changes through JSON: {getattr(rec, f.name)!r} comes back "
+                f"as {getattr(back, f.name)!r}"
+            )
     try:
         replay_actions(loaded)
     except ShengjiError as e:
@@ -236,8 +269,14 @@ class BotCheck:
     decisions: int
 
 
-def check_bot(bot: Any, rules: Rules | str = "v3", rounds: int = 20, seed: int = 0,
-              seats: tuple[int, ...] = (0,), opponents: Any = "random") -> BotCheck:
+def check_bot(
+    bot: Any,
+    rules: Rules | str = "v3",
+    rounds: int = 20,
+    seed: int = 0,
+    seats: tuple[int, ...] = (0,),
+    opponents: Any = "random",
+) -> BotCheck:
     """Play `rounds` rounds with the Python bot `bot` (an object with the Bot methods, or a
     SearchBot) at `seats` and `opponents` (a built-in bot's name, a Greedy or a bot object)
     at the other seats, and check every answer of the bot and every finished record
@@ -257,13 +296,22 @@ def check_bot(bot: Any, rules: Rules | str = "v3", rounds: int = 20, seed: int =
     if not seats or len(set(seats)) != len(seats):
         raise ArgumentError(f"seats must be distinct seats, at least one, got {seats!r}")
     if isinstance(bot, (str, Greedy)):
-        raise BotError(f"check_bot checks a Python bot (or a search bot); {bot} is a built-in "
-                       "bot, which runs natively and is checked by the engine")
-    missing = [] if is_search_bot(bot) else [
-        m for m in ("declare", "revolt", "bury", "play") if not callable(getattr(bot, m, None))]
+        raise BotError(
+            f"check_bot checks a Python bot (or a search bot); {bot} is a built-in "
+            "bot, which runs natively and is checked by the engine"
+        )
+    missing = (
+        []
+        if is_search_bot(bot)
+        else [
+            m for m in ("declare", "revolt", "bury", "play") if not callable(getattr(bot, m, None))
+        ]
+    )
     if missing:
-        raise ShengjiError(f"check_bot: a bot needs the methods declare, revolt, bury and play; "
-                           f"{type(bot).__name__} lacks {', '.join(missing)}")
+        raise ShengjiError(
+            f"check_bot: a bot needs the methods declare, revolt, bury and play; "
+            f"{type(bot).__name__} lacks {', '.join(missing)}"
+        )
     resolve_bots([opponents] * 4)
     checked = _CheckedSearch(bot) if is_search_bot(bot) else _Checked(bot)
     for i in range(rounds):
@@ -274,23 +322,28 @@ def check_bot(bot: Any, rules: Rules | str = "v3", rounds: int = 20, seed: int =
         bots = [checked if q in seats else opponents for q in range(4)]
         checked.where = f"round {i} (seed {s})"
         names = ", ".join("bot" if q in seats else _bot_arg(opponents) for q in range(4))
-        checked.call = (f"sj.play_round({_rules_arg(rules)}, seed={s}, bots=[{names}], "
-                        f"dealer={dealer}, levels={levels}, first_round={first})")
+        checked.call = (
+            f"sj.play_round({_rules_arg(rules)}, seed={s}, bots=[{names}], "
+            f"dealer={dealer}, levels={levels}, first_round={first})"
+        )
         try:
             rec = play_round(rules, s, bots, dealer, levels, first)
         except IllegalAction as e:
-            raise ShengjiError(f"check_bot: {checked.where}, seat {e.seat}, {e.action}: the "
-                               f"engine refuses {e.reason}; reproduce with {checked.call}") from e
+            raise ShengjiError(
+                f"check_bot: {checked.where}, seat {e.seat}, {e.action}: the "
+                f"engine refuses {e.reason}; reproduce with {checked.call}"
+            ) from e
         except _BotProblem:
             raise
         except ShengjiError as e:
-            raise ShengjiError(f"check_bot: {checked.where}: {e}; the round: "
-                               f"{checked.call}") from e
+            raise ShengjiError(f"check_bot: {checked.where}: {e}; the round: {checked.call}") from e
         try:
             check_record(rec)
         except ShengjiError as e:
-            raise ShengjiError(f"check_bot: {checked.where}: the record fails its check: {e}; "
-                               f"the round: {checked.call}") from e
+            raise ShengjiError(
+                f"check_bot: {checked.where}: the record fails its check: {e}; "
+                f"the round: {checked.call}"
+            ) from e
     return BotCheck(rounds=rounds, decisions=checked.decisions)
 
 
@@ -342,16 +395,22 @@ class _Checked:
             answer = answer_of()
         except Exception as e:
             if hasattr(e, "add_note"):
-                e.add_note(f"check_bot: {self.where}, seat {view.seat}, {action}; the round: "
-                           f"{self.call}")
+                e.add_note(
+                    f"check_bot: {self.where}, seat {view.seat}, {action}; the round: {self.call}"
+                )
             raise
         self.decisions += 1
         changed = [name for name in VIEW_FIELDS if getattr(view, name) != before[name]]
-        problem = (f"the bot changed view.{changed[0]} (a view is read-only: copy what you "
-                   "change)" if changed else answer_problem(view, answer))
+        problem = (
+            f"the bot changed view.{changed[0]} (a view is read-only: copy what you change)"
+            if changed
+            else answer_problem(view, answer)
+        )
         if problem:
-            raise _BotProblem(f"check_bot: {self.where}, seat {view.seat}, {action}: {problem}; "
-                              f"the round: {self.call}")
+            raise _BotProblem(
+                f"check_bot: {self.where}, seat {view.seat}, {action}: {problem}; "
+                f"the round: {self.call}"
+            )
         return answer
 
 
@@ -369,21 +428,32 @@ def answer_problem(view: View, answer: Any) -> str | None:
     """What is wrong with the type of a bot's answer to `view`, or None."""
     action = view.action
     if action == "revolt":
-        return None if isinstance(answer, bool) else (
-            f"answered {answer!r} ({type(answer).__name__}); a revolt is answered True or False")
+        return (
+            None
+            if isinstance(answer, bool)
+            else (
+                f"answered {answer!r} ({type(answer).__name__}); a revolt is answered True or False"
+            )
+        )
     if action == "declare" and answer is None:
-        return None if view.may_pass else (
-            "passed (None), but this show is forced (view.may_pass is False)")
+        return (
+            None
+            if view.may_pass
+            else ("passed (None), but this show is forced (view.may_pass is False)")
+        )
     if not isinstance(answer, (Cards, str)):
-        return (f"answered {answer!r} ({type(answer).__name__}); a {action} is answered with "
-                f"Cards or card text{' (or None to pass)' if action == 'declare' else ''}")
+        return (
+            f"answered {answer!r} ({type(answer).__name__}); a {action} is answered with "
+            f"Cards or card text{' (or None to pass)' if action == 'declare' else ''}"
+        )
     try:
         cards = Cards(answer)
     except CardError as e:
         return f"answered {answer!r}, which is not cards ({e})"
     if action == "declare" and cards not in view.options:
-        return (f"answered {cards}, not one of view.options "
-                f"({', '.join(str(o) for o in view.options)})")
+        return (
+            f"answered {cards}, not one of view.options ({', '.join(str(o) for o in view.options)})"
+        )
     if action == "bury" and len(cards) != BOTTOM_SIZE:
         return f"answered {len(cards)} cards ({cards}); a bury is {BOTTOM_SIZE} cards"
     return None

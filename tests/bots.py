@@ -1,4 +1,5 @@
 """Plain Python bots for the tests: they use only what their View shows."""
+
 import shengji as sj
 
 
@@ -80,6 +81,7 @@ class RandomBot:
 
     def __init__(self, seed):
         import random
+
         self.rng = random.Random(seed)
 
     def declare(self, view):

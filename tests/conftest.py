@@ -12,8 +12,12 @@ from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: F401  (hoo
 
 # Hypothesis draws 300 examples a property in the full run (the README's command, CI) and 60 in
 # the quick loop, `pytest -m "not slow"`, which is meant to finish within a minute.
-settings.register_profile("full", max_examples=300, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "full",
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.register_profile("quick", settings.get_profile("full"), max_examples=60)
 
 

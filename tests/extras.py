@@ -1,5 +1,6 @@
 """Tests of an optional extra skip cleanly where this install lacks it (pip install without
 that extra), and fail where it is installed. The conftests of tests/ and bench/ take the hooks."""
+
 import importlib.util
 
 import pytest
@@ -7,15 +8,19 @@ import pytest
 from shengji._optional import MissingExtra
 
 # The modules each extra of pyproject.toml brings (test_packaging checks the two agree).
-EXTRAS = {"study": ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate"),
-          "rl": ("gymnasium", "pettingzoo"), "learn": ("jax", "optax"), "ray": ("ray",),
-          "docs": ("mkdocs", "mkdocstrings", "material")}
+EXTRAS = {
+    "study": ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate"),
+    "rl": ("gymnasium", "pettingzoo"),
+    "learn": ("jax", "optax"),
+    "ray": ("ray",),
+    "docs": ("mkdocs", "mkdocstrings", "material"),
+}
 
 
 def installed(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
-    except ImportError:         # a parent package missing, or refused
+    except ImportError:  # a parent package missing, or refused
         return False
 
 

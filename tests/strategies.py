@@ -1,4 +1,5 @@
 """Hypothesis strategies for random positions rich in pairs, tractors, throws and ruffs."""
+
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -71,8 +72,11 @@ def crowded_deals(draw):
     side_kinds = [sj.kind_name(k) for k in range(54) if sj.category(sj.kind_name(k), trump) == side]
     seat1 += draw(st.lists(st.sampled_from(side_kinds), max_size=6, unique=True))
     hands = [[c for c in seat0 for _ in (0, 1)], [c for c in seat1 for _ in (0, 1)]]
-    rest = [sj.kind_name(k) for k in range(54)
-            if sj.kind_name(k) not in seat0 + seat1 and sj.category(sj.kind_name(k), trump) != "T"]
+    rest = [
+        sj.kind_name(k)
+        for k in range(54)
+        if sj.kind_name(k) not in seat0 + seat1 and sj.category(sj.kind_name(k), trump) != "T"
+    ]
     hands.append(draw(st.lists(st.sampled_from(rest), max_size=12, unique=True)))
     hands.append(draw(st.lists(st.sampled_from(rest), max_size=12, unique=True)))
     return trump, [sj.Cards(h[:25]) for h in hands]
@@ -86,8 +90,9 @@ def leads(draw, hand: sj.Cards, trump):
         by_cat.setdefault(sj.category(card, trump), []).append(card)
     cat = draw(st.sampled_from(sorted(by_cat)))
     units = sj.decompose(" ".join(by_cat[cat]), trump)
-    chosen = draw(st.lists(st.sampled_from(range(len(units))), min_size=1, unique=True,
-                           max_size=len(units)))
+    chosen = draw(
+        st.lists(st.sampled_from(range(len(units))), min_size=1, unique=True, max_size=len(units))
+    )
     lead = sj.Cards()
     for i in chosen:
         lead = lead + units[i].cards
@@ -115,8 +120,9 @@ def follow_positions(draw, deal_strategy):
 def sub_multiset(draw, cards: sj.Cards, size: int):
     """`size` cards of `cards` (size <= len(cards))."""
     items = list(cards)
-    picks = draw(st.lists(st.sampled_from(range(len(items))), min_size=size, max_size=size,
-                          unique=True))
+    picks = draw(
+        st.lists(st.sampled_from(range(len(items))), min_size=size, max_size=size, unique=True)
+    )
     return sj.Cards([items[i] for i in picks])
 
 
@@ -131,18 +137,25 @@ def split_positions(draw):
         name = sj.kind_name(k)
         by_order.setdefault(sj.order(name, trump), []).append(name)
     pairs = draw(st.lists(st.sampled_from(by_order[16 + 12]), min_size=2, max_size=3, unique=True))
-    pairs += [by_order[16 + pos][0] for pos in (9, 10, 11, 13, 14, 15)
-              if draw(st.integers(0, 9)) < (8 if pos in (11, 13) else 2)]
-    singles = draw(st.lists(st.sampled_from([by_order[16 + p][0] for p in range(9)]),
-                            max_size=3, unique=True))
+    pairs += [
+        by_order[16 + pos][0]
+        for pos in (9, 10, 11, 13, 14, 15)
+        if draw(st.integers(0, 9)) < (8 if pos in (11, 13) else 2)
+    ]
+    singles = draw(
+        st.lists(st.sampled_from([by_order[16 + p][0] for p in range(9)]), max_size=3, unique=True)
+    )
     hand = sj.Cards(pairs + pairs + singles)
     if draw(st.booleans()):
         line = [by_order[16 + p][0] for p in range(9) if by_order[16 + p][0] not in singles]
     else:
         side = draw(st.sampled_from([x for x in SUITS if x != trump.suit]))
         line = [by_order[p][0] for p in range(12) if sj.category(by_order[p][0], trump) == side]
-        line += [by_order[p][1] for p in range(12)
-                 if len(by_order[p]) > 1 and sj.category(by_order[p][1], trump) == side]
+        line += [
+            by_order[p][1]
+            for p in range(12)
+            if len(by_order[p]) > 1 and sj.category(by_order[p][1], trump) == side
+        ]
         line.sort(key=lambda c: sj.order(c, trump))
     # two or three tractors along the line, separated by a gap
     lengths = draw(st.lists(st.integers(2, 3), min_size=2, max_size=3))
@@ -150,7 +163,7 @@ def split_positions(draw):
     for length in lengths:
         if at + length > len(line):
             break
-        lead += line[at:at + length]
+        lead += line[at : at + length]
         at += length + 1
     assume(len(lead) >= 4)
     return trump, sj.Cards(lead + lead), hand

@@ -1,6 +1,7 @@
 """One hand, analysed: rounds started at the dealer's bury play out as the real rounds do, the
 worlds are uniform deals of the unseen cards, the same seed gives the same table, the
 intervals are paired by world, a bad bury ranks low, and bad input is one clear error."""
+
 import subprocess
 import sys
 from collections import Counter
@@ -18,11 +19,13 @@ from shengji.play._table import Table
 from shengji.play.rounds import ask_python_bot
 from shengji.studies.analyze import bury_worlds, ranked, show_of, swaps, trump_worlds
 
-pd = pytest.importorskip("pandas")   # the study extra
+pd = pytest.importorskip("pandas")  # the study extra
 
-STRONG = sj.Cards("BJ BJ SJ SJ 2S 2S 2H AS AS KS QS JS 10S 9S AH KH QH 5H 4H 3H AC KC 8C 7C 6C "
-                  "3C AD 9D 8D 7D 6D 4D 3D")
-LOW = sj.Cards("4H 3H 6C 3C 7D 6D 4D 3D")          # the `low` strategy's bury of STRONG
+STRONG = sj.Cards(
+    "BJ BJ SJ SJ 2S 2S 2H AS AS KS QS JS 10S 9S AH KH QH 5H 4H 3H AC KC 8C 7C 6C "
+    "3C AD 9D 8D 7D 6D 4D 3D"
+)
+LOW = sj.Cards("4H 3H 6C 3C 7D 6D 4D 3D")  # the `low` strategy's bury of STRONG
 DRAWN = sj.Cards("BJ BJ SJ 2S 2H AS KS QS 9S 5S 4H 3H 9C 8C 7C 6C 5C 4C AD KD QD 9D 8D 7D 6D")
 GREEDY, _, _ = resolve_bots("greedy")
 
@@ -36,19 +39,27 @@ def test_rounds_started_at_the_bury_play_out_as_the_real_rounds():
     for seed in range(120):
         rec = sj.play_round(rules, seed=seed, bots="greedy")
         if (rec.dealer, rec.declarer, len(rec.deals)) != (0, 0, 1) or any(
-                e.action not in ("declare", "reinforce") for e in rec.events):
+            e.action not in ("declare", "reinforce") for e in rec.events
+        ):
             continue
         deck = rec.deals[0].split()
-        world = sj.to_masks([sj.Cards(deck[s:100:4]) for s in range(4)]
-                            + [sj.Cards(deck[100:])])
-        shown = rec.events[-1].cards           # reinforced: the pair
+        world = sj.to_masks([sj.Cards(deck[s:100:4]) for s in range(4)] + [sj.Cards(deck[100:])])
+        shown = rec.events[-1].cards  # reinforced: the pair
         table = Table.at_bury(rules, seed, 0, (2, 2), world, shown, None, GREEDY)
         assert table.advance() is None
         got = table.record()
         assert got["tricks"] == rec.tricks, seed
         assert got["buries"] == rec.buries and got["defender_points"] == rec.defender_points
-        cols = play_out(rules, world[None], sj.to_masks([shown]), np.zeros((1, 2), np.uint64),
-                        GREEDY, 0, (2, 2), seed)
+        cols = play_out(
+            rules,
+            world[None],
+            sj.to_masks([shown]),
+            np.zeros((1, 2), np.uint64),
+            GREEDY,
+            0,
+            (2, 2),
+            seed,
+        )
         assert cols["defender_points"][0, 0] == rec.defender_points
         assert cols["rise"][0, 0] == rec.settlement.rise
         checked += 1
@@ -75,15 +86,24 @@ def test_what_the_seats_know_of_a_round_started_at_the_bury_agrees_with_it():
 
 def test_the_same_seed_gives_the_same_table():
     first = sj.analyze_bury(STRONG, "2S", worlds=200, search=20_000, seed=3)
-    pd.testing.assert_frame_equal(first, sj.analyze_bury(STRONG, "2S", worlds=200, search=20_000,
-                                                         seed=3))
+    pd.testing.assert_frame_equal(
+        first, sj.analyze_bury(STRONG, "2S", worlds=200, search=20_000, seed=3)
+    )
     assert not first.equals(sj.analyze_bury(STRONG, "2S", worlds=200, search=20_000, seed=4))
     assert (first["n"] == 200).all() and "search" in set(first["by"])
     trumps = sj.analyze_trump(DRAWN, 2, rules="bo3", worlds=200, seed=3)
-    pd.testing.assert_frame_equal(trumps, sj.analyze_trump(DRAWN, 2, rules="bo3", worlds=200,
-                                                           seed=3))
-    assert list(trumps.columns) == ["trump", "level_delta_mean", "ci_low", "ci_high",
-                                    "defender_points_mean", "dealer_holds", "n"]
+    pd.testing.assert_frame_equal(
+        trumps, sj.analyze_trump(DRAWN, 2, rules="bo3", worlds=200, seed=3)
+    )
+    assert list(trumps.columns) == [
+        "trump",
+        "level_delta_mean",
+        "ci_low",
+        "ci_high",
+        "defender_points_mean",
+        "dealer_holds",
+        "n",
+    ]
     assert set(trumps["trump"]) == {"2S", "2H", "2NT"}
 
 
@@ -150,19 +170,22 @@ def test_throwing_away_both_big_jokers_ranks_below_a_low_bury():
     rank = {b: i for i, b in enumerate(table["bury"])}
     assert rank[str(sj.Cards(jokers))] > rank[str(LOW)]
     row = table.iloc[rank[str(sj.Cards(jokers))]]
-    assert row["ci_high"] < 0 and row["level_delta_mean"] < table.iloc[rank[str(LOW)]][
-        "level_delta_mean"] - 0.2
+    assert (
+        row["ci_high"] < 0
+        and row["level_delta_mean"] < table.iloc[rank[str(LOW)]]["level_delta_mean"] - 0.2
+    )
 
 
-@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
+@pytest.mark.slow  # a few seconds; the quick loop keeps a lighter test of the same
 def test_a_search_bot_plays_through_python():
     """Pimc seats are asked through Python from the same positions: a small table, the same
     twice."""
     pimc = sj.Pimc(rollouts=20)
     first = sj.analyze_bury(STRONG, "2S", worlds=2, bots=pimc, search=0)
     assert (first["n"] == 2).all() and len(first) == 5
-    pd.testing.assert_frame_equal(first, sj.analyze_bury(STRONG, "2S", worlds=2, bots=pimc,
-                                                         search=0))
+    pd.testing.assert_frame_equal(
+        first, sj.analyze_bury(STRONG, "2S", worlds=2, bots=pimc, search=0)
+    )
 
 
 def test_the_declaration_follows_the_hand_and_the_rules():
@@ -203,14 +226,17 @@ def test_bad_bury_input_is_one_clear_error(change, words):
     assert words in str(e.value), str(e.value)
 
 
-@pytest.mark.parametrize("change,words", [
-    (dict(hand=str(DRAWN)[3:]), "must hold 25 cards"),
-    (dict(level=10), "cannot declare at level 10: it holds no 10"),
-    (dict(hand=DRAWN - "BJ" + "3D", level="J", rules="bo3"), "it holds no J and no joker pair"),
-    (dict(level=15), "unknown level"),
-    (dict(rules="v4"), "unknown preset"),
-    (dict(levels=(3, 3)), "plays at the trump's level 2, not 3"),
-])
+@pytest.mark.parametrize(
+    "change,words",
+    [
+        (dict(hand=str(DRAWN)[3:]), "must hold 25 cards"),
+        (dict(level=10), "cannot declare at level 10: it holds no 10"),
+        (dict(hand=DRAWN - "BJ" + "3D", level="J", rules="bo3"), "it holds no J and no joker pair"),
+        (dict(level=15), "unknown level"),
+        (dict(rules="v4"), "unknown preset"),
+        (dict(levels=(3, 3)), "plays at the trump's level 2, not 3"),
+    ],
+)
 def test_bad_trump_input_is_one_clear_error(change, words):
     args = dict(hand=DRAWN, level=2, worlds=10) | change
     with pytest.raises(ValueError) as e:
@@ -219,31 +245,71 @@ def test_bad_trump_input_is_one_clear_error(change, words):
 
 
 def test_the_command_line_prints_the_ranked_table(capsys):
-    assert main(["analyze", "bury", "--hand", str(STRONG), "--trump", "2S", "--worlds", "100",
-                 "--search", "0", "--candidate", "BJ BJ 4H 3H 6C 3C 4D 3D"]) == 0
+    assert (
+        main(
+            [
+                "analyze",
+                "bury",
+                "--hand",
+                str(STRONG),
+                "--trump",
+                "2S",
+                "--worlds",
+                "100",
+                "--search",
+                "0",
+                "--candidate",
+                "BJ BJ 4H 3H 6C 3C 4D 3D",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
     assert "trump 2S: rules v3, bots greedy, 100 worlds, seed 0" in out[0]
     assert out[3].split()[:2] == ["1", "4♥"] and "best" in out[3]
     assert len(out) == 3 + 6 and "given 1" in out[-1] + out[-2] + out[-3]
-    assert main(["analyze", "trump", "--hand", str(DRAWN), "--level", "2", "--rules", "bo3",
-                 "--worlds", "50", "--bots", "greedy:bury=low"]) == 0
+    assert (
+        main(
+            [
+                "analyze",
+                "trump",
+                "--hand",
+                str(DRAWN),
+                "--level",
+                "2",
+                "--rules",
+                "bo3",
+                "--worlds",
+                "50",
+                "--bots",
+                "greedy:bury=low",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 3 + 3 and "bots greedy:bury=low" in out[0]
 
 
-@pytest.mark.parametrize("args,words", [
-    (["bury", "--hand", "AS AS", "--trump", "2S"], "must hold 33 cards"),
-    (["bury", "--hand", str(STRONG), "--trump", "2C"], "cannot declare 2C"),
-    (["bury", "--hand", str(STRONG), "--trump", "2S", "--candidate", "AS"], "candidate 1"),
-    (["bury", "--hand", str(STRONG), "--trump", "2S", "--bots", "pimc:depth=3"],
-     "unknown setting 'depth'; pimc takes"),
-    (["bury", "--hand", str(STRONG), "--trump", "2S", "--worlds", "0"], "--worlds: must be"),
-    (["trump", "--hand", str(DRAWN), "--level", "10"], "cannot declare at level 10"),
-    (["trump", "--hand", str(DRAWN)], "required: --level"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["bury", "--hand", "AS AS", "--trump", "2S"], "must hold 33 cards"),
+        (["bury", "--hand", str(STRONG), "--trump", "2C"], "cannot declare 2C"),
+        (["bury", "--hand", str(STRONG), "--trump", "2S", "--candidate", "AS"], "candidate 1"),
+        (
+            ["bury", "--hand", str(STRONG), "--trump", "2S", "--bots", "pimc:depth=3"],
+            "unknown setting 'depth'; pimc takes",
+        ),
+        (["bury", "--hand", str(STRONG), "--trump", "2S", "--worlds", "0"], "--worlds: must be"),
+        (["trump", "--hand", str(DRAWN), "--level", "10"], "cannot declare at level 10"),
+        (["trump", "--hand", str(DRAWN)], "required: --level"),
+    ],
+)
 def test_bad_command_lines_are_one_line_with_status_2(args, words):
-    run = subprocess.run([sys.executable, "-m", "shengji", "analyze", *args],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "analyze", *args], capture_output=True, text=True
+    )
     assert run.returncode == 2 and words in run.stderr, run.stderr
     assert len(run.stderr.splitlines()) == 1 and not run.stdout
 
@@ -252,8 +318,9 @@ def test_the_levels_reach_the_seats_views():
     """levels (the dealer's team's, the other's): by default both at the trump's level; the
     play-outs' seats see the levels given."""
     default = sj.analyze_bury(STRONG, "2S", worlds=40, search=0)
-    pd.testing.assert_frame_equal(default, sj.analyze_bury(STRONG, "2S", worlds=40, search=0,
-                                                           levels=(2, 2)))
+    pd.testing.assert_frame_equal(
+        default, sj.analyze_bury(STRONG, "2S", worlds=40, search=0, levels=(2, 2))
+    )
 
     class Watching(PassiveBot):
         seen = set()

@@ -1,4 +1,5 @@
 """Bad input gets a clear ValueError subclass naming the problem, on the core and the reference."""
+
 import re
 
 import numpy as np
@@ -51,8 +52,10 @@ def test_unparsable_card(engine):
         engine.is_legal_follow("AH ZZ", "KH", "AH", T)
 
 
-@pytest.mark.parametrize("play,words", [("AH KH", "wrong number"), ("9H", "not in (the )?hand"),
-                                        ("3D", "must follow suit")])
+@pytest.mark.parametrize(
+    "play,words",
+    [("AH KH", "wrong number"), ("9H", "not in (the )?hand"), ("3D", "must follow suit")],
+)
 def test_illegal_follows_name_the_rule(engine, play, words):
     assert not engine.is_legal_follow(HAND, "2H", play, T)
     assert re.search(words, engine.follow_error(HAND, "2H", play, T))
@@ -97,6 +100,7 @@ def test_issue_14_small_ones():
 
     from shengji.envs.aec import env
     from shengji.studies.stats import Sums
+
     assert sj.play_round(seed=np.int64(7)) == sj.play_round(seed=7)
     assert sj.simulate_rounds(3, seed=np.uint64(2)).equals(sj.simulate_rounds(3, seed=2))
     for bad in (None, 3, 2.5):

@@ -1,5 +1,6 @@
 """The scripts beside the benchmarks run (a smoke test each: they are not in the default run
 otherwise, and would rot)."""
+
 import json
 import os
 import subprocess
@@ -8,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow      # a few seconds of subprocesses: the full run (CI) has them
+pytestmark = pytest.mark.slow  # a few seconds of subprocesses: the full run (CI) has them
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_strength_report_runs():
@@ -27,9 +29,18 @@ def test_strength_report_runs():
 
 def test_results_are_written_from_a_benchmark_json(tmp_path):
     made = tmp_path / "run.json"
-    done = run("-m", "pytest", "bench/bench_deal.py", "--benchmark-enable",
-               "--benchmark-min-rounds=1", "--benchmark-max-time=0.01",
-               f"--benchmark-json={made}", "-q", "-p", "no:cacheprovider")
+    done = run(
+        "-m",
+        "pytest",
+        "bench/bench_deal.py",
+        "--benchmark-enable",
+        "--benchmark-min-rounds=1",
+        "--benchmark-max-time=0.01",
+        f"--benchmark-json={made}",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     out = tmp_path / "RESULTS.md"
     done = run("bench/write_results.py", "--json", str(made), "--out", str(out))
@@ -41,10 +52,21 @@ def test_results_are_written_from_a_benchmark_json(tmp_path):
 
 def test_learned_strength_report_runs(tmp_path):
     from shengji.bots import learned
+
     checkpoint = tmp_path / "net.npz"
     learned.save(checkpoint, learned.init_params(hidden=(16, 8)))
-    done = run("bench/strength_learned.py", str(checkpoint), "--deals", "2", "--pimc-deals", "1",
-               "--rollouts", "10", "--workers", "1")
+    done = run(
+        "bench/strength_learned.py",
+        str(checkpoint),
+        "--deals",
+        "2",
+        "--pimc-deals",
+        "1",
+        "--rollouts",
+        "10",
+        "--workers",
+        "1",
+    )
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()[2:]
     assert [row.split()[0] for row in rows] == ["random", "greedy", "pimc"]

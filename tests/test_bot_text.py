@@ -1,5 +1,6 @@
 """The bots' text form (command line, studies, duels): one parser, its canonical text read back
 to the same bot, and one error naming the bad name, key or value."""
+
 import subprocess
 import sys
 
@@ -9,19 +10,26 @@ import shengji as sj
 from shengji.bots import bot_from_text, bot_text, bots_from_text
 
 
-@pytest.mark.parametrize("text,bot", [
-    ("random", "random"),
-    ("greedy", sj.Greedy()),
-    ("greedy:call=patient,patience=5,bury=voids", sj.Greedy(call="patient", patience=5,
-                                                            bury="voids")),
-    ("greedy:revolt=false", sj.Greedy(revolt=False)),
-    (" greedy : call = eager ", sj.Greedy(call="eager")),
-    ("greedy:bury=low:patience=3", sj.Greedy(bury="low", patience=3)),
-    ("pimc", sj.Pimc()),
-    ("pimc:rollouts=200", sj.Pimc(rollouts=200)),
-    ("pimc:rollouts=200,seed=3,call=eager", sj.Pimc(rollouts=200, seed=3,
-                                                    greedy=sj.Greedy(call="eager"))),
-])
+@pytest.mark.parametrize(
+    "text,bot",
+    [
+        ("random", "random"),
+        ("greedy", sj.Greedy()),
+        (
+            "greedy:call=patient,patience=5,bury=voids",
+            sj.Greedy(call="patient", patience=5, bury="voids"),
+        ),
+        ("greedy:revolt=false", sj.Greedy(revolt=False)),
+        (" greedy : call = eager ", sj.Greedy(call="eager")),
+        ("greedy:bury=low:patience=3", sj.Greedy(bury="low", patience=3)),
+        ("pimc", sj.Pimc()),
+        ("pimc:rollouts=200", sj.Pimc(rollouts=200)),
+        (
+            "pimc:rollouts=200,seed=3,call=eager",
+            sj.Pimc(rollouts=200, seed=3, greedy=sj.Greedy(call="eager")),
+        ),
+    ],
+)
 def test_good_texts_and_their_canonical_form(text, bot):
     assert bot_from_text(text) == bot
     canonical = bot_text(bot)
@@ -30,29 +38,36 @@ def test_good_texts_and_their_canonical_form(text, bot):
 
 def test_canonical_text_lists_the_changed_settings_only():
     assert bot_text(sj.Greedy()) == "greedy"
-    assert bot_text(sj.Greedy(call="patient", patience=5, bury="voids")) == \
-        "greedy:patience=5,bury=voids"
-    assert bot_text(sj.Pimc(rollouts=200, greedy=sj.Greedy(revolt=False))) == \
-        "pimc:rollouts=200,revolt=false"
+    assert (
+        bot_text(sj.Greedy(call="patient", patience=5, bury="voids"))
+        == "greedy:patience=5,bury=voids"
+    )
+    assert (
+        bot_text(sj.Pimc(rollouts=200, greedy=sj.Greedy(revolt=False)))
+        == "pimc:rollouts=200,revolt=false"
+    )
     with pytest.raises(ValueError, match="a object has no text form"):
         bot_text(object())
 
 
-@pytest.mark.parametrize("text,words", [
-    ("minimax", "unknown bot 'minimax'; bots: random, greedy, pimc"),
-    ("", "unknown bot ''"),
-    ("greedy:depth=3", "unknown setting 'depth'; greedy takes call, patience, bury, revolt"),
-    ("greedy:rollouts=3", "unknown setting 'rollouts'"),
-    ("greedy:call=patiant", "call must be one of eager, patient, never, got 'patiant'"),
-    ("greedy:patience=five", "patience must be an integer, got 'five'"),
-    ("greedy:patience=0", "patience must be an integer from 1 to 25, got 0"),
-    ("greedy:revolt=maybe", "revolt must be true or false, got 'maybe'"),
-    ("greedy:call", "'call' is not key=value"),
-    ("greedy:call=", "'call=' is not key=value"),
-    ("greedy:call=eager,call=never", "call is set twice"),
-    ("random:bury=low", "random takes no settings"),
-    ("pimc:rollouts=0", "rollouts must be an integer from 1"),
-])
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("minimax", "unknown bot 'minimax'; bots: random, greedy, pimc"),
+        ("", "unknown bot ''"),
+        ("greedy:depth=3", "unknown setting 'depth'; greedy takes call, patience, bury, revolt"),
+        ("greedy:rollouts=3", "unknown setting 'rollouts'"),
+        ("greedy:call=patiant", "call must be one of eager, patient, never, got 'patiant'"),
+        ("greedy:patience=five", "patience must be an integer, got 'five'"),
+        ("greedy:patience=0", "patience must be an integer from 1 to 25, got 0"),
+        ("greedy:revolt=maybe", "revolt must be true or false, got 'maybe'"),
+        ("greedy:call", "'call' is not key=value"),
+        ("greedy:call=", "'call=' is not key=value"),
+        ("greedy:call=eager,call=never", "call is set twice"),
+        ("random:bury=low", "random takes no settings"),
+        ("pimc:rollouts=0", "rollouts must be an integer from 1"),
+    ],
+)
 def test_bad_texts_name_the_problem(text, words):
     with pytest.raises(ValueError) as info:
         bot_from_text(text)
@@ -62,9 +77,17 @@ def test_bad_texts_name_the_problem(text, words):
 def test_lists_of_bots_and_seats():
     assert bots_from_text("greedy") == "greedy"
     assert bots_from_text("greedy:call=eager,patience=5,random,pimc:rollouts=9,greedy") == [
-        "greedy:call=eager,patience=5", "random", "pimc:rollouts=9", "greedy"]
+        "greedy:call=eager,patience=5",
+        "random",
+        "pimc:rollouts=9",
+        "greedy",
+    ]
     assert bots_from_text("greedy:call=eager:patience=5,random,greedy,random") == [
-        "greedy:call=eager:patience=5", "random", "greedy", "random"]
+        "greedy:call=eager:patience=5",
+        "random",
+        "greedy",
+        "random",
+    ]
     # a text names a bot wherever a bot is named
     rec = sj.play_round("v3", seed=2, bots=["greedy:call=eager", "random"] * 2)
     assert rec == sj.play_round("v3", seed=2, bots=[sj.Greedy(call="eager"), "random"] * 2)
@@ -73,13 +96,28 @@ def test_lists_of_bots_and_seats():
 
 
 def test_simulate_reads_the_text_form():
-    run = subprocess.run([sys.executable, "-m", "shengji", "simulate", "--rounds", "300",
-                          "--bots", "greedy:call=eager,patience=5,random,greedy,random"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "shengji",
+            "simulate",
+            "--rounds",
+            "300",
+            "--bots",
+            "greedy:call=eager,patience=5,random,greedy,random",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0, run.stderr
     assert "bots greedy:call=eager,patience=5,random,greedy,random" in run.stdout
-    run = subprocess.run([sys.executable, "-m", "shengji", "simulate", "--bots",
-                          "greedy:call=eagr"], capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "simulate", "--bots", "greedy:call=eagr"],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2 and run.stderr.strip().splitlines() == [
         "shengji: error: seat 0: bot 'greedy:call=eagr': Greedy.call must be one of eager, "
-        "patient, never, got 'eagr'"]
+        "patient, never, got 'eagr'"
+    ]

@@ -1,4 +1,5 @@
 """Cards, Trump and the text notation."""
+
 import pickle
 
 import numpy as np
@@ -10,7 +11,12 @@ from shengji import Cards
 
 def test_parse_variants_agree():
     expected = Cards("10H 10H AS KS SJ BJ")
-    for text in ["10H10HASKSSJBJ", "th, TH, as ks sj bj", "10♥ 10♥ A♠ K♠ SJ BJ", "bj sj ks as 10h 10h"]:
+    for text in [
+        "10H10HASKSSJBJ",
+        "th, TH, as ks sj bj",
+        "10♥ 10♥ A♠ K♠ SJ BJ",
+        "bj sj ks as 10h 10h",
+    ]:
         assert sj.parse_cards(text) == expected
 
 
@@ -42,8 +48,17 @@ def test_masks_and_counts():
     assert pickle.loads(pickle.dumps(cards)) == cards
 
 
-@pytest.mark.parametrize("text,token", [("AS XS", "XS"), ("1H", "1H"), ("AS,KX", "KX"),
-                                        ("10", "10"), ("AS 11S", "11S"), ("AH QZ", "QZ")])
+@pytest.mark.parametrize(
+    "text,token",
+    [
+        ("AS XS", "XS"),
+        ("1H", "1H"),
+        ("AS,KX", "KX"),
+        ("10", "10"),
+        ("AS 11S", "11S"),
+        ("AH QZ", "QZ"),
+    ],
+)
 def test_unparsable_text_names_the_token(text, token):
     with pytest.raises(sj.CardError, match=repr(token)):
         sj.parse_cards(text)
@@ -74,13 +89,19 @@ def test_trump():
     assert sj.Trump("A", "H") == sj.Trump(14, "h") == sj.Trump("a", "♥")
     assert sj.Trump("10", None).level == 10 and sj.Trump(10, None).suit is None
     assert sj.Trump.from_code(sj.Trump(7, "S").code) == sj.Trump(7, "S")
-    assert len({sj.Trump(l, s).code for l in range(2, 15) for s in "SHCD"} |
-               {sj.Trump(l, None).code for l in range(2, 15)}) == 65
+    assert (
+        len(
+            {sj.Trump(l, s).code for l in range(2, 15) for s in "SHCD"}
+            | {sj.Trump(l, None).code for l in range(2, 15)}
+        )
+        == 65
+    )
     assert pickle.loads(pickle.dumps(sj.Trump("Q", "D"))) == sj.Trump("Q", "D")
 
 
-@pytest.mark.parametrize("level,suit", [(1, "S"), (15, "S"), ("B", "S"), (True, "S"), (2, "X"),
-                                        (2, "SH"), (2.0, "S")])
+@pytest.mark.parametrize(
+    "level,suit", [(1, "S"), (15, "S"), ("B", "S"), (True, "S"), (2, "X"), (2, "SH"), (2.0, "S")]
+)
 def test_bad_trump(level, suit):
     with pytest.raises(sj.TrumpError):
         sj.Trump(level, suit)

@@ -1,4 +1,5 @@
 """Cards driven through long random sequences of operations beside a plain Counter model."""
+
 from collections import Counter
 
 from hypothesis import settings
@@ -57,5 +58,4 @@ class CardsAgainstCounter(RuleBasedStateMachine):
 
 
 TestCardsAgainstCounter = CardsAgainstCounter.TestCase
-TestCardsAgainstCounter.settings = settings(max_examples=60, stateful_step_count=40,
-                                            deadline=None)
+TestCardsAgainstCounter.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)

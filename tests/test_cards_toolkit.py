@@ -1,5 +1,6 @@
 """The card toolkit (shengji.core.cards) against the native kernel: every size, suit, category,
 kind and mask it defines in Python is read back through the core's own functions."""
+
 import doctest
 import re
 
@@ -30,19 +31,19 @@ def test_one_toolkit_under_every_name():
 
 
 def test_sizes_are_the_native_ones():
-    assert len(KIND_NAMES) == cards.KINDS                     # _core.pxd NUM_KINDS
+    assert len(KIND_NAMES) == cards.KINDS  # _core.pxd NUM_KINDS
     with pytest.raises(CardError):
         sj.kind_name(cards.KINDS)
     dealt = decks(7, 0, 5)
-    assert dealt.shape == (5, cards.DECK_SIZE)                # _deal.pxd DECK_SIZE
+    assert dealt.shape == (5, cards.DECK_SIZE)  # _deal.pxd DECK_SIZE
     assert all((np.bincount(d, minlength=cards.KINDS) == cards.DECKS).all() for d in dealt)
-    counts = place_counts(dealt, np.zeros(5, np.int8))        # seats, then the bottom
+    counts = place_counts(dealt, np.zeros(5, np.int8))  # seats, then the bottom
     assert counts.shape == (5, cards.SEATS + 1, cards.KINDS)
-    assert (counts[:, :cards.SEATS].sum(axis=2) == cards.HAND_SIZE).all()
+    assert (counts[:, : cards.SEATS].sum(axis=2) == cards.HAND_SIZE).all()
     assert (counts[:, cards.SEATS].sum(axis=1) == cards.BOTTOM_SIZE).all()
     # _core.pxd MAX_HAND: a hand of HAND_SIZE cards may follow, one more card may not
     spades = sj.Cards.from_masks(cards.BB_SUITS["S"], cards.BB_SUITS["S"])
-    hand = sj.Cards(list(spades)[:cards.HAND_SIZE])
+    hand = sj.Cards(list(spades)[: cards.HAND_SIZE])
     assert sj.legal_follows(hand, "3H", sj.Trump(2, "D"))
     with pytest.raises(PlayError, match=f"more than {cards.HAND_SIZE} cards"):
         sj.legal_follows(hand + "2S", "3H", sj.Trump(2, "D"))
@@ -120,16 +121,25 @@ def test_category_and_trump_codes_are_the_encodings():
         view = next(v for v in bots[0].views if v.action == "play")
         encoded = view.encode()
         assert encoded["category"].tolist() == [
-            cards.CATEGORIES.index(category(name, view.trump)) for name in KIND_NAMES]
+            cards.CATEGORIES.index(category(name, view.trump)) for name in KIND_NAMES
+        ]
         suit = view.trump.suit or cards.NO_TRUMP
         assert encoded["trump"].tolist() == [view.trump.level, cards.TRUMP_SUITS.index(suit)]
         suits.add(suit)
     assert cards.NO_TRUMP in suits and len(suits) > 1
 
 
-@pytest.mark.parametrize("call", [lambda: cards.kind_of("X", 2), lambda: cards.kind_of("S", 15),
-                                  lambda: cards.kind_of("NT", 2), lambda: cards.suit_of(54),
-                                  lambda: cards.rank_of(-1), lambda: cards.suit_slice("T")])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cards.kind_of("X", 2),
+        lambda: cards.kind_of("S", 15),
+        lambda: cards.kind_of("NT", 2),
+        lambda: cards.suit_of(54),
+        lambda: cards.rank_of(-1),
+        lambda: cards.suit_slice("T"),
+    ],
+)
 def test_bad_suits_ranks_and_kinds_are_card_errors(call):
     with pytest.raises(CardError):
         call()

@@ -1,5 +1,6 @@
 """The command line: the demo plays and prints a whole round, replay re-checks a saved one, and
 bad options or files end with one clear error line."""
+
 import json
 import re
 import subprocess
@@ -25,11 +26,14 @@ def test_demo_prints_every_card_and_every_point(capsys, tmp_path):
     assert capsys.readouterr().out == out
 
 
-@pytest.mark.parametrize("args,words", [
-    (["demo", "--rules", "v4"], "unknown preset"),
-    (["demo", "--bots", "smart"], "unknown bot"),
-    (["replay", "/nonexistent.json"], "No such file"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["demo", "--rules", "v4"], "unknown preset"),
+        (["demo", "--bots", "smart"], "unknown bot"),
+        (["replay", "/nonexistent.json"], "No such file"),
+    ],
+)
 def test_bad_options(args, words):
     run = subprocess.run([sys.executable, "-m", "shengji", *args], capture_output=True, text=True)
     assert run.returncode == 2 and words in run.stderr and len(run.stderr.splitlines()) == 1
@@ -39,25 +43,44 @@ def test_a_changed_record_is_refused(tmp_path):
     saved = tmp_path / "round.json"
     assert main(["demo", "--seed", "1", "--save", str(saved)]) == 0
     record = json.loads(saved.read_text())
-    record["tricks"][3]["plays"][1], record["tricks"][3]["plays"][2] = \
-        record["tricks"][3]["plays"][2], record["tricks"][3]["plays"][1]
+    record["tricks"][3]["plays"][1], record["tricks"][3]["plays"][2] = (
+        record["tricks"][3]["plays"][2],
+        record["tricks"][3]["plays"][1],
+    )
     saved.write_text(json.dumps(record))
-    run = subprocess.run([sys.executable, "-m", "shengji", "replay", str(saved)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "replay", str(saved)], capture_output=True, text=True
+    )
     assert run.returncode == 2 and "replay" in run.stderr
     saved.write_text("[1, 2]")
-    run = subprocess.run([sys.executable, "-m", "shengji", "replay", str(saved)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "replay", str(saved)], capture_output=True, text=True
+    )
     assert run.returncode == 2 and "RoundRecord" in run.stderr
 
 
 def test_simulate_rounds_and_matches(capsys):
-    assert main(["simulate", "--rounds", "2000", "--bots", "greedy,random,greedy,random",
-                 "--workers", "2", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--rounds",
+                "2000",
+                "--bots",
+                "greedy,random,greedy,random",
+                "--workers",
+                "2",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "2,000 rounds, rules v3, bots greedy,random,greedy,random" in out
     holds = float(re.search(r"^dealer_holds +all +([\d.]+)", out, re.M).group(1))
     import shengji as sj
+
     frame = sj.simulate_rounds(2000, "v3", bots=["greedy", "random"] * 2, seed=3)
     assert holds == pytest.approx(frame["dealer_holds"].mean(), abs=1e-4)
     assert main(["simulate", "--matches", "3", "--rules", "bo3", "--seed", "1"]) == 0
@@ -66,16 +89,23 @@ def test_simulate_rounds_and_matches(capsys):
     assert len(wins) == 2 and sum(wins) == pytest.approx(1)
 
 
-
 def printed_metrics(out):
     """The rows of a summary table: name, group, value, interval's ends, n, as printed."""
-    return re.findall(r"^(\S+) +(\S+) +(-?[\d.]+) +\[(-?[\d.]+), (-?[\d.]+)\] +(\d+)$", out,
-                      re.M)
+    return re.findall(r"^(\S+) +(\S+) +(-?[\d.]+) +\[(-?[\d.]+), (-?[\d.]+)\] +(\d+)$", out, re.M)
 
 
 def as_printed(metrics):
-    return [(m["name"], m["group"], f"{m['value']:.4f}", f"{m['ci_low']:.4f}",
-             f"{m['ci_high']:.4f}", str(m["n"])) for m in metrics]
+    return [
+        (
+            m["name"],
+            m["group"],
+            f"{m['value']:.4f}",
+            f"{m['ci_low']:.4f}",
+            f"{m['ci_high']:.4f}",
+            str(m["n"]),
+        )
+        for m in metrics
+    ]
 
 
 def test_simulate_prints_the_library_s_metrics(capsys):
@@ -83,31 +113,45 @@ def test_simulate_prints_the_library_s_metrics(capsys):
 
     import shengji as sj
     from shengji.studies.stats import match_metrics, round_metrics
+
     frame = sj.simulate_rounds(600, "v3", bots="greedy", seed=2)
     metrics = round_metrics(frame)
     value = {m["name"]: m["value"] for m in metrics}
     delta = np.where(frame["dealer_holds"], frame["rise"], -frame["rise"])
-    assert value == pytest.approx({
-        "defender_points_mean": frame["defender_points"].mean(),
-        "dealer_holds": frame["dealer_holds"].mean(), "level_delta_mean": delta.mean(),
-        "bottom_dug": (frame["multiplier"] > 0).mean(), "throws_mean": frame["throws"].mean(),
-        "failed_throws_mean": frame["failed_throws"].mean()})
+    assert value == pytest.approx(
+        {
+            "defender_points_mean": frame["defender_points"].mean(),
+            "dealer_holds": frame["dealer_holds"].mean(),
+            "level_delta_mean": delta.mean(),
+            "bottom_dug": (frame["multiplier"] > 0).mean(),
+            "throws_mean": frame["throws"].mean(),
+            "failed_throws_mean": frame["failed_throws"].mean(),
+        }
+    )
     assert {m["n"] for m in metrics} == {600} and {m["group"] for m in metrics} == {"all"}
     assert main(["simulate", "--rounds", "600", "--seed", "2"]) == 0
     assert printed_metrics(capsys.readouterr().out) == as_printed(metrics)
     matches = [sj.play_match("bo3", seed=sj.round_seed(1, i), bots="greedy") for i in range(3)]
     metrics = match_metrics(iter(matches))
-    assert [m["value"] for m in metrics] == pytest.approx([
-        np.mean([m.winner == 0 for m in matches]), np.mean([m.winner == 1 for m in matches]),
-        np.mean([len(m.rounds) for m in matches])])
+    assert [m["value"] for m in metrics] == pytest.approx(
+        [
+            np.mean([m.winner == 0 for m in matches]),
+            np.mean([m.winner == 1 for m in matches]),
+            np.mean([len(m.rounds) for m in matches]),
+        ]
+    )
     assert main(["simulate", "--matches", "3", "--rules", "bo3", "--seed", "1"]) == 0
     assert printed_metrics(capsys.readouterr().out) == as_printed(metrics)
 
-@pytest.mark.parametrize("args,words", [
-    (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
-    (["simulate", "--bots", "greedy,smart,greedy,greedy"], "unknown bot"),
-    (["simulate", "--rounds", "0"], "must be an integer from 1"),
-])
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["simulate", "--bots", "greedy,smart"], "bots must be a name or four"),
+        (["simulate", "--bots", "greedy,smart,greedy,greedy"], "unknown bot"),
+        (["simulate", "--rounds", "0"], "must be an integer from 1"),
+    ],
+)
 def test_simulate_bad_options(args, words):
     run = subprocess.run([sys.executable, "-m", "shengji", *args], capture_output=True, text=True)
     assert run.returncode == 2 and words in run.stderr
@@ -120,7 +164,7 @@ BAD_INPUT = [
     (["study", "trump-calling", "--deals", BIG], "--deals: must be an integer from 1"),
     (["study", "trump-calling", "--deals", "1e5"], "--deals: must be an integer"),
     (["study", "trump-calling", "--seed", "-1"], "--seed: must be an integer from 0"),
-    (["study", "trump-calling", "--seed", str(2 ** 64)], "--seed: must be an integer from 0"),
+    (["study", "trump-calling", "--seed", str(2**64)], "--seed: must be an integer from 0"),
     (["study", "trump-calling", "--workers", "0"], "--workers: must be an integer from 1"),
     (["study", "trump-calling", "--play-every", "-1"], "--play-every: must be an integer"),
     (["study", "trump-calling", "--strategies", ""], "no strategies: ''"),
@@ -134,7 +178,7 @@ BAD_INPUT = [
     (["study", "trump-calling", "--rules", "v4"], "unknown preset"),
     (["study", "dealing"], "invalid choice"),
     (["simulate", "--matches", "3", "--seed", "-5"], "--seed: must be an integer from 0"),
-    (["simulate", "--matches", "3", "--seed", str(2 ** 64)], "--seed: must be an integer"),
+    (["simulate", "--matches", "3", "--seed", str(2**64)], "--seed: must be an integer"),
     (["simulate", "--rounds", BIG], "--rounds: must be an integer from 1 to 100,000,000"),
     (["simulate", "--rounds", "0"], "--rounds: must be an integer from 1"),
     (["simulate", "--matches", "0"], "--matches: must be an integer from 1"),
@@ -154,7 +198,7 @@ BAD_INPUT = [
 @pytest.mark.parametrize("args,words", BAD_INPUT, ids=[" ".join(a) or "none" for a, _ in BAD_INPUT])
 def test_bad_input_is_one_line_and_writes_nothing(args, words, tmp_path, capsys):
     if args[:1] in (["study"], ["duel"]):
-        require_extra("study")      # a study's command line needs it before its options
+        require_extra("study")  # a study's command line needs it before its options
     out = tmp_path / "out"
     argv = args + (["--out", str(out)] if args[:1] == ["study"] and len(args) > 1 else [])
     with pytest.raises(SystemExit) as stop:

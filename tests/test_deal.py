@@ -1,4 +1,5 @@
 """Seeded deals: every deal is a full pack, fixed by (seed, index) alone, and uniform."""
+
 import math
 
 import numpy as np
@@ -25,7 +26,19 @@ def test_the_first_deals_are_pinned():
     # The same on every machine: a change here changes every recorded result.
     assert sj.decks(0, 0, 1)[0, :12].tolist() == [4, 9, 11, 25, 39, 12, 45, 40, 5, 35, 16, 27]
     assert sj.decks(2**64 - 1, 10**12, 1)[0, :12].tolist() == [
-        18, 26, 17, 39, 6, 8, 9, 5, 36, 30, 48, 31]
+        18,
+        26,
+        17,
+        39,
+        6,
+        8,
+        9,
+        5,
+        36,
+        30,
+        48,
+        31,
+    ]
 
 
 MASK = 2**64 - 1
@@ -86,8 +99,14 @@ def test_decks_are_the_documented_shuffle():
     """Every deal of these runs is the plain shuffle's; a batch is drawn again about once in
     1,200 deals, and deals 1782, 5271 and 5373 of seed 2026 each have one."""
     counts = {"redrawn": 0}
-    for seed, start, count in ((0, 0, 200), (2**64 - 1, 10**12, 200), (2026, 0, 300),
-                               (2026, 1782, 1), (2026, 5271, 1), (2026, 5373, 1)):
+    for seed, start, count in (
+        (0, 0, 200),
+        (2**64 - 1, 10**12, 200),
+        (2026, 0, 300),
+        (2026, 1782, 1),
+        (2026, 5271, 1),
+        (2026, 5373, 1),
+    ):
         fast = sj.decks(seed, start, count)
         for i in range(count):
             assert fast[i].tolist() == plain_deck(seed, start + i, counts), (seed, start + i)
@@ -118,7 +137,7 @@ def test_positions_are_uniform():
     p2 = (25 * 24) / (108 * 107)
     observed = np.bincount(held, minlength=3)
     exp = 20_000 * np.array([p0, 1 - p0 - p2, p2])
-    assert (((observed - exp) ** 2) / exp).sum() < 13.8   # 2 degrees of freedom, 0.1%
+    assert (((observed - exp) ** 2) / exp).sum() < 13.8  # 2 degrees of freedom, 0.1%
 
 
 @pytest.mark.parametrize("args", [(-1,), (2**64,), (1.5,), (True,), (0, -1), (0, 0, -2)])

@@ -1,5 +1,6 @@
 """The decisions of docs/engine.md that the worked examples of docs/rules.md do not cover, on
 the core and on the reference."""
+
 import pytest
 
 import shengji as sj
@@ -15,19 +16,30 @@ def units(engine, cards, trump=S7):
 def test_two_off_suit_level_pairs_with_both_neighbours_make_two_tractors(engine):
     # §3: most pairs into tractors. The upper tractor takes the highest kind index (7H > 7C).
     assert units(engine, "ASAS 7H7H 7C7C 7S7S") == [
-        ("tractor", Cards("7H7H 7S7S")), ("tractor", Cards("ASAS 7C7C"))]
+        ("tractor", Cards("7H7H 7S7S")),
+        ("tractor", Cards("ASAS 7C7C")),
+    ]
     assert units(engine, "KSKS ASAS 7H7H 7C7C 7S7S SJSJ") == [
-        ("tractor", Cards("7H7H 7S7S SJSJ")), ("tractor", Cards("KSKS ASAS 7C7C"))]
+        ("tractor", Cards("7H7H 7S7S SJSJ")),
+        ("tractor", Cards("KSKS ASAS 7C7C")),
+    ]
     assert units(engine, "ASAS 7H7H 7C7C 7D7D 7S7S") == [
-        ("tractor", Cards("7H7H 7S7S")), ("tractor", Cards("ASAS 7C7C")), ("pair", Cards("7D7D"))]
+        ("tractor", Cards("7H7H 7S7S")),
+        ("tractor", Cards("ASAS 7C7C")),
+        ("pair", Cards("7D7D")),
+    ]
 
 
 def test_one_neighbour_or_no_trump_never_splits(engine):
-    assert units(engine, "7H7H 7C7C 7S7S") == [("tractor", Cards("7H7H 7S7S")),
-                                               ("pair", Cards("7C7C"))]
+    assert units(engine, "7H7H 7C7C 7S7S") == [
+        ("tractor", Cards("7H7H 7S7S")),
+        ("pair", Cards("7C7C")),
+    ]
     nt = sj.Trump(7, None)
-    assert units(engine, "7H7H 7C7C SJSJ", nt) == [("tractor", Cards("7H7H SJSJ")),
-                                                  ("pair", Cards("7C7C"))]
+    assert units(engine, "7H7H 7C7C SJSJ", nt) == [
+        ("tractor", Cards("7H7H SJSJ")),
+        ("pair", Cards("7C7C")),
+    ]
 
 
 def test_following_two_tractors_with_split_material(engine):
@@ -43,8 +55,10 @@ def test_a_ruff_has_the_shape_only_through_the_split(engine):
     assert engine.trick_winner(["3H3H4H4H 9H9H10H10H", "ASAS 7H7H 7C7C 7S7S"], S7) == 1
     # a longer tractor stands for the two of the lead: [3,3] answered by 3+3 after a split
     lead = "2H2H3H3H4H4H 9H9H10H10HJHJH"
-    assert engine.trick_winner([lead, "KSKS ASAS 7H7H 7C7C 7S7S SJSJ",
-                                "2S2S3S3S4S4S5S5S6S6S8S8S"], S7) == 1
+    assert (
+        engine.trick_winner([lead, "KSKS ASAS 7H7H 7C7C 7S7S SJSJ", "2S2S3S3S4S4S5S5S6S6S8S8S"], S7)
+        == 1
+    )
 
 
 def test_tractor_throw_fails_against_a_higher_tractor_of_crowded_pairs(engine):
@@ -52,11 +66,17 @@ def test_tractor_throw_fails_against_a_higher_tractor_of_crowded_pairs(engine):
     ok, forced = engine.check_throw("KSKS QSQS BJ", ["ASAS 7H7H 7C7C 7S7S", "", ""], S7)
     assert not ok and forced == Cards("KSKS QSQS")
     assert engine.check_throw("KSKS QSQS BJ", ["ASAS 7H7H", "7C7C 7S7S", ""], S7) == (
-        False, Cards("KSKS QSQS"))
+        False,
+        Cards("KSKS QSQS"),
+    )
     assert engine.check_throw("KSKS QSQS BJ", ["ASAS 7H7H 7C7C 9D", "", ""], S7) == (
-        False, Cards("KSKS QSQS"))
+        False,
+        Cards("KSKS QSQS"),
+    )
     assert engine.check_throw("KSKS QSQS BJ", ["ASAS 7H 7C 9D", "", ""], S7) == (
-        True, Cards("KSKS QSQS BJ"))
+        True,
+        Cards("KSKS QSQS BJ"),
+    )
 
 
 def test_ruffs_compare_by_the_answer_to_the_largest_unit(engine):
@@ -83,8 +103,9 @@ def test_multi_unit_lead_is_not_beaten_in_its_own_category(engine):
 
 
 def test_oversized_lead_is_bad_input(engine):
-    lead = " ".join(c for c in Cards(" ".join(sj.kind_name(k) for k in range(54))) if
-                    sj.category(c, S7) == "T")
+    lead = " ".join(
+        c for c in Cards(" ".join(sj.kind_name(k) for k in range(54))) if sj.category(c, S7) == "T"
+    )
     with pytest.raises(sj.PlayError, match="25"):
         engine.check_throw(Cards(lead) + Cards(lead), ["", "", ""], S7)
 
@@ -115,9 +136,13 @@ def test_ruffs_are_keyed_by_a_cut_that_leaves_the_rest_of_the_shape(engine):
 
 
 def test_decompose_takes_any_one_category_set(engine):
-    every_trump = " ".join(c for c in Cards(" ".join(sj.kind_name(k) for k in range(54)))
-                           if sj.category(c, S7) == "T")
+    every_trump = " ".join(
+        c for c in Cards(" ".join(sj.kind_name(k) for k in range(54))) if sj.category(c, S7) == "T"
+    )
     both = Cards(every_trump) + Cards(every_trump)
     assert [(u.kind, u.pairs) for u in engine.decompose(both, S7)] == [
-        ("tractor", 13), ("tractor", 4), ("pair", 1)]
+        ("tractor", 13),
+        ("tractor", 4),
+        ("pair", 1),
+    ]
     assert sum((u.cards for u in engine.decompose(both, S7)), Cards()) == both

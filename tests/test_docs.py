@@ -1,6 +1,7 @@
 """The documentation: every rules section the code and the docs cite exists in docs/rules.md,
 its table of preset settings is the code's, every public name has an API entry, and the site
 builds with mkdocs in strict mode."""
+
 import os
 import re
 import subprocess
@@ -32,7 +33,7 @@ def citations() -> dict[str, Path]:
 def test_every_cited_section_is_in_the_rules():
     anchors = set(ANCHOR.findall(RULES.read_text(encoding="utf-8")))
     cited = citations()
-    assert {"4.1", "4.2", "9", "10"} <= set(cited)       # the scan sees the messages' citations
+    assert {"4.1", "4.2", "9", "10"} <= set(cited)  # the scan sees the messages' citations
     missing = {number: str(path) for number, path in cited.items() if number not in anchors}
     assert not missing, f"cited but not a section of docs/rules.md: {missing}"
 
@@ -46,8 +47,9 @@ def test_the_rules_settings_table_is_the_presets():
     names = [f.name for f in sj.Rules.__dataclass_fields__.values() if f.name != "name"]
     assert sorted(rows) == sorted(names)
     for name in names:
-        assert rows[name] == [f"`{getattr(sj.Rules.preset(p), name)!r}`"
-                              for p in ("v3", "match16", "bo3")], name
+        assert rows[name] == [
+            f"`{getattr(sj.Rules.preset(p), name)!r}`" for p in ("v3", "match16", "bo3")
+        ], name
 
 
 def test_every_public_name_has_an_api_entry():
@@ -57,11 +59,29 @@ def test_every_public_name_has_an_api_entry():
 
 
 def test_the_site_builds_strictly(tmp_path):
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1",
-               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                           "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
-                          env=env, capture_output=True, text=True, timeout=300)
+    env = dict(
+        os.environ,
+        NO_MKDOCS_2_WARNING="1",
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--quiet",
+            "-f",
+            str(ROOT / "mkdocs.yml"),
+            "-d",
+            str(tmp_path / "site"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     rules = (tmp_path / "site" / "rules" / "index.html").read_text(encoding="utf-8")
     assert all(f'id="s{n}"' in rules for n in ("1", "4.2", "10"))

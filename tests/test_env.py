@@ -1,6 +1,7 @@
 """The PettingZoo environment: PettingZoo's own api_test, reproducible rounds, rewards from the
 settlement, illegal actions named, and the native observation: the flattened View.encode of
 every seat at every decision, and the same games as before it was native."""
+
 import hashlib
 import warnings
 
@@ -10,7 +11,7 @@ import pytest
 import shengji as sj
 from shengji.bots import BotSpec, resolve_bots
 
-pytest.importorskip("pettingzoo")   # the rl extra
+pytest.importorskip("pettingzoo")  # the rl extra
 from pettingzoo.test import api_test
 
 from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
@@ -18,7 +19,7 @@ from shengji.envs.aec import MAX_ACTIONS, OBS_KEYS, OBS_SIZE, env
 
 def test_pettingzoo_api_test():
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")      # the test's own advice on space types
+        warnings.simplefilter("ignore")  # the test's own advice on space types
         api_test(env(), num_cycles=3000)
 
 
@@ -35,7 +36,7 @@ def play_out(e, seed, rng_seed, **options):
             e.step(None)
             continue
         assert obs["observation"].shape == (OBS_SIZE,)
-        for other in e.agents:      # every seat's observation says whose turn it is
+        for other in e.agents:  # every seat's observation says whose turn it is
             seats = e.observe(other)["observation"][-6:-2]
             assert seats[3] == (int(agent[-1]) - int(other[-1])) % 4
         legal = np.flatnonzero(obs["action_mask"])
@@ -93,8 +94,8 @@ def test_the_reward_is_the_team_level_change():
     rec = sj.play_round("v3", seed=5, bots=[First()] * 4)
     rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
     assert [rewards[f"seat_{i}"] for i in range(4)] == [
-        float(rec.settlement.rise if i % 2 == rising else -rec.settlement.rise)
-        for i in range(4)]
+        float(rec.settlement.rise if i % 2 == rising else -rec.settlement.rise) for i in range(4)
+    ]
 
 
 def test_an_illegal_action_names_the_seat():
@@ -158,8 +159,7 @@ def games_digest(rules, seeds):
 # Recorded with the env of commit 57b654b, which built a View per step and flattened
 # View.encode: the native observation (Table.observe) must give the same games. A change of the
 # rules, the engine or the encoding changes them: check that it should, then record them anew.
-BEFORE_NATIVE = {"v3": "489b883b5e932087", "match16": "4c8a88f5956237b1",
-                 "bo3": "457c52d13328d5dd"}
+BEFORE_NATIVE = {"v3": "489b883b5e932087", "match16": "4c8a88f5956237b1", "bo3": "457c52d13328d5dd"}
 
 
 @pytest.mark.parametrize("rules", sorted(BEFORE_NATIVE))
@@ -191,8 +191,11 @@ class RandomPlayer:
         return sj.Cards(list(self.rng.permutation(list(view.hand)))[:8])
 
     def play(self, view):
-        plays = (sj.legal_leads(view.hand, view.trump, cap=50).plays if view.lead is None
-                 else sj.legal_follows(view.hand, view.lead, view.trump))
+        plays = (
+            sj.legal_leads(view.hand, view.trump, cap=50).plays
+            if view.lead is None
+            else sj.legal_follows(view.hand, view.lead, view.trump)
+        )
         return plays[self.rng.integers(len(plays))]
 
 
@@ -204,8 +207,9 @@ def check_observations(table, rules, levels, pending):
         if pending is not None and pending[1] == seat:
             view = sj.play.rounds.view_of(table, rules, levels, *pending)
         else:
-            view = sj.play.rounds.view_of(table, rules, levels, "play", seat,
-                                    None if pending is None else pending[1])
+            view = sj.play.rounds.view_of(
+                table, rules, levels, "play", seat, None if pending is None else pending[1]
+            )
         table.observe(seat, out)
         assert (out == flat_encoding(view)).all(), (pending, seat)
         assert (view.observation() == out).all()
@@ -231,8 +235,11 @@ def test_the_native_observation_is_the_flattened_view_encoding(preset):
     for seed in range(10):
         first_round = seed % 2 == 0
         levels = (2, 2) if first_round else (5, 11)
-        bots = ([RandomPlayer(seed * 4 + q) for q in range(4)] if seed % 3 else
-                [RandomPlayer(seed), "random", RandomPlayer(seed + 1), "greedy"])
+        bots = (
+            [RandomPlayer(seed * 4 + q) for q in range(4)]
+            if seed % 3
+            else [RandomPlayer(seed), "random", RandomPlayer(seed + 1), "greedy"]
+        )
         specs, objects, _ = resolve_bots(bots)
         table = sj.play.rounds.Table(rules, seed, seed % 4, levels, first_round, specs)
         while (pending := table.advance()) is not None:

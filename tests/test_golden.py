@@ -1,5 +1,6 @@
 """The recorded positions of tests/golden/positions.jsonl (made by the reference with
 tests/golden/make_golden.py) hold on the core and on the reference."""
+
 import pytest
 from golden.positions import digest, load
 
@@ -18,7 +19,9 @@ def test_positions(engine, chunk):
     for row in ROWS[chunk::6]:
         trump = row["trump"]
         assert engine.check_throw(row["attempted"], row["others"], trump) == (
-            row["throw_ok"], row["lead"])
+            row["throw_ok"],
+            row["lead"],
+        )
         for hand, play, expected in zip(row["others"], row["plays"][1:], row["follows"]):
             follows = engine.legal_follows(hand, row["lead"], trump)
             assert len(follows) == expected["count"]

@@ -1,5 +1,6 @@
 """The built-in greedy bot: legal and consistent in every preset, never a failed throw, far
 stronger than random, and its calling and burying strategies do what they say."""
+
 from collections import Counter
 
 import pytest
@@ -17,8 +18,11 @@ PRESETS = ["v3", "match16", "bo3"]
 @pytest.mark.parametrize("preset", PRESETS)
 def test_greedy_rounds_keep_every_invariant(preset):
     for seed in range(25):
-        check_round(sj.play_round(preset, seed=seed, bots="greedy", dealer=seed % 4,
-                                  first_round=seed % 2 == 1))
+        check_round(
+            sj.play_round(
+                preset, seed=seed, bots="greedy", dealer=seed % 4, first_round=seed % 2 == 1
+            )
+        )
         check_round(sj.play_round(preset, seed=seed, bots=["greedy", "random"] * 2))
 
 
@@ -28,8 +32,15 @@ def test_every_calling_strategy_replays(preset):
     with every seat asked at every decision gives the same records."""
     for call in ("never", "patient"):
         for seed in range(12):
-            check_round(sj.play_round(preset, seed=seed, bots=sj.Greedy(call=call, patience=5),
-                                      dealer=seed % 4, first_round=seed % 2 == 1))
+            check_round(
+                sj.play_round(
+                    preset,
+                    seed=seed,
+                    bots=sj.Greedy(call=call, patience=5),
+                    dealer=seed % 4,
+                    first_round=seed % 2 == 1,
+                )
+            )
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -37,16 +48,21 @@ def test_declarations_only_stops_where_the_first_trick_starts(preset):
     """simulate(play=False) gives the whole rounds' declaration columns, deal by deal: also
     where it skips the bury (bury strategies other than random, when nobody could steal the
     bottom), and where it may not (the random one; v3's pass with 抄底)."""
-    for bot in (sj.Greedy(call="eager"), sj.Greedy(call="patient", patience=4),
-                sj.Greedy(call="never", revolt=True), "random",
-                sj.Greedy(call="eager", bury="points"), sj.Greedy(bury="random"),
-                [sj.Greedy(call="eager", bury="voids"), "random"] * 2):
+    for bot in (
+        sj.Greedy(call="eager"),
+        sj.Greedy(call="patient", patience=4),
+        sj.Greedy(call="never", revolt=True),
+        "random",
+        sj.Greedy(call="eager", bury="points"),
+        sj.Greedy(bury="random"),
+        [sj.Greedy(call="eager", bury="voids"), "random"] * 2,
+    ):
         specs, _, _ = resolve_bots(bot)
         for first_round in (False, True):
-            whole = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
-                                   first_round)
-            declared = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4),
-                                      first_round, play=False)
+            whole = simulate(sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4), first_round)
+            declared = simulate(
+                sj.Rules.preset(preset), 9, 0, 300, specs, 1, (2, 4), first_round, play=False
+            )
             assert set(declared) == set(DECLARATION_NAMES) | {"seed"}
             for column, values in declared.items():
                 assert (values == whole[column]).all(), (bot, first_round, column)
@@ -54,8 +70,8 @@ def test_declarations_only_stops_where_the_first_trick_starts(preset):
 
 def test_greedy_throws_only_what_cannot_fail():
     frame = sj.simulate_rounds(2000, "v3", bots="greedy", seed=3)
-    assert frame["throws"].sum() > 500          # it does throw ...
-    assert frame["failed_throws"].sum() == 0    # ... only what it can see is safe
+    assert frame["throws"].sum() > 500  # it does throw ...
+    assert frame["failed_throws"].sum() == 0  # ... only what it can see is safe
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -78,8 +94,11 @@ def declaring_suit_count(rec, event):
 
 
 def test_calling_strategies():
-    eager, patient, never = (sj.Greedy(call="eager"), sj.Greedy(call="patient", patience=6),
-                             sj.Greedy(call="never"))
+    eager, patient, never = (
+        sj.Greedy(call="eager"),
+        sj.Greedy(call="patient", patience=6),
+        sj.Greedy(call="never"),
+    )
     seen = Counter()
     for seed in range(40):
         rec = sj.play_round("v3", seed=seed, bots=eager)
@@ -123,23 +142,27 @@ def test_burying_strategies():
         if len(plain) >= 8:
             assert sj.points(buried) == 0
         before, buried, trump = hands["points"]
-        side_points = sorted((sj.points(c) for c in before
-                              if ref.category(c, trump) != "T" and sj.points(c)),
-                             reverse=True)
+        side_points = sorted(
+            (sj.points(c) for c in before if ref.category(c, trump) != "T" and sj.points(c)),
+            reverse=True,
+        )
         assert sj.points(buried) == sum(side_points[:8])
         before, buried, trump = hands["voids"]
         suits = Counter(ref.category(c, trump) for c in side)
         shortest = min(suits.values())
         emptied = [s for s, n in suits.items() if n == shortest]
-        assert any(Counter(ref.category(c, trump) for c in buried)[s] == shortest
-                   for s in emptied)
+        assert any(Counter(ref.category(c, trump) for c in buried)[s] == shortest for s in emptied)
         # low_voids: no points while there are 8 plain side cards; a card of a suit one card
         # shorter weighs like one a rank lower, a pair's card 100 more
         before, buried, trump = hands["low_voids"]
         if len(plain) >= 8:
             assert sj.points(buried) == 0
-            weight = {c: suits[ref.category(c, trump)] * 12 + ref.order(c, trump)
-                      + 100 * (list(before).count(c) == 2) for c in plain}
+            weight = {
+                c: suits[ref.category(c, trump)] * 12
+                + ref.order(c, trump)
+                + 100 * (list(before).count(c) == 2)
+                for c in plain
+            }
             kept = Counter(plain) - Counter(buried)
             assert max(weight[c] for c in buried) <= min(weight[c] for c in kept)
 
@@ -161,13 +184,13 @@ def test_no_trump_is_buried_while_eight_side_cards_remain():
     checked = 0
     for i in (6, 105, 191):
         for bury in ("voids", "low", "points", "low_voids"):
-            rec = sj.play_round("v3", seed=sj.round_seed(7, i), bots=sj.Greedy(bury=bury),
-                                dealer=1, levels=(2, 5))
+            rec = sj.play_round(
+                "v3", seed=sj.round_seed(7, i), bots=sj.Greedy(bury=bury), dealer=1, levels=(2, 5)
+            )
             if any(e.when == "buried" for e in rec.events):
-                continue            # overturned after the bury (抄底): another trump then
+                continue  # overturned after the bury (抄底): another trump then
             first = rec.buries[0]
-            assert not any(sj.category(c, rec.trump) == "T"
-                           for c in first.cards), (i, bury, first)
+            assert not any(sj.category(c, rec.trump) == "T" for c in first.cards), (i, bury, first)
             if bury == "voids":
                 held = first.cards + rec.hands[rec.dealer]
                 suits = Counter(sj.category(c, rec.trump) for c in held)

@@ -2,6 +2,7 @@
 the settlement hold Cards and ints, go to and from a record's JSON unchanged, and are what
 records and views hold. tests/golden/record_*_before_types.json were written by
 RoundRecord.to_dict() when those fields were dicts of card text."""
+
 import hashlib
 import json
 from pathlib import Path
@@ -33,17 +34,26 @@ def golden(preset):
     return (GOLDEN / f"record_{preset}_before_types.json").read_text()
 
 
-@pytest.mark.parametrize("value", [
-    Event(0, "drawing", 17, 2, "declare", sj.Cards("2S")),
-    Event(1, "dealt", 100, None, "turn_bottom", sj.Cards("BJ")),
-    Event(0, "dealt", 100, None, "redeal", None),
-    Bury(3, sj.Cards("3D 3D 4D 5C 6C 7H 8H 9S")),
-    Trick(1, (sj.Cards("AS"), sj.Cards("3S"), sj.Cards("BJ"), sj.Cards("10S")), 3, 10, None),
-    Trick(2, (sj.Cards("KH"), sj.Cards("3H"), sj.Cards("4H"), sj.Cards("2C")), 2, 10,
-          sj.Cards("AH KH")),
-    sj.Settlement(True, 2),
-    sj.Settlement(False, 0),
-], ids=repr)
+@pytest.mark.parametrize(
+    "value",
+    [
+        Event(0, "drawing", 17, 2, "declare", sj.Cards("2S")),
+        Event(1, "dealt", 100, None, "turn_bottom", sj.Cards("BJ")),
+        Event(0, "dealt", 100, None, "redeal", None),
+        Bury(3, sj.Cards("3D 3D 4D 5C 6C 7H 8H 9S")),
+        Trick(1, (sj.Cards("AS"), sj.Cards("3S"), sj.Cards("BJ"), sj.Cards("10S")), 3, 10, None),
+        Trick(
+            2,
+            (sj.Cards("KH"), sj.Cards("3H"), sj.Cards("4H"), sj.Cards("2C")),
+            2,
+            10,
+            sj.Cards("AH KH"),
+        ),
+        sj.Settlement(True, 2),
+        sj.Settlement(False, 0),
+    ],
+    ids=repr,
+)
 def test_each_type_goes_through_its_dict_unchanged(value):
     data = value.to_dict()
     assert json.loads(text(data)) == data
@@ -59,21 +69,39 @@ def test_a_trump_goes_through_its_dict_unchanged(trump):
 
 
 def test_the_dicts_hold_the_text_of_a_record():
-    trick = Trick(0, (sj.Cards("KH AH"), sj.Cards("3H 3H"), sj.Cards("4H 2C"),
-                      sj.Cards("5C 6C")), 0, 15, sj.Cards("AH KH QH"))
-    assert trick.to_dict() == {"leader": 0, "plays": ["AH KH", "3H 3H", "4H 2C", "6C 5C"],
-                               "winner": 0, "points": 15, "attempted": "AH KH QH"}
-    assert trick.tried == sj.Cards("AH KH QH") and trick._replace(attempted=None).tried == \
-        sj.Cards("AH KH")
+    trick = Trick(
+        0,
+        (sj.Cards("KH AH"), sj.Cards("3H 3H"), sj.Cards("4H 2C"), sj.Cards("5C 6C")),
+        0,
+        15,
+        sj.Cards("AH KH QH"),
+    )
+    assert trick.to_dict() == {
+        "leader": 0,
+        "plays": ["AH KH", "3H 3H", "4H 2C", "6C 5C"],
+        "winner": 0,
+        "points": 15,
+        "attempted": "AH KH QH",
+    }
+    assert trick.tried == sj.Cards("AH KH QH") and trick._replace(attempted=None).tried == sj.Cards(
+        "AH KH"
+    )
     assert Trick(2, trick.plays, 0, 15, None).seats == (2, 3, 0, 1)
     assert Event(0, "drawing", 5, 1, "declare", sj.Cards("2H")).to_dict() == {
-        "deal": 0, "when": "drawing", "at": 5, "seat": 1, "action": "declare", "cards": "2H"}
+        "deal": 0,
+        "when": "drawing",
+        "at": 5,
+        "seat": 1,
+        "action": "declare",
+        "cards": "2H",
+    }
     assert Bury(0, sj.Cards("3D 4D")).to_dict() == {"seat": 0, "cards": "4D 3D"}
 
 
 @pytest.mark.parametrize("preset,seed,first_round", GOLDEN_ROUNDS)
-def test_a_record_written_before_the_types_loads_replays_and_is_written_again(preset, seed,
-                                                                              first_round):
+def test_a_record_written_before_the_types_loads_replays_and_is_written_again(
+    preset, seed, first_round
+):
     saved = golden(preset)
     rec = sj.RoundRecord.from_dict(json.loads(saved))
     assert text(rec.to_dict()) == saved
@@ -87,10 +115,12 @@ def test_a_record_written_before_the_types_loads_replays_and_is_written_again(pr
 def test_records_of_every_preset_hold_the_types_and_round_trip_byte_for_byte(preset):
     for seed, bots in enumerate(["random", "greedy", [PassiveBot(), "greedy"] * 2]):
         rec = sj.play_round(preset, seed=seed, bots=bots, first_round=seed == 1)
-        assert all(type(e) is Event and (e.cards is None or type(e.cards) is sj.Cards)
-                   for e in rec.events)
-        assert all(type(t) is Trick and all(type(p) is sj.Cards for p in t.plays)
-                   for t in rec.tricks)
+        assert all(
+            type(e) is Event and (e.cards is None or type(e.cards) is sj.Cards) for e in rec.events
+        )
+        assert all(
+            type(t) is Trick and all(type(p) is sj.Cards for p in t.plays) for t in rec.tricks
+        )
         assert all(type(b) is Bury and type(b.cards) is sj.Cards for b in rec.buries)
         assert type(rec.trump) is sj.Trump and type(rec.settlement) is sj.Settlement
         assert all(type(h) is sj.Cards for h in rec.hands) and type(rec.bottom) is sj.Cards
@@ -113,12 +143,12 @@ def test_views_hold_the_types_built_once_a_round():
     views = [v for b in bots for v in b.views]
     assert any(v.shows for v in views) and any(v.tricks for v in views)
     for v in views:
-        assert all(type(e) is Event and (e.cards is None or type(e.cards) is sj.Cards)
-                   for e in v.shows)
-        assert all(type(t) is Trick and all(type(p) is sj.Cards for p in t.plays)
-                   for t in v.tricks)
-        assert v.tricks == rec.tricks[:len(v.tricks)]
-        assert v.shows == rec.events[:len(v.shows)]
+        assert all(
+            type(e) is Event and (e.cards is None or type(e.cards) is sj.Cards) for e in v.shows
+        )
+        assert all(type(t) is Trick and all(type(p) is sj.Cards for p in t.plays) for t in v.tricks)
+        assert v.tricks == rec.tricks[: len(v.tricks)]
+        assert v.shows == rec.events[: len(v.shows)]
     last = max((v for v in views if v.action == "play"), key=lambda v: len(v.tricks))
     first = next(v for v in views if v.tricks)
-    assert first.tricks[0] is last.tricks[0]        # one object, shared by the views
+    assert first.tricks[0] is last.tricks[0]  # one object, shared by the views

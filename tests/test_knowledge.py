@@ -3,6 +3,7 @@ rounds the TRUE hidden world (the other hands, which are exactly what each seat 
 and the bottom) is one the knowledge of every seat and of the table allows, and views, encodings
 and sampled worlds work there. The two failures that re-deriving the knowledge from the event
 texts had (issue 13) are pinned here too."""
+
 import itertools
 from collections import Counter
 
@@ -40,9 +41,14 @@ def true_places(engine, played):
 
 def admits(alternatives, places):
     """Some alternative puts the two copies where they truly are."""
-    return any(ways > 0 and any(all(w >> p & 1 for w, p in zip(masks, order))
-                                for order in itertools.permutations(places))
-               for ways, masks in alternatives)
+    return any(
+        ways > 0
+        and any(
+            all(w >> p & 1 for w, p in zip(masks, order))
+            for order in itertools.permutations(places)
+        )
+        for ways, masks in alternatives
+    )
 
 
 def check_every_observer(engine, counts):
@@ -75,7 +81,8 @@ def check_every_observer(engine, counts):
                 assert got[o] == hands[o]
                 assert [len(got[q]) for q in range(4)] == list(know.sizes)
                 assert Counter(sum(got, sj.Cards()) + played) == Counter(
-                    {sj.kind_name(k): 2 for k in range(54)})
+                    {sj.kind_name(k): 2 for k in range(54)}
+                )
             counts["sampled"] += 1
 
 
@@ -85,8 +92,11 @@ def decisions_of_native_round(preset, seed, bots, first_round):
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, bots, seed % 4, (2, 2), first_round)
     engine = Table(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
-    shows = [e for e in rec.events if e.action in ("declare", "reinforce", "overturn", "forced",
-                                                   "revolution")]
+    shows = [
+        e
+        for e in rec.events
+        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
+    ]
     buries = list(rec.buries)
     while (pending := engine.advance()) is not None:
         yield engine, pending
@@ -112,11 +122,14 @@ def test_the_true_world_is_one_every_seat_allows(preset, play):
     rounds = 25 if play == "python" else 12
     for seed in range(rounds):
         first_round = seed % 2 == 1
-        steps = (decisions_of_python_round(preset, seed, first_round) if play == "python"
-                 else decisions_of_native_round(preset, seed, play, first_round))
+        steps = (
+            decisions_of_python_round(preset, seed, first_round)
+            if play == "python"
+            else decisions_of_native_round(preset, seed, play, first_round)
+        )
         for i, (engine, pending) in enumerate(steps):
             if pending is not None and pending[0] == "play" and i % 4:
-                continue        # every decision before the tricks, a quarter of the plays
+                continue  # every decision before the tricks, a quarter of the plays
             check_every_observer(engine, counts)
             if pending is not None:
                 view = view_of(engine, sj.Rules.preset(preset), (2, 2), *pending)
@@ -133,6 +146,7 @@ def test_a_single_then_the_pair_that_holds_it_is_one_pair():
     overturns with the pair that holds it. Re-deriving the shows from the events counted a
     third copy; the knowledge pins both copies to that seat."""
     from shengji.envs.aec import ShengjiEnv
+
     env = ShengjiEnv()
     env.reset(seed=1381, options={"rules": "v3"})
     rng = np.random.default_rng(1381)
@@ -165,10 +179,13 @@ def find_steal_then_play():
                 trump = engine.trump
                 for k in range(52):
                     card = sj.kind_name(k)
-                    if (know.own_buries[0].counts()[k] == 1 and know.hand.counts()[k] == 0
-                            and k % 13 != trump.level - 2
-                            and [p.counts()[k] for p in know.played] == [
-                                int(q == thief) for q in range(4)]):
+                    if (
+                        know.own_buries[0].counts()[k] == 1
+                        and know.hand.counts()[k] == 0
+                        and k % 13 != trump.level - 2
+                        and [p.counts()[k] for p in know.played]
+                        == [int(q == thief) for q in range(4)]
+                    ):
                         return engine, thief, k, "DCHST".index(sj.category(card, trump))
             ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
     raise AssertionError("no such round in 3000 seeds")
@@ -183,13 +200,16 @@ def test_a_buried_card_may_be_the_one_a_thief_played():
     elsewhere."""
     engine, thief, kind, cat = find_steal_then_play()
     know = engine.knowledge(0)
-    anywhere = 0b11110          # not in the dealer's own hand
+    anywhere = 0b11110  # not in the dealer's own hand
     alts = know.alternatives(kind)
     # as many explanations behind each (the ways count both copies of a symmetric draw)
     assert len({ways for ways, _ in alts}) == 1, alts
-    assert sorted(masks for _, masks in alts) == sorted([
-        tuple(sorted((1 << PLAYED, anywhere))),
-        tuple(sorted((1 << PLAYED, (1 << thief) | (1 << REST))))])
+    assert sorted(masks for _, masks in alts) == sorted(
+        [
+            tuple(sorted((1 << PLAYED, anywhere))),
+            tuple(sorted((1 << PLAYED, (1 << thief) | (1 << REST)))),
+        ]
+    )
     groups, need, fixed, mixtures = know.places()
     weights = [w for w, cards in groups if sj.kind_name(kind) in cards]
     assert len(weights) == 1 and isinstance(weights[0], tuple), weights
@@ -199,8 +219,12 @@ def test_a_buried_card_may_be_the_one_a_thief_played():
         assert w[q] == (0 if void else 2 if q == thief else 1) * alts[0][0], (w, thief)
     assert w[REST] == 2 * alts[0][0]
     worlds = WorldSampler(groups, need, fixed, mixtures).sample(2000, 1)
-    where = Counter(p for world in worlds for p in range(5)
-                    if sj.Cards.from_masks(int(world[p, 0]), int(world[p, 1])).counts()[kind])
+    where = Counter(
+        p
+        for world in worlds
+        for p in range(5)
+        if sj.Cards.from_masks(int(world[p, 0]), int(world[p, 1])).counts()[kind]
+    )
     assert all(where[p] for p in range(1, 5) if w[p] and need[p]), (where, w, need)
 
 
@@ -228,6 +252,7 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
     """At plays of random-bot rounds, every seat's alternatives for every kind weigh each
     placement of the two copies as the plain reference (shengji.reference.knowledge) does."""
     from shengji.reference import knowledge as reference_knowledge
+
     rules = sj.Rules.preset(preset)
     compared = Counter()
     for seed in range(15):
@@ -239,12 +264,25 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
             plays += pending[0] == "play"
             if pending[0] == "play" and plays % 7 == 1:
                 state = engine.state()
-                snapshots.append((len(state["tricks"]), len(state["current"]),
-                                  [[engine.knowledge(o).alternatives(k) for k in range(54)]
-                                   for o in range(4)]))
+                snapshots.append(
+                    (
+                        len(state["tricks"]),
+                        len(state["current"]),
+                        [
+                            [engine.knowledge(o).alternatives(k) for k in range(54)]
+                            for o in range(4)
+                        ],
+                    )
+                )
             ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
-        rec = records.RoundRecord(rules=rules, seed=seed, first_drawer=seed % 4, levels=(2, 2),
-                             first_round=False, **engine.record())
+        rec = records.RoundRecord(
+            rules=rules,
+            seed=seed,
+            first_drawer=seed % 4,
+            levels=(2, 2),
+            first_round=False,
+            **engine.record(),
+        )
         if len(rec.deals) != 1:
             continue
         for tricks, step, alts in snapshots:
@@ -252,7 +290,14 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
                 ref = reference_knowledge.knowledge(rec, o, tricks, step)
                 for k in range(54):
                     assert unordered(engine_weights(alts[o][k])) == unordered(ref[k]), (
-                        seed, o, tricks, step, sj.kind_name(k), alts[o][k], ref[k])
+                        seed,
+                        o,
+                        tricks,
+                        step,
+                        sj.kind_name(k),
+                        alts[o][k],
+                        ref[k],
+                    )
                     compared[len(alts[o][k]) > 1] += 1
     assert compared[True] >= 20 and compared[False] > 1000, compared
 
@@ -272,6 +317,7 @@ def test_a_view_for_a_seat_that_is_not_deciding_is_refused():
 
 def test_knowledge_pickles_and_compares_by_value():
     import pickle
+
     rules = sj.Rules.preset("v3")
     bots = [RandomBot(q) for q in range(4)]
     engine = Table(rules, 5, 0, (2, 2), False, PYTHON)
@@ -290,9 +336,12 @@ def test_knowledge_pickles_and_compares_by_value():
 def test_an_explanation_a_void_rules_out_weighs_nothing():
     """Two alternatives for a kind's two unseen copies; a void leaves one of them no place:
     the sampler deals the other (it used to refuse the whole)."""
-    sampler = WorldSampler([(0b00100, "2D 2D")], [0, 1, 3, 0, 0], [""] * 5,
-                           [[(1, [(0b00000, "AD"), (0b00100, "AD")]),
-                             (1, [(0b00010, "AD"), (0b00100, "AD")])]])
+    sampler = WorldSampler(
+        [(0b00100, "2D 2D")],
+        [0, 1, 3, 0, 0],
+        [""] * 5,
+        [[(1, [(0b00000, "AD"), (0b00100, "AD")]), (1, [(0b00010, "AD"), (0b00100, "AD")])]],
+    )
     assert sampler.deals == 1.0
 
 
@@ -306,6 +355,7 @@ class EncodingBot(RandomBot):
 
         def counts(cards):
             return np.asarray(cards.counts())
+
         assert (fields["hand"] == counts(view.hand)).all()
         assert (fields["unseen"] == counts(view.unseen())).all()
         for i, q in enumerate(seats):
@@ -335,7 +385,7 @@ def test_the_observations_card_fields_are_the_views(preset):
     for seed in range(6):
         sj.play_round(preset, seed, bots, first_round=seed % 2 == 1)
     assert sum(b.checked for b in bots) > 6 * 80
-    assert sum(b.shown for b in bots) > 100         # shown cards were there to compare
+    assert sum(b.shown for b in bots) > 100  # shown cards were there to compare
 
 
 def test_the_observations_category_and_order_are_the_trumps():

@@ -2,6 +2,7 @@
 its own, and no two sibling modules import each other. import-linter checks the Python modules;
 it does not read Cython, so the .pyx/.pxd modules' imports and cimports are held to the same
 order here."""
+
 import re
 from pathlib import Path
 
@@ -29,14 +30,22 @@ def test_python_modules_keep_the_layers_and_have_no_cycles():
     assert lint.lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT) for p in (ROOT / "shengji").rglob("*")
-                                        if p.suffix in (".pyx", ".pxd")), ids=str)
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        p.relative_to(ROOT) for p in (ROOT / "shengji").rglob("*") if p.suffix in (".pyx", ".pxd")
+    ),
+    ids=str,
+)
 def test_cython_modules_keep_the_layers(path):
     module = ".".join(path.with_suffix("").parts)
     own = layer_of(module)
     assert own is not None, f"{module} is in no layer of pyproject.toml"
-    above = [m for m in IMPORT.findall((ROOT / path).read_text())
-             if (layer := layer_of(m)) is None or layer < own]
+    above = [
+        m
+        for m in IMPORT.findall((ROOT / path).read_text())
+        if (layer := layer_of(m)) is None or layer < own
+    ]
     assert not above, f"{module} imports from a layer above its own: {above}"
 
 

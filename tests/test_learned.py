@@ -1,6 +1,7 @@
 """The learned bot: its checkpoint (written, read back, and every checkpoint that does not fit
 refused with one line), the native scorer and the native plays held to the NumPy definition
 (shengji.bots.learned.forward), and sj.Learned wherever bots are named."""
+
 import json
 import os
 import re
@@ -16,7 +17,7 @@ import shengji as sj
 from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text, learned
 from shengji.play.rounds import simulate
 
-HIDDEN = (32, 16)      # small: the tests check the arithmetic, not the strength
+HIDDEN = (32, 16)  # small: the tests check the arithmetic, not the strength
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +42,7 @@ def test_a_checkpoint_reads_back_as_written(checkpoint):
     assert os.stat(path).st_mode & 0o777 == 0o644
     net = learned.load_net(path)
     assert net.hidden == HIDDEN and net.max_moves == 300
-    assert learned.load_net(path) is net         # loaded once while the file is unchanged
+    assert learned.load_net(path) is net  # loaded once while the file is unchanged
 
 
 def write_npz(path, layout=None, drop=(), **changed):
@@ -65,26 +66,46 @@ BAD = {
     "no layout": (lambda p: write_npz(p), "it has no layout"),
     "not json": (lambda p: np.savez(p, layout=np.array("{oops")), "its layout is not JSON"),
     "format": (lambda p: write_npz(p, layout(format="other")), "format 'other'"),
-    "version": (lambda p: write_npz(p, layout(version=1)), "format version 1, this shengji "
-                                                           "reads version 2"),
-    "observation": (lambda p: write_npz(p, layout(observation_size=950)),
-                    "was written for an observation of 950 values, this shengji encodes 956"),
-    "fields": (lambda p: write_npz(p, layout(observation_fields=[["hand", [54]]])),
-               "its field 2 is 'nothing', this shengji encodes ['played', [4, 54]]"),
-    "field shape": (lambda p: write_npz(p, layout(observation_fields=[
-        ["hand", [55]], *learned.layout_of()["observation_fields"][1:]])),
-        "its field 1 is ['hand', [55]], this shengji encodes ['hand', [54]]"),
+    "version": (
+        lambda p: write_npz(p, layout(version=1)),
+        "format version 1, this shengji reads version 2",
+    ),
+    "observation": (
+        lambda p: write_npz(p, layout(observation_size=950)),
+        "was written for an observation of 950 values, this shengji encodes 956",
+    ),
+    "fields": (
+        lambda p: write_npz(p, layout(observation_fields=[["hand", [54]]])),
+        "its field 2 is 'nothing', this shengji encodes ['played', [4, 54]]",
+    ),
+    "field shape": (
+        lambda p: write_npz(
+            p,
+            layout(
+                observation_fields=[["hand", [55]], *learned.layout_of()["observation_fields"][1:]]
+            ),
+        ),
+        "its field 1 is ['hand', [55]], this shengji encodes ['hand', [54]]",
+    ),
     "move size": (lambda p: write_npz(p, layout(move_size=52)), "moves of 52 values"),
-    "move features": (lambda p: write_npz(p, layout(move_features=["cards"] * 98)),
-                      "other move features than this shengji's"),
+    "move features": (
+        lambda p: write_npz(p, layout(move_features=["cards"] * 98)),
+        "other move features than this shengji's",
+    ),
     "hidden": (lambda p: write_npz(p, layout(hidden=[32])), "hidden sizes must be two"),
     "arrays": (lambda p: write_npz(p, layout(), drop=("w2", "b3")), "lacks the arrays w2, b3"),
-    "shape": (lambda p: write_npz(p, layout(), w1=np.zeros((950, 32), np.float32)),
-              "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1054, 32)"),
-    "dtype": (lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
-              "array b1 holds int64, not floats"),
-    "nan": (lambda p: write_npz(p, layout(), b2=np.full(16, np.nan, np.float32)),
-            "array b2 holds 16 values that are not finite numbers"),
+    "shape": (
+        lambda p: write_npz(p, layout(), w1=np.zeros((950, 32), np.float32)),
+        "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1054, 32)",
+    ),
+    "dtype": (
+        lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
+        "array b1 holds int64, not floats",
+    ),
+    "nan": (
+        lambda p: write_npz(p, layout(), b2=np.full(16, np.nan, np.float32)),
+        "array b2 holds 16 values that are not finite numbers",
+    ),
 }
 
 
@@ -101,9 +122,8 @@ def test_a_checkpoint_that_does_not_fit_is_refused_in_one_line(tmp_path, case):
 
 def random_moves(rng, n):
     """n random [ones, twos] masks (any cards: the scorer does not check legality)."""
-    ones = rng.integers(0, 2 ** 54, n, dtype=np.uint64) & rng.integers(0, 2 ** 54, n,
-                                                                      dtype=np.uint64)
-    twos = ones & rng.integers(0, 2 ** 54, n, dtype=np.uint64)
+    ones = rng.integers(0, 2**54, n, dtype=np.uint64) & rng.integers(0, 2**54, n, dtype=np.uint64)
+    twos = ones & rng.integers(0, 2**54, n, dtype=np.uint64)
     return np.stack([ones, twos], axis=1)
 
 
@@ -111,19 +131,20 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     path, params = checkpoint
     net = learned.load_net(path)
     rng = np.random.default_rng(0)
-    counts = np.array([3, 0, 1, 7, 2])           # an observation may offer no move
+    counts = np.array([3, 0, 1, 7, 2])  # an observation may offer no move
     obs = rng.integers(-1, 3, (len(counts), sj.bots.learned.OBSERVATION_SIZE)).astype(np.int16)
-    obs[:, 948:950] = rng.integers(0, 200, (len(counts), 2))   # points, scaled by 1/100
-    obs[1:, 942:944] = [7, 2]                     # a trump (7 of hearts), but for the first
+    obs[:, 948:950] = rng.integers(0, 200, (len(counts), 2))  # points, scaled by 1/100
+    obs[1:, 942:944] = [7, 2]  # a trump (7 of hearts), but for the first
     moves = random_moves(rng, counts.sum())
-    moves[0] = 0                                  # no card at all
+    moves[0] = 0  # no card at all
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     values = learned.score_moves(net, obs, moves, offsets)
-    expected = learned.forward(params, np.repeat(obs, counts, axis=0),
-                               learned.encode_moves(obs, moves, offsets))
+    expected = learned.forward(
+        params, np.repeat(obs, counts, axis=0), learned.encode_moves(obs, moves, offsets)
+    )
     assert values.dtype == np.float32 and values.shape == (counts.sum(),)
     np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-5)
-    assert len(set(values.tolist())) > 10         # the moves matter
+    assert len(set(values.tolist())) > 10  # the moves matter
 
 
 def test_the_default_move_cap_is_the_envs():
@@ -138,7 +159,7 @@ def plain_features(view, play):
     """The features of playing `play` at `view`, as MOVE_FEATURES and PLAY_FEATURES describe
     them, from the view and the rules' functions, plainly."""
     t, out = view.trump, np.zeros(learned.MOVE_SIZE, np.float32)
-    cards = sorted(play, key=KIND.get)          # by kind index: the first highest card wins ties
+    cards = sorted(play, key=KIND.get)  # by kind index: the first highest card wins ties
     cats = [sj.category(c, t) for c in cards]
     orders = [sj.order(c, t) for c in cards]
     for c, cat, o in zip(cards, cats, orders):
@@ -151,7 +172,7 @@ def plain_features(view, play):
     current = list(view.current)
     table_points = sum(sj.points(p) for p in current)
 
-    def team_of(i):                              # the trick's i-th play is this seat's team's
+    def team_of(i):  # the trick's i-th play is this seat's team's
         return (view.leader + i - view.seat) % 2 == 0
 
     if current:
@@ -168,13 +189,24 @@ def plain_features(view, play):
     in_cat = sum(1 for c in view.hand if sj.category(c, t) == top_cat) - cats.count(top_cat)
     trumps_left = sum(1 for c in view.hand if sj.category(c, t) == "T") - trumps
     pairs = sum(1 for c in set(cards) if cards.count(c) == 2)
-    play_features = {          # by name: a feature written to another slot than its name's fails
-        "cards": len(cards) / 10, "pairs": pairs / 4, "points": points / 20,
-        "trumps": trumps / 10, "lead": lead, "wins": wins, "team wins": team,
-        "partner was winning": partner, "trick points": (table_points + points) / 50,
-        "last play": len(current) == 3, "follows the lead": follows, "top order": top / 32,
-        "low order": min(orders) / 32, "unseen above": above / 10, "category left": in_cat / 10,
-        "trumps left": trumps_left / 10}
+    play_features = {  # by name: a feature written to another slot than its name's fails
+        "cards": len(cards) / 10,
+        "pairs": pairs / 4,
+        "points": points / 20,
+        "trumps": trumps / 10,
+        "lead": lead,
+        "wins": wins,
+        "team wins": team,
+        "partner was winning": partner,
+        "trick points": (table_points + points) / 50,
+        "last play": len(current) == 3,
+        "follows the lead": follows,
+        "top order": top / 32,
+        "low order": min(orders) / 32,
+        "unseen above": above / 10,
+        "category left": in_cat / 10,
+        "trumps left": trumps_left / 10,
+    }
     assert set(play_features) == set(learned.PLAY_FEATURES)
     for name, value in play_features.items():
         out[learned.MOVE_FEATURES.index(name)] = value
@@ -187,7 +219,7 @@ class FeatureChecker:
 
     def __init__(self, seed, greedy=None):
         self.rng = np.random.default_rng(seed)
-        self.greedy = sj.Greedy() if greedy is None else greedy    # its shows and bury
+        self.greedy = sj.Greedy() if greedy is None else greedy  # its shows and bury
         self.checked = 0
         self.trumps = set()
 
@@ -202,8 +234,12 @@ class FeatureChecker:
         native = learned.encode_moves(obs[None], plays, [0, len(plays)])
         for i, row in enumerate(plays):
             play = sj.Cards.from_masks(*map(int, row))
-            np.testing.assert_allclose(native[i], plain_features(view, play), rtol=1e-6,
-                                       err_msg=f"{play} at {view.current}")
+            np.testing.assert_allclose(
+                native[i],
+                plain_features(view, play),
+                rtol=1e-6,
+                err_msg=f"{play} at {view.current}",
+            )
         self.checked += len(plays)
         return sj.Cards.from_masks(*map(int, plays[self.rng.integers(len(plays))]))
 
@@ -218,8 +254,9 @@ def test_move_features_are_their_definition(rules, seed):
 def test_move_features_at_other_levels_and_no_trump():
     checker = FeatureChecker(4, sj.Greedy(call="never"))
     # nobody declares, and the bottom's first card, a joker, makes it no-trump (翻底)
-    sj.play_round("v3", 4, [checker] * 4, dealer=1, levels=(9, 14),
-                  bottom="BJ BJ SJ SJ 3C 4C 6C 7C")
+    sj.play_round(
+        "v3", 4, [checker] * 4, dealer=1, levels=(9, 14), bottom="BJ BJ SJ SJ 3C 4C 6C 7C"
+    )
     (trump,) = checker.trumps
     assert trump.level == 14 and trump.suit is None
     assert checker.checked > 400
@@ -229,17 +266,27 @@ def test_move_features_of_a_known_trick():
     """A worked case: seat 0 leads KS, seat 1 follows 3S; seat 2 (at 2 of hearts) may take it
     with AS or ruff with 4H, or play 5S under its partner's king."""
     obs = np.zeros((1, 956), np.int16)
-    obs[0, 942:944] = [2, 2]                      # trump: 2 of hearts
-    obs[0, 952] = 2                               # the leader is two seats on: the partner
-    obs[0, 270 + 54 * 2 + KIND["KS"]] = 1         # its KS (rows are relative seats)
-    obs[0, 270 + 54 * 3 + KIND["3S"]] = 1         # then the next seat's 3S
+    obs[0, 942:944] = [2, 2]  # trump: 2 of hearts
+    obs[0, 952] = 2  # the leader is two seats on: the partner
+    obs[0, 270 + 54 * 2 + KIND["KS"]] = 1  # its KS (rows are relative seats)
+    obs[0, 270 + 54 * 3 + KIND["3S"]] = 1  # then the next seat's 3S
     for c in ("AS", "5S", "4H"):
         obs[0, KIND[c]] = 1
     moves = sj.to_masks(["AS", "5S", "4H"])
     f = learned.encode_moves(obs, moves, [0, 3])
     names = learned.MOVE_FEATURES
-    at = {n: names.index(n) for n in ("wins", "team wins", "partner was winning", "points",
-                                      "trick points", "follows the lead", "trumps")}
+    at = {
+        n: names.index(n)
+        for n in (
+            "wins",
+            "team wins",
+            "partner was winning",
+            "points",
+            "trick points",
+            "follows the lead",
+            "trumps",
+        )
+    }
     assert [f[i, at["wins"]] for i in range(3)] == [1, 0, 1]
     assert [f[i, at["team wins"]] for i in range(3)] == [1, 1, 1]
     assert (f[:, at["partner was winning"]] == 1).all()
@@ -249,16 +296,19 @@ def test_move_features_of_a_known_trick():
     np.testing.assert_allclose(f[:, at["trumps"]], [0, 0, 0.1])
 
 
-@pytest.mark.parametrize("args,words", [
-    (lambda o, m, f: (o[:, :900], m, f), "obs must be (n, 956)"),
-    (lambda o, m, f: (o[0, 0], m, f), "obs must be (n, 956), got shape (1,)"),
-    (lambda o, m, f: (o.astype(np.int64)[:, ::-1], m, f), None),     # converted
-    (lambda o, m, f: (o, np.zeros((3, 3), np.uint64), f), "moves must be (total, 2)"),
-    (lambda o, m, f: (o, m, f[:-1]), "offsets must hold n + 1 = 2 numbers"),
-    (lambda o, m, f: (o, m, np.array([0, 5], np.int64)), "offsets must rise from 0 to the 2"),
-    (lambda o, m, f: (o, np.array([[1, 2], [0, 0]], np.uint64), f), "twos within ones"),
-    (lambda o, m, f: (o, np.array([[2 ** 60, 0], [0, 0]], np.uint64), f), "of the 54 kinds"),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (lambda o, m, f: (o[:, :900], m, f), "obs must be (n, 956)"),
+        (lambda o, m, f: (o[0, 0], m, f), "obs must be (n, 956), got shape (1,)"),
+        (lambda o, m, f: (o.astype(np.int64)[:, ::-1], m, f), None),  # converted
+        (lambda o, m, f: (o, np.zeros((3, 3), np.uint64), f), "moves must be (total, 2)"),
+        (lambda o, m, f: (o, m, f[:-1]), "offsets must hold n + 1 = 2 numbers"),
+        (lambda o, m, f: (o, m, np.array([0, 5], np.int64)), "offsets must rise from 0 to the 2"),
+        (lambda o, m, f: (o, np.array([[1, 2], [0, 0]], np.uint64), f), "twos within ones"),
+        (lambda o, m, f: (o, np.array([[2**60, 0], [0, 0]], np.uint64), f), "of the 54 kinds"),
+    ],
+)
 def test_the_scorer_names_bad_input(checkpoint, args, words):
     obs = np.zeros((1, 956), np.int16)
     moves = np.zeros((2, 2), np.uint64)
@@ -298,11 +348,14 @@ print(len(set(np.asarray(ours).tolist())))
 def test_the_jax_forward_is_the_definition(checkpoint):
     # in a process of its own: JAX's threads would make this one's later forks unsafe
     needs_jax()
-    done = subprocess.run([sys.executable, "-c", JAX_FORWARD, checkpoint[0]],
-                          capture_output=True, text=True, env={**os.environ,
-                                                               "JAX_PLATFORMS": "cpu"})
+    done = subprocess.run(
+        [sys.executable, "-c", JAX_FORWARD, checkpoint[0]],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert int(done.stdout) == 9          # nine different values: the inputs count
+    assert int(done.stdout) == 9  # nine different values: the inputs count
 
 
 class PlainLearned:
@@ -321,8 +374,7 @@ class PlainLearned:
         table.observe(table.pending[1], obs)
         plays, _ = table.legal_plays(self.max_moves)
         features = learned.encode_moves(obs[None], plays, [0, len(plays)])
-        values = learned.forward(self.params, np.repeat(obs[None], len(plays), axis=0),
-                                 features)
+        values = learned.forward(self.params, np.repeat(obs[None], len(plays), axis=0), features)
         return sj.Cards.from_masks(*map(int, plays[int(np.argmax(values))]))
 
 
@@ -352,7 +404,7 @@ def test_learned_seats_play_in_every_runner(checkpoint):
     rec = sj.play_round("v3", 4, bot)
     sj.testing.check_record(rec)
     assert rec.bots == [f"learned(path={path})"] * 4
-    assert sj.play_round("v3", 4, bot) == rec                       # deterministic
+    assert sj.play_round("v3", 4, bot) == rec  # deterministic
     # simulate starts each round afresh in one Game: its knowledge too
     frame = sj.simulate_rounds(6, bots=[bot, "greedy", bot, "greedy"], seed=3, workers=2)
     for row in frame.itertuples():
@@ -376,7 +428,7 @@ def test_the_text_form_reads_back(checkpoint):
     shipped = sj.Learned(greedy=sj.Greedy(call="eager"))
     assert bot_text(shipped) == "learned:call=eager" and bot_from_text("learned") == sj.Learned()
     assert bot_from_text("learned:call=eager") == shipped
-    odd = object.__new__(sj.Learned)           # a path the text form cannot hold
+    odd = object.__new__(sj.Learned)  # a path the text form cannot hold
     object.__setattr__(odd, "path", "a,b.npz")
     object.__setattr__(odd, "greedy", sj.Greedy())
     with pytest.raises(ValueError, match="comma, a colon or outer spaces has no text form"):
@@ -395,17 +447,23 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
     """Learner seats that play the network's best moves in a VecEnv with learned opponents play
     the rounds that four sj.Learned seats play in play_round."""
     from shengji.envs.vector import VecEnv
+
     path, _ = checkpoint
     bot = sj.Learned(path)
     net = learned.load_net(path)
-    env = VecEnv(3, seed=7, opponents={1: bot, 3: f"learned:path={path}"}, plays_only=True,
-                 max_actions=net.max_moves)
+    env = VecEnv(
+        3,
+        seed=7,
+        opponents={1: bot, 3: f"learned:path={path}"},
+        plays_only=True,
+        max_actions=net.max_moves,
+    )
     obs, info = env.reset()
     checked = 0
     while checked < 4:
         offsets = info["move_offsets"]
-        values = learned.score_moves(net, obs, info["moves"][:offsets[-1]], offsets)
-        actions = np.array([np.argmax(values[offsets[k]:offsets[k + 1]]) for k in range(3)])
+        values = learned.score_moves(net, obs, info["moves"][: offsets[-1]], offsets)
+        actions = np.array([np.argmax(values[offsets[k] : offsets[k + 1]]) for k in range(3)])
         rounds = list(zip(info["round_seed"].tolist(), info["dealer"].tolist()))
         obs, reward, terminated, _, info = env.step(actions)
         for k in np.flatnonzero(terminated):
@@ -422,14 +480,35 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
     and once from a checkpoint: a checkpoint sj.Learned plays, and the curve."""
     needs_jax()
     script = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
-    common = ["--steps", "60", "--envs", "4", "--batch", "32", "--eval-deals", "2",
-              "--window", "2", "--seed", "3"]
-    starts = {"a": ["--hidden", "16", "8"], "b": ["--hidden", "16", "8"],
-              "c": ["--init", checkpoint[0]]}
-    runs = {tmp_path / run: subprocess.Popen(
-        [sys.executable, str(script), *common, *start, "--out", str(tmp_path / run)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"}) for run, start in starts.items()}
+    common = [
+        "--steps",
+        "60",
+        "--envs",
+        "4",
+        "--batch",
+        "32",
+        "--eval-deals",
+        "2",
+        "--window",
+        "2",
+        "--seed",
+        "3",
+    ]
+    starts = {
+        "a": ["--hidden", "16", "8"],
+        "b": ["--hidden", "16", "8"],
+        "c": ["--init", checkpoint[0]],
+    }
+    runs = {
+        tmp_path / run: subprocess.Popen(
+            [sys.executable, str(script), *common, *start, "--out", str(tmp_path / run)],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        )
+        for run, start in starts.items()
+    }
     written = []
     for out, run in runs.items():
         _, errors = run.communicate()
@@ -438,13 +517,14 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
         curve = json.loads((out / "curve.json").read_text())
         assert curve["final"] and curve["updates"] > 0 and curve["points"] and curve["evals"]
         assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
-        sj.testing.check_record(sj.play_round("v3", 1, [sj.Learned(out / "ckpt.npz"),
-                                                        "greedy"] * 2))
+        sj.testing.check_record(
+            sj.play_round("v3", 1, [sj.Learned(out / "ckpt.npz"), "greedy"] * 2)
+        )
     one, two, resumed = written
     for name in learned.ARRAYS:
         np.testing.assert_array_equal(one[name], two[name])
     assert not np.array_equal(one["w1"], learned.init_params(3, (16, 8))["w1"])
-    assert resumed["w2"].shape == (32, 16)                # the checkpoint's network, trained on
+    assert resumed["w2"].shape == (32, 16)  # the checkpoint's network, trained on
     assert 0 < np.abs(resumed["w2"] - checkpoint[1]["w2"]).max() < 0.1
 
 

@@ -1,5 +1,6 @@
 """The package as an installer sees it: `import shengji` and whole rounds need NumPy alone; a
 missing optional dependency is one line naming the extra that brings it; one version."""
+
 import os
 import re
 import subprocess
@@ -13,11 +14,11 @@ import shengji as sj
 from shengji.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")     # the study extra
+STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")  # the study extra
 OPTIONAL = STUDY + ("gymnasium", "pettingzoo", "ray", "jax", "optax")
 
 # Put first in a subprocess: the modules named in argv[1] are refused as if not installed.
-BLOCKER = '''
+BLOCKER = """
 import sys
 BLOCKED = set(sys.argv[1].split(","))
 
@@ -30,13 +31,19 @@ class Blocked:
 
 
 sys.meta_path.insert(0, Blocked())
-'''
+"""
 
 
 def run_without(blocked, code, cwd):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", BLOCKER + code, ",".join(blocked)], cwd=cwd,
-                          env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKER + code, ",".join(blocked)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_core_needs_no_optional_dependency(tmp_path):
@@ -64,22 +71,38 @@ for module in ("shengji.envs.aec", "shengji.envs.vector", "shengji.env", "shengj
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         f"MissingExtra shengji.envs.{name} needs gymnasium: pip install 'shengji[rl]'"
-        for name in ("aec", "vector", "aec", "vector")]
+        for name in ("aec", "vector", "aec", "vector")
+    ]
 
 
-@pytest.mark.parametrize("blocked, argv, line", [
-    (STUDY, ["simulate", "--rounds", "10"],
-     "shengji.simulate_rounds needs pandas: pip install 'shengji[study]'"),
-    (STUDY, ["study", "trump-calling", "--deals", "10"],
-     "shengji study needs tqdm: pip install 'shengji[study]'"),
-    (["pyarrow"], ["duel", "--a", "greedy", "--b", "random", "--deals", "10"],
-     "shengji.duel needs pyarrow: pip install 'shengji[study]'"),
-    (["ray"], ["study", "burying", "--deals", "10", "--backend", "ray"],
-     "the ray backend needs ray: pip install 'shengji[ray]'"),
-])
+@pytest.mark.parametrize(
+    "blocked, argv, line",
+    [
+        (
+            STUDY,
+            ["simulate", "--rounds", "10"],
+            "shengji.simulate_rounds needs pandas: pip install 'shengji[study]'",
+        ),
+        (
+            STUDY,
+            ["study", "trump-calling", "--deals", "10"],
+            "shengji study needs tqdm: pip install 'shengji[study]'",
+        ),
+        (
+            ["pyarrow"],
+            ["duel", "--a", "greedy", "--b", "random", "--deals", "10"],
+            "shengji.duel needs pyarrow: pip install 'shengji[study]'",
+        ),
+        (
+            ["ray"],
+            ["study", "burying", "--deals", "10", "--backend", "ray"],
+            "the ray backend needs ray: pip install 'shengji[ray]'",
+        ),
+    ],
+)
 def test_a_command_without_its_extra_says_so_in_one_line(tmp_path, blocked, argv, line):
     missing = [m for m in EXTRAS["study"] if m not in blocked and not installed(m)]
-    if missing:     # the command gets as far as the blocked module only with the rest here
+    if missing:  # the command gets as far as the blocked module only with the rest here
         pytest.skip(f"needs {', '.join(missing)} (pip install 'shengji[study]')")
     done = run_without(blocked, f"from shengji.cli import main\nmain({argv!r})", tmp_path)
     assert done.returncode == 1
@@ -94,14 +117,16 @@ def test_one_version_which_the_changelog_describes(capsys):
     assert releases[0] == sj.__version__
 
 
-MODULE_OF = {"mkdocs-material": "material"}     # a distribution whose module is named otherwise
+MODULE_OF = {"mkdocs-material": "material"}  # a distribution whose module is named otherwise
 
 
 def test_the_tests_know_the_extras_of_the_package():
     """tests/extras.py names each extra's modules; they are the extra's distributions."""
     import tomllib
+
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]
+        "optional-dependencies"
+    ]
     for extra, modules in EXTRAS.items():
         names = {re.split(r"[<>=\[ ]", r)[0].lower() for r in extras[extra]} - {"shengji"}
         assert {MODULE_OF.get(n, n) for n in names} == set(modules), extra
@@ -111,13 +136,22 @@ def test_the_tests_know_the_extras_of_the_package():
 def test_the_suite_collects_and_skips_without_the_extras(tmp_path):
     """Without any extra, every test module is collected, and tests that reach an extra at
     run time (the command line's, the README's) skip with its one line instead of failing."""
+
     def pytest_run(*args):
-        return run_without(OPTIONAL, "import sys, pytest\nsys.exit(pytest.main(["
-                           f"'-q', '-p', 'no:cacheprovider', {', '.join(map(repr, args))}]))",
-                           tmp_path)
+        return run_without(
+            OPTIONAL,
+            "import sys, pytest\nsys.exit(pytest.main(["
+            f"'-q', '-p', 'no:cacheprovider', {', '.join(map(repr, args))}]))",
+            tmp_path,
+        )
+
     collected = pytest_run("--collect-only", str(ROOT))
     assert collected.returncode == 0, collected.stdout[-3000:]
-    ran = pytest_run("-m", "not slow", str(ROOT / "tests" / "test_cli.py"),
-                     str(ROOT / "tests" / "test_readme.py"))
+    ran = pytest_run(
+        "-m",
+        "not slow",
+        str(ROOT / "tests" / "test_cli.py"),
+        str(ROOT / "tests" / "test_readme.py"),
+    )
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert " skipped" in ran.stdout.splitlines()[-1]

@@ -1,5 +1,6 @@
 """The pimc bot: legal and reproducible rounds, rollouts that play the round out exactly as
 greedy bots would from the same cards, and bad settings refused."""
+
 import numpy as np
 import pytest
 from test_rounds import check_round
@@ -34,7 +35,7 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
         world = np.zeros((1, 5, 2), dtype=np.uint64)
         for q in range(4):
             world[0, q] = sj.to_masks([engine.hand(q)])[0]
-        last = engine.knowledge(TABLE).buriers[-1]          # who knows the bottom
+        last = engine.knowledge(TABLE).buriers[-1]  # who knows the bottom
         world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
         play = engine.greedy_play()
         score = engine.rollouts(world, sj.to_masks([play]), greedy.spec())
@@ -48,7 +49,7 @@ def test_pimc_picks_a_legal_candidate_with_the_best_mean():
     rules = sj.Rules.preset("bo3")
     pimc = sj.Pimc(rollouts=200, seed=1)
     engine = Table(rules, 4, 0, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3)
-    for _ in range(6):           # a few of seat 0's decisions
+    for _ in range(6):  # a few of seat 0's decisions
         pending = engine.advance()
         assert pending == ("play", 0)
         view = view_of(engine, rules, (2, 2), "play", 0)
@@ -63,11 +64,13 @@ def test_bad_settings_and_inputs():
         sj.Pimc(rollouts=0)
     with pytest.raises(ValueError, match="Pimc.greedy"):
         sj.Pimc(greedy="greedy")
-    engine = Table(sj.Rules.preset("v3"), 1, 0, (2, 2), False,
-                         [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3)
+    engine = Table(
+        sj.Rules.preset("v3"), 1, 0, (2, 2), False, [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3
+    )
     with pytest.raises(sj.PlayError, match="no play is pending"):
         engine.greedy_play()
     engine.advance()
     with pytest.raises(sj.PlayError, match=r"\(k, 5, 2\)"):
-        engine.rollouts(np.zeros((1, 4, 2), dtype=np.uint64), np.zeros((1, 2), np.uint64),
-                        sj.Greedy().spec())
+        engine.rollouts(
+            np.zeros((1, 4, 2), dtype=np.uint64), np.zeros((1, 2), np.uint64), sj.Greedy().spec()
+        )

@@ -1,4 +1,5 @@
 """The native core against the plain reference on random positions (Hypothesis)."""
+
 import math
 
 import pytest
@@ -17,7 +18,7 @@ from strategies import (
 import shengji as sj
 from shengji import reference as ref
 
-SETTINGS = settings()      # the profile conftest.py loads: 300 examples, 60 in the quick loop
+SETTINGS = settings()  # the profile conftest.py loads: 300 examples, 60 in the quick loop
 
 
 ANY_DEAL = st.one_of(deals(), deals(trump_only=True), crowded_deals())
@@ -107,12 +108,15 @@ def test_batch_matches_single_calls(position, data):
     rows = [hands[(leader + i) % 4] for i in (1, 2, 3) if len(hands[(leader + i) % 4]) >= len(lead)]
     assume(rows)
     plays = [data.draw(sub_multiset(h, len(lead))) for h in rows]
-    codes = sj.batch_follow_codes(sj.to_masks(rows), sj.to_masks([lead] * len(rows)),
-                                  sj.to_masks(plays), trump)
-    assert [c == 0 for c in codes] == [sj.is_legal_follow(h, lead, p, trump)
-                                       for h, p in zip(rows, plays)]
-    counts = sj.batch_legal_follow_counts(sj.to_masks(rows), sj.to_masks([lead] * len(rows)),
-                                          [trump.code] * len(rows))
+    codes = sj.batch_follow_codes(
+        sj.to_masks(rows), sj.to_masks([lead] * len(rows)), sj.to_masks(plays), trump
+    )
+    assert [c == 0 for c in codes] == [
+        sj.is_legal_follow(h, lead, p, trump) for h, p in zip(rows, plays)
+    ]
+    counts = sj.batch_legal_follow_counts(
+        sj.to_masks(rows), sj.to_masks([lead] * len(rows)), [trump.code] * len(rows)
+    )
     assert list(counts) == [len(sj.legal_follows(h, lead, trump)) for h in rows]
 
 
@@ -128,27 +132,30 @@ def test_split_tractors(position, data):
     play = data.draw(st.sampled_from(sorted(core, key=str)))
     assert sj.trick_winner([lead, play], trump) == ref.trick_winner([lead, play], trump)
     other = data.draw(sub_multiset(hand, len(lead)))
-    assert sj.is_legal_follow(hand, lead, other, trump) == ref.is_legal_follow(hand, lead, other, trump)
+    assert sj.is_legal_follow(hand, lead, other, trump) == ref.is_legal_follow(
+        hand, lead, other, trump
+    )
     assert sj.trick_winner([lead, other], trump) == ref.trick_winner([lead, other], trump)
 
 
 @SETTINGS
-@given(st.one_of(deals(max_hand=14), deals(max_hand=14, trump_only=True), crowded_deals()),
-       st.data())
+@given(
+    st.one_of(deals(max_hand=14), deals(max_hand=14, trump_only=True), crowded_deals()), st.data()
+)
 def test_legal_leads(deal, data):
     """Every lead the reference finds, units (one unit by the reference's decomposition)
     first; with a cap, all the units and then throws up to the cap, the total still right."""
     trump, hands = deal
     hand = data.draw(st.sampled_from(hands))
     every = ref.legal_leads(hand, trump)
-    leads = sj.legal_leads(hand, trump, cap=10 ** 6)
+    leads = sj.legal_leads(hand, trump, cap=10**6)
     assert sorted(map(str, leads.plays)) == sorted(map(str, every))
     assert (leads.total, leads.truncated) == (len(every), False)
     units = [len(ref.decompose(p, trump)) == 1 for p in leads.plays]
     assert units == sorted(units, reverse=True)
     cap = data.draw(st.integers(1, max(1, len(every))))
     cut = sj.legal_leads(hand, trump, cap=cap)
-    assert cut.plays == leads.plays[:max(cap, sum(units))]
+    assert cut.plays == leads.plays[: max(cap, sum(units))]
     assert (cut.total, cut.truncated) == (len(every), len(cut.plays) < len(every))
 
 
@@ -172,17 +179,18 @@ def code_order_throws(hand, trump):
 
 
 @SETTINGS
-@given(st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals()),
-       st.data())
+@given(
+    st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True), crowded_deals()), st.data()
+)
 def test_legal_leads_list_throws_in_code_order(deal, data):
     """legal_leads steps from one throw's code to the next without decoding it: the same
     order as decoding each code."""
     trump, hands = deal
     hand = data.draw(st.sampled_from(hands))
-    leads = sj.legal_leads(hand, trump, cap=10 ** 6)
+    leads = sj.legal_leads(hand, trump, cap=10**6)
     throws = [p for p in leads.plays if len(sj.decompose(p, trump)) > 1]
     assert throws == code_order_throws(hand, trump)
-    assert leads.plays[len(leads.plays) - len(throws):] == throws
+    assert leads.plays[len(leads.plays) - len(throws) :] == throws
 
 
 def test_batch_leads_and_follows_match_the_single_calls():
@@ -191,11 +199,13 @@ def test_batch_leads_and_follows_match_the_single_calls():
     masks, offsets, totals = sj.batch_legal_leads(sj.to_masks(hands), trump, cap=20)
     for i, hand in enumerate(hands):
         leads = sj.legal_leads(hand, trump, cap=20)
-        assert [sj.Cards.from_masks(int(a), int(b))
-                for a, b in masks[offsets[i]:offsets[i + 1]]] == leads.plays
+        assert [
+            sj.Cards.from_masks(int(a), int(b)) for a, b in masks[offsets[i] : offsets[i + 1]]
+        ] == leads.plays
         assert totals[i] == leads.total
     leads_of = ["6D", "8C 8C", "KH KH"]
     masks, offsets = sj.batch_legal_follows(sj.to_masks(hands), sj.to_masks(leads_of), trump)
     for i, hand in enumerate(hands):
-        assert [sj.Cards.from_masks(int(a), int(b)) for a, b in masks[offsets[i]:offsets[i + 1]]
-                ] == sj.legal_follows(hand, leads_of[i], trump)
+        assert [
+            sj.Cards.from_masks(int(a), int(b)) for a, b in masks[offsets[i] : offsets[i + 1]]
+        ] == sj.legal_follows(hand, leads_of[i], trump)

@@ -1,5 +1,6 @@
 """The random player's choices are uniform over the legal actions (its rounds are checked
 action by action in test_rounds.py)."""
+
 from collections import Counter
 
 import pytest
@@ -23,13 +24,13 @@ def chi_square(samples, outcomes):
 
 # (hand, lead): the legal follows of each are listed by the reference, then 40 draws per follow
 FOLLOWS = [
-    ("9H 8H 3H 2S 3D", "KH"),              # follow suit, any one of three
-    ("9H 2S 3D 4D QC", "KHKH"),            # short in suit: 9H plus any one
-    ("9H9H 8H 3H3H 5C", "KHKH"),           # must play one of the two pairs
+    ("9H 8H 3H 2S 3D", "KH"),  # follow suit, any one of three
+    ("9H 2S 3D 4D QC", "KHKH"),  # short in suit: 9H plus any one
+    ("9H9H 8H 3H3H 5C", "KHKH"),  # must play one of the two pairs
     ("9H9H 10H10H JHJH 3H3H 6H", "4H4H5H5H"),  # a tractor cut from the run 9-10-J
-    ("2S 3D 4D QC QC 6S", "KH AH"),        # void: any two cards
-    ("QC QC 3D 3D 5S 6S 8D", "KHKH"),      # void: any two, two kinds doubled
-    ("QC QC 3D 5S 6S 8D8D", "KH AH QH"),   # void: any three
+    ("2S 3D 4D QC QC 6S", "KH AH"),  # void: any two cards
+    ("QC QC 3D 3D 5S 6S 8D", "KHKH"),  # void: any two, two kinds doubled
+    ("QC QC 3D 5S 6S 8D8D", "KH AH QH"),  # void: any three
 ]
 
 
@@ -44,7 +45,7 @@ def test_random_follows_are_uniform(hand, lead):
 
 def test_random_leads_are_uniform_over_every_one_category_sub_multiset():
     trump = sj.Trump(7, "S")
-    hand = sj.Cards("AH AH KH 3C 7D")   # ♥: 3x2 - 1 = 5 leads; ♣: 1; trump (7D): 1
+    hand = sj.Cards("AH AH KH 3C 7D")  # ♥: 3x2 - 1 = 5 leads; ♣: 1; trump (7D): 1
     legal = [sj.Cards(t) for t in ["AH", "AH AH", "KH", "AH KH", "AH AH KH", "3C", "7D"]]
     samples = _playout.sample_leads(hand, trump, 40 * len(legal), seed=4)
     assert chi_square(samples, legal) < critical(len(legal) - 1)

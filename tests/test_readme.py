@@ -1,5 +1,6 @@
 """The example sessions of the README and of the docs say what the code does: each commented
 result is checked, so an example cannot drift from the code."""
+
 import re
 import shlex
 from pathlib import Path
@@ -20,10 +21,10 @@ def statements(text: str) -> list[list[str]]:
     """[code, the repr its comment promises] of the page's python blocks, in order."""
     out: list[list[str]] = []
     for line in "\n".join(re.findall(r"```python\n(.*?)```", text, re.S)).splitlines():
-        if line.startswith("#") and out:   # a result spilling onto the next lines
+        if line.startswith("#") and out:  # a result spilling onto the next lines
             out[-1][1] = (out[-1][1] + " " + line[1:].strip()).strip()
             continue
-        if line[:1].isspace() and line.strip() and out:   # the body of a class
+        if line[:1].isspace() and line.strip() and out:  # the body of a class
             out[-1][0] += "\n" + line
             continue
         code, _, result = line.partition("  # ") if "  # " in line else (line, "", "")

@@ -1,6 +1,7 @@
 """Replays of malformed records: a mutation fuzz over saved records of the three presets. Every
 single-field mutation either changes nothing the replay depends on, or is refused with one
 short ShengjiError (or ValueError) line; never a TypeError, KeyError, OverflowError, ..."""
+
 import copy
 import json
 from functools import cache
@@ -14,8 +15,19 @@ PRESETS = ("v3", "match16", "bo3")
 DELETE = object()
 # name -> the value put in place of the field (DELETE: the key or the list element removed;
 # a bool: the opposite of a bool field, else True)
-MUTATIONS = {"deleted": DELETE, "None": None, "10**30": 10 ** 30, "-10**30": -10 ** 30,
-             "-1": -1, "'x'": "x", "[]": [], "[1]": [1], "{}": {}, "a bool": True, "1.5": 1.5}
+MUTATIONS = {
+    "deleted": DELETE,
+    "None": None,
+    "10**30": 10**30,
+    "-10**30": -(10**30),
+    "-1": -1,
+    "'x'": "x",
+    "[]": [],
+    "[1]": [1],
+    "{}": {},
+    "a bool": True,
+    "1.5": 1.5,
+}
 
 
 @cache
@@ -23,8 +35,15 @@ def saved(preset, seed, bots, first_round=False, predeal=(), bottom=None):
     """A round's record as a JSON file holds it, and its replay's data (bots and rules left
     out: a mutation of those that the replay accepts changes nothing else). predeal: (seat,
     cards) pairs."""
-    rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4, first_round=first_round,
-                        predeal=dict(predeal), bottom=bottom)
+    rec = sj.play_round(
+        preset,
+        seed=seed,
+        bots=bots,
+        dealer=seed % 4,
+        first_round=first_round,
+        predeal=dict(predeal),
+        bottom=bottom,
+    )
     d = json.loads(json.dumps(rec.to_dict()))
     return d, outcome(sj.replay(d))
 
@@ -84,7 +103,7 @@ def fuzz(records, every):
                 where = f"{show(path)} = {name}"
                 try:
                     got = sj.replay(bad)
-                except ValueError as e:    # ShengjiError is a ValueError
+                except ValueError as e:  # ShengjiError is a ValueError
                     text = str(e)
                     if "\n" in text or len(text) >= 400:
                         problems.append(f"{where}: a message of {len(text)} characters")
@@ -95,7 +114,8 @@ def fuzz(records, every):
                 # a flag flipped or an optional show left out can make another valid round:
                 # then the replay gives back the record as it was given
                 if outcome(got) != expected and not (
-                        name in ("a bool", "deleted") and got == sj.RoundRecord.from_dict(bad)):
+                    name in ("a bool", "deleted") and got == sj.RoundRecord.from_dict(bad)
+                ):
                     problems.append(f"{where}: accepted, and the replay differs")
     return tried, problems
 
@@ -103,12 +123,13 @@ def fuzz(records, every):
 def check(records, every):
     tried, problems = fuzz(records, every)
     assert tried > 500
-    assert not problems, (f"{len(problems)} of {tried} mutations:\n" +
-                          "\n".join(problems[:30]))
+    assert not problems, f"{len(problems)} of {tried} mutations:\n" + "\n".join(problems[:30])
 
 
-@pytest.mark.parametrize("preset,seed,bots,first_round", [
-    ("v3", 1, "random", False), ("match16", 2, "greedy", False), ("bo3", 3, "greedy", True)])
+@pytest.mark.parametrize(
+    "preset,seed,bots,first_round",
+    [("v3", 1, "random", False), ("match16", 2, "greedy", False), ("bo3", 3, "greedy", True)],
+)
 def test_single_field_mutations_are_refused_by_name(preset, seed, bots, first_round):
     check([saved(preset, seed, bots, first_round)], every=False)
 
@@ -116,44 +137,76 @@ def test_single_field_mutations_are_refused_by_name(preset, seed, bots, first_ro
 def test_a_conditioned_records_mutations_are_refused_by_name():
     """Its condition too: a changed condition deals another first deal, or none."""
     record = saved("v3", 8, "greedy", False, ((0, "BJ BJ"), (2, "2S")), "5H")
-    assert record[0]["condition"] == {"predeal": {"0": "BJ BJ", "2": "2S"}, "bottom": "5H",
-                                      "attempt": 0}
+    assert record[0]["condition"] == {
+        "predeal": {"0": "BJ BJ", "2": "2S"},
+        "bottom": "5H",
+        "attempt": 0,
+    }
     check([record], every=False)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_field_of_more_records(preset):
-    check([saved(preset, seed, bots, first)
-           for seed, bots, first in [(4, "random", False), (5, "greedy", False),
-                                     (6, "random", True), (7, "greedy", True)]], every=True)
+    check(
+        [
+            saved(preset, seed, bots, first)
+            for seed, bots, first in [
+                (4, "random", False),
+                (5, "greedy", False),
+                (6, "random", True),
+                (7, "greedy", True),
+            ]
+        ],
+        every=True,
+    )
 
 
 def test_a_record_object_is_checked_too():
     rec = sj.play_round("v3", seed=1)
-    for field, value in [("tricks", None), ("levels", (2, 10 ** 30)), ("seed", -1),
-                         ("events", [{"action": "declare"}]), ("rules", "v4"), ("deals", "x")]:
+    for field, value in [
+        ("tricks", None),
+        ("levels", (2, 10**30)),
+        ("seed", -1),
+        ("events", [{"action": "declare"}]),
+        ("rules", "v4"),
+        ("deals", "x"),
+    ]:
         with pytest.raises(sj.ShengjiError, match=f"not a round record: {field}"):
             sj.replay(rec.__class__(**{**rec.__dict__, field: value}))
     assert sj.replay(rec) == rec
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda d: d["tricks"][3].update(plays="AS"),
-     r"^not a round record: tricks\[3\]\.plays must be a list of 4 card texts, got 'AS'$"),
-    (lambda d: d["tricks"][3]["plays"].__setitem__(2, "ZZ"),
-     r"^not a round record: tricks\[3\]\.plays\[2\] must be card text: cannot read card 'ZZ'"),
-    (lambda d: d["events"][0].pop("action"),
-     r"^not a round record: events\[0\]\.action is missing$"),
-    (lambda d: d["rules"].update(rise_cap=10 ** 30),
-     r"^not a round record: rules: Rules\.rise_cap must be None or an integer from 1 to 13"),
-    (lambda d: d.update(seed=10 ** 30),
-     r"^not a round record: seed must be an integer from 0 to 2\*\*64 - 1, got 10000"),
-    (lambda d: d["settlement"].update(rise="1"),
-     r"^not a round record: settlement\.rise must be an integer from 0 to 1,000,000, got '1'$"),
-    (lambda d: d.update(buries={}),
-     r"^not a round record: buries must be a list of "),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (
+            lambda d: d["tricks"][3].update(plays="AS"),
+            r"^not a round record: tricks\[3\]\.plays must be a list of 4 card texts, got 'AS'$",
+        ),
+        (
+            lambda d: d["tricks"][3]["plays"].__setitem__(2, "ZZ"),
+            r"^not a round record: tricks\[3\]\.plays\[2\] must be card text: cannot read card 'ZZ'",
+        ),
+        (
+            lambda d: d["events"][0].pop("action"),
+            r"^not a round record: events\[0\]\.action is missing$",
+        ),
+        (
+            lambda d: d["rules"].update(rise_cap=10**30),
+            r"^not a round record: rules: Rules\.rise_cap must be None or an integer from 1 to 13",
+        ),
+        (
+            lambda d: d.update(seed=10**30),
+            r"^not a round record: seed must be an integer from 0 to 2\*\*64 - 1, got 10000",
+        ),
+        (
+            lambda d: d["settlement"].update(rise="1"),
+            r"^not a round record: settlement\.rise must be an integer from 0 to 1,000,000, got '1'$",
+        ),
+        (lambda d: d.update(buries={}), r"^not a round record: buries must be a list of "),
+    ],
+)
 def test_a_malformed_field_is_named(change, message):
     d, _ = saved("v3", 1, "random")
     bad = copy.deepcopy(d)
@@ -166,28 +219,36 @@ def test_a_difference_names_the_first_differing_element():
     d, _ = saved("v3", 1, "random")
     bad = copy.deepcopy(d)
     bad["tricks"][7]["winner"] = (bad["tricks"][7]["winner"] + 1) % 4
-    with pytest.raises(sj.ShengjiError, match=r"^replay: tricks\[7\]\.winner differs: recorded "
-                                              r"\d, replayed \d$"):
+    with pytest.raises(
+        sj.ShengjiError,
+        match=r"^replay: tricks\[7\]\.winner differs: recorded "
+        r"\d, replayed \d$",
+    ):
         sj.replay(bad)
     long = [" ".join(["10S"] * 200)] * 50
     text = difference(long, long[:-1] + [long[-1] + " AS"], "deals")
     assert text.startswith("deals[49] differs at card 200: recorded the end, replayed 'AS'")
     assert len(text) < 300
     assert difference({"a": [1, 2]}, {"a": [1, 2]}, "x") is None
-    assert difference([1, 2, 3], [1, 2], "tricks") == \
-        "tricks differs in length: recorded 3, replayed 2 (the first 2 agree)"
+    assert (
+        difference([1, 2, 3], [1, 2], "tricks")
+        == "tricks differs in length: recorded 3, replayed 2 (the first 2 agree)"
+    )
 
 
-@pytest.mark.parametrize("settings,message", [
-    ({"step": 40.0}, r"Rules\.step must be 10, 20 or 40"),
-    ({"series": True}, r"Rules\.series must be 1, 3 or 5"),
-    ({"multiplier_cap": 8.0}, r"Rules\.multiplier_cap must be None or a power of two"),
-    ({"dealer_rises": [[-10 ** 30, 5], [75, 1]]}, r"Rules\.dealer_rises must be 1 to 4 rows"),
-    ({"dealer_rises": 5}, r"Rules\.dealer_rises must be 1 to 4 rows"),
-    ({"dealer_rises": [5]}, r"Rules\.dealer_rises must be 1 to 4 rows"),
-    ({"must_play": 14}, r"Rules\.must_play must be a tuple of levels"),
-    ({1: 2}, r"unknown Rules setting\(s\): 1"),
-])
+@pytest.mark.parametrize(
+    "settings,message",
+    [
+        ({"step": 40.0}, r"Rules\.step must be 10, 20 or 40"),
+        ({"series": True}, r"Rules\.series must be 1, 3 or 5"),
+        ({"multiplier_cap": 8.0}, r"Rules\.multiplier_cap must be None or a power of two"),
+        ({"dealer_rises": [[-(10**30), 5], [75, 1]]}, r"Rules\.dealer_rises must be 1 to 4 rows"),
+        ({"dealer_rises": 5}, r"Rules\.dealer_rises must be 1 to 4 rows"),
+        ({"dealer_rises": [5]}, r"Rules\.dealer_rises must be 1 to 4 rows"),
+        ({"must_play": 14}, r"Rules\.must_play must be a tuple of levels"),
+        ({1: 2}, r"unknown Rules setting\(s\): 1"),
+    ],
+)
 def test_rules_from_data_refuse_what_the_engine_cannot_take(settings, message):
     """Rules.from_dict (a record's rules) takes whole numbers only, and rejects with a
     ValueError what it cannot turn into settings (never a TypeError or, in the engine, an
@@ -200,6 +261,7 @@ def test_a_changed_declaration_is_named_not_a_later_play():
     """An edited show is reported as the show the replay never met; a play refused names its
     trick."""
     import copy
+
     record = sj.play_round("v3", 5, "greedy").to_dict()
     moved = copy.deepcopy(record)
     show = next(e for e in moved["events"] if e["action"] == "declare")

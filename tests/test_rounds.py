@@ -1,5 +1,6 @@
 """Whole rounds (§4-§10) under the three presets: invariants on many random rounds, replay,
 the declaration phase against its plain reference, records, and Python bots."""
+
 import json
 import sys
 from collections import Counter
@@ -39,17 +40,20 @@ def test_random_rounds_keep_every_invariant(preset, first_round):
     assert bool(seen["revolution"]) == (preset == "match16")
 
 
-@pytest.mark.parametrize("bots,preset,expected", [
-    # nobody declares while drawing or when asked: 翻底 (seed 002)
-    (PassiveBot, "v3", "turn_bottom"),
-    # asked in order after the deal, a seat declares (seed 002 "按顺序询问")
-    (LateBot, "v3", "declare"),
-    # the dealer's team must show a level card (seed 000 art. 5)
-    (PassiveBot, "match16", "forced"),
-    # the dealer turns the bottom over (seed 003 (一)7)
-    (PassiveBot, "bo3", "turn_bottom"),
-    (EagerBot, "match16", "revolution"),
-])
+@pytest.mark.parametrize(
+    "bots,preset,expected",
+    [
+        # nobody declares while drawing or when asked: 翻底 (seed 002)
+        (PassiveBot, "v3", "turn_bottom"),
+        # asked in order after the deal, a seat declares (seed 002 "按顺序询问")
+        (LateBot, "v3", "declare"),
+        # the dealer's team must show a level card (seed 000 art. 5)
+        (PassiveBot, "match16", "forced"),
+        # the dealer turns the bottom over (seed 003 (一)7)
+        (PassiveBot, "bo3", "turn_bottom"),
+        (EagerBot, "match16", "revolution"),
+    ],
+)
 def test_declaration_paths_with_python_bots(bots, preset, expected):
     seen = Counter()
     for seed in range(40):
@@ -80,10 +84,9 @@ def test_first_round_dealer_by_declaration():
     for seed in range(30):
         rec = sj.play_round("bo3", seed=seed, first_round=True)
         first = next(e for e in rec.events if e.action == "declare")
-        assert rec.dealer == first.seat      # "可反主但不反庄"
+        assert rec.dealer == first.seat  # "可反主但不反庄"
         rec = sj.play_round("match16", seed=seed, first_round=True, dealer=3)
-        assert rec.dealer == 3 or any(e.action in ("revolution", "step_down")
-                                      for e in rec.events)
+        assert rec.dealer == 3 or any(e.action in ("revolution", "step_down") for e in rec.events)
 
 
 def test_same_seed_same_record_and_seeds_differ():
@@ -95,8 +98,21 @@ def test_same_seed_same_record_and_seeds_differ():
 
 def test_record_fields():
     d = sj.play_round("v3", seed=3).to_dict()
-    for key in ("rules", "seed", "dealer", "declarer", "trump", "hands", "bottom", "tricks",
-                "defender_points", "bottom_points", "multiplier", "penalty", "settlement"):
+    for key in (
+        "rules",
+        "seed",
+        "dealer",
+        "declarer",
+        "trump",
+        "hands",
+        "bottom",
+        "tricks",
+        "defender_points",
+        "bottom_points",
+        "multiplier",
+        "penalty",
+        "settlement",
+    ):
         assert key in d
     assert set(d["trump"]) == {"level", "suit"} and len(d["hands"]) == 4
     assert all(len(sj.Cards(h)) == 25 for h in d["hands"]) and len(sj.Cards(d["bottom"])) == 8
@@ -109,12 +125,16 @@ def test_replay_refuses_a_changed_record():
     d = sj.play_round("v3", seed=11).to_dict()
     bad = json.loads(json.dumps(d))
     bad["tricks"][0]["winner"] = (bad["tricks"][0]["winner"] + 1) % 4
-    with pytest.raises(sj.ShengjiError, match=r"^replay: tricks\[0\]\.winner differs: "
-                                              r"recorded \d, replayed \d$"):
+    with pytest.raises(
+        sj.ShengjiError,
+        match=r"^replay: tricks\[0\]\.winner differs: "
+        r"recorded \d, replayed \d$",
+    ):
         sj.replay(bad)
     bad = json.loads(json.dumps(d))
-    bad["buries"][0]["cards"] = bad["hands"][(bad["dealer"] + 1) % 4].split()[0] + " " + \
-        " ".join(bad["bottom"].split()[1:])
+    bad["buries"][0]["cards"] = (
+        bad["hands"][(bad["dealer"] + 1) % 4].split()[0] + " " + " ".join(bad["bottom"].split()[1:])
+    )
     with pytest.raises(sj.ShengjiError, match="refused"):
         sj.replay(bad)
     bad = json.loads(json.dumps(d))
@@ -167,13 +187,16 @@ def test_views_show_only_what_a_seat_may_see():
     assert plays[0].hand == rec.hands[0]
 
 
-@pytest.mark.parametrize("action,answer,match", [
-    ("play", "BJ BJ BJ", "seat 0, play: not cards: .*third copy"),
-    ("play", "XX", "not cards"),
-    ("bury", "", "exactly 8"),
-    ("declare", "SJ", "not a show this seat may make"),
-    ("revolt", "yes", "True or False"),
-])
+@pytest.mark.parametrize(
+    "action,answer,match",
+    [
+        ("play", "BJ BJ BJ", "seat 0, play: not cards: .*third copy"),
+        ("play", "XX", "not cards"),
+        ("bury", "", "exactly 8"),
+        ("declare", "SJ", "not a show this seat may make"),
+        ("revolt", "yes", "True or False"),
+    ],
+)
 def test_illegal_answers_name_the_seat_the_action_and_the_rule(action, answer, match):
     # seat 0 deals in match16 and is asked each of these in one of the first rounds
     with pytest.raises(sj.IllegalAction, match=match) as info:
@@ -191,6 +214,7 @@ def test_a_mixed_lead_is_refused():
                 if len(cats) > 1:
                     return sj.Cards(list(cats.values())[:2])
             return super().play(view)
+
     with pytest.raises(sj.IllegalAction, match="seat 2, play: .*one suit, or all trumps"):
         sj.play_round("v3", seed=0, dealer=2, bots=["random", "random", MixedLeader(), "random"])
 
@@ -200,6 +224,7 @@ def test_a_card_not_in_hand_is_named():
         def bury(self, view):
             missing = next(c for c in sj.parse_cards("2D 2D 3D 3D 4D 4D") if c not in view.hand)
             return sj.Cards(list(view.hand)[:7] + [missing])
+
     with pytest.raises(sj.IllegalAction, match=r"seat 1, bury: .*card not in hand: \d"):
         sj.play_round("v3", seed=0, dealer=1, bots=["random", Cheat(), "random", "random"])
 
@@ -212,9 +237,13 @@ def test_an_illegal_follow_says_which_rule():
                 off = [c for c in view.hand if sj.category(c, view.trump) != cat]
                 same = [c for c in view.hand if sj.category(c, view.trump) == cat]
                 if off and same:
-                    return sj.Cards(off[:len(view.lead)]) if len(off) >= len(view.lead) else \
-                        super().play(view)
+                    return (
+                        sj.Cards(off[: len(view.lead)])
+                        if len(off) >= len(view.lead)
+                        else super().play(view)
+                    )
             return super().play(view)
+
     with pytest.raises(sj.IllegalAction, match="must follow suit") as info:
         for seed in range(20):
             sj.play_round("v3", seed=seed, bots=["random", Revoker(), "random", "random"])
@@ -263,7 +292,8 @@ def test_match_rounds_follow_the_levels_and_dealers():
         if i:
             prev = m.rounds[i - 1]
             assert rec.first_drawer == sj.Rules.preset("v3").next_dealer(
-                prev.dealer, prev.settlement.dealer_holds)
+                prev.dealer, prev.settlement.dealer_holds
+            )
         levels = m.levels[i]
 
 
@@ -282,24 +312,35 @@ def record_row(rec):
     writes it, shengji.play._batch.write_row)."""
     trump = rec.trump
     last = len(rec.deals) - 1
-    return {"seed": rec.seed, "dealer": rec.dealer, "declarer": rec.declarer,
-            "trump_suit": trump.suit or "NT", "level": trump.level,
-            "defender_points": rec.defender_points, "trick_points": rec.trick_points,
-            "bottom_points": rec.bottom_points, "multiplier": rec.multiplier,
-            "penalty": rec.penalty, "dealer_holds": rec.settlement.dealer_holds,
-            "rise": rec.settlement.rise, "tricks": len(rec.tricks),
-            "throws": sum(len(sj.decompose(t.tried, trump)) > 1 for t in rec.tricks),
-            "failed_throws": sum(t.attempted is not None for t in rec.tricks),
-            "deals": len(rec.deals),
-            "overturns": sum(e.action == "overturn" and e.deal == last for e in rec.events),
-            "reinforced": any(e.action == "reinforce" and e.deal == last for e in rec.events),
-            "declarer_trumps": None if rec.declarer is None else sum(
-                sj.category(c, trump) == "T" for c in rec.hands[rec.declarer])}
+    return {
+        "seed": rec.seed,
+        "dealer": rec.dealer,
+        "declarer": rec.declarer,
+        "trump_suit": trump.suit or "NT",
+        "level": trump.level,
+        "defender_points": rec.defender_points,
+        "trick_points": rec.trick_points,
+        "bottom_points": rec.bottom_points,
+        "multiplier": rec.multiplier,
+        "penalty": rec.penalty,
+        "dealer_holds": rec.settlement.dealer_holds,
+        "rise": rec.settlement.rise,
+        "tricks": len(rec.tricks),
+        "throws": sum(len(sj.decompose(t.tried, trump)) > 1 for t in rec.tricks),
+        "failed_throws": sum(t.attempted is not None for t in rec.tricks),
+        "deals": len(rec.deals),
+        "overturns": sum(e.action == "overturn" and e.deal == last for e in rec.events),
+        "reinforced": any(e.action == "reinforce" and e.deal == last for e in rec.events),
+        "declarer_trumps": None
+        if rec.declarer is None
+        else sum(sj.category(c, trump) == "T" for c in rec.hands[rec.declarer]),
+    }
 
 
 def plain(value):
     """A frame's value as Python has it: pandas' NA as None, NumPy scalars as Python's."""
     import pandas as pd
+
     return None if pd.isna(value) else value.item() if hasattr(value, "item") else value
 
 
@@ -317,11 +358,14 @@ def test_simulate_rows_are_the_rounds_play_round_gives(preset):
 def test_python_bots_rows_are_the_native_rows(preset, first_round):
     """A round played through Python (a search bot playing as greedy does) gives the row the
     native greedy round gives: the same columns, dtypes and values."""
-    native = sj.simulate_rounds(40, preset, bots="greedy", seed=3, dealer=2,
-                                first_round=first_round)
-    python = sj.simulate_rounds(40, preset, bots=[GreedyPlayer()] * 4, seed=3, dealer=2,
-                                first_round=first_round)
+    native = sj.simulate_rounds(
+        40, preset, bots="greedy", seed=3, dealer=2, first_round=first_round
+    )
+    python = sj.simulate_rounds(
+        40, preset, bots=[GreedyPlayer()] * 4, seed=3, dealer=2, first_round=first_round
+    )
     import pandas as pd
+
     pd.testing.assert_frame_equal(python, native)
 
 
@@ -340,15 +384,22 @@ def test_every_card_is_accounted_for_at_every_decision(preset):
     """Driving the engine decision by decision: the hands hold every card drawn and not yet
     played (with the bottom while a seat buries), and the deal's cards are never duplicated."""
     for seed in range(6):
-        engine = Table(sj.Rules.preset(preset), seed, seed % 4, (2, 2), seed % 2 == 1,
-                             [sj.BotSpec.python()] * 4)
+        engine = Table(
+            sj.Rules.preset(preset),
+            seed,
+            seed % 4,
+            (2, 2),
+            seed % 2 == 1,
+            [sj.BotSpec.python()] * 4,
+        )
         while (pending := engine.advance()) is not None:
             what, seat = pending
             s = engine.state()
             hands = [engine.hand(i) for i in range(4)]
             held = sum(len(h) for h in hands)
             played = sum(len(p) for t in s["tricks"] for p in t.plays) + sum(
-                len(p) for p in s["current"])
+                len(p) for p in s["current"]
+            )
             if what == "bury":
                 assert held == 108 and len(hands[seat]) == 33
             elif what == "play":
@@ -367,9 +418,17 @@ def test_every_card_is_accounted_for_at_every_decision(preset):
             elif not s["current"]:
                 code = engine.answer(sj.Cards(list(hands[seat])[:1]), False)
             else:
-                code = engine.answer(sj.legal_follows(hands[seat], s["current"][0],
-                                                      engine.trump)[0], False)
+                code = engine.answer(
+                    sj.legal_follows(hands[seat], s["current"][0], engine.trump)[0], False
+                )
             assert code == 0
-        check_round(records.RoundRecord(rules=sj.Rules.preset(preset), seed=seed,
-                                   first_drawer=seed % 4, levels=(2, 2),
-                                   first_round=seed % 2 == 1, **engine.record()))
+        check_round(
+            records.RoundRecord(
+                rules=sj.Rules.preset(preset),
+                seed=seed,
+                first_drawer=seed % 4,
+                levels=(2, 2),
+                first_round=seed % 2 == 1,
+                **engine.record(),
+            )
+        )

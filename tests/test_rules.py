@@ -1,4 +1,5 @@
 """Level changes after settlement: must-play clamping and winning the match (§8)."""
+
 import pytest
 
 import shengji as sj
@@ -6,21 +7,24 @@ import shengji as sj
 V3, MATCH16, BO3 = (sj.Rules.preset(n) for n in ("v3", "match16", "bo3"))
 
 
-@pytest.mark.parametrize("rules,level,rise,held,expected", [
-    (V3, 5, 2, True, (7, False)),          # no must-play level in the way
-    (V3, 12, 3, True, (14, False)),        # stops on A (v3: A must be played)
-    (V3, 14, 0, True, (14, True)),         # holding at A wins (打过A)
-    (V3, 14, 0, False, (14, False)),       # taking over at A is not yet winning
-    (V3.replace(must_play=(10, 13, 14)), 8, 3, True, (10, False)),   # the 10/K option
-    (V3.replace(must_play=(10, 13, 14)), 10, 3, True, (13, False)),  # 10 held, stops on K
-    (MATCH16, 2, 3, True, (5, False)),     # 2 held as dealer: passed
-    (MATCH16, 2, 3, False, (2, False)),    # defenders taking over at 2 must play it first
-    (MATCH16, 11, 6, False, (14, False)),  # uncapped rise, stops on A
-    (BO3, 12, 5, True, (14, True)),        # no must-play level: a rise past A wins
-    (BO3, 14, 0, True, (14, True)),
-    (BO3, 13, 1, False, (14, False)),      # reaching A is not passing it
-    (BO3, 13, 2, False, (14, True)),
-])
+@pytest.mark.parametrize(
+    "rules,level,rise,held,expected",
+    [
+        (V3, 5, 2, True, (7, False)),  # no must-play level in the way
+        (V3, 12, 3, True, (14, False)),  # stops on A (v3: A must be played)
+        (V3, 14, 0, True, (14, True)),  # holding at A wins (打过A)
+        (V3, 14, 0, False, (14, False)),  # taking over at A is not yet winning
+        (V3.replace(must_play=(10, 13, 14)), 8, 3, True, (10, False)),  # the 10/K option
+        (V3.replace(must_play=(10, 13, 14)), 10, 3, True, (13, False)),  # 10 held, stops on K
+        (MATCH16, 2, 3, True, (5, False)),  # 2 held as dealer: passed
+        (MATCH16, 2, 3, False, (2, False)),  # defenders taking over at 2 must play it first
+        (MATCH16, 11, 6, False, (14, False)),  # uncapped rise, stops on A
+        (BO3, 12, 5, True, (14, True)),  # no must-play level: a rise past A wins
+        (BO3, 14, 0, True, (14, True)),
+        (BO3, 13, 1, False, (14, False)),  # reaching A is not passing it
+        (BO3, 13, 2, False, (14, True)),
+    ],
+)
 def test_advance(rules, level, rise, held, expected):
     assert rules.advance(level, rise, held) == expected
 
@@ -44,11 +48,20 @@ def test_dealer_rotation():
     assert [stay.next_dealer(d, False) for d in range(4)] == [1, 2, 3, 0]
 
 
-@pytest.mark.parametrize("setting,value", [
-    ("overturn", "twice"), ("no_declaration", "redeal"), ("first_dealer", "random"),
-    ("dealer_rotation", "left"), ("reinforce", 1), ("steal_bottom", "yes"),
-    ("revolution_points", -5), ("revolution_points", True), ("series", 2),
-])
+@pytest.mark.parametrize(
+    "setting,value",
+    [
+        ("overturn", "twice"),
+        ("no_declaration", "redeal"),
+        ("first_dealer", "random"),
+        ("dealer_rotation", "left"),
+        ("reinforce", 1),
+        ("steal_bottom", "yes"),
+        ("revolution_points", -5),
+        ("revolution_points", True),
+        ("series", 2),
+    ],
+)
 def test_declaration_settings_refuse_bad_values(setting, value):
     with pytest.raises(ValueError, match=f"Rules.{setting}"):
         V3.replace(**{setting: value})
@@ -56,6 +69,7 @@ def test_declaration_settings_refuse_bad_values(setting, value):
 
 def test_every_setting_changes_what_happens():
     """Each declaration setting, switched in a variant, shows in the rounds it plays."""
+
     def actions(rules, bots="random", seeds=range(40), **kw):
         seen = set()
         for seed in seeds:
@@ -63,6 +77,7 @@ def test_every_setting_changes_what_happens():
             seen |= {(e.action, e.when) for e in rec.events}
             seen |= {("bury", len(rec.buries))}
         return seen
+
     assert ("overturn", "buried") in actions(V3)
     assert ("overturn", "buried") not in actions(V3.replace(steal_bottom=False))
     assert ("revolution", "dealt") in actions(MATCH16)
@@ -73,12 +88,13 @@ def test_every_setting_changes_what_happens():
     assert ("reinforce", "drawing") not in actions(V3.replace(reinforce=False))
     never = sj.Greedy(call="never")
     assert ("forced", "dealt") in actions(V3.replace(no_declaration="forced"), bots=never)
-    assert ("turn_bottom", "dealt") in actions(MATCH16.replace(no_declaration="turn_whole"),
-                                               bots=never)
+    assert ("turn_bottom", "dealt") in actions(
+        MATCH16.replace(no_declaration="turn_whole"), bots=never
+    )
     # first_dealer: "fixed" keeps the given dealer in a first round
     fixed = V3.replace(first_dealer="fixed", overturn_takes_deal=False)
-    assert all(sj.play_round(fixed, seed=s, dealer=3, first_round=True).dealer == 3
-               for s in range(20))
-    assert any(sj.play_round(V3, seed=s, dealer=3, first_round=True).dealer != 3
-               for s in range(20))
+    assert all(
+        sj.play_round(fixed, seed=s, dealer=3, first_round=True).dealer == 3 for s in range(20)
+    )
+    assert any(sj.play_round(V3, seed=s, dealer=3, first_round=True).dealer != 3 for s in range(20))
     assert len(sj.play_match(BO3.replace(series=1), seed=3).games) == 1

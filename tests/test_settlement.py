@@ -1,5 +1,6 @@
 """The end of a round (§7-§8): settlement and the bottom multiplier, native against the
 reference. Whole rounds are in test_rounds.py."""
+
 import pytest
 
 import shengji as sj

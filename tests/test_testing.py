@@ -1,5 +1,6 @@
 """shengji.testing: check_record passes the engine's records of every preset and names each
 kind of corruption; check_bot passes a well-behaved Python bot and names a broken one's fault."""
+
 import copy
 import dataclasses
 import json
@@ -56,8 +57,10 @@ def test_a_play_not_in_hand(record):
 
     def change(d):
         d["tricks"][i]["plays"][1] = absent
-    with pytest.raises(sj.ShengjiError,
-                       match=f"trick {i}: seat {seat} plays {absent}, which it does not hold"):
+
+    with pytest.raises(
+        sj.ShengjiError, match=f"trick {i}: seat {seat} plays {absent}, which it does not hold"
+    ):
         check_record(spoiled(record, change))
 
 
@@ -67,8 +70,11 @@ def test_a_wrong_winner(record):
 
     def change(d):
         d["tricks"][3]["winner"] = wrong
-    with pytest.raises(sj.ShengjiError, match=f"trick 3: the winner is seat {wrong}, the "
-                                              f"reference's seat {t['winner']}"):
+
+    with pytest.raises(
+        sj.ShengjiError,
+        match=f"trick 3: the winner is seat {wrong}, the reference's seat {t['winner']}",
+    ):
         check_record(spoiled(record, change))
 
 
@@ -88,65 +94,131 @@ def test_an_illegal_follow(record):
             continue
         for seat in range(4):
             mine = single(t, seat)
-            if seat == t["leader"] or mine is None or \
-                    sj.category(mine, trump) != sj.category(lead, trump):
+            if (
+                seat == t["leader"]
+                or mine is None
+                or sj.category(mine, trump) != sj.category(lead, trump)
+            ):
                 continue
             for j in range(i + 1, len(tricks)):
                 later = single(tricks[j], seat)
-                if later and sj.category(later, trump) != sj.category(lead, trump) and \
-                        sj.points(later) == sj.points(mine) and \
-                        sj.trick_winner([later if p == mine else p for p in t["plays"]],
-                                        trump) == sj.trick_winner(t["plays"], trump):
+                if (
+                    later
+                    and sj.category(later, trump) != sj.category(lead, trump)
+                    and sj.points(later) == sj.points(mine)
+                    and sj.trick_winner([later if p == mine else p for p in t["plays"]], trump)
+                    == sj.trick_winner(t["plays"], trump)
+                ):
+
                     def change(d):
                         a, b = (seat - t["leader"]) % 4, (seat - tricks[j]["leader"]) % 4
                         d["tricks"][i]["plays"][a] = later
                         d["tricks"][j]["plays"][b] = mine
-                    with pytest.raises(sj.ShengjiError, match=f"trick {i}: seat {seat}'s "
-                                                              f"follow {later} is illegal"):
+
+                    with pytest.raises(
+                        sj.ShengjiError, match=f"trick {i}: seat {seat}'s follow {later} is illegal"
+                    ):
                         check_record(spoiled(record, change))
                     return
     pytest.fail("no follow to spoil")
 
 
-@pytest.mark.parametrize("field,change,match", [
-    ("points", lambda d: d["tricks"][5].update(points=d["tricks"][5]["points"] + 5),
-     r"trick 5: points is \d+, but its cards hold \d+"),
-    ("bury of 7", lambda d: d["buries"][0].update(cards=d["buries"][0]["cards"].split(" ", 1)[1]),
-     r"bury 0 \(seat \d\) holds 7 cards, not 8"),
-    ("settlement", lambda d: d["settlement"].update(rise=d["settlement"]["rise"] + 1),
-     r"settlement is .*, but \d+ points settle as dealer_holds=\w+, rise=\d"),
-    ("defender_points", lambda d: d.update(defender_points=d["defender_points"] + 10),
-     r"defender_points is \d+, but \d+ in tricks, -?\d+ of penalties and the bottom's"),
-    ("trick_points", lambda d: d.update(trick_points=d["trick_points"] + 5),
-     r"trick_points is \d+, but the defenders took \d+ in tricks"),
-    ("penalty", lambda d: d.update(penalty=0),
-     r"penalty is 0, but the failed throws give -?\d+"),
-    ("multiplier", lambda d: d.update(multiplier=d["multiplier"] * 2),
-     r"multiplier is \d+, but the defenders win the last trick, led by .*: the multiplier "
-     r"is \d+"),
-    ("bottom_points", lambda d: d.update(bottom_points=d["bottom_points"] + 5),
-     r"bottom_points is \d+, but the bottom .* holds \d+"),
-    ("a show", lambda d: d["events"][0].update(cards="3S"),
-     r"declaration reference: \{.*'cards': '3S'\}: "),
-    ("dealer", lambda d: d.update(dealer=(d["dealer"] + 1) % 4),
-     r"dealer is \d, but the declarations give \d"),
-    ("deal", lambda d: d["deals"].__setitem__(0, d["deals"][0].replace("BJ", "SJ", 1)),
-     r"deal 0 is not the 108 cards of two decks: it holds SJ too many and lacks BJ"),
-    ("a missing trick", lambda d: d["tricks"].pop(),
-     r"tricks: seat \d still holds .* after the \d+ tricks recorded"),
-    ("bottom", lambda d: d.update(bottom=" ".join(d["hands"][0].split()[:8])),
-     r"bottom: .* is not the last bury's cards"),
-    ("burier", lambda d: d["buries"][0].update(seat=(d["buries"][0]["seat"] + 1) % 4),
-     r"bury 0 is seat \d's, but seat \d deals and buries first"),
-    ("declarer", lambda d: d.update(declarer=(d["declarer"] + 2) % 4),
-     r"declarer is \d, but the declarations give \d"),
-    ("first_drawer", lambda d: d.update(first_drawer=4),
-     r"not a round record: first_drawer \(a seat\) must be an integer from 0 to 3, got 4"),
-    ("seed", lambda d: d.update(seed=d["seed"] + 1),
-     r"replay: the first deal differs from the one seed \d+ gives"),
-    ("shape", lambda d: d["tricks"][2].pop("plays"),
-     r"not a round record: tricks\[2\]\.plays is missing"),
-])
+@pytest.mark.parametrize(
+    "field,change,match",
+    [
+        (
+            "points",
+            lambda d: d["tricks"][5].update(points=d["tricks"][5]["points"] + 5),
+            r"trick 5: points is \d+, but its cards hold \d+",
+        ),
+        (
+            "bury of 7",
+            lambda d: d["buries"][0].update(cards=d["buries"][0]["cards"].split(" ", 1)[1]),
+            r"bury 0 \(seat \d\) holds 7 cards, not 8",
+        ),
+        (
+            "settlement",
+            lambda d: d["settlement"].update(rise=d["settlement"]["rise"] + 1),
+            r"settlement is .*, but \d+ points settle as dealer_holds=\w+, rise=\d",
+        ),
+        (
+            "defender_points",
+            lambda d: d.update(defender_points=d["defender_points"] + 10),
+            r"defender_points is \d+, but \d+ in tricks, -?\d+ of penalties and the bottom's",
+        ),
+        (
+            "trick_points",
+            lambda d: d.update(trick_points=d["trick_points"] + 5),
+            r"trick_points is \d+, but the defenders took \d+ in tricks",
+        ),
+        (
+            "penalty",
+            lambda d: d.update(penalty=0),
+            r"penalty is 0, but the failed throws give -?\d+",
+        ),
+        (
+            "multiplier",
+            lambda d: d.update(multiplier=d["multiplier"] * 2),
+            r"multiplier is \d+, but the defenders win the last trick, led by .*: the multiplier "
+            r"is \d+",
+        ),
+        (
+            "bottom_points",
+            lambda d: d.update(bottom_points=d["bottom_points"] + 5),
+            r"bottom_points is \d+, but the bottom .* holds \d+",
+        ),
+        (
+            "a show",
+            lambda d: d["events"][0].update(cards="3S"),
+            r"declaration reference: \{.*'cards': '3S'\}: ",
+        ),
+        (
+            "dealer",
+            lambda d: d.update(dealer=(d["dealer"] + 1) % 4),
+            r"dealer is \d, but the declarations give \d",
+        ),
+        (
+            "deal",
+            lambda d: d["deals"].__setitem__(0, d["deals"][0].replace("BJ", "SJ", 1)),
+            r"deal 0 is not the 108 cards of two decks: it holds SJ too many and lacks BJ",
+        ),
+        (
+            "a missing trick",
+            lambda d: d["tricks"].pop(),
+            r"tricks: seat \d still holds .* after the \d+ tricks recorded",
+        ),
+        (
+            "bottom",
+            lambda d: d.update(bottom=" ".join(d["hands"][0].split()[:8])),
+            r"bottom: .* is not the last bury's cards",
+        ),
+        (
+            "burier",
+            lambda d: d["buries"][0].update(seat=(d["buries"][0]["seat"] + 1) % 4),
+            r"bury 0 is seat \d's, but seat \d deals and buries first",
+        ),
+        (
+            "declarer",
+            lambda d: d.update(declarer=(d["declarer"] + 2) % 4),
+            r"declarer is \d, but the declarations give \d",
+        ),
+        (
+            "first_drawer",
+            lambda d: d.update(first_drawer=4),
+            r"not a round record: first_drawer \(a seat\) must be an integer from 0 to 3, got 4",
+        ),
+        (
+            "seed",
+            lambda d: d.update(seed=d["seed"] + 1),
+            r"replay: the first deal differs from the one seed \d+ gives",
+        ),
+        (
+            "shape",
+            lambda d: d["tricks"][2].pop("plays"),
+            r"not a round record: tricks\[2\]\.plays is missing",
+        ),
+    ],
+)
 def test_a_corrupt_field_is_named(record, field, change, match):
     with pytest.raises(sj.ShengjiError, match="check_record: " + match):
         check_record(spoiled(record, change))
@@ -158,8 +230,12 @@ def test_hands_the_buries_do_not_give(record):
         i = next(i for i, c in enumerate(a) if c not in b)
         a[i], b[0] = b[0], a[i]
         d["hands"][0], d["hands"][1] = " ".join(a), " ".join(b)
-    with pytest.raises(sj.ShengjiError, match=r"check_record: hands\[0\]: the deal and the "
-                                              r"buries give seat 0 \S+ and not \S+"):
+
+    with pytest.raises(
+        sj.ShengjiError,
+        match=r"check_record: hands\[0\]: the deal and the "
+        r"buries give seat 0 \S+ and not \S+",
+    ):
         check_record(spoiled(record, change))
 
 
@@ -171,8 +247,10 @@ def test_a_bury_of_cards_not_held(record):
 
     def change(d):
         d["buries"][0]["cards"] = " ".join(d["buries"][0]["cards"].split()[1:] + [foreign])
-    with pytest.raises(sj.ShengjiError, match=f"bury 0: seat {dealer} buries {foreign}, which "
-                                              "it does not hold"):
+
+    with pytest.raises(
+        sj.ShengjiError, match=f"bury 0: seat {dealer} buries {foreign}, which it does not hold"
+    ):
         check_record(spoiled(record, change))
 
 
@@ -190,13 +268,18 @@ def test_a_record_that_is_not_json_or_not_a_record(record):
 
 # -- check_bot
 
+
 def test_a_well_behaved_bot_passes():
     summary = check_bot(RandomBot(0), "v3", rounds=6)
     assert isinstance(summary, BotCheck) and summary.rounds == 6 and summary.decisions > 50
     summary = check_bot(RandomBot(1), "match16", rounds=4, seats=(1, 3), opponents="greedy")
     assert summary.rounds == 4
-    assert check_bot(PassiveBot(), sj.Rules.preset("bo3"), rounds=2, seed=5,
-                     opponents=RandomBot(2)).decisions > 0
+    assert (
+        check_bot(
+            PassiveBot(), sj.Rules.preset("bo3"), rounds=2, seed=5, opponents=RandomBot(2)
+        ).decisions
+        > 0
+    )
     assert check_bot(sj.Pimc(rollouts=20), "bo3", rounds=2).decisions > 0
 
 
@@ -208,8 +291,11 @@ class NotInHand(PassiveBot):
 
 
 def test_a_refused_answer_names_the_seed_seat_action_and_rule_and_reproduces():
-    with pytest.raises(sj.ShengjiError, match=r"check_bot: round \d+ \(seed \d+\), seat 0, play: "
-                                              r"the engine refuses .*card not in hand") as info:
+    with pytest.raises(
+        sj.ShengjiError,
+        match=r"check_bot: round \d+ \(seed \d+\), seat 0, play: "
+        r"the engine refuses .*card not in hand",
+    ) as info:
         check_bot(NotInHand(), "v3", rounds=4)
     assert isinstance(info.value.__cause__, sj.IllegalAction)
     call = re.search(r"reproduce with (sj\.play_round\(.*\))$", str(info.value)).group(1)
@@ -251,19 +337,31 @@ class HandSwapper(PassiveBot):
         return answer
 
 
-@pytest.mark.parametrize("bot,kwargs,match", [
-    (WordyRevolt, {"rules": "match16", "seats": (0, 1, 2, 3), "rounds": 10},
-     r"seat \d, revolt: answered 'no' \(str\); a revolt is answered True or False"),
-    (ShortBury, {}, r"seat 0, bury: answered 7 cards \(.*\); a bury is 8 cards"),
-    (OffOptions, {}, r"seat 0, declare: answered BJ BJ, not one of view.options"),
-    (ListPlayer, {}, r"seat 0, play: answered \[.*\] \(list\); a play is answered with Cards "
-                     r"or card text"),
-    (Scribbler, {}, r"seat 0, play: the bot changed view.tricks \(a view is read-only"),
-    (HandSwapper, {}, r"seat 0, bury: the bot changed view.hand"),
-])
+@pytest.mark.parametrize(
+    "bot,kwargs,match",
+    [
+        (
+            WordyRevolt,
+            {"rules": "match16", "seats": (0, 1, 2, 3), "rounds": 10},
+            r"seat \d, revolt: answered 'no' \(str\); a revolt is answered True or False",
+        ),
+        (ShortBury, {}, r"seat 0, bury: answered 7 cards \(.*\); a bury is 8 cards"),
+        (OffOptions, {}, r"seat 0, declare: answered BJ BJ, not one of view.options"),
+        (
+            ListPlayer,
+            {},
+            r"seat 0, play: answered \[.*\] \(list\); a play is answered with Cards "
+            r"or card text",
+        ),
+        (Scribbler, {}, r"seat 0, play: the bot changed view.tricks \(a view is read-only"),
+        (HandSwapper, {}, r"seat 0, bury: the bot changed view.hand"),
+    ],
+)
 def test_a_broken_bot_fails_clearly(bot, kwargs, match):
-    with pytest.raises(sj.ShengjiError, match=r"check_bot: round \d+ \(seed \d+\), " + match
-                       + r".*; the round: sj\.play_round\("):
+    with pytest.raises(
+        sj.ShengjiError,
+        match=r"check_bot: round \d+ \(seed \d+\), " + match + r".*; the round: sj\.play_round\(",
+    ):
         check_bot(bot(), **kwargs)
 
 
@@ -271,6 +369,7 @@ def test_a_bot_that_raises_gets_a_note():
     class Crasher(PassiveBot):
         def play(self, view):
             raise RuntimeError("boom")
+
     with pytest.raises(RuntimeError, match="boom") as info:
         check_bot(Crasher(), rounds=2)
     notes = getattr(info.value, "__notes__", None)

@@ -1,4 +1,5 @@
 """Every worked example at the end of docs/rules.md, on the core and on the reference."""
+
 import pytest
 
 import shengji as sj
@@ -21,8 +22,18 @@ def is_tractor(engine, cards, trump):
     return len(units) == 1 and units[0].kind == "tractor"
 
 
-@pytest.mark.parametrize("cards", ["6H6H 8H8H", "9H9H 10H10H", "ASAS 7H7H", "7H7H 7S7S",
-                                   "7S7S SJSJ", "SJSJ BJBJ", "ASAS 7D7D 7S7S SJSJ BJBJ"])
+@pytest.mark.parametrize(
+    "cards",
+    [
+        "6H6H 8H8H",
+        "9H9H 10H10H",
+        "ASAS 7H7H",
+        "7H7H 7S7S",
+        "7S7S SJSJ",
+        "SJSJ BJBJ",
+        "ASAS 7D7D 7S7S SJSJ BJBJ",
+    ],
+)
 def test_2_tractors(engine, spades7, cards):
     assert is_tractor(engine, cards, spades7)
 
@@ -51,7 +62,10 @@ def test_4_pair_lead(engine, spades7):
     lead = "8H8H"
     assert engine.legal_follows("9H9H 3H", lead, spades7) == [Cards("9H9H")]
     assert set(engine.legal_follows("9H 3H 2H", lead, spades7)) == {
-        Cards("9H 3H"), Cards("9H 2H"), Cards("3H 2H")}
+        Cards("9H 3H"),
+        Cards("9H 2H"),
+        Cards("3H 2H"),
+    }
     hand = "4H 5S 9C KD"
     follows = set(engine.legal_follows(hand, lead, spades7))
     assert follows == {Cards("4H") + c for c in ("5S", "9C", "KD")}
@@ -70,7 +84,8 @@ def test_5_tractor_leads(engine, spades7):
     assert "tractor" in engine.follow_error(hand, three, "9H9H QHQH AHAH", spades7)
     four = "3H3H4H4H5H5H6H6H"
     assert engine.legal_follows("8H8H 9H9H JHJH QHQH 2H", four, spades7) == [
-        Cards("8H8H9H9HJHJHQHQH")]
+        Cards("8H8H9H9HJHJHQHQH")
+    ]
 
 
 def test_6_throws(engine, spades7):
@@ -89,12 +104,34 @@ def test_7_beating_a_throw(engine, spades7):
     assert engine.trick_winner([plays[0], plays[3]], spades7) == 0
 
 
-V3 = {0: (True, 3), 35: (True, 2), 40: (True, 1), 75: (True, 1), 80: (False, 0),
-      115: (False, 0), 120: (False, 1), 160: (False, 2)}
-BO3 = {0: (True, 5), 15: (True, 4), 60: (True, 1), 95: (False, 0), 100: (False, 1),
-       180: (False, 5), 240: (False, 5)}
-MATCH16 = {0: (True, 5), 5: (True, 3), 35: (True, 3), 40: (True, 1), 80: (False, 0),
-           100: (False, 1), 200: (False, 6)}
+V3 = {
+    0: (True, 3),
+    35: (True, 2),
+    40: (True, 1),
+    75: (True, 1),
+    80: (False, 0),
+    115: (False, 0),
+    120: (False, 1),
+    160: (False, 2),
+}
+BO3 = {
+    0: (True, 5),
+    15: (True, 4),
+    60: (True, 1),
+    95: (False, 0),
+    100: (False, 1),
+    180: (False, 5),
+    240: (False, 5),
+}
+MATCH16 = {
+    0: (True, 5),
+    5: (True, 3),
+    35: (True, 3),
+    40: (True, 1),
+    80: (False, 0),
+    100: (False, 1),
+    200: (False, 6),
+}
 
 
 @pytest.mark.parametrize("preset,table", [("v3", V3), ("bo3", BO3), ("match16", MATCH16)])
@@ -104,8 +141,9 @@ def test_8_settling(preset, table):
         assert rules.settle(p) == expected, p
 
 
-@pytest.mark.parametrize("lead,v3,bo3", [("5D", 2, 2), ("5D5D", 4, 4), ("5D5D6D6D", 8, 8),
-                                         ("5D5D6D6D8D8D", 16, 8)])
+@pytest.mark.parametrize(
+    "lead,v3,bo3", [("5D", 2, 2), ("5D5D", 4, 4), ("5D5D6D6D", 8, 8), ("5D5D6D6D8D8D", 16, 8)]
+)
 def test_9_bottom_multiplier(spades7, lead, v3, bo3):
     assert sj.Rules.preset("v3").bottom_multiplier(lead, spades7) == v3
     assert sj.Rules.preset("match16").bottom_multiplier(lead, spades7) == v3

@@ -1,6 +1,7 @@
 """What a seat sees (View), its encodings, and worlds sampled from it: every world agrees with
 what the seat knows, the real deal always does, and the sampler is uniform over the deals of
 the physical cards (chi-square against exact enumeration)."""
+
 import dataclasses
 import itertools
 import math
@@ -31,14 +32,16 @@ def views_of_a_round(preset, seed, first_round):
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, "random", seed % 4, (2, 2), first_round)
     engine = Table(rules, seed, seed % 4, (2, 2), first_round, [sj.BotSpec.python()] * 4)
-    shows = [e for e in rec.events if e.action in ("declare", "reinforce", "overturn", "forced",
-                                                   "revolution")]
+    shows = [
+        e
+        for e in rec.events
+        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
+    ]
     buries = list(rec.buries)
     out = []
     while (pending := engine.advance()) is not None:
         what, seat = pending
-        out.append((view_of(engine, rules, (2, 2), what, seat),
-                    [engine.hand(q) for q in range(4)]))
+        out.append((view_of(engine, rules, (2, 2), what, seat), [engine.hand(q) for q in range(4)]))
         assert records.replay_answer(engine, rec, shows, buries, what, seat) == 0
     return out
 
@@ -86,8 +89,11 @@ def labelled_deals(cards, weights, need):
             continue
         weight = math.prod(weights[i][p] for i, p in enumerate(places))
         if weight:
-            worlds[tuple(sj.Cards(sorted(c for c, p in zip(cards, places) if p == q))
-                         for q in range(5))] += weight
+            worlds[
+                tuple(
+                    sj.Cards(sorted(c for c, p in zip(cards, places) if p == q)) for q in range(5)
+                )
+            ] += weight
     return worlds
 
 
@@ -111,23 +117,37 @@ def expected_worlds(groups, need, mixtures):
     return expected
 
 
-@pytest.mark.parametrize("case", [
-    # (cards with the places each may be in, what each place needs, mixtures)
-    ([("AS AS KH QD 3C", 0b10110)], [0, 2, 2, 0, 1], []),
-    ([("AS AS 3C 3C", 0b10100), ("KH QD 5D", 0b10110)], [0, 2, 3, 0, 2], []),   # seat 1 void
-    ([("KH", 0b00010), ("AS AS 7H 7H", 0b01110), ("2D 3D", 0b01100)], [0, 2, 2, 3, 0], []),
-    ([("SJ BJ BJ", 0b11010), ("4C 4C 6C", 0b10010), ("9S", 0b01000)], [0, 2, 0, 3, 2], []),
-    # a copy that may be the one a seat played: twice the histories with that seat or down
-    ([("QH", (0, 1, 2, 1, 2)), ("AS 3C 3C", 0b10110)], [0, 2, 1, 0, 1], []),
-    ([("QH", (0, 4, 0, 2, 2)), ("KD", (0, 1, 3, 0, 1)), ("5S 5S 2C", 0b11110)],
-     [0, 1, 2, 1, 1], []),
-    # two unseen copies tracked together by two explanations
-    ([("AS 3C", 0b10110)], [0, 2, 1, 0, 1],
-     [[(1, [(0b00010, "QH"), (0b10110, "QH")]), (2, [(0b10000, "QH"), (0b00110, "QH")])]]),
-    ([("7D", 0b01110)], [0, 1, 2, 2, 0],
-     [[(1, [(0b00010, "QH"), (0b01110, "QH")]), (1, [(0b01000, "QH"), (0b01000, "QH")])],
-      [(3, [(0b00100, "KS"), (0b00110, "KS")]), (1, [(0b01110, "KS"), (0b01110, "KS")])]]),
-])
+@pytest.mark.parametrize(
+    "case",
+    [
+        # (cards with the places each may be in, what each place needs, mixtures)
+        ([("AS AS KH QD 3C", 0b10110)], [0, 2, 2, 0, 1], []),
+        ([("AS AS 3C 3C", 0b10100), ("KH QD 5D", 0b10110)], [0, 2, 3, 0, 2], []),  # seat 1 void
+        ([("KH", 0b00010), ("AS AS 7H 7H", 0b01110), ("2D 3D", 0b01100)], [0, 2, 2, 3, 0], []),
+        ([("SJ BJ BJ", 0b11010), ("4C 4C 6C", 0b10010), ("9S", 0b01000)], [0, 2, 0, 3, 2], []),
+        # a copy that may be the one a seat played: twice the histories with that seat or down
+        ([("QH", (0, 1, 2, 1, 2)), ("AS 3C 3C", 0b10110)], [0, 2, 1, 0, 1], []),
+        (
+            [("QH", (0, 4, 0, 2, 2)), ("KD", (0, 1, 3, 0, 1)), ("5S 5S 2C", 0b11110)],
+            [0, 1, 2, 1, 1],
+            [],
+        ),
+        # two unseen copies tracked together by two explanations
+        (
+            [("AS 3C", 0b10110)],
+            [0, 2, 1, 0, 1],
+            [[(1, [(0b00010, "QH"), (0b10110, "QH")]), (2, [(0b10000, "QH"), (0b00110, "QH")])]],
+        ),
+        (
+            [("7D", 0b01110)],
+            [0, 1, 2, 2, 0],
+            [
+                [(1, [(0b00010, "QH"), (0b01110, "QH")]), (1, [(0b01000, "QH"), (0b01000, "QH")])],
+                [(3, [(0b00100, "KS"), (0b00110, "KS")]), (1, [(0b01110, "KS"), (0b01110, "KS")])],
+            ],
+        ),
+    ],
+)
 def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
     groups, need, mixtures = case
     groups = [(where, text) for text, where in groups]
@@ -136,22 +156,24 @@ def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
     sampler = WorldSampler(groups, need, [""] * 5, mixtures)
     assert sampler.deals == pytest.approx(sum(expected.values()))
     draws = 30 * len(expected) + 3000
-    got = Counter(tuple(sj.Cards.from_masks(int(a), int(b)) for a, b in world)
-                  for world in sampler.sample(draws, 11))
+    got = Counter(
+        tuple(sj.Cards.from_masks(int(a), int(b)) for a, b in world)
+        for world in sampler.sample(draws, 11)
+    )
     assert set(got) <= set(expected)
     total = sum(expected.values())
-    chi2 = sum((got[w] - draws * n / total) ** 2 / (draws * n / total)
-               for w, n in expected.items())
+    chi2 = sum((got[w] - draws * n / total) ** 2 / (draws * n / total) for w, n in expected.items())
     assert chi2 < chi_square_limit(len(expected) - 1), (chi2, len(expected))
 
 
-@pytest.mark.slow      # a few seconds; the quick loop keeps a lighter test of the same
+@pytest.mark.slow  # a few seconds; the quick loop keeps a lighter test of the same
 def test_an_endgame_view_against_plain_enumeration():
     """Late in real rounds (of one deal), the worlds of a view against every deal weighed by
     the plain reference of what the seat knows (shengji.reference.knowledge: each placement
     of a kind's two copies weighs as many explanations of what the seat saw as allow it),
     the voids and the hand sizes."""
     from shengji.reference import knowledge as reference_knowledge
+
     checked = ambiguous = 0
     for seed in range(60):
         rec = sj.play_round("v3", seed, "random", seed % 4, (2, 2), False)
@@ -160,8 +182,9 @@ def test_an_endgame_view_against_plain_enumeration():
         for view, _ in views_of_a_round("v3", seed, False):
             if view.action != "play" or sum(view.sizes) > 8 or view.sizes[view.seat] < 2:
                 continue
-            know = reference_knowledge.knowledge(rec, view.seat, len(view.tricks),
-                                                 len(view.current))
+            know = reference_knowledge.knowledge(
+                rec, view.seat, len(view.tricks), len(view.current)
+            )
             weights = {k: Counter() for k in range(54)}
             for k, pairs in know.items():
                 for (a, b), w in pairs.items():
@@ -172,7 +195,8 @@ def test_an_endgame_view_against_plain_enumeration():
             rest_known = view.bottom is not None
             places = [q for q in range(4) if q != view.seat] + ([] if rest_known else [views.REST])
             need = [0 if q == view.seat else view.sizes[q] for q in range(4)] + [
-                0 if rest_known else 108 - sum(view.sizes) - len(sum(view.played(), sj.Cards()))]
+                0 if rest_known else 108 - sum(view.sizes) - len(sum(view.played(), sj.Cards()))
+            ]
             seen_at = Counter()
             for c in view.hand:
                 seen_at[(c, view.seat)] += 1
@@ -184,8 +208,10 @@ def test_an_endgame_view_against_plain_enumeration():
             for assignment in itertools.product(places, repeat=len(unseen)):
                 if [assignment.count(p) for p in range(5)] != need:
                     continue
-                world = tuple(sj.Cards(sorted(c for c, p in zip(unseen, assignment) if p == q))
-                              for q in range(5))
+                world = tuple(
+                    sj.Cards(sorted(c for c, p in zip(unseen, assignment) if p == q))
+                    for q in range(5)
+                )
                 if world in expected:
                     continue
                 weight = 1
@@ -193,8 +219,11 @@ def test_an_endgame_view_against_plain_enumeration():
                     card = sj.kind_name(k)
                     at = [p for (c, p), n in seen_at.items() if c == card for _ in range(n)]
                     at += [p for c, p in zip(unseen, assignment) if c == card]
-                    void = [q for q in range(4)
-                            if sj.category(card, view.trump) in view.voids[q] and q in at]
+                    void = [
+                        q
+                        for q in range(4)
+                        if sj.category(card, view.trump) in view.voids[q] and q in at
+                    ]
                     weight *= 0 if void else weights[k][tuple(sorted(at))]
                 if weight:
                     expected[world] = weight
@@ -204,17 +233,23 @@ def test_an_endgame_view_against_plain_enumeration():
             got = Counter()
             for i in range(draws):
                 hands, rest = worlds[i]
-                got[tuple(sj.Cards() if q == view.seat else hands[q] for q in range(4))
-                    + ((sj.Cards() if rest_known else rest),)] += 1
+                got[
+                    tuple(sj.Cards() if q == view.seat else hands[q] for q in range(4))
+                    + ((sj.Cards() if rest_known else rest),)
+                ] += 1
             assert set(got) <= set(expected)
             if len(expected) > 1:
-                chi2 = sum((got[w] - draws * n / total) ** 2 / (draws * n / total)
-                           for w, n in expected.items())
+                chi2 = sum(
+                    (got[w] - draws * n / total) ** 2 / (draws * n / total)
+                    for w, n in expected.items()
+                )
                 assert chi2 < chi_square_limit(len(expected) - 1)
             checked += 1
             # a kind unseen whose copy seen may have been either: the weights count there
-            ambiguous += any(len(view.knowledge.alternatives(k)) > 1 and n
-                             for k, n in enumerate(view.unseen().counts()))
+            ambiguous += any(
+                len(view.knowledge.alternatives(k)) > 1 and n
+                for k, n in enumerate(view.unseen().counts())
+            )
             break
     assert checked >= 10 and ambiguous >= 5, (checked, ambiguous)
 
@@ -226,32 +261,38 @@ def test_impossible_constraints_and_bad_arguments_are_named():
         WorldSampler([(0b0110, "AS AS KH")], [0, 2, 2, 0, 0], [""] * 5)
     # five groups of cards, each free between three or four places: millions of tables, in
     # 4,480 states (a sampler counts up to 4,000,000 unless told otherwise)
-    many = [(0b11110, "AS AS KS KS QS QS JS JS 10S 10S 9S 9S"),
-            (0b01110, "AH AH KH KH QH QH JH JH 10H 10H 9H 9H"),
-            (0b10110, "AC AC KC KC QC QC JC JC 10C 10C 9C 9C"),
-            (0b11010, "AD AD KD KD QD QD JD JD 10D 10D 9D 9D"),
-            (0b11100, "8S 8S 8H 8H 8C 8C 8D 8D 7S 7S 7H 7H")]
+    many = [
+        (0b11110, "AS AS KS KS QS QS JS JS 10S 10S 9S 9S"),
+        (0b01110, "AH AH KH KH QH QH JH JH 10H 10H 9H 9H"),
+        (0b10110, "AC AC KC KC QC QC JC JC 10C 10C 9C 9C"),
+        (0b11010, "AD AD KD KD QD QD JD JD 10D 10D 9D 9D"),
+        (0b11100, "8S 8S 8H 8H 8C 8C 8D 8D 7S 7S 7H 7H"),
+    ]
     assert WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5).states == 4480
     with pytest.raises(sj.ShengjiError, match="too many constraints to sample exactly"):
         WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5, max_states=1000)
     with pytest.raises(sj.ShengjiError, match="more than 64 combinations"):
-        WorldSampler([], [0, 0, 0, 0, 7], [""] * 5,
-                     [[(1, [(0b10000, "QH")]), (1, [(0b10000, "QH")])]] * 7)
-    view = next(v for v, _ in views_of_a_round("v3", 1, False)
-                if v.action == "play" and len(v.tricks) == 10)
+        WorldSampler(
+            [], [0, 0, 0, 0, 7], [""] * 5, [[(1, [(0b10000, "QH")]), (1, [(0b10000, "QH")])]] * 7
+        )
+    view = next(
+        v for v, _ in views_of_a_round("v3", 1, False) if v.action == "play" and len(v.tricks) == 10
+    )
     with pytest.raises(ValueError, match=f"seat {view.seat}: k must be"):
         view.sample_worlds(-1)
     with pytest.raises(ValueError, match=f"seat {view.seat}: rng must be"):
         view.sample_worlds(3, "x")
     malformed = dataclasses.replace(view, knowledge=view.knowledge.replace(sizes=(9, 9, 9, 9)))
-    with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: a malformed knowledge "
-                                              "state: it holds"):
+    with pytest.raises(
+        sj.ShengjiError, match=f"seat {view.seat}: a malformed knowledge state: it holds"
+    ):
         malformed.sample_worlds(3)
     sizes = list(view.sizes)
     sizes[(view.seat + 1) % 4] += 1
     malformed = dataclasses.replace(view, knowledge=view.knowledge.replace(sizes=sizes))
-    with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: a malformed knowledge "
-                                              "state: the hands"):
+    with pytest.raises(
+        sj.ShengjiError, match=f"seat {view.seat}: a malformed knowledge state: the hands"
+    ):
         malformed.sample_worlds(3)
     broken = dataclasses.replace(view, knowledge=view.knowledge.replace(voids=(31,) * 4))
     with pytest.raises(sj.ShengjiError, match=f"seat {view.seat}: no deal"):
@@ -263,19 +304,25 @@ def test_encodings():
         e = view.encode()
         assert (e["hand"] == np.array(view.hand.counts())).all()
         assert e["hand"].sum() == len(view.hand) == e["sizes"][0]
-        assert (e["hand"] + e["played"].sum(axis=0) + e["unseen"]
-                + (e["bottom"] if view.bottom is not None and view.buriers[-1] == view.seat
-                   else 0) == 2).all()
+        assert (
+            e["hand"]
+            + e["played"].sum(axis=0)
+            + e["unseen"]
+            + (e["bottom"] if view.bottom is not None and view.buriers[-1] == view.seat else 0)
+            == 2
+        ).all()
         played = view.played()
         for i in range(4):
             q = (view.seat + i) % 4
             assert e["played"][i].sum() == len(played[q])
             assert e["voids"][i].tolist() == [c in view.voids[q] for c in "DCHST"]
         if view.trump is not None:
-            trump_kinds = [k for k in range(54)
-                           if sj.category(sj.kind_name(k), view.trump) == "T"]
+            trump_kinds = [k for k in range(54) if sj.category(sj.kind_name(k), view.trump) == "T"]
             assert sorted(np.flatnonzero(e["category"] == 4)) == trump_kinds
         assert e["action"] == views.ACTIONS.index(view.action)
-        assert (e["bitboards"] == sj.to_masks([view.hand, view.unseen()]
-                                              + [played[(view.seat + i) % 4]
-                                                 for i in range(4)])).all()
+        assert (
+            e["bitboards"]
+            == sj.to_masks(
+                [view.hand, view.unseen()] + [played[(view.seat + i) % 4] for i in range(4)]
+            )
+        ).all()

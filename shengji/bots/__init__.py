@@ -2,6 +2,7 @@
 the search bots whose plays look ahead natively (SearchBot; Pimc), the learned bot whose plays
 a trained network chooses natively (Learned), their text form (bot_from_text, bot_text) and
 how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,7 +21,7 @@ from shengji.core.cards import HAND_SIZE
 from shengji.errors import BotError
 from shengji.round.views import View
 
-if TYPE_CHECKING:    # a search bot is handed the round's Table, which the layer above owns
+if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
     from shengji.play._table import Table
 
 TEXT_BOTS = ("random", "greedy", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
@@ -83,8 +84,11 @@ class SearchBot(Protocol):
 def is_search_bot(bot: Any) -> bool:
     """Whether `bot` follows the SearchBot protocol (checked by its methods: isinstance on a
     runtime-checkable Protocol costs about 12 µs, asked at every decision)."""
-    return (not isinstance(bot, type) and callable(getattr(bot, "choose", None))
-            and callable(getattr(bot, "spec", None)))
+    return (
+        not isinstance(bot, type)
+        and callable(getattr(bot, "choose", None))
+        and callable(getattr(bot, "spec", None))
+    )
 
 
 @dataclass(frozen=True)
@@ -111,20 +115,22 @@ class Greedy:
         if self.call not in CALLS:
             raise BotError(f"Greedy.call must be one of {', '.join(CALLS)}, got {self.call!r}")
         if self.bury not in BURIES:
-            raise BotError(f"Greedy.bury must be one of {', '.join(BURIES)}, "
-                           f"got {self.bury!r}")
+            raise BotError(f"Greedy.bury must be one of {', '.join(BURIES)}, got {self.bury!r}")
         validate.integer(self.patience, "Greedy.patience", 1, HAND_SIZE, error=BotError)
         revolt = validate.flag(self.revolt, "Greedy.revolt", error=BotError)
-        object.__setattr__(self, "revolt", revolt)     # a NumPy bool stored as a bool
+        object.__setattr__(self, "revolt", revolt)  # a NumPy bool stored as a bool
 
     def spec(self) -> BotSpec:
         """These settings as the engine's native bot spec."""
-        return BotSpec(BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury],
-                       int(self.revolt))
+        return BotSpec(
+            BOTS["greedy"], CALLS[self.call], self.patience, BURIES[self.bury], int(self.revolt)
+        )
 
     def __str__(self) -> str:
-        return (f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
-                f"revolt={self.revolt})")
+        return (
+            f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
+            f"revolt={self.revolt})"
+        )
 
 
 @dataclass(frozen=True)
@@ -144,8 +150,8 @@ class Pimc:
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
-        validate.count(self.rollouts, "Pimc.rollouts", 1, 10 ** 9, error=BotError)
-        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10 ** 6, error=BotError)
+        validate.count(self.rollouts, "Pimc.rollouts", 1, 10**9, error=BotError)
+        validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10**6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
@@ -177,8 +183,9 @@ class Pimc:
             candidates = [mine] + [others[i] for i in sorted(picked)]
         worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
         places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
-        scores = table.rollouts(np.ascontiguousarray(places), to_masks(candidates),
-                                 self.greedy.spec())
+        scores = table.rollouts(
+            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec()
+        )
         return candidates[int(np.argmax(scores))]
 
 
@@ -201,7 +208,7 @@ class Learned:
         object.__setattr__(self, "path", os.fspath(self.path))
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
-        load_net(self.path)      # a checkpoint that does not fit is refused here
+        load_net(self.path)  # a checkpoint that does not fit is refused here
 
     def spec(self) -> BotSpec:
         """Greedy's spec for the shows and bury, with the checkpoint's network for the plays."""
@@ -223,9 +230,11 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     name, colon, rest = text.partition(":")
     name = name.strip()
     if name not in TEXT_BOTS:
-        raise BotError(f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
-                       f"{', '.join(TEXT_BOTS)} (settings after a colon: "
-                       "greedy:call=eager,patience=5)")
+        raise BotError(
+            f"unknown bot {name!r}{f' in {text!r}' if colon else ''}; bots: "
+            f"{', '.join(TEXT_BOTS)} (settings after a colon: "
+            "greedy:call=eager,patience=5)"
+        )
     settings: dict[str, str] = {}
     for item in re.split("[,:]", rest) if colon else ():
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -242,8 +251,9 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
     known = {**own, **settings_of(Greedy)}
     unknown = [k for k in settings if k not in known]
     if unknown:
-        raise BotError(f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes "
-                       f"{', '.join(known)}")
+        raise BotError(
+            f"bot {text!r}: unknown setting {unknown[0]!r}; {name} takes {', '.join(known)}"
+        )
     values = {k: read_setting(text, k, v, known[k]) for k, v in settings.items()}
     try:
         greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
@@ -254,12 +264,14 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
         raise BotError(f"bot {text!r}: {e}") from None
 
 
-OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}   # text bots with greedy settings
+OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}  # text bots with greedy settings
 
 
 def settings_of(cls: type) -> dict[str, str]:
     """A bot class's settings that have a text form, by name: their types' names."""
-    return {f.name: str(f.type) for f in dataclasses.fields(cls) if f.type in ("str", "int", "bool")}
+    return {
+        f.name: str(f.type) for f in dataclasses.fields(cls) if f.type in ("str", "int", "bool")
+    }
 
 
 def read_setting(text: str, key: str, value: str, kind: str) -> Any:
@@ -288,22 +300,29 @@ def bot_text(bot: Any) -> str:
         name = "pimc"
     elif isinstance(bot, Learned):
         if bot.path != SHIPPED and re.search(r"[,:]|^\s|\s$", bot.path):
-            raise BotError(f"a Learned bot whose path holds a comma, a colon or outer spaces "
-                           f"has no text form: {bot.path!r}")
+            raise BotError(
+                f"a Learned bot whose path holds a comma, a colon or outer spaces "
+                f"has no text form: {bot.path!r}"
+            )
         changed, name = changed_settings(bot) + changed_settings(bot.greedy), "learned"
     elif isinstance(bot, Greedy):
         changed, name = changed_settings(bot), "greedy"
     else:
-        raise BotError(f"a {type(bot).__name__} has no text form: only the built-in bots "
-                       f"({', '.join(TEXT_BOTS)}) have one")
+        raise BotError(
+            f"a {type(bot).__name__} has no text form: only the built-in bots "
+            f"({', '.join(TEXT_BOTS)}) have one"
+        )
     return name + (":" + ",".join(changed) if changed else "")
 
 
 def changed_settings(bot: Any) -> list[str]:
     """The bot's settings that differ from its type's defaults, as `key=value` texts."""
     default = type(bot)()
-    return [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-            for k in settings_of(type(bot)) if (v := getattr(bot, k)) != getattr(default, k)]
+    return [
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k in settings_of(type(bot))
+        if (v := getattr(bot, k)) != getattr(default, k)
+    ]
 
 
 def bots_from_text(text: str) -> Any:
@@ -324,8 +343,11 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
     `bots` is one bot for every seat or four, each a built-in bot's name or text form
     (bot_from_text), a Greedy, a Learned, a SearchBot or a Python Bot."""
-    seats = [bots] * 4 if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots) else (
-        list(bots) if isinstance(bots, (list, tuple)) else [])
+    seats = (
+        [bots] * 4
+        if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots)
+        else (list(bots) if isinstance(bots, (list, tuple)) else [])
+    )
     if len(seats) != 4:
         raise BotError(f"bots must be a name or four bots (names or objects), got {bots!r}")
     specs: list[BotSpec] = []
@@ -350,11 +372,16 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
             objects.append(None)
             names.append(bot)
         else:
-            missing = [m for m in ("declare", "revolt", "bury", "play")
-                       if not callable(getattr(bot, m, None))]
+            missing = [
+                m
+                for m in ("declare", "revolt", "bury", "play")
+                if not callable(getattr(bot, m, None))
+            ]
             if missing:
-                raise BotError(f"seat {seat}: a bot object needs the methods declare, revolt, "
-                               f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}")
+                raise BotError(
+                    f"seat {seat}: a bot object needs the methods declare, revolt, "
+                    f"bury and play; {type(bot).__name__} lacks {', '.join(missing)}"
+                )
             specs.append(BotSpec.python())
             objects.append(bot)
             names.append(type(bot).__name__)

@@ -10,6 +10,7 @@ MOVE_FEATURES: the copies of each kind, the copies at each trump-line and side-s
 and what the play does: whether it wins the trick so far, its points, the unseen cards above
 it ...); dense -> ReLU -> dense -> ReLU -> dense to one number, the round's expected reward
 for the seat deciding (its team's level change minus the other team's)."""
+
 from __future__ import annotations
 
 import json
@@ -35,39 +36,71 @@ from shengji.bots._learned import (
 from shengji.errors import BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
-__all__ = ["FORMAT", "VERSION", "MOVE_SIZE", "MOVE_FEATURES", "PLAY_FEATURES", "ARRAYS", "Net",
-           "score_moves", "encode_moves", "layout_of", "shapes", "default_obs_scale",
-           "init_params", "forward", "save", "load", "load_net", "SHIPPED"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "MOVE_SIZE",
+    "MOVE_FEATURES",
+    "PLAY_FEATURES",
+    "ARRAYS",
+    "Net",
+    "score_moves",
+    "encode_moves",
+    "layout_of",
+    "shapes",
+    "default_obs_scale",
+    "init_params",
+    "forward",
+    "save",
+    "load",
+    "load_net",
+    "SHIPPED",
+]
 
 # The network the package ships (sj.Learned() plays it; docs/engine.md says how it was
 # trained). A plain file: a package with native modules is never imported from a zip.
 SHIPPED = str(files("shengji.bots") / "data" / "learned_v3.npz")
 
-FORMAT = "shengji-dmc"     # the checkpoint's format name ...
-VERSION = 2                # ... and version (1: a move was its kinds' copies alone)
+FORMAT = "shengji-dmc"  # the checkpoint's format name ...
+VERSION = 2  # ... and version (1: a move was its kinds' copies alone)
 HIDDEN = (256, 128)
-MAX_MOVES = 2048           # plays weighed at a decision: the envs' MAX_ACTIONS (shengji.envs.aec
+MAX_MOVES = 2048  # plays weighed at a decision: the envs' MAX_ACTIONS (shengji.envs.aec
 #                            needs gymnasium, which the bot does not: the tests compare them)
 
 # the observation's numbers brought to about 0..1 (their ranges: docs/engine.md "Encodings")
-FIELD_SCALES = {"sizes": 1 / 25, "category": 1 / 4, "order": 1 / 16, "trump": 1 / 14,
-                "levels": 1 / 14, "points": 1 / 100, "seats": 1 / 3, "action": 1 / 3,
-                "tricks": 1 / 25}
+FIELD_SCALES = {
+    "sizes": 1 / 25,
+    "category": 1 / 4,
+    "order": 1 / 16,
+    "trump": 1 / 14,
+    "levels": 1 / 14,
+    "points": 1 / 100,
+    "seats": 1 / 3,
+    "action": 1 / 3,
+    "tricks": 1 / 25,
+}
 
 
 def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> dict[str, Any]:
     """What a checkpoint's arrays mean, as its `layout` entry holds it (JSON)."""
-    return {"format": FORMAT, "version": VERSION, "observation_size": OBSERVATION_SIZE,
-            "observation_fields": [[name, list(shape)] for name, shape in OBSERVATION_FIELDS],
-            "move_size": MOVE_SIZE, "move_features": list(MOVE_FEATURES),
-            "hidden": [int(h) for h in hidden],
-            "max_moves": int(max_moves)}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "observation_size": OBSERVATION_SIZE,
+        "observation_fields": [[name, list(shape)] for name, shape in OBSERVATION_FIELDS],
+        "move_size": MOVE_SIZE,
+        "move_features": list(MOVE_FEATURES),
+        "hidden": [int(h) for h in hidden],
+        "max_moves": int(max_moves),
+    }
 
 
 def default_obs_scale() -> np.ndarray:
     """FIELD_SCALES over the flat observation (1 for the card counts and the voids)."""
-    parts = [np.full(int(np.prod(shape)), FIELD_SCALES.get(name, 1.0), np.float32)
-             for name, shape in OBSERVATION_FIELDS]
+    parts = [
+        np.full(int(np.prod(shape)), FIELD_SCALES.get(name, 1.0), np.float32)
+        for name, shape in OBSERVATION_FIELDS
+    ]
     return np.concatenate(parts)
 
 
@@ -80,7 +113,7 @@ def init_params(seed: int = 0, hidden: tuple[int, int] = HIDDEN) -> dict[str, np
             params[name] = (rng.standard_normal(shape) * np.sqrt(2 / shape[0])).astype(np.float32)
         else:
             params[name] = np.zeros(shape, np.float32)
-    params["w3"] *= 0.1          # values start near 0: rewards are a few levels at most
+    params["w3"] *= 0.1  # values start near 0: rewards are a few levels at most
     params["obs_scale"] = default_obs_scale()
     return params
 
@@ -89,8 +122,9 @@ def forward(params: dict[str, Any], obs: Any, features: Any, xp: Any = np) -> An
     """The network's values of the pairs (obs[i], features[i]): obs (n, OBSERVATION_SIZE),
     features (n, MOVE_SIZE) as encode_moves gives them; `xp` the array module (numpy,
     jax.numpy). The definition the native scorer and the training follow."""
-    x = xp.concatenate([obs.astype(xp.float32) * params["obs_scale"],
-                        features.astype(xp.float32)], axis=-1)
+    x = xp.concatenate(
+        [obs.astype(xp.float32) * params["obs_scale"], features.astype(xp.float32)], axis=-1
+    )
     h = xp.maximum(x @ params["w1"] + params["b1"], 0)
     h = xp.maximum(h @ params["w2"] + params["b2"], 0)
     return h @ params["w3"] + params["b3"][0]
@@ -107,7 +141,7 @@ def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_M
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez(f, layout=np.array(json.dumps(layout_of(hidden, max_moves))), **arrays)
-        os.chmod(temp, 0o644)    # mkstemp makes it private; a checkpoint is shared like a file
+        os.chmod(temp, 0o644)  # mkstemp makes it private; a checkpoint is shared like a file
         os.replace(temp, path)
     except BaseException:
         os.unlink(temp)
@@ -140,10 +174,12 @@ def load(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]
     for a, values in arrays.items():
         if values.dtype.kind != "f":
             raise BotError(f"{where}: array {a} holds {values.dtype}, not floats")
-        if not np.isfinite(values).all():     # a run that diverged: its plays would be noise
-            raise BotError(f"{where}: array {a} holds "
-                           f"{np.size(values) - np.isfinite(values).sum()} values that are not "
-                           "finite numbers (NaN or infinite)")
+        if not np.isfinite(values).all():  # a run that diverged: its plays would be noise
+            raise BotError(
+                f"{where}: array {a} holds "
+                f"{np.size(values) - np.isfinite(values).sum()} values that are not "
+                "finite numbers (NaN or infinite)"
+            )
     check_shapes(name, arrays, tuple(layout["hidden"]))
     return {a: values.astype(np.float32) for a, values in arrays.items()}, layout
 
@@ -156,40 +192,57 @@ def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
         raise BotError(f"{where}: its layout is not JSON") from None
     if not isinstance(layout, dict) or layout.get("format") != FORMAT:
         found = layout.get("format") if isinstance(layout, dict) else None
-        raise BotError(f"{where} is not a learned bot's checkpoint (format {found!r}, "
-                       f"expected {FORMAT!r})")
+        raise BotError(
+            f"{where} is not a learned bot's checkpoint (format {found!r}, expected {FORMAT!r})"
+        )
     if layout.get("version") != VERSION:
-        raise BotError(f"{where} is of format version {layout.get('version')!r}, this "
-                       f"shengji reads version {VERSION}")
+        raise BotError(
+            f"{where} is of format version {layout.get('version')!r}, this "
+            f"shengji reads version {VERSION}"
+        )
     ours = layout_of()
     if layout.get("observation_size") != OBSERVATION_SIZE:
-        raise BotError(f"{where} was written for an observation of "
-                       f"{layout.get('observation_size')} values, this shengji encodes "
-                       f"{OBSERVATION_SIZE}")
+        raise BotError(
+            f"{where} was written for an observation of "
+            f"{layout.get('observation_size')} values, this shengji encodes "
+            f"{OBSERVATION_SIZE}"
+        )
     theirs = layout.get("observation_fields")
     if theirs != ours["observation_fields"]:
         theirs = theirs if isinstance(theirs, list) else []
-        i = next((i for i, (a, b) in enumerate(zip(theirs, ours["observation_fields"]))
-                  if a != b), min(len(theirs), len(ours["observation_fields"])))
+        i = next(
+            (i for i, (a, b) in enumerate(zip(theirs, ours["observation_fields"])) if a != b),
+            min(len(theirs), len(ours["observation_fields"])),
+        )
         found = theirs[i] if i < len(theirs) else "nothing"
-        wanted = ours["observation_fields"][i] if i < len(ours["observation_fields"]) \
-            else "nothing"
-        raise BotError(f"{where} was written for another observation: its field {i + 1} is "
-                       f"{found!r}, this shengji encodes {wanted!r}")
+        wanted = ours["observation_fields"][i] if i < len(ours["observation_fields"]) else "nothing"
+        raise BotError(
+            f"{where} was written for another observation: its field {i + 1} is "
+            f"{found!r}, this shengji encodes {wanted!r}"
+        )
     if layout.get("move_size") != MOVE_SIZE:
-        raise BotError(f"{where} was written for moves of {layout.get('move_size')} values, "
-                       f"this shengji encodes {MOVE_SIZE}")
+        raise BotError(
+            f"{where} was written for moves of {layout.get('move_size')} values, "
+            f"this shengji encodes {MOVE_SIZE}"
+        )
     if layout.get("move_features") != ours["move_features"]:
-        raise BotError(f"{where} was written for other move features than this shengji's "
-                       "(learned.MOVE_FEATURES)")
+        raise BotError(
+            f"{where} was written for other move features than this shengji's "
+            "(learned.MOVE_FEATURES)"
+        )
     hidden, max_moves = layout.get("hidden"), layout.get("max_moves")
-    if not (isinstance(hidden, list) and len(hidden) == 2
-            and all(isinstance(h, int) and h >= 1 for h in hidden)):
-        raise BotError(f"{where}: its layout's hidden sizes must be two positive integers, "
-                       f"got {hidden!r}")
+    if not (
+        isinstance(hidden, list)
+        and len(hidden) == 2
+        and all(isinstance(h, int) and h >= 1 for h in hidden)
+    ):
+        raise BotError(
+            f"{where}: its layout's hidden sizes must be two positive integers, got {hidden!r}"
+        )
     if not isinstance(max_moves, int) or max_moves < 1:
-        raise BotError(f"{where}: its layout's max_moves must be a positive integer, got "
-                       f"{max_moves!r}")
+        raise BotError(
+            f"{where}: its layout's max_moves must be a positive integer, got {max_moves!r}"
+        )
     return layout
 
 
@@ -197,8 +250,10 @@ def check_shapes(name: str, arrays: dict[str, np.ndarray], hidden: tuple[int, in
     """A ValueError naming the first array of checkpoint `name` not of the shape its layout says."""
     for a, shape in shapes(hidden).items():
         if arrays[a].shape != shape:
-            raise BotError(f"checkpoint {name}: array {a} is of shape {arrays[a].shape}, "
-                           f"hidden sizes {hidden[0]}, {hidden[1]} make it {shape}")
+            raise BotError(
+                f"checkpoint {name}: array {a} is of shape {arrays[a].shape}, "
+                f"hidden sizes {hidden[0]}, {hidden[1]} make it {shape}"
+            )
 
 
 def load_net(path: str | os.PathLike) -> Net:

@@ -1,6 +1,7 @@
 """The commands, one function each, taking the parsed arguments: study, duel, simulate,
 analyze, demo and replay. Each prints its result (shengji.cli.render) or raises a
 ShengjiError, MissingExtra or OSError for shengji.cli.parser to report."""
+
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ from shengji.cli.render import pretty, pretty_hand, print_analysis, print_round,
 from shengji.core.deals import parse_predeal
 from shengji.errors import ArgumentError
 
-DUEL_DEALS = 100_000      # the duel's default on the command line
+DUEL_DEALS = 100_000  # the duel's default on the command line
 
 
 def study(args: argparse.Namespace) -> None:
@@ -22,17 +23,26 @@ def study(args: argparse.Namespace) -> None:
         from tqdm import tqdm
 
     from shengji.studies import study as st
-    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name,
-              disable=None) as bar:
-        summary = st.run_study(args.name, args.rules, deals=args.deals, seed=args.seed,
-                               workers=args.workers, out=args.out, resume=args.resume,
-                               progress=bar.update, backend=args.backend,
-                               ray_address=args.ray_address,
-                               strategies=None if args.strategies is None
-                               else args.strategies.split(","),
-                               play_every=args.play_every, bots=args.bots,
-                               against=args.against, predeal=parse_predeal(args.predeal),
-                               bottom=args.bottom)
+
+    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name, disable=None) as bar:
+        summary = st.run_study(
+            args.name,
+            args.rules,
+            deals=args.deals,
+            seed=args.seed,
+            workers=args.workers,
+            out=args.out,
+            resume=args.resume,
+            progress=bar.update,
+            backend=args.backend,
+            ray_address=args.ray_address,
+            strategies=None if args.strategies is None else args.strategies.split(","),
+            play_every=args.play_every,
+            bots=args.bots,
+            against=args.against,
+            predeal=parse_predeal(args.predeal),
+            bottom=args.bottom,
+        )
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
@@ -42,13 +52,30 @@ def duel(args: argparse.Namespace) -> None:
     with needs("shengji duel", "study"):
         from tqdm import tqdm
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
-    with tqdm(total=args.matches or deals, unit="match" if args.matches else "deal",
-              unit_scale=True, desc="duel", disable=None) as bar:
-        result = sj.duel(args.a, args.b, deals=deals, matches=args.matches, rules=args.rules,
-                         seed=args.seed, first_round=args.first_round, workers=args.workers,
-                         backend=args.backend, ray_address=args.ray_address, out=args.out,
-                         resume=args.resume, progress=bar.update,
-                         predeal=parse_predeal(args.predeal), bottom=args.bottom)
+    with tqdm(
+        total=args.matches or deals,
+        unit="match" if args.matches else "deal",
+        unit_scale=True,
+        desc="duel",
+        disable=None,
+    ) as bar:
+        result = sj.duel(
+            args.a,
+            args.b,
+            deals=deals,
+            matches=args.matches,
+            rules=args.rules,
+            seed=args.seed,
+            first_round=args.first_round,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
+            out=args.out,
+            resume=args.resume,
+            progress=bar.update,
+            predeal=parse_predeal(args.predeal),
+            bottom=args.bottom,
+        )
     print_summary(result.summary)
     plot = "wins.png" if args.matches else "score.png"
     print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
@@ -57,6 +84,7 @@ def duel(args: argparse.Namespace) -> None:
 def simulate(args: argparse.Namespace) -> None:
     """Rounds or matches with the chosen bots, summed up with 95% intervals."""
     from shengji.studies.stats import match_metrics, round_metrics
+
     bots = bots_from_text(args.bots)
     if args.matches and args.rounds is not None:
         raise ArgumentError("--rounds and --matches exclude each other: play rounds or matches")
@@ -71,18 +99,32 @@ def simulate(args: argparse.Namespace) -> None:
             from tqdm import tqdm
         metrics = match_metrics(
             sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
-            for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None))
+            for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None)
+        )
         what = f"{args.matches:,} matches"
     else:
-        metrics = round_metrics(sj.simulate_rounds(rounds, args.rules, bots=bots, seed=args.seed,
-                                                   workers=args.workers or 1, predeal=predeal,
-                                                   bottom=args.bottom))
+        metrics = round_metrics(
+            sj.simulate_rounds(
+                rounds,
+                args.rules,
+                bots=bots,
+                seed=args.seed,
+                workers=args.workers or 1,
+                predeal=predeal,
+                bottom=args.bottom,
+            )
+        )
         fixed = "".join(f", seat {seat} holds {cards}" for seat, cards in predeal.items())
         what = f"{rounds:,} rounds{fixed}{f', bottom {args.bottom}' if args.bottom else ''}"
-    print_summary({"metrics": metrics},
-                  title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}"
-                        + ("" if args.matches else " (seat 0 deals every round: its team, "
-                                                   "seats 0 and 2, is the dealer's team)"))
+    print_summary(
+        {"metrics": metrics},
+        title=f"{what}, rules {args.rules}, bots {args.bots}, seed {args.seed}"
+        + (
+            ""
+            if args.matches
+            else " (seat 0 deals every round: its team, seats 0 and 2, is the dealer's team)"
+        ),
+    )
 
 
 def analyze(args: argparse.Namespace) -> None:
@@ -91,17 +133,28 @@ def analyze(args: argparse.Namespace) -> None:
         import tabulate  # noqa: F401  (the table: missing, nothing is played first)
 
     from shengji.studies.analyze import analyze_bury, analyze_trump, trump_of, trump_text
+
     bots = bots_from_text(args.bots)
     if args.what == "bury":
         trump = trump_of(args.trump)
-        frame = analyze_bury(args.hand, trump, args.rules, args.worlds, bots, args.seed,
-                             args.candidate, search=args.search)
+        frame = analyze_bury(
+            args.hand,
+            trump,
+            args.rules,
+            args.worlds,
+            bots,
+            args.seed,
+            args.candidate,
+            search=args.search,
+        )
         title = f"Burying from {pretty_hand(args.hand, trump)}, trump {trump_text(trump)}"
     else:
         frame = analyze_trump(args.hand, args.level, args.rules, args.worlds, bots, args.seed)
         title = f"Trumps for {pretty(args.hand)} at level {args.level}"
-    print_analysis(frame, f"{title}: rules {args.rules}, bots {args.bots}, "
-                          f"{args.worlds:,} worlds, seed {args.seed}")
+    print_analysis(
+        frame,
+        f"{title}: rules {args.rules}, bots {args.bots}, {args.worlds:,} worlds, seed {args.seed}",
+    )
 
 
 def demo(args: argparse.Namespace) -> None:
@@ -120,5 +173,11 @@ def replay(args: argparse.Namespace) -> None:
     print_round(rec)
 
 
-COMMANDS = {"study": study, "duel": duel, "simulate": simulate, "analyze": analyze,
-            "demo": demo, "replay": replay}
+COMMANDS = {
+    "study": study,
+    "duel": duel,
+    "simulate": simulate,
+    "analyze": analyze,
+    "demo": demo,
+    "replay": replay,
+}

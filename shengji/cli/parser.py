@@ -1,5 +1,6 @@
 """The `shengji` command's options, one subparser a command, and `main`: it parses, runs the
 command (shengji.cli.commands) and turns every error into one line and an exit status."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,9 +12,11 @@ from shengji._version import __version__
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
 
-DESCRIPTION = ("The `shengji` command line: play a round and print it, re-check and print a "
-               "saved one, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
-               "one hand's bury or trump.")
+DESCRIPTION = (
+    "The `shengji` command line: play a round and print it, re-check and print a "
+    "saved one, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
+    "one hand's bury or trump."
+)
 RULES = "preset: v3, match16 or bo3 (default v3)"
 SEED = cli_type(seed, "--seed")
 WORKERS = cli_type(count, "--workers", high=1024)
@@ -40,10 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     except MissingExtra as exc:
         parser.exit(1, f"shengji: error: {exc}\n")
     except KeyboardInterrupt as stop:
-        parser.exit(128 + getattr(stop, "signum", signal.SIGINT),
-                    "shengji: interrupted; the finished chunks are saved: the same "
-                    "command continues the study\n" if args.command in ("study", "duel")
-                    else "shengji: interrupted\n")
+        parser.exit(
+            128 + getattr(stop, "signum", signal.SIGINT),
+            "shengji: interrupted; the finished chunks are saved: the same "
+            "command continues the study\n"
+            if args.command in ("study", "duel")
+            else "shengji: interrupted\n",
+        )
     return 0
 
 
@@ -64,181 +70,296 @@ def build_parser() -> Parser:
 def add_study(sub: Any) -> None:
     """`shengji study NAME`."""
     p = sub.add_parser(
-        "study", help="Monte Carlo studies: trump-calling, burying",
+        "study",
+        help="Monte Carlo studies: trump-calling, burying",
         description="Deal many rounds and measure, with 95% intervals. trump-calling: one "
-                    "seat's hand and the bottom, and calling strategies (eager, patient with "
-                    "3, 5 or 7 cards of a suit, never) for four greedy bots in first rounds: "
-                    "the declarations of every deal, and every --play-every-th deal played "
-                    "out. burying: burying strategies (low, voids, points, random, "
-                    "low_voids) played out by --bots on the same deals, with differences "
-                    "against low paired by deal. Results go to OUT: summary.json, "
-                    "deals.parquet (one row per deal) and PNG plots. Finished chunks are kept "
-                    "if the run is interrupted (Ctrl-C, SIGTERM); running the same study into "
-                    "the same folder continues it; a folder holding another study is refused.")
+        "seat's hand and the bottom, and calling strategies (eager, patient with "
+        "3, 5 or 7 cards of a suit, never) for four greedy bots in first rounds: "
+        "the declarations of every deal, and every --play-every-th deal played "
+        "out. burying: burying strategies (low, voids, points, random, "
+        "low_voids) played out by --bots on the same deals, with differences "
+        "against low paired by deal. Results go to OUT: summary.json, "
+        "deals.parquet (one row per deal) and PNG plots. Finished chunks are kept "
+        "if the run is interrupted (Ctrl-C, SIGTERM); running the same study into "
+        "the same folder continues it; a folder holding another study is refused.",
+    )
     p.add_argument("name", choices=["trump-calling", "burying"], help="the study to run")
     p.add_argument("--rules", default="v3", help=RULES)
-    p.add_argument("--deals", type=cli_type(count, "--deals"), default=100_000,
-                   help="number of deals (default 100,000: a few seconds on 2 cores "
-                        "for trump-calling, about 25 s for burying)")
-    p.add_argument("--seed", type=SEED, default=0,
-                   help="seed: deal i depends on (seed, i) only (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=None,
-                   help="worker processes (default: one per core; 1 runs in this "
-                        "process); the results do not depend on it")
-    p.add_argument("--out", default="study-out",
-                   help="output folder (default study-out)")
-    p.add_argument("--strategies", default=None, metavar="A,B,...",
-                   help="compare only these strategies (trump-calling: eager, patient3, "
-                        "patient5, patient7, never; burying: low, voids, points, random, "
-                        "low_voids; default all)")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local: processes on this machine (default); ray: Ray tasks, on a "
-                        "local Ray started for the run or on --ray-address (needs "
-                        "pip install 'shengji[ray]')")
-    p.add_argument("--ray-address", default=None, metavar="ADDR",
-                   help="join the Ray cluster at ADDR (with --backend ray); a host:port "
-                        "where nothing answers within 10 s stops the run")
-    p.add_argument("--play-every", type=cli_type(count, "--play-every", low=0),
-                   default=None, metavar="K",
-                   help="trump-calling: also play deal i out when i %% K == 0, for "
-                        "dealer_holds and level_delta_mean (default 10; 1: every deal; "
-                        "0: none)")
-    p.add_argument("--bots", default=None, choices=["greedy", "random"],
-                   help="burying: the bots that play the rounds out after the bury "
-                        "(default greedy)")
-    p.add_argument("--against", default=None, metavar="SPEC",
-                   help="the baseline each strategy plays in duplicate against, for its "
-                        "duel_score: one of the study's strategies or a native bot "
-                        "(greedy:call=eager; default the first strategy)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the study already in --out (an error if there is "
-                        "none), computing only what is missing")
+    p.add_argument(
+        "--deals",
+        type=cli_type(count, "--deals"),
+        default=100_000,
+        help="number of deals (default 100,000: a few seconds on 2 cores "
+        "for trump-calling, about 25 s for burying)",
+    )
+    p.add_argument(
+        "--seed", type=SEED, default=0, help="seed: deal i depends on (seed, i) only (default 0)"
+    )
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=None,
+        help="worker processes (default: one per core; 1 runs in this "
+        "process); the results do not depend on it",
+    )
+    p.add_argument("--out", default="study-out", help="output folder (default study-out)")
+    p.add_argument(
+        "--strategies",
+        default=None,
+        metavar="A,B,...",
+        help="compare only these strategies (trump-calling: eager, patient3, "
+        "patient5, patient7, never; burying: low, voids, points, random, "
+        "low_voids; default all)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local: processes on this machine (default); ray: Ray tasks, on a "
+        "local Ray started for the run or on --ray-address (needs "
+        "pip install 'shengji[ray]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="join the Ray cluster at ADDR (with --backend ray); a host:port "
+        "where nothing answers within 10 s stops the run",
+    )
+    p.add_argument(
+        "--play-every",
+        type=cli_type(count, "--play-every", low=0),
+        default=None,
+        metavar="K",
+        help="trump-calling: also play deal i out when i %% K == 0, for "
+        "dealer_holds and level_delta_mean (default 10; 1: every deal; "
+        "0: none)",
+    )
+    p.add_argument(
+        "--bots",
+        default=None,
+        choices=["greedy", "random"],
+        help="burying: the bots that play the rounds out after the bury (default greedy)",
+    )
+    p.add_argument(
+        "--against",
+        default=None,
+        metavar="SPEC",
+        help="the baseline each strategy plays in duplicate against, for its "
+        "duel_score: one of the study's strategies or a native bot "
+        "(greedy:call=eager; default the first strategy)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the study already in --out (an error if there is "
+        "none), computing only what is missing",
+    )
     add_conditions(p)
 
 
 def add_duel(sub: Any) -> None:
     """`shengji duel --a SPEC --b SPEC`."""
     p = sub.add_parser(
-        "duel", help="two bots in duplicate: each deal played twice, the teams swapped",
+        "duel",
+        help="two bots in duplicate: each deal played twice, the teams swapped",
         description="Bot A (seats 0 and 2) against bot B (seats 1 and 3) on the same deals, "
-                    "each deal played again with the teams swapped and the same cards to the "
-                    "same seats, so the luck of the cards cancels out. score: A's level "
-                    "advantage over B a deal (A's rise when A rises, minus B's when B rises, "
-                    "the mean of the two rounds); A's and B's hold rates as dealer and points "
-                    "as defenders; with --matches, the share of matches A wins. Results go to "
-                    "OUT as for a study (summary.json, deals.parquet, a plot), continued by "
-                    "the same command after an interruption.")
-    p.add_argument("--a", required=True, metavar="SPEC",
-                   help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
-                        "pimc:rollouts=200 (search bots play round by round: slow), "
-                        "learned (the shipped network, native) or "
-                        "learned:path=ckpt.npz (another one)")
+        "each deal played again with the teams swapped and the same cards to the "
+        "same seats, so the luck of the cards cancels out. score: A's level "
+        "advantage over B a deal (A's rise when A rises, minus B's when B rises, "
+        "the mean of the two rounds); A's and B's hold rates as dealer and points "
+        "as defenders; with --matches, the share of matches A wins. Results go to "
+        "OUT as for a study (summary.json, deals.parquet, a plot), continued by "
+        "the same command after an interruption.",
+    )
+    p.add_argument(
+        "--a",
+        required=True,
+        metavar="SPEC",
+        help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
+        "pimc:rollouts=200 (search bots play round by round: slow), "
+        "learned (the shipped network, native) or "
+        "learned:path=ckpt.npz (another one)",
+    )
     p.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
-    p.add_argument("--deals", type=cli_type(count, "--deals"), default=None,
-                   help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
-                        "a few seconds on 2 cores for greedy bots)")
-    p.add_argument("--matches", type=cli_type(count, "--matches"), default=None,
-                   help="play this many whole matches instead, each twice")
-    p.add_argument("--first-round", action="store_true",
-                   help="deals as first rounds (where the rules say so, declaring picks "
-                        "the dealer)")
+    p.add_argument(
+        "--deals",
+        type=cli_type(count, "--deals"),
+        default=None,
+        help=f"number of deals, each played twice (default {DUEL_DEALS:,}: "
+        "a few seconds on 2 cores for greedy bots)",
+    )
+    p.add_argument(
+        "--matches",
+        type=cli_type(count, "--matches"),
+        default=None,
+        help="play this many whole matches instead, each twice",
+    )
+    p.add_argument(
+        "--first-round",
+        action="store_true",
+        help="deals as first rounds (where the rules say so, declaring picks the dealer)",
+    )
     p.add_argument("--rules", default="v3", help=RULES)
-    p.add_argument("--seed", type=SEED, default=0,
-                   help="seed: deal i depends on (seed, i) only (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=None,
-                   help="worker processes (default: one per core); the results do not "
-                        "depend on it")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local: processes on this machine (default); ray: Ray tasks")
-    p.add_argument("--ray-address", default=None, metavar="ADDR",
-                   help="join the Ray cluster at ADDR (with --backend ray)")
+    p.add_argument(
+        "--seed", type=SEED, default=0, help="seed: deal i depends on (seed, i) only (default 0)"
+    )
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=None,
+        help="worker processes (default: one per core); the results do not depend on it",
+    )
+    p.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="local: processes on this machine (default); ray: Ray tasks",
+    )
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="join the Ray cluster at ADDR (with --backend ray)",
+    )
     p.add_argument("--out", default="duel-out", help="output folder (default duel-out)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the duel already in --out (an error if there is none)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the duel already in --out (an error if there is none)",
+    )
     add_conditions(p)
 
 
 def add_demo(sub: Any) -> None:
     """`shengji demo`."""
     p = sub.add_parser(
-        "demo", help="play one round and print it trick by trick",
+        "demo",
+        help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "
-                    "declarations, the bottom and every trick. --save writes its record (JSON), "
-                    "which `shengji replay` checks again.")
+        "declarations, the bottom and every trick. --save writes its record (JSON), "
+        "which `shengji replay` checks again.",
+    )
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument("--seed", type=SEED, default=0, help="round seed (default 0)")
-    p.add_argument("--bots", default="greedy", metavar="SPEC",
-                   help="a bot for all four seats, or four comma-separated: random, "
-                        "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, "
-                        "learned (the shipped network), learned:path=ckpt.npz "
-                        "(default greedy)")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="SPEC",
+        help="a bot for all four seats, or four comma-separated: random, "
+        "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, "
+        "learned (the shipped network), learned:path=ckpt.npz "
+        "(default greedy)",
+    )
     p.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
 
 
 def add_simulate(sub: Any) -> None:
     """`shengji simulate`."""
     p = sub.add_parser(
-        "simulate", help="rounds or matches with chosen bots, summed up",
+        "simulate",
+        help="rounds or matches with chosen bots, summed up",
         description="Play rounds (native, in worker threads) or whole matches with the chosen "
-                    "bots and print a table of results with 95% intervals.")
+        "bots and print a table of results with 95% intervals.",
+    )
     p.add_argument("--rules", default="v3", help=RULES)
-    p.add_argument("--rounds", type=cli_type(count, "--rounds", high=10 ** 8), default=None,
-                   help="rounds to play (default 10,000; at most 100,000,000)")
-    p.add_argument("--matches", type=cli_type(count, "--matches", high=MAX_RUN_DEALS),
-                   default=None, help="play this many whole matches instead of rounds")
-    p.add_argument("--bots", default="greedy", metavar="SPEC",
-                   help="a bot for all seats, or four comma-separated: "
-                        "greedy,random,greedy,random; a bot's settings follow a colon: "
-                        "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
-                        "round by round; learned (the shipped network) or "
-                        "learned:path=ckpt.npz natively (default greedy)")
+    p.add_argument(
+        "--rounds",
+        type=cli_type(count, "--rounds", high=10**8),
+        default=None,
+        help="rounds to play (default 10,000; at most 100,000,000)",
+    )
+    p.add_argument(
+        "--matches",
+        type=cli_type(count, "--matches", high=MAX_RUN_DEALS),
+        default=None,
+        help="play this many whole matches instead of rounds",
+    )
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="SPEC",
+        help="a bot for all seats, or four comma-separated: "
+        "greedy,random,greedy,random; a bot's settings follow a colon: "
+        "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
+        "round by round; learned (the shipped network) or "
+        "learned:path=ckpt.npz natively (default greedy)",
+    )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=None,
-                   help="worker threads for rounds (default 1)")
+    p.add_argument(
+        "--workers", type=WORKERS, default=None, help="worker threads for rounds (default 1)"
+    )
     add_conditions(p)
 
 
 def add_conditions(p: argparse.ArgumentParser) -> None:
     """--predeal and --bottom: the cards fixed in every deal (shengji.core.deals)."""
-    p.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
-                   help="cards fixed to a seat (0..3, absolute; in a deal the dealer, the "
-                        "first drawer, draws first) in every deal: \"0=BJ BJ 2S\", "
-                        "repeated or ';'-separated; the rest is dealt uniformly")
-    p.add_argument("--bottom", default=None, metavar="CARDS",
-                   help="cards fixed to the bottom in every deal")
+    p.add_argument(
+        "--predeal",
+        action="append",
+        default=[],
+        metavar="SEAT=CARDS",
+        help="cards fixed to a seat (0..3, absolute; in a deal the dealer, the "
+        'first drawer, draws first) in every deal: "0=BJ BJ 2S", '
+        "repeated or ';'-separated; the rest is dealt uniformly",
+    )
+    p.add_argument(
+        "--bottom", default=None, metavar="CARDS", help="cards fixed to the bottom in every deal"
+    )
 
 
 def add_analyze(sub: Any) -> None:
     """`shengji analyze bury` and `shengji analyze trump`."""
     p = sub.add_parser(
-        "analyze", help="one hand: which cards to bury, which trump to declare",
+        "analyze",
+        help="one hand: which cards to bury, which trump to declare",
         description="Play each choice of one hand out in the same sampled worlds (uniform deals "
-                    "of the cards it cannot see) and rank the choices by the dealer's team's "
-                    "mean level change, each with the 95% interval of its difference to the "
-                    "best, paired by world. bury: the dealer's 33 cards, the bottom taken up, "
-                    "under a trump it declared; the candidates are each greedy bury strategy's "
-                    "choice, yours (--candidate) and a search from the best. trump: a 25-card "
-                    "hand at the end of the draw, its team dealing; each trump it could "
-                    "declare.")
+        "of the cards it cannot see) and rank the choices by the dealer's team's "
+        "mean level change, each with the 95% interval of its difference to the "
+        "best, paired by world. bury: the dealer's 33 cards, the bottom taken up, "
+        "under a trump it declared; the candidates are each greedy bury strategy's "
+        "choice, yours (--candidate) and a search from the best. trump: a 25-card "
+        "hand at the end of the draw, its team dealing; each trump it could "
+        "declare.",
+    )
     what = p.add_subparsers(dest="what", required=True)
-    bury = what.add_parser("bury", help="rank buries of the dealer's 33 cards",
-                           description="Rank buries of the dealer's 33 cards (seat 0, the "
-                                       "bottom taken up) under the trump it declared.")
-    bury.add_argument("--hand", required=True, help="the dealer's 33 cards, e.g. \"BJ BJ 2S "
-                                                    "AS ...\"")
-    bury.add_argument("--trump", required=True,
-                      help="the trump declared: level then suit, 2S, 10H, AC; 2NT: no trump")
-    bury.add_argument("--candidate", action="append", default=None, metavar="CARDS",
-                      help="a bury of your own, 8 cards of the hand (repeat for more)")
-    bury.add_argument("--search", type=cli_type(count, "--search", low=0, high=10 ** 9),
-                      default=40_000, metavar="N",
-                      help="the most play-outs the search from the best bury may take "
-                           "(default 40,000: about half a second with greedy bots; 0: no "
-                           "search)")
+    bury = what.add_parser(
+        "bury",
+        help="rank buries of the dealer's 33 cards",
+        description="Rank buries of the dealer's 33 cards (seat 0, the "
+        "bottom taken up) under the trump it declared.",
+    )
+    bury.add_argument(
+        "--hand", required=True, help='the dealer\'s 33 cards, e.g. "BJ BJ 2S AS ..."'
+    )
+    bury.add_argument(
+        "--trump",
+        required=True,
+        help="the trump declared: level then suit, 2S, 10H, AC; 2NT: no trump",
+    )
+    bury.add_argument(
+        "--candidate",
+        action="append",
+        default=None,
+        metavar="CARDS",
+        help="a bury of your own, 8 cards of the hand (repeat for more)",
+    )
+    bury.add_argument(
+        "--search",
+        type=cli_type(count, "--search", low=0, high=10**9),
+        default=40_000,
+        metavar="N",
+        help="the most play-outs the search from the best bury may take "
+        "(default 40,000: about half a second with greedy bots; 0: no "
+        "search)",
+    )
     add_analysis_options(bury)
-    trump = what.add_parser("trump", help="rank the trumps a 25-card hand could declare",
-                            description="Rank the trumps a 25-card hand (seat 0, at the end "
-                                        "of the draw, its team dealing) could declare.")
+    trump = what.add_parser(
+        "trump",
+        help="rank the trumps a 25-card hand could declare",
+        description="Rank the trumps a 25-card hand (seat 0, at the end "
+        "of the draw, its team dealing) could declare.",
+    )
     trump.add_argument("--hand", required=True, help="the seat's 25 cards")
     trump.add_argument("--level", required=True, help="the level played: 2..10, J, Q, K, A")
     add_analysis_options(trump)
@@ -247,22 +368,30 @@ def add_analyze(sub: Any) -> None:
 def add_analysis_options(p: argparse.ArgumentParser) -> None:
     """The options both analyses take: rules, worlds, bots and seed."""
     p.add_argument("--rules", default="v3", help=RULES)
-    p.add_argument("--worlds", type=cli_type(count, "--worlds", high=1_000_000),
-                   default=2000, help="sampled worlds, the same for every choice "
-                                      "(default 2,000)")
-    p.add_argument("--bots", default="greedy",
-                   help="who plays: greedy, random or pimc (options after colons: "
-                        "pimc:rollouts=100, slow: about 0.15 s a play-out), for every "
-                        "seat or four separated by commas (default greedy)")
+    p.add_argument(
+        "--worlds",
+        type=cli_type(count, "--worlds", high=1_000_000),
+        default=2000,
+        help="sampled worlds, the same for every choice (default 2,000)",
+    )
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        help="who plays: greedy, random or pimc (options after colons: "
+        "pimc:rollouts=100, slow: about 0.15 s a play-out), for every "
+        "seat or four separated by commas (default greedy)",
+    )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
 
 
 def add_replay(sub: Any) -> None:
     """`shengji replay FILE`."""
     p = sub.add_parser(
-        "replay", help="re-check a saved round record and print it",
+        "replay",
+        help="re-check a saved round record and print it",
         description="Play a saved round record (shengji demo --save, RoundRecord.to_dict()) "
-                    "again through the engine, checking every action against the rules and "
-                    "every trick against the plain reference, then print it. A record that "
-                    "does not replay exactly is refused with the first difference.")
+        "again through the engine, checking every action against the rules and "
+        "every trick against the plain reference, then print it. A record that "
+        "does not replay exactly is refused with the first difference.",
+    )
     p.add_argument("file", help="a JSON round record (shengji demo --save)")

@@ -1,5 +1,6 @@
 """Results as text: cards with suit symbols, a round trick by trick, a summary's table of
 metrics with their 95% intervals, and an analysis's ranked choices."""
+
 from __future__ import annotations
 
 import sys
@@ -12,8 +13,10 @@ from shengji.cards import SUIT_SYMBOLS
 
 def pretty(cards: Any) -> str:
     """Card text with suit symbols: `A♠ 10♥ SJ`."""
-    return " ".join(c if c in ("SJ", "BJ") else c[:-1] + SUIT_SYMBOLS[c[-1]]
-                    for c in sj.Cards(cards)) or "-"
+    return (
+        " ".join(c if c in ("SJ", "BJ") else c[:-1] + SUIT_SYMBOLS[c[-1]] for c in sj.Cards(cards))
+        or "-"
+    )
 
 
 def pretty_hand(hand: Any, trump: Any) -> str:
@@ -30,18 +33,24 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
     out = sys.stdout if out is None else out
     trump = rec.trump
     suit = trump.suit
-    print(f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
-          f"(seats 0+2) and {sj.RANK_NAMES[rec.levels[1]]} (seats 1+3).", file=out)
+    print(
+        f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
+        f"(seats 0+2) and {sj.RANK_NAMES[rec.levels[1]]} (seats 1+3).",
+        file=out,
+    )
     for e in rec.events:
         who = f"seat {e.seat}" if e.seat is not None else "the table"
         card = f" {pretty(e.cards)}" if e.cards else ""
-        when = {"drawing": f"at draw {e.at}", "dealt": "after the deal",
-                "buried": "after burying"}[e.when]
+        when = {"drawing": f"at draw {e.at}", "dealt": "after the deal", "buried": "after burying"}[
+            e.when
+        ]
         print(f"  deal {e.deal}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
-    print(f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
-          f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
-          f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
-          file=out)
+    print(
+        f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
+        f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
+        f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
+        file=out,
+    )
     for seat, hand in enumerate(rec.hands):
         print(f"  seat {seat}: {pretty_hand(hand, trump)}", file=out)
     for b in rec.buries:
@@ -52,10 +61,12 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
         print(f"trick {i:2d}  {shown}  -> seat {t.winner} (+{t.points}){failed}", file=out)
     s = rec.settlement
     team = "dealer's team" if s.dealer_holds else "defenders"
-    print(f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
-          f"{rec.bottom_points} x {rec.multiplier} -> {rec.defender_points} points; "
-          f"the {team} {'hold' if s.dealer_holds else 'take over'} and rise {s.rise}.",
-          file=out)
+    print(
+        f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
+        f"{rec.bottom_points} x {rec.multiplier} -> {rec.defender_points} points; "
+        f"the {team} {'hold' if s.dealer_holds else 'take over'} and rise {s.rise}.",
+        file=out,
+    )
 
 
 def print_summary(summary: dict, out: Any = None, title: str | None = None) -> None:
@@ -66,15 +77,29 @@ def print_summary(summary: dict, out: Any = None, title: str | None = None) -> N
     if title is None:
         from shengji.studies.report import describe
         from shengji.studies.study import STUDIES
+
         title = describe(summary, STUDIES[summary["study"]])
-    rows = [[m["name"], m["group"], "-" if m["value"] is None else f"{m['value']:.4f}",
-             "-" if m["ci_low"] is None else f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]", m["n"]]
-            for m in summary["metrics"]]
+    rows = [
+        [
+            m["name"],
+            m["group"],
+            "-" if m["value"] is None else f"{m['value']:.4f}",
+            "-" if m["ci_low"] is None else f"[{m['ci_low']:.4f}, {m['ci_high']:.4f}]",
+            m["n"],
+        ]
+        for m in summary["metrics"]
+    ]
     print(title, file=out)
     # the values as formatted above, not re-read as numbers (tabulate would drop digits)
-    print(tabulate(rows, headers=["metric", "group", "value", "95% interval", "n"],
-                   disable_numparse=True,
-                   colalign=("left", "left", "right", "right", "right")), file=out)
+    print(
+        tabulate(
+            rows,
+            headers=["metric", "group", "value", "95% interval", "n"],
+            disable_numparse=True,
+            colalign=("left", "left", "right", "right", "right"),
+        ),
+        file=out,
+    )
 
 
 def print_analysis(frame: Any, title: str, out: Any = None) -> None:
@@ -85,15 +110,33 @@ def print_analysis(frame: Any, title: str, out: Any = None) -> None:
         from tabulate import tabulate
     out = sys.stdout if out is None else out
     choice = frame.columns[0]
-    rows = [[rank, pretty(r[choice]) if choice == "bury" else r[choice],
-             f"{r.level_delta_mean:+.3f}",
-             "best" if rank == 1 else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
-             f"{r.defender_points_mean:.1f}", f"{r.dealer_holds:.3f}"]
-            + ([r.by] if "by" in frame else [])
-            for rank, (_, r) in enumerate(frame.iterrows(), 1)]
+    rows = [
+        [
+            rank,
+            pretty(r[choice]) if choice == "bury" else r[choice],
+            f"{r.level_delta_mean:+.3f}",
+            "best" if rank == 1 else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+            f"{r.defender_points_mean:.1f}",
+            f"{r.dealer_holds:.3f}",
+        ]
+        + ([r.by] if "by" in frame else [])
+        for rank, (_, r) in enumerate(frame.iterrows(), 1)
+    ]
     print(title, file=out)
-    print(tabulate(rows, headers=["#", choice, "level change", "minus the best (95%)",
-                                  "defenders' points", "dealer holds"]
-                   + (["by"] if "by" in frame else []),
-                   colalign=("right", "left", "right", "right", "right", "right", "left"),
-                   disable_numparse=True), file=out)
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "#",
+                choice,
+                "level change",
+                "minus the best (95%)",
+                "defenders' points",
+                "dealer holds",
+            ]
+            + (["by"] if "by" in frame else []),
+            colalign=("right", "left", "right", "right", "right", "right", "left"),
+            disable_numparse=True,
+        ),
+        file=out,
+    )

@@ -21,49 +21,71 @@ True
 >>> sj.Cards.from_masks(cards.BB_SUITS["H"] & cards.BB_RANKS[10])
 Cards('10H')
 """
+
 from __future__ import annotations
 
 from shengji.core._core import KIND_NAMES, RANK_NAMES, SUIT_LETTERS, kind_index, kind_name
 from shengji.errors import CardError
 
 __all__ = [
-    "DECKS", "KINDS", "DECK_SIZE", "SEATS", "HAND_SIZE", "BOTTOM_SIZE",
-    "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS", "NO_TRUMP", "TRUMP_SUITS", "TRUMP_CATEGORY",
+    "DECKS",
+    "KINDS",
+    "DECK_SIZE",
+    "SEATS",
+    "HAND_SIZE",
+    "BOTTOM_SIZE",
+    "SUITS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "NO_TRUMP",
+    "TRUMP_SUITS",
+    "TRUMP_CATEGORY",
     "CATEGORIES",
-    "RANKS", "RANK_NAMES", "SMALL_JOKER", "BIG_JOKER", "KIND_NAMES",
-    "BB_ALL", "BB_SUITS", "BB_RANKS", "BB_JOKERS",
-    "kind_of", "suit_of", "rank_of", "kind_name", "suit_slice",
+    "RANKS",
+    "RANK_NAMES",
+    "SMALL_JOKER",
+    "BIG_JOKER",
+    "KIND_NAMES",
+    "BB_ALL",
+    "BB_SUITS",
+    "BB_RANKS",
+    "BB_JOKERS",
+    "kind_of",
+    "suit_of",
+    "rank_of",
+    "kind_name",
+    "suit_slice",
 ]
 
 # -- Sizes (the native enums NUM_KINDS and MAX_HAND in _core.pxd, DECK_SIZE, SEAT_DRAWS,
 # BOTTOM_SIZE and KINDS in _deal.pxd hold the same numbers; the tests compare them)
-DECKS = 2               # the pack is two decks: two copies of every kind
-KINDS = 54              # card kinds: 52 suited, then the two jokers
-DECK_SIZE = DECKS * KINDS   # 108 cards in the pack
-SEATS = 4               # seats 0..3; seats 0 and 2 are one team, 1 and 3 the other
-HAND_SIZE = 25          # cards each seat draws (the most a hand holds while playing)
-BOTTOM_SIZE = 8         # cards left as the bottom: DECK_SIZE - SEATS * HAND_SIZE
+DECKS = 2  # the pack is two decks: two copies of every kind
+KINDS = 54  # card kinds: 52 suited, then the two jokers
+DECK_SIZE = DECKS * KINDS  # 108 cards in the pack
+SEATS = 4  # seats 0..3; seats 0 and 2 are one team, 1 and 3 the other
+HAND_SIZE = 25  # cards each seat draws (the most a hand holds while playing)
+BOTTOM_SIZE = 8  # cards left as the bottom: DECK_SIZE - SEATS * HAND_SIZE
 
 # -- Suits, categories and ranks
-SUITS: tuple[str, ...] = tuple(SUIT_LETTERS)   # ("D", "C", "H", "S"), by suit index (0..3)
+SUITS: tuple[str, ...] = tuple(SUIT_LETTERS)  # ("D", "C", "H", "S"), by suit index (0..3)
 SUIT_NAMES = {"D": "diamonds", "C": "clubs", "H": "hearts", "S": "spades"}
-SUIT_SYMBOLS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}     # card text may use them too
-NO_TRUMP = "NT"         # the trump suit of a no-trump round, where a letter is written
+SUIT_SYMBOLS = {"D": "♦", "C": "♣", "H": "♥", "S": "♠"}  # card text may use them too
+NO_TRUMP = "NT"  # the trump suit of a no-trump round, where a letter is written
 # A round's trump suit, by its code: 0..3 a suit, 4 no trump (the engine's and the
 # observation's code, and a Trump's code % 5)
 TRUMP_SUITS: tuple[str, ...] = SUITS + (NO_TRUMP,)
-TRUMP_CATEGORY = "T"    # the category of every trump (what `category` answers for one)
+TRUMP_CATEGORY = "T"  # the category of every trump (what `category` answers for one)
 # The categories by index, as the core numbers them: the side suits, then trump
 CATEGORIES: tuple[str, ...] = SUITS + (TRUMP_CATEGORY,)
-RANKS = range(2, 15)    # suited ranks: 2..10, J 11, Q 12, K 13, A 14 (names: RANK_NAMES)
+RANKS = range(2, 15)  # suited ranks: 2..10, J 11, Q 12, K 13, A 14 (names: RANK_NAMES)
 SMALL_JOKER = 52
 BIG_JOKER = 53
 
 # -- Masks of kinds
-BB_ALL = 0x3F_FFFF_FFFF_FFFF                # every kind: KINDS bits
-BB_SUITS = {suit: 0x1FFF << (13 * i) for i, suit in enumerate(SUITS)}   # the 13 kinds of a suit
-BB_RANKS = {rank: 0x80_0400_2001 << (rank - 2) for rank in RANKS}     # the 4 kinds of a rank
-BB_JOKERS = 0x30_0000_0000_0000             # SMALL_JOKER and BIG_JOKER
+BB_ALL = 0x3F_FFFF_FFFF_FFFF  # every kind: KINDS bits
+BB_SUITS = {suit: 0x1FFF << (13 * i) for i, suit in enumerate(SUITS)}  # the 13 kinds of a suit
+BB_RANKS = {rank: 0x80_0400_2001 << (rank - 2) for rank in RANKS}  # the 4 kinds of a rank
+BB_JOKERS = 0x30_0000_0000_0000  # SMALL_JOKER and BIG_JOKER
 
 
 def _suit_index(suit: str) -> int:

@@ -1,16 +1,19 @@
 """Small immutable result types shared by the core and the reference."""
+
 from typing import NamedTuple
 
 
 class Unit(NamedTuple):
     """One unit of a decomposition (§3): a single, a pair or a tractor."""
-    kind: str      # "single", "pair" or "tractor"
-    pairs: int     # 0 for a single, 1 for a pair, k for a tractor of k pairs
+
+    kind: str  # "single", "pair" or "tractor"
+    pairs: int  # 0 for a single, 1 for a pair, k for a tractor of k pairs
     cards: object  # the unit's cards, a shengji.Cards
 
 
 class ThrowCheck(NamedTuple):
     """The verdict on a lead (§6): `forced` is what is actually led (the whole lead when ok)."""
+
     ok: bool
     forced: object  # shengji.Cards
 
@@ -18,6 +21,7 @@ class ThrowCheck(NamedTuple):
 class Settlement(NamedTuple):
     """How a round settles (§8), before must-play clamping: whether the dealer team holds, and by
     how many levels the team that rises (dealer team if it holds, else the defenders) goes up."""
+
     dealer_holds: bool
     rise: int
 
@@ -33,6 +37,7 @@ class Settlement(NamedTuple):
 class Advance(NamedTuple):
     """A team's level after a round's rise (§8, after must-play clamping), and whether the rise
     wins the match."""
+
     level: int
     won: bool
 
@@ -40,6 +45,7 @@ class Advance(NamedTuple):
 class Leads(NamedTuple):
     """The legal leads of a hand (§4, §6): `plays` lists every unit and then throws, up to the
     cap; `total` counts every legal lead; `truncated` says the cap left some throws out."""
+
     plays: list
     total: int
     truncated: bool

@@ -17,6 +17,7 @@ The engine's columns (shengji.play._batch.simulate) hold int16 codes: a seat or 
 for none, the trump suit's index in TRUMP_SUITS, 0/1 for a flag. `frame` turns them, or any
 output's rows, into the schema's pandas dtypes; `arrow_table` into its Arrow types.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -29,11 +30,16 @@ from shengji._optional import needs
 from shengji.core.cards import SEATS, SUITS, TRUMP_SUITS
 from shengji.errors import EngineError
 
-SUIT = "trump_suit"      # the type of a trump suit: a category of TRUMP_SUITS
+SUIT = "trump_suit"  # the type of a trump suit: a category of TRUMP_SUITS
 ARROW_SUIT = "dictionary<values=string, indices=int8, ordered=0>"
 # pandas' nullable twin of a NumPy dtype, for a column that may be null
-NULLABLE = {"bool": "boolean", "int8": "Int8", "int16": "Int16", "int64": "Int64",
-            "uint64": "UInt64"}
+NULLABLE = {
+    "bool": "boolean",
+    "int8": "Int8",
+    "int16": "Int16",
+    "int64": "Int64",
+    "uint64": "UInt64",
+}
 
 
 @dataclass(frozen=True)
@@ -41,9 +47,9 @@ class Quantity:
     """What a column holds wherever it appears: its name, type and meaning."""
 
     name: str
-    dtype: str       # numpy dtype name, or SUIT
+    dtype: str  # numpy dtype name, or SUIT
     meaning: str
-    none: bool = False   # the engine writes -1 for "none" (a null in every output)
+    none: bool = False  # the engine writes -1 for "none" (a null in every output)
 
 
 @dataclass(frozen=True)
@@ -97,8 +103,11 @@ class Column:
             if null.any():
                 out[null] = np.nan
             return out
-        return pd.arrays.BooleanArray(data.astype(bool), null) if dtype == "bool" else \
-            pd.arrays.IntegerArray(data.astype(dtype), null)
+        return (
+            pd.arrays.BooleanArray(data.astype(bool), null)
+            if dtype == "bool"
+            else pd.arrays.IntegerArray(data.astype(dtype), null)
+        )
 
 
 def suit_dtype() -> Any:
@@ -116,21 +125,32 @@ QUANTITIES = _quantities(
     # -- which deal or round
     ("deal", "int64", "the deal's index i: its round is seeded round_seed(seed, i)"),
     ("match", "int64", "the match's index i: both its matches are seeded round_seed(seed, i)"),
-    ("seed", "uint64", "the round's seed, round_seed(seed, i): play_round(seed=...) (a "
-     "match's: play_match) plays it again"),
+    (
+        "seed",
+        "uint64",
+        "the round's seed, round_seed(seed, i): play_round(seed=...) (a "
+        "match's: play_match) plays it again",
+    ),
     ("attempts", "int64", "deals drawn until accept took one"),
     # -- a round (a row of simulate_rounds; shengji.play._batch fills them)
     ("dealer", "int8", "the dealer's seat, 0..3"),
     ("declarer", "int8", "the seat whose show set the trump, 0..3", True),
     ("trump_suit", SUIT, "the trump suit: D, C, H, S, or NT for no trump"),
     ("level", "int16", "the level played, 2..14 (J 11, Q 12, K 13, A 14)"),
-    ("defender_points", "int16", "the defenders' final points: tricks, penalty and bottom, "
-     "floored at 0"),
+    (
+        "defender_points",
+        "int16",
+        "the defenders' final points: tricks, penalty and bottom, floored at 0",
+    ),
     ("trick_points", "int16", "the points the defenders won in tricks"),
     ("bottom_points", "int16", "the points of the cards buried last (the bottom)"),
     ("multiplier", "int16", "the bottom's multiplier (0: the dealer's team won the last trick)"),
-    ("penalty", "int16", "the defenders' points from failed throws (§6): + where a seat "
-     "of the dealer's team threw, - where a defender did"),
+    (
+        "penalty",
+        "int16",
+        "the defenders' points from failed throws (§6): + where a seat "
+        "of the dealer's team threw, - where a defender did",
+    ),
     ("dealer_holds", "bool", "the dealer's team holds (keeps the deal)"),
     ("rise", "int16", "the levels the rising team goes up (the dealer's if it holds)"),
     ("tricks", "int16", "tricks played"),
@@ -139,19 +159,32 @@ QUANTITIES = _quantities(
     ("deals", "int16", "deals in the round: 1, more after redeals"),
     ("overturns", "int16", "overturns in the last deal"),
     ("reinforced", "bool", "a declaration was reinforced in the last deal"),
-    ("declarer_trumps", "int16", "the declarer's trumps when the first trick starts (in the "
-     "trump-calling study, when the declarations end)", True),
+    (
+        "declarer_trumps",
+        "int16",
+        "the declarer's trumps when the first trick starts (in the "
+        "trump-calling study, when the declarations end)",
+        True,
+    ),
     # -- a seat's hand as first dealt (shengji.core.deals.hand_features)
-    *((f"hand_{suit}", "int8", f"the hand's cards of suit {suit}, its level cards included")
-      for suit in SUITS),
+    *(
+        (f"hand_{suit}", "int8", f"the hand's cards of suit {suit}, its level cards included")
+        for suit in SUITS
+    ),
     ("hand_level", "int8", "the hand's level cards (the level the round is played at)"),
     ("hand_jokers", "int8", "the hand's jokers"),
     ("hand_points", "int16", "the hand's points (fives 5, tens and kings 10)"),
     # -- a duel
-    ("a_advantage", "int16", "team A's level advantage in the round: A's rise if A rises, "
-     "minus B's if B rises"),
-    ("score", "float64", "A's level advantage a deal: the mean of a_advantage over the two "
-     "seatings"),
+    (
+        "a_advantage",
+        "int16",
+        "team A's level advantage in the round: A's rise if A rises, minus B's if B rises",
+    ),
+    (
+        "score",
+        "float64",
+        "A's level advantage a deal: the mean of a_advantage over the two seatings",
+    ),
     ("a_won", "bool", "A won the match"),
     ("rounds", "int16", "rounds the match lasted"),
     ("a_wins", "float64", "the share of the pair's two matches A won"),
@@ -163,21 +196,56 @@ QUANTITIES = _quantities(
     ("dealt_bottom_points", "int16", "the points in the bottom as dealt"),
     ("dealt_bottom_points_zero", "bool", "the bottom as dealt holds no points"),
     # -- a study's strategy against the baseline
-    ("duel_score", "float64", "the strategy's duel score against the baseline (`against`): "
-     "its level advantage a deal in duplicate"),
+    (
+        "duel_score",
+        "float64",
+        "the strategy's duel score against the baseline (`against`): "
+        "its level advantage a deal in duplicate",
+    ),
 )
 
-ROUND_NAMES = ("dealer", "declarer", "trump_suit", "level", "defender_points", "trick_points",
-               "bottom_points", "multiplier", "penalty", "dealer_holds", "rise", "tricks",
-               "throws", "failed_throws", "deals", "overturns", "reinforced", "declarer_trumps")
+ROUND_NAMES = (
+    "dealer",
+    "declarer",
+    "trump_suit",
+    "level",
+    "defender_points",
+    "trick_points",
+    "bottom_points",
+    "multiplier",
+    "penalty",
+    "dealer_holds",
+    "rise",
+    "tricks",
+    "throws",
+    "failed_throws",
+    "deals",
+    "overturns",
+    "reinforced",
+    "declarer_trumps",
+)
 # what a round has decided when its first trick is about to start (simulate's play=False)
-DECLARATION_NAMES = ("dealer", "declarer", "trump_suit", "level", "deals", "overturns",
-                     "reinforced", "declarer_trumps")
-HAND_NAMES = tuple(f"hand_{suit}" for suit in SUITS) + ("hand_level", "hand_jokers",
-                                                          "hand_points")
-DUEL_ROUND_NAMES = ("dealer", "declarer", "trump_suit", "defender_points", "dealer_holds",
-                    "rise", "a_advantage")
-SEATINGS = ("seating1", "seating2")     # a duel's: A at seats 0 and 2, then at 1 and 3
+DECLARATION_NAMES = (
+    "dealer",
+    "declarer",
+    "trump_suit",
+    "level",
+    "deals",
+    "overturns",
+    "reinforced",
+    "declarer_trumps",
+)
+HAND_NAMES = tuple(f"hand_{suit}" for suit in SUITS) + ("hand_level", "hand_jokers", "hand_points")
+DUEL_ROUND_NAMES = (
+    "dealer",
+    "declarer",
+    "trump_suit",
+    "defender_points",
+    "dealer_holds",
+    "rise",
+    "a_advantage",
+)
+SEATINGS = ("seating1", "seating2")  # a duel's: A at seats 0 and 2, then at 1 and 3
 NOBODY = "nobody declared: the bottom was turned for the trump"
 
 
@@ -189,14 +257,16 @@ def seat_variant(s: int) -> str:
 SEAT_VARIANTS = tuple(seat_variant(s) for s in range(SEATS))
 
 
-def columns(names: Iterable[str], variant: str = "", null: dict[str, str] | None = None,
-            absent: str = "") -> tuple[Column, ...]:
+def columns(
+    names: Iterable[str], variant: str = "", null: dict[str, str] | None = None, absent: str = ""
+) -> tuple[Column, ...]:
     """The columns of these quantities (one variant), null where `null` says (by name; the
     quantities the engine writes "none" for are null where nobody declared)."""
     null = null or {}
-    return tuple(Column(QUANTITIES[n], variant,
-                        null.get(n, NOBODY if QUANTITIES[n].none else ""), absent)
-                 for n in names)
+    return tuple(
+        Column(QUANTITIES[n], variant, null.get(n, NOBODY if QUANTITIES[n].none else ""), absent)
+        for n in names
+    )
 
 
 ROUND_COLUMNS = columns(("seed",) + ROUND_NAMES)
@@ -210,64 +280,110 @@ def hand_columns(seats: Sequence[str] = SEAT_VARIANTS) -> tuple[Column, ...]:
 # The schema of each study's rows, (strategies, options) -> columns (Study.columns); `seats`
 # and `seatings`, the variants shown (docs/manual/data.md shows patterns: seat<s>).
 
-def duel_columns(strategies: Sequence[str] = (), options: dict[str, Any] | None = None,
-                 seats: Sequence[str] = SEAT_VARIANTS, seatings: Sequence[str] = SEATINGS
-                 ) -> tuple[Column, ...]:
+
+def duel_columns(
+    strategies: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+    seats: Sequence[str] = SEAT_VARIANTS,
+    seatings: Sequence[str] = SEATINGS,
+) -> tuple[Column, ...]:
     """A duel of deals' rows (deals.parquet, Duel.frame)."""
-    return (columns(("deal", "seed")) + columns(("attempts",), absent="unless accept is given")
-            + hand_columns(seats)
-            + tuple(c for s in seatings for c in columns(DUEL_ROUND_NAMES, s))
-            + columns(("score",)))
+    return (
+        columns(("deal", "seed"))
+        + columns(("attempts",), absent="unless accept is given")
+        + hand_columns(seats)
+        + tuple(c for s in seatings for c in columns(DUEL_ROUND_NAMES, s))
+        + columns(("score",))
+    )
 
 
-def match_columns(strategies: Sequence[str] = (), options: dict[str, Any] | None = None,
-                  seatings: Sequence[str] = SEATINGS) -> tuple[Column, ...]:
+def match_columns(
+    strategies: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+    seatings: Sequence[str] = SEATINGS,
+) -> tuple[Column, ...]:
     """A duel of matches' rows, one per pair of matches."""
-    return (columns(("match", "seed"))
-            + tuple(c for name in ("a_won", "rounds") for s in seatings
-                    for c in columns((name,), s))
-            + columns(("a_wins",)))
+    return (
+        columns(("match", "seed"))
+        + tuple(c for name in ("a_won", "rounds") for s in seatings for c in columns((name,), s))
+        + columns(("a_wins",))
+    )
 
 
 NOT_PLAYED = "the deal was not played out (play_every)"
 BASELINE = "where the strategy plays as the baseline (`against`) does"
-CALLING_NAMES = ("declarer", "dealer", "trump_suit", "overturns", "reinforced",
-                 "declarer_trumps", "dealer_holds", "rise")
-BURYING_NAMES = ("defender_points", "bottom_points", "multiplier", "dealer_holds", "rise",
-                 "trump_suit", "declarer")
+CALLING_NAMES = (
+    "declarer",
+    "dealer",
+    "trump_suit",
+    "overturns",
+    "reinforced",
+    "declarer_trumps",
+    "dealer_holds",
+    "rise",
+)
+BURYING_NAMES = (
+    "defender_points",
+    "bottom_points",
+    "multiplier",
+    "dealer_holds",
+    "rise",
+    "trump_suit",
+    "declarer",
+)
 
 
-def calling_columns(strategies: Sequence[str], options: dict[str, Any] | None = None,
-                    seats: Sequence[str] = SEAT_VARIANTS) -> tuple[Column, ...]:
+def calling_columns(
+    strategies: Sequence[str],
+    options: dict[str, Any] | None = None,
+    seats: Sequence[str] = SEAT_VARIANTS,
+) -> tuple[Column, ...]:
     """The trump-calling study's rows."""
     played = {"dealer_holds": NOT_PLAYED, "rise": NOT_PLAYED, "duel_score": NOT_PLAYED}
-    return (columns(("deal", "seed", "hand_has_level_card", "hand_has_level_pair",
-                     "hand_has_joker_pair", "hand_points_at_most_15", "dealt_bottom_points",
-                     "dealt_bottom_points_zero"))
-            + hand_columns(seats)
-            + tuple(c for s in strategies for c in columns(CALLING_NAMES, s, played))
-            + tuple(c for s in strategies
-                    for c in columns(("duel_score",), s, played, absent=BASELINE)))
+    return (
+        columns(
+            (
+                "deal",
+                "seed",
+                "hand_has_level_card",
+                "hand_has_level_pair",
+                "hand_has_joker_pair",
+                "hand_points_at_most_15",
+                "dealt_bottom_points",
+                "dealt_bottom_points_zero",
+            )
+        )
+        + hand_columns(seats)
+        + tuple(c for s in strategies for c in columns(CALLING_NAMES, s, played))
+        + tuple(c for s in strategies for c in columns(("duel_score",), s, played, absent=BASELINE))
+    )
 
 
-def burying_columns(strategies: Sequence[str], options: dict[str, Any] | None = None,
-                    seats: Sequence[str] = SEAT_VARIANTS) -> tuple[Column, ...]:
+def burying_columns(
+    strategies: Sequence[str],
+    options: dict[str, Any] | None = None,
+    seats: Sequence[str] = SEAT_VARIANTS,
+) -> tuple[Column, ...]:
     """The burying study's rows."""
-    return (columns(("deal", "seed")) + hand_columns(seats)
-            + tuple(c for s in strategies for c in columns(BURYING_NAMES, s))
-            + tuple(c for s in strategies for c in columns(("duel_score",), s,
-                                                           absent=BASELINE)))
+    return (
+        columns(("deal", "seed"))
+        + hand_columns(seats)
+        + tuple(c for s in strategies for c in columns(BURYING_NAMES, s))
+        + tuple(c for s in strategies for c in columns(("duel_score",), s, absent=BASELINE))
+    )
 
 
 def documented() -> dict[str, tuple[Column, ...]]:
     """The tables of docs/manual/data.md, by the title of their section: each output's
     columns, variants as patterns (seat<s>, seating<r>, <strategy>)."""
     seats, seatings, strategies = ("seat<s>",), ("seating<r>",), ("<strategy>",)
-    return {"simulate_rounds": ROUND_COLUMNS,
-            "A duel of deals": duel_columns(seats=seats, seatings=seatings),
-            "A duel of matches": match_columns(seatings=seatings),
-            "The trump-calling study": calling_columns(strategies, seats=seats),
-            "The burying study": burying_columns(strategies, seats=seats)}
+    return {
+        "simulate_rounds": ROUND_COLUMNS,
+        "A duel of deals": duel_columns(seats=seats, seatings=seatings),
+        "A duel of matches": match_columns(seatings=seatings),
+        "The trump-calling study": calling_columns(strategies, seats=seats),
+        "The burying study": burying_columns(strategies, seats=seats),
+    }
 
 
 def frame(rows: dict[str, Any], schema: Sequence[Column]) -> Any:
@@ -299,19 +415,32 @@ def arrow_types() -> dict[str, Any]:
     """The Arrow type of each quantity's dtype."""
     with needs("a shengji frame", "study"):
         import pyarrow as pa
-    return {"int8": pa.int8(), "int16": pa.int16(), "int64": pa.int64(),
-            "uint64": pa.uint64(), "float64": pa.float64(), "bool": pa.bool_(),
-            SUIT: pa.dictionary(pa.int8(), pa.string())}
+    return {
+        "int8": pa.int8(),
+        "int16": pa.int16(),
+        "int64": pa.int64(),
+        "uint64": pa.uint64(),
+        "float64": pa.float64(),
+        "bool": pa.bool_(),
+        SUIT: pa.dictionary(pa.int8(), pa.string()),
+    }
 
 
 def markdown(schema: Sequence[Column]) -> str:
     """The schema as docs/manual/data.md shows it: a table of name, dtype (pandas; Arrow),
     meaning, null when."""
-    lines = ["| column | pandas dtype | Arrow type | meaning | null when |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| column | pandas dtype | Arrow type | meaning | null when |",
+        "|---|---|---|---|---|",
+    ]
     for c in schema:
-        when = c.null + ("; " if c.null and c.absent else "") + (
-            f"absent {c.absent}" if c.absent else "")
-        lines.append(f"| `{c.name}` | {c.pandas_dtype} | {c.arrow_type} | "
-                     f"{c.quantity.meaning} | {when or '-'} |")
+        when = (
+            c.null
+            + ("; " if c.null and c.absent else "")
+            + (f"absent {c.absent}" if c.absent else "")
+        )
+        lines.append(
+            f"| `{c.name}` | {c.pandas_dtype} | {c.arrow_type} | "
+            f"{c.quantity.meaning} | {when or '-'} |"
+        )
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 each, an ArgumentError (a ShengjiError) naming the argument and what it must be; a caller
 whose domain has its own error (Rules, bots) passes it as `error`. The API and the command
 line (through `cli_type`) use the same checks."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,8 +15,8 @@ import numpy as np
 
 from shengji.errors import ArgumentError, ShengjiError
 
-SEED_MAX = 2 ** 64 - 1
-MAX_RUN_DEALS = 10 ** 10  # most deals or rounds one run may be asked for: a study lists its
+SEED_MAX = 2**64 - 1
+MAX_RUN_DEALS = 10**10  # most deals or rounds one run may be asked for: a study lists its
 #                           chunks up front (at 1 M deals a second, 10**10 take about 3 hours)
 SHORT = reprlib.Repr()
 SHORT.maxstring, SHORT.maxother, SHORT.maxlist, SHORT.maxdict = 60, 60, 4, 4
@@ -25,12 +26,19 @@ def short(value: Any) -> str:
     """A repr of at most about 80 characters, for messages (a huge value stays readable)."""
     try:
         return SHORT.repr(value)
-    except ValueError:          # an int of more digits than Python turns into text
+    except ValueError:  # an int of more digits than Python turns into text
         return f"a {type(value).__name__} holding an integer too long to show"
 
 
-def integer(value: Any, name: str, low: int | None = None, high: int | None = None,
-            optional: bool = False, *, error: type[ShengjiError] = ArgumentError) -> Any:
+def integer(
+    value: Any,
+    name: str,
+    low: int | None = None,
+    high: int | None = None,
+    optional: bool = False,
+    *,
+    error: type[ShengjiError] = ArgumentError,
+) -> Any:
     """`value` as an int (an int or a NumPy integer; not a bool, a float or text) within
     low..high; with `optional`, None passes too."""
     if optional and value is None:
@@ -39,7 +47,7 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
         ok = False
     else:
         try:
-            value = operator.index(value)     # int, numpy.int64, ...; not 3.0 or "3"
+            value = operator.index(value)  # int, numpy.int64, ...; not 3.0 or "3"
             ok = (low is None or value >= low) and (high is None or value <= high)
         except TypeError:
             ok = False
@@ -50,8 +58,7 @@ def integer(value: Any, name: str, low: int | None = None, high: int | None = No
             bounds = f"an integer >= {low:,}"
         else:
             bounds = "an integer"
-        raise error(f"{name} must be {'None or ' if optional else ''}{bounds}, "
-                    f"got {short(value)}")
+        raise error(f"{name} must be {'None or ' if optional else ''}{bounds}, got {short(value)}")
     return value
 
 
@@ -59,13 +66,18 @@ def seed(value: Any, name: str = "seed", *, error: type[ShengjiError] = Argument
     """A seed: 0 .. 2**64 - 1."""
     try:
         return integer(value, name, 0, SEED_MAX, error=error)
-    except error:       # the bound named as the native checks name it, not in 20 digits
-        raise error(f"{name} must be an integer from 0 to 2**64 - 1, "
-                    f"got {short(value)}") from None
+    except error:  # the bound named as the native checks name it, not in 20 digits
+        raise error(f"{name} must be an integer from 0 to 2**64 - 1, got {short(value)}") from None
 
 
-def count(value: Any, name: str, low: int = 1, high: int = MAX_RUN_DEALS, *,
-          error: type[ShengjiError] = ArgumentError) -> int:
+def count(
+    value: Any,
+    name: str,
+    low: int = 1,
+    high: int = MAX_RUN_DEALS,
+    *,
+    error: type[ShengjiError] = ArgumentError,
+) -> int:
     """A number of things to do (deals, rounds, workers, ...): low .. high."""
     return integer(value, name, low, high, error=error)
 
@@ -86,27 +98,34 @@ def levels(value: Any, name: str = "levels") -> tuple[int, int]:
     """Two team levels 2..14 (A = 14)."""
     pair = tuple(value) if isinstance(value, (tuple, list)) else ()
     if len(pair) != 2:
-        raise ArgumentError(f"{name} must be two team levels 2..14 (A = 14), "
-                            f"got {short(value)}")
+        raise ArgumentError(f"{name} must be two team levels 2..14 (A = 14), got {short(value)}")
     return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))
 
 
-def round_args(seed_: Any, dealer: Any, levels_: Any, rules: Any = None,
-               first_round: bool = False) -> tuple[int, int, tuple[int, int]]:
+def round_args(
+    seed_: Any, dealer: Any, levels_: Any, rules: Any = None, first_round: bool = False
+) -> tuple[int, int, tuple[int, int]]:
     """A round's seed, dealer and team levels, checked; with the rules, also that a first
     round where a declaration or an overturn picks the dealer starts from equal levels (the
     dealer's team, and so the level played, is not known before)."""
     out = seed(seed_), seat(dealer), levels(levels_)
-    if (first_round and rules is not None and out[2][0] != out[2][1]
-            and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)):
-        raise ArgumentError("a first round where a declaration or an overturn picks the dealer "
-                            f"needs equal levels, got {levels_!r}")
+    if (
+        first_round
+        and rules is not None
+        and out[2][0] != out[2][1]
+        and (rules.first_dealer == "declarer" or rules.overturn_takes_deal)
+    ):
+        raise ArgumentError(
+            "a first round where a declaration or an overturn picks the dealer "
+            f"needs equal levels, got {levels_!r}"
+        )
     return out
 
 
 def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[str], Any]:
     """An argparse `type` that reads an integer and applies `check` (its ShengjiError becomes
     the one-line usage error argparse prints)."""
+
     def parse(text: str) -> Any:
         # argparse names the option before the message: "argument --seed: must be ..."
         try:
@@ -117,4 +136,5 @@ def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[s
             return check(value, name, **bounds)
         except ShengjiError as e:
             raise argparse.ArgumentTypeError(str(e).removeprefix(name + " ")) from None
+
     return parse

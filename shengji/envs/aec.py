@@ -18,6 +18,7 @@ rises gets +rise, the other -rise).
 reset(seed=..., options={"rules": "v3", "dealer": 0, "levels": (2, 2), "first_round": False})
 plays round `seed` of shengji.play_round: the same seed and actions give the same round.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -43,7 +44,7 @@ from shengji.round.views import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
 MAX_ACTIONS = 2048
 OBS_KEYS = tuple(key for key, _ in OBSERVATION_FIELDS)  # hand, played, current, ..., tricks
-OBS_SIZE = OBSERVATION_SIZE                            # OBS_KEYS flattened: 956
+OBS_SIZE = OBSERVATION_SIZE  # OBS_KEYS flattened: 956
 ACTION_OF = {"show": "declare", "revolt": "revolt", "bury": "bury", "play": "play"}
 
 
@@ -56,9 +57,12 @@ class ShengjiEnv(AECEnv):
         super().__init__()
         self.possible_agents = [f"seat_{i}" for i in range(4)]
         self.render_mode = render_mode
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16),
-            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8)})
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16),
+                "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
+            }
+        )
         self._act_space = spaces.Discrete(MAX_ACTIONS)
         self._table: Any = None
 
@@ -77,15 +81,18 @@ class ShengjiEnv(AECEnv):
         self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
         first_round = validate.flag(opts.pop("first_round", False), "first_round")
-        seed, dealer, levels = round_args(seed, opts.pop("dealer", 0), opts.pop("levels", (2, 2)),
-                                          self.rules, first_round)
+        seed, dealer, levels = round_args(
+            seed, opts.pop("dealer", 0), opts.pop("levels", (2, 2)), self.rules, first_round
+        )
         if opts:
             # PettingZoo's api_test passes an option of its own: warn, not fail
-            warnings.warn(f"shengji env: reset options not used: {', '.join(map(str, opts))} "
-                          "(known: rules, dealer, levels, first_round)", stacklevel=2)
+            warnings.warn(
+                f"shengji env: reset options not used: {', '.join(map(str, opts))} "
+                "(known: rules, dealer, levels, first_round)",
+                stacklevel=2,
+            )
         self.levels = levels
-        self._table = Table(self.rules, seed, dealer, levels, first_round,
-                            [BotSpec.python()] * 4)
+        self._table = Table(self.rules, seed, dealer, levels, first_round, [BotSpec.python()] * 4)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -104,8 +111,9 @@ class ShengjiEnv(AECEnv):
             settlement, dealer = record["settlement"], record["dealer"]
             rising = dealer % 2 if settlement.dealer_holds else 1 - dealer % 2
             for i, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = float(settlement.rise if i % 2 == rising
-                                            else -settlement.rise)
+                self.rewards[agent] = float(
+                    settlement.rise if i % 2 == rising else -settlement.rise
+                )
                 self.terminations[agent] = True
             self._accumulate_rewards()
             return
@@ -113,8 +121,11 @@ class ShengjiEnv(AECEnv):
         what, seat = pending
         self._moves, cut = self._moves_now()
         self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = {"moves": len(self._moves), "cut": cut,
-                                            "action": ACTION_OF[what]}
+        self.infos[self.agent_selection] = {
+            "moves": len(self._moves),
+            "cut": cut,
+            "action": ACTION_OF[what],
+        }
 
     def _moves_now(self) -> tuple[Any, bool]:
         """The moves of the pending decision (the module's docstring), and whether they were
@@ -122,14 +133,14 @@ class ShengjiEnv(AECEnv):
         assert self._pending is not None
         what, seat = self._pending
         if what == "play":
-            plays, total = self._table.legal_plays(MAX_ACTIONS)    # (n, 2) masks
+            plays, total = self._table.legal_plays(MAX_ACTIONS)  # (n, 2) masks
             return plays, total > MAX_ACTIONS
         if what == "show":
             options, may_pass = self._table.options
             return options + ([None] if may_pass else []), False
         if what == "revolt":
             return [False, True], False
-        left = (self._table.hand(seat) - Cards(self._bury)).ones     # bury: by kind index
+        left = (self._table.hand(seat) - Cards(self._bury)).ones  # bury: by kind index
         return [kind_name(k) for k in range(KINDS) if left >> k & 1], False
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -137,7 +148,7 @@ class ShengjiEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self._pending is not None and self._pending[1] == seat:
-            mask[:len(self._moves)] = 1
+            mask[: len(self._moves)] = 1
         flat = np.empty(OBS_SIZE, dtype=np.int16)
         self._table.observe(seat, flat)
         return {"observation": flat, "action_mask": mask}
@@ -149,13 +160,19 @@ class ShengjiEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.possible_agents.index(agent)
-        assert self._pending is not None    # a live agent has a decision pending
+        assert self._pending is not None  # a live agent has a decision pending
         what = self._pending[0]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < len(self._moves):
-            raise IllegalAction(seat, ACTION_OF[what],
-                                f"action {action!r} is not one of the {len(self._moves)} "
-                                "moves offered (see the action mask)")
+        if (
+            isinstance(action, (bool, np.bool_))
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < len(self._moves)
+        ):
+            raise IllegalAction(
+                seat,
+                ACTION_OF[what],
+                f"action {action!r} is not one of the {len(self._moves)} "
+                "moves offered (see the action mask)",
+            )
         move = self._moves[int(action)]
         self._cumulative_rewards[agent] = 0.0
         if what == "play":
@@ -183,10 +200,11 @@ class ShengjiEnv(AECEnv):
             return None
         state = self._table.state()
         last = state["tricks"][-1] if state["tricks"] else None
-        return (f"trump {state['trump']}, dealer {state['dealer']}, "
-                f"{len(state['tricks'])} tricks" + (
-                    f", last {[str(p) for p in last.plays]} won by seat {last.winner}"
-                    if last else ""))
+        return (
+            f"trump {state['trump']}, dealer {state['dealer']}, "
+            f"{len(state['tricks'])} tricks"
+            + (f", last {[str(p) for p in last.plays]} won by seat {last.winner}" if last else "")
+        )
 
     def close(self) -> None:
         """Let the round go."""

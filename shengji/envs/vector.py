@@ -49,6 +49,7 @@ MultiDiscrete(max_actions) per env, so a sample of it is rarely legal: draw acti
 info["num_moves"] (or from info["action_mask"]). A finished round's last observation is not
 kept (info has no final_obs): its reward is the whole of what it returns.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -80,9 +81,17 @@ class VecEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, num_envs: int, rules: Any = "v3", seed: int = 0,
-                 opponents: dict[int, Any] | None = None, max_actions: int = MAX_ACTIONS,
-                 levels: Any = (2, 2), first_round: bool = False, plays_only: bool = False):
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Any = "v3",
+        seed: int = 0,
+        opponents: dict[int, Any] | None = None,
+        max_actions: int = MAX_ACTIONS,
+        levels: Any = (2, 2),
+        first_round: bool = False,
+        plays_only: bool = False,
+    ):
         self.num_envs = validate.count(num_envs, "num_envs", 1, 1 << 20)
         self.max_actions = validate.count(max_actions, "max_actions", MIN_ACTIONS, 1 << 16)
         self.rules = Rules.of(rules)
@@ -92,8 +101,9 @@ class VecEnv(VectorEnv):
         self.opponents = self._opponents(opponents)
         self.learners = tuple(s for s in range(4) if s not in self.opponents)
         specs = self._specs(plays_only)
-        self._core = VecCore(self.num_envs, self.rules, specs, self.max_actions, self.levels,
-                             self.first_round)
+        self._core = VecCore(
+            self.num_envs, self.rules, specs, self.max_actions, self.levels, self.first_round
+        )
         self.single_observation_space = spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16)
         self.single_action_space = spaces.Discrete(self.max_actions)
         self.observation_space = spaces.Box(-1, 200, (self.num_envs, OBS_SIZE), dtype=np.int16)
@@ -103,13 +113,16 @@ class VecEnv(VectorEnv):
         self._reward = _read_only(core.reward)
         self._terminated = _read_only(core.terminated.view(np.bool_))
         self._truncated = _read_only(np.zeros(self.num_envs, dtype=np.bool_))
-        self._info = {"seat": _read_only(core.seat), "decision": _read_only(core.decision),
-                      "action_mask": _read_only(core.mask),
-                      "num_moves": _read_only(core.num_moves),
-                      "move_offsets": _read_only(core.offsets),
-                      "cut": _read_only(core.cut.view(np.bool_)),
-                      "round_seed": _read_only(core.round_seeds),
-                      "dealer": _read_only(core.dealers)}
+        self._info = {
+            "seat": _read_only(core.seat),
+            "decision": _read_only(core.decision),
+            "action_mask": _read_only(core.mask),
+            "num_moves": _read_only(core.num_moves),
+            "move_offsets": _read_only(core.offsets),
+            "cut": _read_only(core.cut.view(np.bool_)),
+            "round_seed": _read_only(core.round_seeds),
+            "dealer": _read_only(core.dealers),
+        }
         self._moves = _read_only(core.moves)
         self._started = False
 
@@ -119,46 +132,52 @@ class VecEnv(VectorEnv):
         if opponents is None:
             return {}
         if not isinstance(opponents, dict):
-            raise ArgumentError("opponents must be a dict {seat: bot}, got "
-                                f"{validate.short(opponents)}")
-        seats = {validate.integer(seat, "an opponent's seat", 0, 3): bot
-                 for seat, bot in opponents.items()}
+            raise ArgumentError(
+                f"opponents must be a dict {{seat: bot}}, got {validate.short(opponents)}"
+            )
+        seats = {
+            validate.integer(seat, "an opponent's seat", 0, 3): bot
+            for seat, bot in opponents.items()
+        }
         if len(seats) == 4:
-            raise ArgumentError("opponents take every seat: leave at least one seat to the "
-                                "learner")
+            raise ArgumentError("opponents take every seat: leave at least one seat to the learner")
         out = {}
         for seat, bot in seats.items():
             table: list[Any] = ["random"] * 4
-            table[seat] = bot               # so that an error names this seat
+            table[seat] = bot  # so that an error names this seat
             specs, objects, _ = resolve_bots(table)
             spec, obj = specs[seat], objects[seat]
             if obj is not None:
-                raise BotError(f"seat {seat}: {validate.short(bot)} decides in Python; "
-                               "opponents play natively inside step (built-in bots: "
-                               "\"greedy\", \"random\", sj.Greedy(...), sj.Learned(...))")
+                raise BotError(
+                    f"seat {seat}: {validate.short(bot)} decides in Python; "
+                    "opponents play natively inside step (built-in bots: "
+                    '"greedy", "random", sj.Greedy(...), sj.Learned(...))'
+                )
             out[seat] = spec
         return out
 
     def _specs(self, plays_only: bool) -> list[BotSpec]:
         """The four seats' engine specs: the learner seats asked in Python (with plays_only,
         their plays only: greedy shows and bury, as a search bot's), the opponents native."""
-        learner = Greedy().spec()._replace(kind=BOTS["search"]) if plays_only \
-            else BotSpec.python()
+        learner = Greedy().spec()._replace(kind=BOTS["search"]) if plays_only else BotSpec.python()
         return [self.opponents.get(seat, learner) for seat in range(4)]
 
     def _info_now(self) -> dict[str, Any]:
         info = dict(self._info)
-        info["moves"] = self._moves[:self._core.offsets[self.num_envs]]
+        info["moves"] = self._moves[: self._core.offsets[self.num_envs]]
         return info
 
-    def reset(self, *, seed: int | None = None,
-              options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Every env starts its first round of the run `seed` (default: the constructor's).
         Returns (obs, info)."""
         if options:
-            raise ArgumentError("VecEnv.reset takes no options (got "
-                                f"{', '.join(map(str, options))}): rules, levels and "
-                                "opponents are set when it is made")
+            raise ArgumentError(
+                "VecEnv.reset takes no options (got "
+                f"{', '.join(map(str, options))}): rules, levels and "
+                "opponents are set when it is made"
+            )
         if seed is not None:
             self.seed = validate.seed(seed)
         self._core.reset(self.seed)
@@ -166,8 +185,9 @@ class VecEnv(VectorEnv):
         self.closed = False
         return self._obs, self._info_now()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                           dict[str, Any]]:
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Every env answers with its action, an index into the moves it offers. Returns
         (obs, reward, terminated, truncated, info). Bad actions raise ArgumentError naming the
         first env refused, and no env steps."""
@@ -180,17 +200,21 @@ class VecEnv(VectorEnv):
         """The actions as int64, checked against the moves offered."""
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
-            raise ArgumentError(f"actions must have shape ({self.num_envs},), one per env, got "
-                                f"{a.shape}")
+            raise ArgumentError(
+                f"actions must have shape ({self.num_envs},), one per env, got {a.shape}"
+            )
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ArgumentError(f"actions must be integers (indices into the moves offered), got "
-                                f"dtype {a.dtype}")
-        bad = np.flatnonzero((a < 0) | (a >= self._core.num_moves))   # before any cast wraps
+            raise ArgumentError(
+                f"actions must be integers (indices into the moves offered), got dtype {a.dtype}"
+            )
+        bad = np.flatnonzero((a < 0) | (a >= self._core.num_moves))  # before any cast wraps
         if bad.size:
             k = int(bad[0])
-            raise ArgumentError(f"env {k}: action {int(a[k])} is not one of the "
-                                f"{int(self._core.num_moves[k])} moves offered (see "
-                                f"info['action_mask']; {bad.size} env(s) refused, none stepped)")
+            raise ArgumentError(
+                f"env {k}: action {int(a[k])} is not one of the "
+                f"{int(self._core.num_moves[k])} moves offered (see "
+                f"info['action_mask']; {bad.size} env(s) refused, none stepped)"
+            )
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def close(self, **kwargs: Any) -> None:

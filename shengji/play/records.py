@@ -1,6 +1,7 @@
 """Records of finished rounds and matches (JSON-able) and their replay through the engine with
 every action checked again.
 docs/engine.md "Rounds" describes the record."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,13 +35,13 @@ class RoundRecord:
     # each deal's 108 cards in draw order (the last 8: the bottom), as card text: Cards
     # would not keep the order
     deals: tuple[str, ...]
-    events: tuple[Event, ...]      # shows, 翻底, step-downs, revolutions, redeals, in order
+    events: tuple[Event, ...]  # shows, 翻底, step-downs, revolutions, redeals, in order
     dealer: int
     declarer: int | None
     trump: Trump
-    hands: tuple[Cards, ...]       # the hands when the first trick starts, after burying
-    buries: tuple[Bury, ...]       # the dealer's, then any 抄底
-    bottom: Cards                  # the 8 cards buried last
+    hands: tuple[Cards, ...]  # the hands when the first trick starts, after burying
+    buries: tuple[Bury, ...]  # the dealer's, then any 抄底
+    bottom: Cards  # the 8 cards buried last
     tricks: tuple[Trick, ...]
     trick_points: int
     defender_points: int
@@ -61,8 +62,9 @@ class RoundRecord:
         """The record of to_dict()'s data (a JSON file's), every field checked against
         RECORD_FIELDS: ShengjiError "not a round record: <field path> ..." at the first that
         does not fit."""
-        return cls(**{k: FROM_DATA[k](v) if k in FROM_DATA else v
-                      for k, v in checked_fields(d).items()})
+        return cls(
+            **{k: FROM_DATA[k](v) if k in FROM_DATA else v for k, v in checked_fields(d).items()}
+        )
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,10 @@ class MatchRecord:
 # they mean.
 
 Check = Callable[[Any, str], Any]
-MAX_ROUND_DEALS = 32    # most deals in one round, redeals included (_engine.pxd MAX_DEALS)
-BIG = 10 ** 6           # bound of the outcome's counts, which only the replay's comparison reads
+MAX_ROUND_DEALS = 32  # most deals in one round, redeals included (_engine.pxd MAX_DEALS)
+BIG = 10**6  # bound of the outcome's counts, which only the replay's comparison reads
+
+
 def _fail(path: str, what: str, value: Any) -> ArgumentError:
     return ArgumentError(f"{path} must be {what}, got {short(value)}")
 
@@ -111,6 +115,7 @@ def _text(v: Any, path: str) -> str:
 
 def _cards(optional: bool = False) -> Check:
     """Card text that parses (which cards, the replay checks)."""
+
     def check(v: Any, path: str) -> str | None:
         if optional and v is None:
             return None
@@ -122,6 +127,7 @@ def _cards(optional: bool = False) -> Check:
             why = str(e) if len(str(e)) < 120 else f"got {short(v)}"
             raise CardError(f"{path} must be card text: {why}") from None
         return v
+
     return check
 
 
@@ -130,21 +136,25 @@ def _one_of(*choices: str | None) -> Check:
         if not (v is None or isinstance(v, str)) or v not in choices:
             raise _fail(path, "one of " + ", ".join(map(repr, choices)), v)
         return v
+
     return check
 
 
 def _list_of(item: Check, what: str, low: int = 0, high: int | None = None) -> Check:
     """A list of low..high entries (`what` names it), each checked by `item`."""
+
     def check(v: Any, path: str) -> list:
         if not isinstance(v, list) or len(v) < low or high is not None and len(v) > high:
             raise _fail(path, what, v)
         return [item(x, f"{path}[{i}]") for i, x in enumerate(v)]
+
     return check
 
 
 def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
     """A dict of exactly these keys (`what` names it), each value checked by its check; or
     None if `optional`."""
+
     def check(v: Any, path: str) -> dict | None:
         if optional and v is None:
             return None
@@ -157,16 +167,17 @@ def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
             if k not in fields:
                 raise ArgumentError(f"{path} has a key {short(k)} that {what} does not have")
         return {k: fields[k](x, f"{path}.{k}") for k, x in v.items()}
+
     return check
 
 
 def _predeal(v: Any, path: str) -> dict:
     """Cards fixed to seats, as JSON holds them: {seat as text: card text}."""
     if not isinstance(v, dict):
-        raise _fail(path, "a dict {seat: cards} of seats \"0\"..\"3\"", v)
+        raise _fail(path, 'a dict {seat: cards} of seats "0".."3"', v)
     for seat, cards in v.items():
         if seat not in ("0", "1", "2", "3"):
-            raise ArgumentError(f"{path} has a key {short(seat)}, not a seat \"0\"..\"3\"")
+            raise ArgumentError(f'{path} has a key {short(seat)}, not a seat "0".."3"')
         _cards()(cards, f"{path}.{seat}")
     return v
 
@@ -182,15 +193,24 @@ def _rules(v: Any, path: str) -> Rules:
         raise RulesError(f"{path}: {e}") from None
 
 
-EVENT = _keys("an event {deal, when, at, seat, action, cards}",
-              deal=_integer(0, MAX_ROUND_DEALS - 1), when=_one_of(*WHEN),
-              at=_integer(0, DECK_SIZE), seat=_seat(optional=True),
-              action=_one_of(*EVENTS.values()),
-              cards=_cards(optional=True))
+EVENT = _keys(
+    "an event {deal, when, at, seat, action, cards}",
+    deal=_integer(0, MAX_ROUND_DEALS - 1),
+    when=_one_of(*WHEN),
+    at=_integer(0, DECK_SIZE),
+    seat=_seat(optional=True),
+    action=_one_of(*EVENTS.values()),
+    cards=_cards(optional=True),
+)
 BURY = _keys("a bury {seat, cards}", seat=_seat(), cards=_cards())
-TRICK = _keys("a trick {leader, plays, winner, points, attempted}",
-              leader=_seat(), plays=_list_of(_cards(), "a list of 4 card texts", 4, 4),
-              winner=_seat(), points=_integer(0, 200), attempted=_cards(optional=True))
+TRICK = _keys(
+    "a trick {leader, plays, winner, points, attempted}",
+    leader=_seat(),
+    plays=_list_of(_cards(), "a list of 4 card texts", 4, 4),
+    winner=_seat(),
+    points=_integer(0, 200),
+    attempted=_cards(optional=True),
+)
 
 RECORD_FIELDS: dict[str, Check] = {
     "rules": _rules,
@@ -198,13 +218,13 @@ RECORD_FIELDS: dict[str, Check] = {
     "first_drawer": lambda v, path: validate.seat(v, path),
     "levels": lambda v, path: validate.levels(v, path),
     "first_round": validate.flag,
-    "deals": _list_of(_text, f"a list of 1 to {MAX_ROUND_DEALS} deals (card text)", 1,
-                      MAX_ROUND_DEALS),
+    "deals": _list_of(
+        _text, f"a list of 1 to {MAX_ROUND_DEALS} deals (card text)", 1, MAX_ROUND_DEALS
+    ),
     "events": _list_of(EVENT, "a list of events"),
     "dealer": _seat(),
     "declarer": _seat(optional=True),
-    "trump": _keys("a trump {level, suit}", level=_integer(2, 14),
-                   suit=_one_of(*SUITS, None)),
+    "trump": _keys("a trump {level, suit}", level=_integer(2, 14), suit=_one_of(*SUITS, None)),
     "hands": _list_of(_cards(), "a list of 4 card texts", 4, 4),
     "buries": _list_of(BURY, "a list of 1 or more buries {seat, cards}", 1),
     "bottom": _cards(),
@@ -214,12 +234,17 @@ RECORD_FIELDS: dict[str, Check] = {
     "bottom_points": _integer(0, 200),
     "multiplier": _integer(0, BIG),
     "penalty": _integer(-BIG, BIG),
-    "settlement": _keys("a settlement {dealer_holds, rise}", dealer_holds=validate.flag,
-                        rise=_integer(0, BIG)),
-    "bots": _list_of(_text, "a list of bot names"),          # may be left out
-    "condition": _keys("None or a condition {predeal, bottom, attempt}", optional=True,
-                       predeal=_predeal, bottom=_cards(optional=True),
-                       attempt=_integer(0, MAX_ATTEMPTS - 1)),        # may be left out
+    "settlement": _keys(
+        "a settlement {dealer_holds, rise}", dealer_holds=validate.flag, rise=_integer(0, BIG)
+    ),
+    "bots": _list_of(_text, "a list of bot names"),  # may be left out
+    "condition": _keys(
+        "None or a condition {predeal, bottom, attempt}",
+        optional=True,
+        predeal=_predeal,
+        bottom=_cards(optional=True),
+        attempt=_integer(0, MAX_ATTEMPTS - 1),
+    ),  # may be left out
 }
 
 
@@ -260,9 +285,11 @@ def difference(recorded: Any, replayed: Any, path: str) -> str | None:
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for k in {**recorded, **replayed}:
             if k not in replayed or k not in recorded:
-                return (f"{path}.{k} differs: recorded "
-                        f"{short(recorded[k]) if k in recorded else 'nothing'}, replayed "
-                        f"{short(replayed[k]) if k in replayed else 'nothing'}")
+                return (
+                    f"{path}.{k} differs: recorded "
+                    f"{short(recorded[k]) if k in recorded else 'nothing'}, replayed "
+                    f"{short(replayed[k]) if k in replayed else 'nothing'}"
+                )
             found = difference(recorded[k], replayed[k], f"{path}.{k}")
             if found:
                 return found
@@ -272,15 +299,19 @@ def difference(recorded: Any, replayed: Any, path: str) -> str | None:
             if found:
                 return found
         if len(recorded) != len(replayed):
-            return (f"{path} differs in length: recorded {len(recorded)}, replayed "
-                    f"{len(replayed)} (the first {min(len(recorded), len(replayed))} agree)")
+            return (
+                f"{path} differs in length: recorded {len(recorded)}, replayed "
+                f"{len(replayed)} (the first {min(len(recorded), len(replayed))} agree)"
+            )
     elif isinstance(recorded, str) and isinstance(replayed, str) and " " in recorded + replayed:
         a, b = recorded.split(), replayed.split()
         for i in range(max(len(a), len(b))):
-            if a[i:i + 1] != b[i:i + 1]:
-                return (f"{path} differs at card {i}: recorded "
-                        f"{short(a[i]) if i < len(a) else 'the end'}, replayed "
-                        f"{short(b[i]) if i < len(b) else 'the end'}")
+            if a[i : i + 1] != b[i : i + 1]:
+                return (
+                    f"{path} differs at card {i}: recorded "
+                    f"{short(a[i]) if i < len(a) else 'the end'}, replayed "
+                    f"{short(b[i]) if i < len(b) else 'the end'}"
+                )
     return f"{path} differs: recorded {short(recorded)}, replayed {short(replayed)}"
 
 
@@ -297,13 +328,14 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
 def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     """replay without the plain reference's check of the tricks (shengji.testing.check_record
     makes that check first, to name a wrong trick before the engine's comparison does)."""
-    if isinstance(record, RoundRecord):     # built in Python: checked as its to_dict() is
+    if isinstance(record, RoundRecord):  # built in Python: checked as its to_dict() is
         record = RoundRecord.from_dict(record.to_dict())
     elif isinstance(record, dict):
         record = RoundRecord.from_dict(record)
     else:
-        raise ShengjiError(f"replay takes a RoundRecord or its to_dict(), got "
-                           f"{type(record).__name__}")
+        raise ShengjiError(
+            f"replay takes a RoundRecord or its to_dict(), got {type(record).__name__}"
+        )
     rules = record.rules
     seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
     deck = None
@@ -313,12 +345,17 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         except ValueError as e:
             raise ShengjiError(f"replay: condition: {e}") from None
     table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck)
-    shows = [e for e in record.events if e.action in ("declare", "reinforce", "overturn",
-                                                      "forced", "revolution")]
+    shows = [
+        e
+        for e in record.events
+        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
+    ]
     buries = list(record.buries)
     if table.deck(0) != record.deals[0]:
-        raise ShengjiError(f"replay: the first deal differs from the one seed {seed} gives"
-                           + ("" if deck is None else " under the record's condition"))
+        raise ShengjiError(
+            f"replay: the first deal differs from the one seed {seed} gives"
+            + ("" if deck is None else " under the record's condition")
+        )
     while (pending := table.advance()) is not None:
         what, seat = pending
         if what == "play":
@@ -328,12 +365,18 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         code = replay_answer(table, record, shows, buries, what, seat)
         if code:
             where = f"trick {len(table.tricks())}, " if what == "play" else ""
-            raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: "
-                               f"{table.refusal(code)}")
+            raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: {table.refusal(code)}")
     unasked(shows, buries)
-    again = RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
-                        first_round=record.first_round, bots=record.bots,
-                        condition=record.condition, **table.record())
+    again = RoundRecord(
+        rules=rules,
+        seed=seed,
+        first_drawer=dealer,
+        levels=levels,
+        first_round=record.first_round,
+        bots=record.bots,
+        condition=record.condition,
+        **table.record(),
+    )
     recorded, replayed = record.to_dict(), again.to_dict()
     for name in recorded:
         found = difference(recorded[name], replayed[name], name)
@@ -346,19 +389,25 @@ def unasked(shows: list, buries: list) -> None:
     """ShengjiError naming the first recorded show or bury the replay never asked for."""
     for left, kind in ((shows, "show"), (buries, "bury")):
         if left:
-            raise ShengjiError(f"replay: {len(left)} recorded {kind} action(s) never asked "
-                               f"for, the first {short(left[0].to_dict())}")
+            raise ShengjiError(
+                f"replay: {len(left)} recorded {kind} action(s) never asked "
+                f"for, the first {short(left[0].to_dict())}"
+            )
 
 
-def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, what: str,
-                  seat: int) -> int:
+def replay_answer(
+    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
+) -> int:
     """Give the table the recorded answer to its pending decision; the refusal code or 0.
     Passes are not recorded: a show or revolution recorded for this seat at this moment is
     the answer, else the seat passed."""
     if what in ("show", "revolt"):
         kind = table.show_kind if what == "show" else "revolution"
-        if not shows or (shows[0].seat, shows[0].action) != (seat, kind) or \
-                (shows[0].deal, shows[0].when, shows[0].at) != table.moment:
+        if (
+            not shows
+            or (shows[0].seat, shows[0].action) != (seat, kind)
+            or (shows[0].deal, shows[0].when, shows[0].at) != table.moment
+        ):
             return table.answer(None, False)
         nxt = shows.pop(0)
         if what == "revolt":
@@ -368,14 +417,15 @@ def replay_answer(table: Table, record: RoundRecord, shows: list, buries: list, 
         return table.answer(nxt.cards, False)
     if what == "bury":
         if not buries or buries[0].seat != seat:
-            raise ShengjiError(f"replay: seat {seat} buries here, the record says "
-                               f"{short(buries[0].to_dict()) if buries else 'nothing'}")
+            raise ShengjiError(
+                f"replay: seat {seat} buries here, the record says "
+                f"{short(buries[0].to_dict()) if buries else 'nothing'}"
+            )
         return table.answer(buries.pop(0).cards, False)
     s = table.state()
     n, step = len(s["tricks"]), len(s["current"])
     if n >= len(record.tricks):
-        raise ShengjiError(f"replay: trick {n} is played but the record has "
-                           f"{len(record.tricks)}")
+        raise ShengjiError(f"replay: trick {n} is played but the record has {len(record.tricks)}")
     t = record.tricks[n]
     return table.answer(t.tried if step == 0 else t.plays[step], False)
 

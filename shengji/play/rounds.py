@@ -2,6 +2,7 @@
 natively into a frame (simulate_rounds, simulate). Built-in bots answer inside the engine
 without the interpreter; a Python bot is asked through the Bot protocol (shengji.bots) and its
 answer goes through the same checks."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -32,13 +33,31 @@ from shengji.round._knowledge import TABLE
 from shengji.round.rules import Rules
 from shengji.round.views import View
 
-__all__ = ["Table", "first_deals", "round_seed", "simulate", "play_round", "play_match",
-           "simulate_rounds", "play_columns", "ask_python_bot", "view_of"]
+__all__ = [
+    "Table",
+    "first_deals",
+    "round_seed",
+    "simulate",
+    "play_round",
+    "play_match",
+    "simulate_rounds",
+    "play_columns",
+    "ask_python_bot",
+    "view_of",
+]
 
 
-def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", dealer: int = 0,
-               levels: tuple[int, int] = (2, 2), first_round: bool = False,
-               predeal: Any = None, bottom: Any = None, accept: Any = None) -> RoundRecord:
+def play_round(
+    rules: Rules | str = "v3",
+    seed: int = 0,
+    bots: Any = "random",
+    dealer: int = 0,
+    levels: tuple[int, int] = (2, 2),
+    first_round: bool = False,
+    predeal: Any = None,
+    bottom: Any = None,
+    accept: Any = None,
+) -> RoundRecord:
     """Deal, declare, bury, play and settle one round (§4-§10).
 
     `bots`: a built-in bot's name for all four seats, or four bots (names or objects with the
@@ -61,19 +80,41 @@ def play_round(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", d
     return dealt_round(rules, seed, bots, dealer, levels, first_round, dealt)
 
 
-def dealt_round(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
-                first_round: bool, dealt: tuple[np.ndarray, dict] | None) -> RoundRecord:
+def dealt_round(
+    rules: Rules,
+    seed: int,
+    bots: Any,
+    dealer: int,
+    levels: tuple[int, int],
+    first_round: bool,
+    dealt: tuple[np.ndarray, dict] | None,
+) -> RoundRecord:
     """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
     condition (shengji.core.deals.record_condition), or None for the shuffled one."""
-    table, names = played_table(rules, seed, bots, dealer, levels, first_round,
-                                None if dealt is None else dealt[0])
-    return RoundRecord(rules=rules, seed=seed, first_drawer=dealer, levels=levels,
-                       first_round=bool(first_round), bots=names,
-                       condition=None if dealt is None else dealt[1], **table.record())
+    table, names = played_table(
+        rules, seed, bots, dealer, levels, first_round, None if dealt is None else dealt[0]
+    )
+    return RoundRecord(
+        rules=rules,
+        seed=seed,
+        first_drawer=dealer,
+        levels=levels,
+        first_round=bool(first_round),
+        bots=names,
+        condition=None if dealt is None else dealt[1],
+        **table.record(),
+    )
 
 
-def played_table(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[int, int],
-                 first_round: bool, deck: np.ndarray | None) -> tuple[Table, list[str]]:
+def played_table(
+    rules: Rules,
+    seed: int,
+    bots: Any,
+    dealer: int,
+    levels: tuple[int, int],
+    first_round: bool,
+    deck: np.ndarray | None,
+) -> tuple[Table, list[str]]:
     """The table of a round played to its end by `bots` (the Python ones asked here), and
     the bots' names; `deck`, a conditioned first deal, or None for the shuffled one."""
     specs, objects, names = resolve_bots(bots)
@@ -84,8 +125,9 @@ def played_table(rules: Rules, seed: int, bots: Any, dealer: int, levels: tuple[
     return table, names
 
 
-def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str,
-                   seat: int) -> None:
+def ask_python_bot(
+    table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str, seat: int
+) -> None:
     """Ask the seat's Python bot (or a search bot, for a play) and give its answer to the
     table; IllegalAction naming the seat, the action and the rule when it is refused."""
     view = view_of(table, rules, levels, what, seat)
@@ -117,31 +159,51 @@ def ask_python_bot(table: Table, rules: Rules, levels: tuple[int, int], bot: Any
         raise IllegalAction(seat, action, f"{shown}: {reason}")
 
 
-def view_of(table: Table, rules: Rules, levels: tuple[int, int], what: str, seat: int,
-            turn: int | None = -1) -> View:
+def view_of(
+    table: Table, rules: Rules, levels: tuple[int, int], what: str, seat: int, turn: int | None = -1
+) -> View:
     """What `seat` sees now; `turn`: the seat deciding (default: `seat` itself, which must be
     the one the round waits for)."""
     if turn == -1 and table.pending != (what, seat):
-        raise ShengjiError(f"seat {seat}: no {what} decision of this seat is pending (the round "
-                           f"waits for {table.pending or 'nothing: it is over'}); a view for "
-                           "another seat names the seat deciding (turn)")
+        raise ShengjiError(
+            f"seat {seat}: no {what} decision of this seat is pending (the round "
+            f"waits for {table.pending or 'nothing: it is over'}); a view for "
+            "another seat names the seat deciding (turn)"
+        )
     s = table.state()
     points = [0, 0]
     for t in s["tricks"]:
         points[t.winner % 2] += t.points
     options, may_pass = table.options if what == "show" else ([], False)
-    return View(seat=seat, action="declare" if what == "show" else what,
-                hand=table.hand(seat), rules=rules, levels=levels, level=s["level"],
-                trump=s["trump"], dealer=s["dealer"], declarer=s["declarer"], drawn=s["drawn"],
-                shows=s["events"], show=table.show_kind if what == "show" else None,
-                options=tuple(options), may_pass=may_pass, tricks=s["tricks"],
-                current=tuple(s["current"]), leader=s["leader"], points=(points[0], points[1]),
-                knowledge=table.knowledge(seat), table=table.knowledge(TABLE),
-                deal=s["deal"], turn=seat if turn == -1 else turn)
+    return View(
+        seat=seat,
+        action="declare" if what == "show" else what,
+        hand=table.hand(seat),
+        rules=rules,
+        levels=levels,
+        level=s["level"],
+        trump=s["trump"],
+        dealer=s["dealer"],
+        declarer=s["declarer"],
+        drawn=s["drawn"],
+        shows=s["events"],
+        show=table.show_kind if what == "show" else None,
+        options=tuple(options),
+        may_pass=may_pass,
+        tricks=s["tricks"],
+        current=tuple(s["current"]),
+        leader=s["leader"],
+        points=(points[0], points[1]),
+        knowledge=table.knowledge(seat),
+        table=table.knowledge(TABLE),
+        deal=s["deal"],
+        turn=seat if turn == -1 else turn,
+    )
 
 
-def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
-               max_rounds: int = 10_000) -> MatchRecord:
+def play_match(
+    rules: Rules | str = "v3", seed: int = 0, bots: Any = "random", max_rounds: int = 10_000
+) -> MatchRecord:
     """Rounds until a team passes A (§8), from levels (2, 2) with a first round; under
     Rules.series > 1 (bo3) games until a team has won a majority. Round k of the match uses
     round_seed(seed, k)."""
@@ -157,8 +219,9 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
         while True:
             if len(rounds) == max_rounds:
                 raise ShengjiError(f"the match did not end in {max_rounds} rounds")
-            rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer,
-                             (levels[0], levels[1]), first)
+            rec = play_round(
+                rules, round_seed(seed, len(rounds)), bots, dealer, (levels[0], levels[1]), first
+            )
             holds = rec.settlement.dealer_holds
             team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
             adv = rules.advance(levels[team], rec.settlement.rise, holds)
@@ -169,17 +232,32 @@ def play_match(rules: Rules | str = "v3", seed: int = 0, bots: Any = "random",
                 games.append(team)
                 break
             dealer, first = rules.next_dealer(rec.dealer, holds), False
-    return MatchRecord(rules=rules, seed=seed, rounds=tuple(rounds), levels=tuple(levels_after),
-                       games=tuple(games), winner=max((0, 1), key=games.count))
+    return MatchRecord(
+        rules=rules,
+        seed=seed,
+        rounds=tuple(rounds),
+        levels=tuple(levels_after),
+        games=tuple(games),
+        winner=max((0, 1), key=games.count),
+    )
 
 
-MAX_FRAME_ROUNDS = 10 ** 8   # a frame is held in memory (about 40 bytes a round); more: a study
+MAX_FRAME_ROUNDS = 10**8  # a frame is held in memory (about 40 bytes a round); more: a study
 
 
-def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", seed: int = 0,
-                    workers: int = 1, dealer: int = 0, levels: tuple[int, int] = (2, 2),
-                    first_round: bool = False, predeal: Any = None, bottom: Any = None,
-                    accept: Any = None) -> Any:
+def simulate_rounds(
+    n: int,
+    rules: Rules | str = "v3",
+    bots: Any = "random",
+    seed: int = 0,
+    workers: int = 1,
+    dealer: int = 0,
+    levels: tuple[int, int] = (2, 2),
+    first_round: bool = False,
+    predeal: Any = None,
+    bottom: Any = None,
+    accept: Any = None,
+) -> Any:
     """n rounds as a pandas DataFrame, one row per round. Round i uses the seed
     round_seed(seed, i) (the row's `seed`: play_round(seed=row.seed, ...) replays it), so the
     frame is the same for any number of workers. Built-in bots run natively in worker threads
@@ -198,61 +276,96 @@ def simulate_rounds(n: int, rules: Rules | str = "v3", bots: Any = "random", see
     workers = validate.count(workers, "workers", 1, 1024)
     cond = condition(predeal, bottom, accept)
     specs, objects, names = resolve_bots(bots)
-    if any(o is not None for o in objects):     # Python and search bots: round by round
+    if any(o is not None for o in objects):  # Python and search bots: round by round
         dealt = None if cond.plain else round_decks(cond, seed, range(n), dealer)
-        cols = play_columns(rules, seed, [(i, dealer) for i in range(n)], bots, levels,
-                            first_round, cond, dealt)
+        cols = play_columns(
+            rules, seed, [(i, dealer) for i in range(n)], bots, levels, first_round, cond, dealt
+        )
         parts = [{**cols, "attempts": n if dealt is None else np.sum(dealt[1])}]
     else:
-        parts = simulated_parts(rules, seed, n, specs, dealer, levels, first_round, cond,
-                                workers)
+        parts = simulated_parts(rules, seed, n, specs, dealer, levels, first_round, cond, workers)
     with needs("shengji.simulate_rounds", "study"):
         import pandas  # noqa: F401  (the frame below: missing, nothing is played first)
-    out = frame({k: np.concatenate([p[k] for p in parts]) if parts else
-                 np.zeros(0, np.int64 if k == "seed" else np.int16)
-                 for k in ("seed",) + ROUND_NAMES}, ROUND_COLUMNS)
+    out = frame(
+        {
+            k: np.concatenate([p[k] for p in parts])
+            if parts
+            else np.zeros(0, np.int64 if k == "seed" else np.int16)
+            for k in ("seed",) + ROUND_NAMES
+        },
+        ROUND_COLUMNS,
+    )
     out.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
     return out
 
 
-def simulated_parts(rules: Rules, seed: int, n: int, specs: list, dealer: int,
-                    levels: tuple[int, int], first_round: bool, cond: Condition,
-                    workers: int) -> list[dict]:
+def simulated_parts(
+    rules: Rules,
+    seed: int,
+    n: int,
+    specs: list,
+    dealer: int,
+    levels: tuple[int, int],
+    first_round: bool,
+    cond: Condition,
+    workers: int,
+) -> list[dict]:
     """simulate's columns of rounds 0 .. n - 1 (native bots) in chunks over `workers` threads,
     each chunk's with the deals it attempted ("attempts")."""
     chunk = max(1, min(50_000, -(-n // workers)))
 
     def run(start: int) -> dict:
         count = min(chunk, n - start)
-        decks, attempts = (None, count) if cond.plain else round_decks(
-            cond, seed, range(start, start + count), dealer)
-        cols = simulate(rules, seed, start, count, specs, dealer, levels, first_round,
-                        decks=decks)
+        decks, attempts = (
+            (None, count)
+            if cond.plain
+            else round_decks(cond, seed, range(start, start + count), dealer)
+        )
+        cols = simulate(rules, seed, start, count, specs, dealer, levels, first_round, decks=decks)
         cols["attempts"] = np.sum(attempts)
         return cols
 
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        parts = list(pool.map(run, range(0, n, chunk)))   # at most 2,000 chunks
+        parts = list(pool.map(run, range(0, n, chunk)))  # at most 2,000 chunks
     except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)    # the running chunks end within a second
+        pool.shutdown(wait=False, cancel_futures=True)  # the running chunks end within a second
         raise
     pool.shutdown()
     return parts
 
 
-def play_columns(rules: Rules, seed: int, rounds: list[tuple[int, int]], bots: Any,
-                 levels: tuple[int, int], first_round: bool, cond: Condition | None = None,
-                 dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+def play_columns(
+    rules: Rules,
+    seed: int,
+    rounds: list[tuple[int, int]],
+    bots: Any,
+    levels: tuple[int, int],
+    first_round: bool,
+    cond: Condition | None = None,
+    dealt: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
     """simulate's columns and seed for rounds played one by one (Python and search bots),
     each row written by the engine's own code (Table.row): `rounds` lists (i, dealer), round
     i seeded round_seed(seed, i). `dealt`: the rounds' first deals under `cond` and the
     attempts each took (round_decks), or None."""
-    rows = [played_table(rules, round_seed(seed, i), bots, dealer, levels, first_round,
-                         None if cond is None or dealt is None else dealt[0][j])[0].row()
-            for j, (i, dealer) in enumerate(rounds)]
-    cols = {k: np.concatenate([r[k] for r in rows]) if rows else np.zeros(0, np.int16)
-            for k in ROUND_NAMES}
-    cols["seed"] = np.array([round_seed(seed, i) for i, _ in rounds], dtype=np.uint64
-                            ).astype(np.int64)
+    rows = [
+        played_table(
+            rules,
+            round_seed(seed, i),
+            bots,
+            dealer,
+            levels,
+            first_round,
+            None if cond is None or dealt is None else dealt[0][j],
+        )[0].row()
+        for j, (i, dealer) in enumerate(rounds)
+    ]
+    cols = {
+        k: np.concatenate([r[k] for r in rows]) if rows else np.zeros(0, np.int16)
+        for k in ROUND_NAMES
+    }
+    cols["seed"] = np.array([round_seed(seed, i) for i, _ in rounds], dtype=np.uint64).astype(
+        np.int64
+    )
     return cols

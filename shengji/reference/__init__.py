@@ -21,6 +21,7 @@ Representation used inside this module
   order"): equal cards have equal positions, and two cards of one category are adjacent for
   tractors when their positions differ by one. `order()` is the position, plus 16 for trumps.
 """
+
 import re
 from collections import Counter
 from functools import lru_cache
@@ -29,10 +30,10 @@ from typing import NamedTuple
 from shengji.core.results import ThrowCheck, Unit
 from shengji.errors import CardError, PlayError, TrumpError
 
-SUITS = "DCHS"                 # kind-index order of the suits (engine.md): D=0, C=1, H=2, S=3
+SUITS = "DCHS"  # kind-index order of the suits (engine.md): D=0, C=1, H=2, S=3
 SMALL_JOKER = (15, "J")
 BIG_JOKER = (16, "J")
-MAX_HAND = 25                  # §1: each seat gets 25 cards
+MAX_HAND = 25  # §1: each seat gets 25 cards
 
 _RANK_OF_TEXT = {str(r): r for r in range(2, 11)}
 _RANK_OF_TEXT.update({"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14})
@@ -46,6 +47,7 @@ _CATEGORY_NAME = {"T": "trump", "S": "spade", "H": "heart", "C": "club", "D": "d
 # Cards: text in and out (§1, engine.md "Cards and their text")
 # ---------------------------------------------------------------------------------------------
 
+
 def _all_kinds():
     """The 54 card kinds, in kind-index order (engine.md): 2D..AD, 2C..AC, 2H..AH, 2S..AS, SJ, BJ."""
     return [(rank, suit) for suit in SUITS for rank in range(2, 15)] + [SMALL_JOKER, BIG_JOKER]
@@ -53,9 +55,16 @@ def _all_kinds():
 
 # Looked up rather than recomputed: results are printed once per legal follow.
 _KIND_INDEX = {card: index for index, card in enumerate(_all_kinds())}
-_TOKEN = {card: ("SJ" if card == SMALL_JOKER else "BJ" if card == BIG_JOKER
-                 else _TEXT_OF_RANK[card[0]] + card[1])
-          for card in _all_kinds()}
+_TOKEN = {
+    card: (
+        "SJ"
+        if card == SMALL_JOKER
+        else "BJ"
+        if card == BIG_JOKER
+        else _TEXT_OF_RANK[card[0]] + card[1]
+    )
+    for card in _all_kinds()
+}
 
 
 def _kind_index(card):
@@ -99,14 +108,15 @@ def _parse(text):
             rank = _RANK_OF_TEXT.get(rank_text)
             suit = _SUIT_OF_TEXT.get(upper[suit_at]) if suit_at < len(upper) else None
             if rank is None or suit is None:
-                bad = chunk[i:suit_at + 1]
+                bad = chunk[i : suit_at + 1]
                 raise CardError(f"cannot read card {bad!r} in {text!r}")
             cards.append((rank, suit))
             i = suit_at + 1
     for card, copies in Counter(cards).items():
         if copies > 2:
-            raise CardError(f"{copies} copies of {_token(card)} in {text!r}: "
-                            "there are only two of each kind")
+            raise CardError(
+                f"{copies} copies of {_token(card)} in {text!r}: there are only two of each kind"
+            )
     return cards
 
 
@@ -119,6 +129,7 @@ def _to_cards(cards):
     """Boundary out: the `shengji.Cards` holding these cards."""
     # imported here so that this module loads without the native core
     from shengji.core._core import parse_cards
+
     return parse_cards(_canonical_text(cards))
 
 
@@ -134,9 +145,10 @@ def _one_card(x):
 # Trump, categories and positions (§2, engine.md "Trump, categories and order")
 # ---------------------------------------------------------------------------------------------
 
+
 class _TrumpInfo(NamedTuple):
-    level: int          # level rank L, 2..14
-    suit: object        # trump suit "S" "H" "C" "D", or None for no trump
+    level: int  # level rank L, 2..14
+    suit: object  # trump suit "S" "H" "C" "D", or None for no trump
 
 
 def _trump_info(trump):
@@ -236,11 +248,12 @@ def _has_window(pair_positions, length, above):
 
 class _Unit(NamedTuple):
     """A unit of §3, with what sorting and the §6 throw check need."""
-    kind: str           # "single", "pair" or "tractor"
-    pairs: int          # 0, 1 or the tractor's length
-    cards: list         # the unit's cards
-    top: int            # position of its highest card
-    top_kind: int       # kind index of its highest card (breaks ties between equal positions)
+
+    kind: str  # "single", "pair" or "tractor"
+    pairs: int  # 0, 1 or the tractor's length
+    cards: list  # the unit's cards
+    top: int  # position of its highest card
+    top_kind: int  # kind index of its highest card (breaks ties between equal positions)
 
 
 def _splits_at_shared(run, pairs_at, t):
@@ -251,8 +264,12 @@ def _splits_at_shared(run, pairs_at, t):
     overlapping at 12, each with its own off-suit level pair. (No trump: the level position 0
     has only one neighbour, so this never arises.)
     """
-    return (t.suit is not None and SHARED - 1 in run and SHARED + 1 in run
-            and len(pairs_at[SHARED]) >= 2)
+    return (
+        t.suit is not None
+        and SHARED - 1 in run
+        and SHARED + 1 in run
+        and len(pairs_at[SHARED]) >= 2
+    )
 
 
 def _decompose(cards, t):
@@ -278,21 +295,36 @@ def _decompose(cards, t):
             tractor_runs.append(run)
     in_tractors = set()
     tractors = []
-    for run in sorted(tractor_runs, key=lambda r: r[-1], reverse=True):   # upper tractor first
+    for run in sorted(tractor_runs, key=lambda r: r[-1], reverse=True):  # upper tractor first
         # at every position the highest kind index not yet in a tractor (pairs_at lists them
         # highest first; only the shared position holds more than one)
         kinds = [next(k for k in pairs_at[p] if k not in in_tractors) for p in run]
         in_tractors.update(kinds)
-        tractors.append(_Unit("tractor", len(run), [c for k in kinds for c in (k, k)],
-                              run[-1], _kind_index(kinds[-1])))
-    pairs = [_Unit("pair", 1, [k, k], _position(k, t), _kind_index(k))
-             for k in _pairs_of(cards) if k not in in_tractors]
-    singles = [_Unit("single", 0, [card], _position(card, t), _kind_index(card))
-               for card, copies in Counter(cards).items() if copies == 1]
+        tractors.append(
+            _Unit(
+                "tractor",
+                len(run),
+                [c for k in kinds for c in (k, k)],
+                run[-1],
+                _kind_index(kinds[-1]),
+            )
+        )
+    pairs = [
+        _Unit("pair", 1, [k, k], _position(k, t), _kind_index(k))
+        for k in _pairs_of(cards)
+        if k not in in_tractors
+    ]
+    singles = [
+        _Unit("single", 0, [card], _position(card, t), _kind_index(card))
+        for card, copies in Counter(cards).items()
+        if copies == 1
+    ]
     by_size_then_height = lambda u: (u.pairs, u.top, u.top_kind)  # noqa: E731
-    return (sorted(tractors, key=by_size_then_height, reverse=True)
-            + sorted(pairs, key=by_size_then_height, reverse=True)
-            + sorted(singles, key=by_size_then_height, reverse=True))
+    return (
+        sorted(tractors, key=by_size_then_height, reverse=True)
+        + sorted(pairs, key=by_size_then_height, reverse=True)
+        + sorted(singles, key=by_size_then_height, reverse=True)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,6 +340,7 @@ def _decompose(cards, t):
 # overlapping at 12): two tractors can share position 12 only with two pairs there, and then
 # one must reach down through 11 and the other up through 13.
 
+
 def _pair_line(cards, t):
     """The set's pairs as a pair line: ((position, pairs there), ...), ascending."""
     return tuple(sorted((p, len(kinds)) for p, kinds in _pair_positions(cards, t).items()))
@@ -317,8 +350,12 @@ def _tractor_spans(line):
     """Every tractor the pair line offers, as (lo, hi): lo < hi, and every position lo..hi
     still holds a pair."""
     held = {p for p, count in line if count > 0}
-    return [(lo, hi) for lo in sorted(held) for hi in sorted(held)
-            if hi > lo and all(p in held for p in range(lo, hi + 1))]
+    return [
+        (lo, hi)
+        for lo in sorted(held)
+        for hi in sorted(held)
+        if hi > lo and all(p in held for p in range(lo, hi + 1))
+    ]
 
 
 def _without(line, lo, hi):
@@ -381,13 +418,15 @@ def _lead_shape(lead_units):
 # Validation (engine.md "Validation")
 # ---------------------------------------------------------------------------------------------
 
+
 def _check_copies(groups, what):
     """§1: every kind exists twice, so cards that coexist hold at most two copies of a kind."""
     together = Counter(c for cards in groups for c in cards)
     for card, copies in together.items():
         if copies > 2:
-            raise PlayError(f"{what} hold {copies} copies of {_token(card)}; "
-                            "there are only two of each kind")
+            raise PlayError(
+                f"{what} hold {copies} copies of {_token(card)}; there are only two of each kind"
+            )
 
 
 def _check_hand_size(hand, what="a hand"):
@@ -413,15 +452,17 @@ def _check_lead(lead, t):
 # Following (§4)
 # ---------------------------------------------------------------------------------------------
 
+
 class _Situation(NamedTuple):
     """What a follower faces (§4): worked out once per hand and lead."""
-    n: int              # N, the lead's size
-    led: str            # the led category
-    c_cards: list       # C, the hand's cards of the led category
-    bins: tuple         # the lead's tractor lengths, longest first
-    p_lead: int         # P_lead, all pairs of the lead (tractor pairs included)
-    s_hand: tuple       # S(C)
-    q_hand: int         # Q(C)
+
+    n: int  # N, the lead's size
+    led: str  # the led category
+    c_cards: list  # C, the hand's cards of the led category
+    bins: tuple  # the lead's tractor lengths, longest first
+    p_lead: int  # P_lead, all pairs of the lead (tractor pairs included)
+    s_hand: tuple  # S(C)
+    q_hand: int  # Q(C)
 
 
 def _situation(hand, lead, t):
@@ -429,21 +470,31 @@ def _situation(hand, lead, t):
     led = _category(lead[0], t)
     c_cards = [c for c in hand if _category(c, t) == led]
     bins, p_lead = _lead_shape(_decompose(lead, t))
-    return _Situation(len(lead), led, c_cards, bins, p_lead,
-                      _greatest_profile(c_cards, bins, t),
-                      min(p_lead, len(_pairs_of(c_cards))))
+    return _Situation(
+        len(lead),
+        led,
+        c_cards,
+        bins,
+        p_lead,
+        _greatest_profile(c_cards, bins, t),
+        min(p_lead, len(_pairs_of(c_cards))),
+    )
 
 
 def _shape_problem(play, sit, t):
     """§4.2 for a play of N cards from C (when |C| > N): S(play) = S(C) and Q(play) = Q(C)."""
     s_play = _greatest_profile(play, sit.bins, t)
     if s_play != sit.s_hand:
-        return (f"must play tractors: the hand can answer the lead's tractors with tractors of "
-                f"{list(sit.s_hand)} pairs, the play answers with {list(s_play)}")
+        return (
+            f"must play tractors: the hand can answer the lead's tractors with tractors of "
+            f"{list(sit.s_hand)} pairs, the play answers with {list(s_play)}"
+        )
     q_play = min(sit.p_lead, len(_pairs_of(play)))
     if q_play != sit.q_hand:
-        return (f"must play pairs: the play must hold {sit.q_hand} {_CATEGORY_NAME[sit.led]} "
-                f"pairs and holds {q_play}")
+        return (
+            f"must play pairs: the play must hold {sit.q_hand} {_CATEGORY_NAME[sit.led]} "
+            f"pairs and holds {q_play}"
+        )
     return None
 
 
@@ -453,9 +504,11 @@ def _follow_problem(hand, lead, play, t):
     n, name, c_cards = sit.n, _CATEGORY_NAME[sit.led], sit.c_cards
     if len(play) != n:
         return f"wrong number of cards: the lead has {n} and the play has {len(play)}"
-    if len(hand) < n:   # engine.md "Validation": no play of N cards comes from this hand
-        return (f"wrong number of cards: the lead has {n} and the hand holds only {len(hand)}, "
-                "so no play can follow it")
+    if len(hand) < n:  # engine.md "Validation": no play of N cards comes from this hand
+        return (
+            f"wrong number of cards: the lead has {n} and the hand holds only {len(hand)}, "
+            "so no play can follow it"
+        )
     in_hand = Counter(hand)
     for card, copies in Counter(play).items():
         if copies > in_hand[card]:
@@ -465,13 +518,17 @@ def _follow_problem(hand, lead, play, t):
     # playing all of C means playing exactly as many led cards as C holds).
     if len(c_cards) <= n:
         if len(play_led) != len(c_cards):
-            return (f"must follow suit: the hand holds {len(c_cards)} {name} cards "
-                    "and the play must contain all of them")
+            return (
+                f"must follow suit: the hand holds {len(c_cards)} {name} cards "
+                "and the play must contain all of them"
+            )
         return None
     # §4.1: with |C| > N every card played comes from C.
     if len(play_led) != n:
-        return (f"must follow suit: the hand holds {len(c_cards)} {name} cards, "
-                f"so all {n} cards played must be {name} cards")
+        return (
+            f"must follow suit: the hand holds {len(c_cards)} {name} cards, "
+            f"so all {n} cards played must be {name} cards"
+        )
     return _shape_problem(play, sit, t)
 
 
@@ -513,6 +570,7 @@ def _sub_multisets(cards, size):
 # Trick winner (§5) and throws (§6)
 # ---------------------------------------------------------------------------------------------
 
+
 def _has_lead_shape(play, bins, p_lead, t):
     """§5 shape: S(play) is exactly the lead's tractor lengths and it holds >= P_lead pairs."""
     return _greatest_profile(play, bins, t) == bins and len(_pairs_of(play)) >= p_lead
@@ -531,9 +589,12 @@ def _key(play, bins, p_lead, t):
     if bins:
         first, others = bins[0], bins[1:]
         line = _pair_line(play, t)
-        tops = [hi for lo, hi in _tractor_spans(line)
-                if hi - lo + 1 == first
-                and _greatest_profile_of_line(_without(line, lo, hi), others) == others]
+        tops = [
+            hi
+            for lo, hi in _tractor_spans(line)
+            if hi - lo + 1 == first
+            and _greatest_profile_of_line(_without(line, lo, hi), others) == others
+        ]
         return max(tops, default=None)
     if p_lead > 0:
         return max(_position(k, t) for k in _pairs_of(play))
@@ -556,6 +617,7 @@ def _throw_unit_fails(unit, other_led_cards, t):
 # ---------------------------------------------------------------------------------------------
 # Public API
 # ---------------------------------------------------------------------------------------------
+
 
 def category(card, trump):
     """Category of one card (§2): "T" for trumps, else its suit letter "S" "H" "C" "D"."""
@@ -584,7 +646,9 @@ def decompose(cards, trump):
     if not cards:
         return []
     if _category_of_set(cards, t) is None:
-        raise PlayError(f"{_canonical_text(cards)!r} mixes categories; only one category decomposes")
+        raise PlayError(
+            f"{_canonical_text(cards)!r} mixes categories; only one category decomposes"
+        )
     return [Unit(u.kind, u.pairs, _to_cards(u.cards)) for u in _decompose(cards, t)]
 
 
@@ -615,7 +679,7 @@ def legal_follows(hand, lead, trump):
     hand, lead, t = _read_follow_inputs(hand, lead, trump)
     n = len(lead)
     if len(hand) < n:
-        return []                       # no play of N cards exists
+        return []  # no play of N cards exists
     sit = _situation(hand, lead, t)
     c_cards = sit.c_cards
     if len(c_cards) <= n:
@@ -637,8 +701,12 @@ def legal_leads(hand, trump):
     by_category = {}
     for c in hand:
         by_category.setdefault(_category(c, t), []).append(c)
-    return [_to_cards(play) for cards in by_category.values()
-            for size in range(1, len(cards) + 1) for play in _sub_multisets(cards, size)]
+    return [
+        _to_cards(play)
+        for cards in by_category.values()
+        for size in range(1, len(cards) + 1)
+        for play in _sub_multisets(cards, size)
+    ]
 
 
 def trick_winner(plays, trump):
@@ -657,7 +725,9 @@ def trick_winner(plays, trump):
     if not plays:
         raise PlayError("a trick needs at least the lead")
     if len({len(p) for p in plays}) != 1:
-        raise PlayError(f"the plays of a trick must have equal sizes, got {[len(p) for p in plays]}")
+        raise PlayError(
+            f"the plays of a trick must have equal sizes, got {[len(p) for p in plays]}"
+        )
     led = _check_lead(plays[0], t)
     _check_copies(plays, "the plays of the trick together")
 
@@ -673,10 +743,10 @@ def trick_winner(plays, trump):
         if play_category is None or not _has_lead_shape(play, bins, p_lead, t):
             continue
         key = _key(play, bins, p_lead, t)
-        beats_in_suit = (play_category == led and one_unit_lead
-                         and best_category == led and key > best_key)
-        ruffs = (play_category == "T" and led != "T"
-                 and (best_category != "T" or best_key < key))
+        beats_in_suit = (
+            play_category == led and one_unit_lead and best_category == led and key > best_key
+        )
+        ruffs = play_category == "T" and led != "T" and (best_category != "T" or best_key < key)
         if beats_in_suit or ruffs:
             best, best_category, best_key = i, play_category, key
     return best
@@ -703,9 +773,13 @@ def check_throw(lead, others, trump):
     units = _decompose(lead, t)
     if len(units) == 1:
         return ThrowCheck(True, _to_cards(lead))
-    failing = [u for u in units
-               if any(_throw_unit_fails(u, [c for c in hand if _category(c, t) == led], t)
-                      for hand in others)]
+    failing = [
+        u
+        for u in units
+        if any(
+            _throw_unit_fails(u, [c for c in hand if _category(c, t) == led], t) for hand in others
+        )
+    ]
     if not failing:
         return ThrowCheck(True, _to_cards(lead))
     forced = min(failing, key=lambda u: (u.pairs, u.top, u.top_kind))
@@ -714,13 +788,14 @@ def check_throw(lead, others, trump):
 
 def points(cards):
     """Points in a set of cards (§1): each 5 counts 5, each 10 and each K counts 10."""
-    value = {5: 5, 10: 10, 13: 10}      # jokers have ranks 15 and 16: no points
+    value = {5: 5, 10: 10, 13: 10}  # jokers have ranks 15 and 16: no points
     return sum(value.get(rank, 0) for rank, _ in _cards_in(cards))
 
 
 # ---------------------------------------------------------------------------------------------
 # The end of a round (§7, §8)
 # ---------------------------------------------------------------------------------------------
+
 
 def bottom_multiplier(rules, last_lead, trump):
     """§7: the bottom's multiplier from the largest unit of the last lead: a single x2, a pair

@@ -6,6 +6,7 @@ was allowed at its moment, and derives who deals, who declared and the trump. Pa
 recorded, so it cannot tell that a seat was offered a show it passed; everything recorded is
 checked. It shares no code with the engine: cards are read by shengji.reference's parser.
 """
+
 from collections import Counter
 
 from shengji.errors import ShengjiError
@@ -42,7 +43,7 @@ def declaration_phase(record):
         deck = _parse(deck_text)
         mine = [e for e in events if e.deal == d]
         hands = [Counter() for _ in range(4)]
-        standing = None        # {"seat", "suit", "count", "strength", "overturns"}
+        standing = None  # {"seat", "suit", "count", "strength", "overturns"}
         level = levels[dealer % 2] if dealer is not None else None
 
         def level_of(seat):
@@ -63,8 +64,13 @@ def declaration_phase(record):
             if not joker and card[0] != level_of(seat):
                 _fail(e, f"{e.cards} is not a level card")
             suit = None if joker else card[1]
-            strength = (STRENGTH["SJ" if card == SJ else "BJ"] if joker
-                        else 0 if len(cards) == 1 else STRENGTH[suit])
+            strength = (
+                STRENGTH["SJ" if card == SJ else "BJ"]
+                if joker
+                else 0
+                if len(cards) == 1
+                else STRENGTH[suit]
+            )
             if what in ("declare", "forced"):
                 if standing is not None:
                     _fail(e, "a declaration stands already")
@@ -74,12 +80,23 @@ def declaration_phase(record):
                     _fail(e, "a forced declaration shows one level card")
                 if dealer is None:
                     dealer, level = seat, levels[seat % 2]
-                standing = {"seat": seat, "suit": suit, "count": len(cards),
-                            "strength": strength, "overturns": 0}
+                standing = {
+                    "seat": seat,
+                    "suit": suit,
+                    "count": len(cards),
+                    "strength": strength,
+                    "overturns": 0,
+                }
             elif what == "reinforce":
-                if (standing is None or standing["seat"] != seat or not rules.reinforce
-                        or standing["count"] != 1 or standing["overturns"]
-                        or card[1] != standing["suit"] or len(cards) != 2):
+                if (
+                    standing is None
+                    or standing["seat"] != seat
+                    or not rules.reinforce
+                    or standing["count"] != 1
+                    or standing["overturns"]
+                    or card[1] != standing["suit"]
+                    or len(cards) != 2
+                ):
                     _fail(e, "only the declarer reinforces its single, before any overturn")
                 standing.update(count=2, strength=strength)
             else:
@@ -89,17 +106,23 @@ def declaration_phase(record):
                     _fail(e, "an overturn shows a pair")
                 if rules.overturn == "once":
                     ok = standing["suit"] is not None and (
-                        joker or (standing["count"] == 1 and suit != standing["suit"]))
+                        joker or (standing["count"] == 1 and suit != standing["suit"])
+                    )
                 else:
                     ok = strength > standing["strength"] and (
-                        standing["strength"] > 0 or suit != standing["suit"])
+                        standing["strength"] > 0 or suit != standing["suit"]
+                    )
                 if not ok:
                     _fail(e, "not stronger than the standing declaration")
-                if (record.first_round and rules.overturn_takes_deal
-                        and e.when == "dealt"):
+                if record.first_round and rules.overturn_takes_deal and e.when == "dealt":
                     dealer = seat
-                standing = {"seat": seat, "suit": suit, "count": 2, "strength": strength,
-                            "overturns": standing["overturns"] + 1}
+                standing = {
+                    "seat": seat,
+                    "suit": suit,
+                    "count": 2,
+                    "strength": strength,
+                    "overturns": standing["overturns"] + 1,
+                }
 
         queue = list(mine)
         for drawn in range(1, len(deck) - 7):
@@ -114,8 +137,13 @@ def declaration_phase(record):
                 if e.action not in ("declare", "reinforce", "overturn"):
                     _fail(e, "not an action at a draw")
                 what = e.action
-                if what != ("declare" if standing is None else
-                            "reinforce" if standing["seat"] == seat else "overturn"):
+                if what != (
+                    "declare"
+                    if standing is None
+                    else "reinforce"
+                    if standing["seat"] == seat
+                    else "overturn"
+                ):
                     _fail(e, "not the show this seat may make now")
                 show(e, what)
         if any(e.when == "drawing" for e in queue):
@@ -131,8 +159,9 @@ def declaration_phase(record):
                 # the stealer's hand: as dealt; the dealer's with the bottom it took and buried
                 saved = hands[seat]
                 if seat == record.buries[0].seat:
-                    hands[seat] = saved + Counter(bottom) - Counter(
-                        _parse(str(record.buries[0].cards)))
+                    hands[seat] = (
+                        saved + Counter(bottom) - Counter(_parse(str(record.buries[0].cards)))
+                    )
                 show(e, what)
                 hands[seat] = saved
             elif what in ("declare", "overturn", "forced"):
@@ -148,8 +177,13 @@ def declaration_phase(record):
                 show(e, what)
             elif what == "revolution":
                 seat = e.seat
-                if (rules.revolution_points is None or revolted or dealer is None
-                        or seat % 2 == dealer % 2 or standing is None):
+                if (
+                    rules.revolution_points is None
+                    or revolted
+                    or dealer is None
+                    or seat % 2 == dealer % 2
+                    or standing is None
+                ):
                     _fail(e, "no revolution here")
                 held = sum(n * {5: 5, 10: 10, 13: 10}.get(c[0], 0) for c, n in hands[seat].items())
                 if held > rules.revolution_points:
@@ -159,8 +193,11 @@ def declaration_phase(record):
             elif what == "step_down":
                 if rules.no_declaration != "forced" or standing is not None:
                     _fail(e, "no step-down here")
-                if any(c[0] == level and c[1] != "J" for s in (dealer, (dealer + 2) % 4)
-                       for c in hands[s]):
+                if any(
+                    c[0] == level and c[1] != "J"
+                    for s in (dealer, (dealer + 2) % 4)
+                    for c in hands[s]
+                ):
                     _fail(e, "the dealer's team holds a level card")
                 dealer = (dealer + 1) % 4
                 first_drawer, redealt = dealer, True
@@ -178,8 +215,13 @@ def declaration_phase(record):
                 card = _turned(rules, bottom, level)
                 if _parse(str(e.cards)) != [card]:
                     _fail(e, f"the bottom gives {card}, not {e.cards}")
-                standing = {"seat": None, "suit": None if card[1] == "J" else card[1],
-                            "count": 0, "strength": 7, "overturns": 0}
+                standing = {
+                    "seat": None,
+                    "suit": None if card[1] == "J" else card[1],
+                    "count": 0,
+                    "strength": 7,
+                    "overturns": 0,
+                }
             else:
                 _fail(e, "unknown action")
         if not redealt:

@@ -9,6 +9,7 @@ as (place of A, place of B) pairs. A move the seat does not see (another seat bu
 taking the bottom up) moves the copies within each set. A labelled placement of the copies
 weighs as many explanations as allow it. Only rounds of one deal are read.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -20,7 +21,7 @@ from shengji.core.cards import KINDS
 from shengji.errors import ArgumentError
 
 REST, PLAYED = 4, 5
-Pair = tuple[int, int]            # (place of A, place of B)
+Pair = tuple[int, int]  # (place of A, place of B)
 Pairs = frozenset[Pair]
 
 
@@ -36,8 +37,11 @@ def observe(explanations: list[Pairs], at: int, to: int, n: int) -> list[Pairs]:
     for pairs in explanations:
         choices: list[tuple[int, ...]] = [(0,), (1,)] if n == 1 else [(0, 1)]
         for chosen in choices:
-            kept = Pairs((to if 0 in chosen else t[0], to if 1 in chosen else t[1])
-                         for t in pairs if all(t[c] == at for c in chosen))
+            kept = Pairs(
+                (to if 0 in chosen else t[0], to if 1 in chosen else t[1])
+                for t in pairs
+                if all(t[c] == at for c in chosen)
+            )
             if kept:
                 out.append(kept)
     return out
@@ -49,8 +53,7 @@ def exactly(explanations: list[Pairs], at: int, n: int) -> list[Pairs]:
     choices: list[tuple[int, ...]] = [()] if n == 0 else [(0,), (1,)] if n == 1 else [(0, 1)]
     for pairs in explanations:
         for chosen in choices:
-            kept = Pairs(t for t in pairs
-                         if all((t[c] == at) == (c in chosen) for c in range(2)))
+            kept = Pairs(t for t in pairs if all((t[c] == at) == (c in chosen) for c in range(2)))
             if kept:
                 out.append(kept)
     return out
@@ -126,7 +129,7 @@ def knowledge(record: Any, seat: int, tricks: int, step: int = 0) -> dict[int, C
         take(e.seat, bottom)
         bury(buries[i + 1].seat, buries[i + 1].cards)
         bottom = buries[i + 1].cards
-    for t, trick in enumerate(record.tricks[:tricks + 1]):
+    for t, trick in enumerate(record.tricks[: tricks + 1]):
         plays = trick.plays[:step] if t == tricks else trick.plays
         for j, play in enumerate(plays):
             q = (trick.leader + j) % 4

@@ -9,7 +9,18 @@ from shengji.round._knowledge import SeatKnowledge
 OBSERVATION_SIZE: int
 OBSERVATION_FIELDS: tuple[tuple[str, tuple[int, ...]], ...]
 
-def observe(knowledge: SeatKnowledge, table: SeatKnowledge, trump_code: int, current: Any,
-            leader: int, levels: Any, points: Any, dealer: int, declarer: int, turn: int,
-            action: int, tricks: int,
-            out: npt.NDArray[np.int16] | None = None) -> npt.NDArray[np.int16]: ...
+def observe(
+    knowledge: SeatKnowledge,
+    table: SeatKnowledge,
+    trump_code: int,
+    current: Any,
+    leader: int,
+    levels: Any,
+    points: Any,
+    dealer: int,
+    declarer: int,
+    turn: int,
+    action: int,
+    tricks: int,
+    out: npt.NDArray[np.int16] | None = None,
+) -> npt.NDArray[np.int16]: ...

@@ -4,6 +4,7 @@ declarations (Event), the buries (Bury) and the finished tricks (Trick); with th
 a round record and a seat's view hold. Each has to_dict() (the JSON of a record, card text as
 str(Cards) gives it) and from_dict (of checked data: shengji.play.records checks a file's
 fields first). docs/engine.md "Rounds" describes the fields."""
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -24,17 +25,23 @@ def cards_of(text: str | None) -> Cards | None:
 class Event(NamedTuple):
     """A public event of the declarations, in the order they happened."""
 
-    deal: int            # which deal of the round (redeals count up)
-    when: str            # "drawing", "dealt" (after the deal) or "buried" (after burying)
-    at: int              # cards drawn in this deal by then
-    seat: int | None     # who acted; None for the table (a turned bottom, a redeal)
-    action: str          # declare, reinforce, overturn, forced, turn_bottom, step_down,
+    deal: int  # which deal of the round (redeals count up)
+    when: str  # "drawing", "dealt" (after the deal) or "buried" (after burying)
+    at: int  # cards drawn in this deal by then
+    seat: int | None  # who acted; None for the table (a turned bottom, a redeal)
+    action: str  # declare, reinforce, overturn, forced, turn_bottom, step_down,
     #                      revolution or redeal
     cards: Cards | None  # the cards shown or turned; None for an event without cards
 
     def to_dict(self) -> dict:
-        return {"deal": self.deal, "when": self.when, "at": self.at, "seat": self.seat,
-                "action": self.action, "cards": card_text(self.cards)}
+        return {
+            "deal": self.deal,
+            "when": self.when,
+            "at": self.at,
+            "seat": self.seat,
+            "action": self.action,
+            "cards": card_text(self.cards),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Event:
@@ -59,10 +66,10 @@ class Trick(NamedTuple):
     """A finished trick."""
 
     leader: int
-    plays: tuple[Cards, ...]   # the four plays in seat order from the leader
+    plays: tuple[Cards, ...]  # the four plays in seat order from the leader
     winner: int
-    points: int                # the points of its cards
-    attempted: Cards | None    # a failed throw (plays[0] is what it forced), else None
+    points: int  # the points of its cards
+    attempted: Cards | None  # a failed throw (plays[0] is what it forced), else None
 
     @property
     def tried(self) -> Cards:
@@ -75,14 +82,23 @@ class Trick(NamedTuple):
         return tuple((self.leader + k) % 4 for k in range(4))
 
     def to_dict(self) -> dict:
-        return {"leader": self.leader, "plays": [str(p) for p in self.plays],
-                "winner": self.winner, "points": self.points,
-                "attempted": card_text(self.attempted)}
+        return {
+            "leader": self.leader,
+            "plays": [str(p) for p in self.plays],
+            "winner": self.winner,
+            "points": self.points,
+            "attempted": card_text(self.attempted),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Trick:
-        return cls(d["leader"], tuple(Cards(p) for p in d["plays"]), d["winner"], d["points"],
-                   cards_of(d["attempted"]))
+        return cls(
+            d["leader"],
+            tuple(Cards(p) for p in d["plays"]),
+            d["winner"],
+            d["points"],
+            cards_of(d["attempted"]),
+        )
 
 
 def trump_to_dict(trump: Trump) -> dict:

@@ -4,6 +4,7 @@ Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16
 80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = docs/rules.md). The declaration settings
 follow docs/design/declarations.md, which quotes the passages.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,7 +16,9 @@ from shengji.core.results import Advance, Settlement
 from shengji.errors import RulesError
 from shengji.round import _engine
 
-PASS_LINE = 80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
+PASS_LINE = (
+    80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
+)
 
 
 @dataclass(frozen=True)
@@ -87,35 +90,59 @@ class Rules:
             raise RulesError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
         if self.dealer_rises is not None:
             rows = self.dealer_rises
-            if (not isinstance(rows, tuple) or not 1 <= len(rows) <= 4
-                    or any(not (isinstance(r, tuple) and len(r) == 2
-                                and all(type(x) is int for x in r) and r[0] >= 0
-                                and r[1] <= 13)
-                           for r in rows)
-                    or [r[0] for r in rows] != sorted(r[0] for r in rows)
-                    or rows[-1][0] != PASS_LINE - 5 or any(r[1] < 1 for r in rows)):
-                raise RulesError("Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
-                                 "...) with rising thresholds from 0 up, ending at 75, and "
-                                 f"levels 1..13, got {rows!r}")
+            if (
+                not isinstance(rows, tuple)
+                or not 1 <= len(rows) <= 4
+                or any(
+                    not (
+                        isinstance(r, tuple)
+                        and len(r) == 2
+                        and all(type(x) is int for x in r)
+                        and r[0] >= 0
+                        and r[1] <= 13
+                    )
+                    for r in rows
+                )
+                or [r[0] for r in rows] != sorted(r[0] for r in rows)
+                or rows[-1][0] != PASS_LINE - 5
+                or any(r[1] < 1 for r in rows)
+            ):
+                raise RulesError(
+                    "Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
+                    "...) with rising thresholds from 0 up, ending at 75, and "
+                    f"levels 1..13, got {rows!r}"
+                )
         validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True, error=RulesError)
-        if (not isinstance(self.must_play, tuple)
-                or any(not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play)):
-            raise RulesError("Rules.must_play must be a tuple of levels 2..14, "
-                             f"got {self.must_play!r}")
+        if not isinstance(self.must_play, tuple) or any(
+            not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play
+        ):
+            raise RulesError(
+                f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}"
+            )
         cap = self.multiplier_cap
         if cap is not None and (not _whole(cap) or cap not in (2, 4, 8, 16, 32, 64)):
-            raise RulesError("Rules.multiplier_cap must be None or a power of two from 2 to 64, "
-                             f"got {self.multiplier_cap!r}")
+            raise RulesError(
+                "Rules.multiplier_cap must be None or a power of two from 2 to 64, "
+                f"got {self.multiplier_cap!r}"
+            )
         validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200, error=RulesError)
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise RulesError(f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
-                                 f"got {getattr(self, name)!r}")
+                raise RulesError(
+                    f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
+                    f"got {getattr(self, name)!r}"
+                )
         for name in FLAGS:
             value = validate.flag(getattr(self, name), f"Rules.{name}", error=RulesError)
-            object.__setattr__(self, name, value)      # a NumPy bool stored as a bool
-        validate.integer(self.revolution_points, "Rules.revolution_points", 0, 200, optional=True,
-                         error=RulesError)
+            object.__setattr__(self, name, value)  # a NumPy bool stored as a bool
+        validate.integer(
+            self.revolution_points,
+            "Rules.revolution_points",
+            0,
+            200,
+            optional=True,
+            error=RulesError,
+        )
         if not _whole(self.series) or self.series not in (1, 3, 5):
             raise RulesError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
 
@@ -137,9 +164,16 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-able data (records and study manifests hold them)."""
-        return {k: (list(map(list, v)) if k == "dealer_rises" and v is not None
-                    else list(v) if isinstance(v, tuple) else v)
-                for k, v in dataclasses.asdict(self).items()}
+        return {
+            k: (
+                list(map(list, v))
+                if k == "dealer_rises" and v is not None
+                else list(v)
+                if isinstance(v, tuple)
+                else v
+            )
+            for k, v in dataclasses.asdict(self).items()
+        }
 
     @staticmethod
     def from_dict(d: Any) -> Rules:
@@ -151,11 +185,10 @@ class Rules:
         unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
         if unknown:
             raise RulesError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
-        d = dict(d)     # JSON's lists as tuples; any other value is __post_init__'s to refuse
+        d = dict(d)  # JSON's lists as tuples; any other value is __post_init__'s to refuse
         rows = d.get("dealer_rises")
         if isinstance(rows, (list, tuple)):
-            d["dealer_rises"] = tuple(tuple(r) if isinstance(r, (list, tuple)) else r
-                                      for r in rows)
+            d["dealer_rises"] = tuple(tuple(r) if isinstance(r, (list, tuple)) else r for r in rows)
         if isinstance(d.get("must_play"), list):
             d["must_play"] = tuple(d["must_play"])
         return Rules().replace(**d)
@@ -169,7 +202,7 @@ class Rules:
 
     def settle(self, points: int) -> Settlement:
         """The level change for the defenders' final points (§8), before must-play clamping."""
-        if validate.integer(points, "defenders' points", 0, 10 ** 6, error=RulesError) % 5:
+        if validate.integer(points, "defenders' points", 0, 10**6, error=RulesError) % 5:
             raise RulesError(f"defenders' points must be a multiple of 5, got {points!r}")
         return Settlement(*_engine.settle(self, points))
 
@@ -215,19 +248,46 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-CHOICES = {"overturn": ("ranked", "once"),
-           "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
-           "first_dealer": ("declarer", "fixed"), "dealer_rotation": ("partner", "stay")}
-FLAGS = ("joker_pair_declares", "reinforce", "overturn_while_drawing", "steal_bottom",
-         "overturn_takes_deal")
+CHOICES = {
+    "overturn": ("ranked", "once"),
+    "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
+    "first_dealer": ("declarer", "fixed"),
+    "dealer_rotation": ("partner", "stay"),
+}
+FLAGS = (
+    "joker_pair_declares",
+    "reinforce",
+    "overturn_while_drawing",
+    "steal_bottom",
+    "overturn_takes_deal",
+)
 
 PRESETS = {
     "v3": Rules(name="v3", step=40, must_play=(14,)),
-    "match16": Rules(name="match16", step=20, dealer_rises=((0, 5), (35, 3), (75, 1)),
-                     must_play=(2, 14), steal_bottom=False, no_declaration="forced",
-                     first_dealer="fixed", overturn_takes_deal=False, revolution_points=15),
-    "bo3": Rules(name="bo3", step=20, rise_cap=5, must_play=(), multiplier_cap=8,
-                 overturn="once", joker_pair_declares=True, reinforce=False,
-                 overturn_while_drawing=True, steal_bottom=False, no_declaration="turn_whole",
-                 overturn_takes_deal=False, series=3),
+    "match16": Rules(
+        name="match16",
+        step=20,
+        dealer_rises=((0, 5), (35, 3), (75, 1)),
+        must_play=(2, 14),
+        steal_bottom=False,
+        no_declaration="forced",
+        first_dealer="fixed",
+        overturn_takes_deal=False,
+        revolution_points=15,
+    ),
+    "bo3": Rules(
+        name="bo3",
+        step=20,
+        rise_cap=5,
+        must_play=(),
+        multiplier_cap=8,
+        overturn="once",
+        joker_pair_declares=True,
+        reinforce=False,
+        overturn_while_drawing=True,
+        steal_bottom=False,
+        no_declaration="turn_whole",
+        overturn_takes_deal=False,
+        series=3,
+    ),
 }

@@ -1,6 +1,7 @@
 """What a seat sees when it must decide (View), built from the engine's own knowledge of the
 seat (shengji.round._knowledge), and the worlds consistent with it (View.sample_worlds).
 docs/engine.md "Views" and "Encodings" describe the fields."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from shengji.round.history import Event, Trick
 from shengji.round.rules import Rules
 
 ACTIONS = ("declare", "revolt", "bury", "play")
-REST = 4                 # place 4 of a world: the cards in no hand (the bottom, undealt cards)
+REST = 4  # place 4 of a world: the cards in no hand (the bottom, undealt cards)
 
 
 @dataclass(frozen=True)
@@ -33,24 +34,24 @@ class View:
     action: str
     hand: Cards
     rules: Rules
-    levels: tuple[int, int]        # each team's level (team = seat % 2)
-    level: int | None              # the round's level, once the dealer is known
-    trump: Trump | None            # None until a declaration (or the bottom) sets it
-    dealer: int | None             # None while a declaration still picks the dealer
+    levels: tuple[int, int]  # each team's level (team = seat % 2)
+    level: int | None  # the round's level, once the dealer is known
+    trump: Trump | None  # None until a declaration (or the bottom) sets it
+    dealer: int | None  # None while a declaration still picks the dealer
     declarer: int | None
-    drawn: int                     # cards drawn so far in this deal (100 after the deal)
-    shows: tuple[Event, ...]       # declarations and other public events so far
-    show: str | None               # for "declare": "declare", "reinforce", "overturn", "forced"
-    options: tuple[Cards, ...]     # for "declare": the shows allowed now
-    may_pass: bool                 # for "declare": False for a forced declaration
-    tricks: tuple[Trick, ...]      # finished tricks, as in RoundRecord.tricks
-    current: tuple[Cards, ...]     # plays of the trick in progress, from its leader
-    leader: int | None             # the seat leading the trick in progress
-    points: tuple[int, int]        # points taken in tricks by each team so far
-    knowledge: SeatKnowledge       # what this seat knows (shengji.round._knowledge.SeatKnowledge)
-    table: SeatKnowledge           # what every seat knows
-    deal: int = 0                  # which deal of the round (redeals count up)
-    turn: int | None = None        # the seat deciding now (this one, unless the view is taken
+    drawn: int  # cards drawn so far in this deal (100 after the deal)
+    shows: tuple[Event, ...]  # declarations and other public events so far
+    show: str | None  # for "declare": "declare", "reinforce", "overturn", "forced"
+    options: tuple[Cards, ...]  # for "declare": the shows allowed now
+    may_pass: bool  # for "declare": False for a forced declaration
+    tricks: tuple[Trick, ...]  # finished tricks, as in RoundRecord.tricks
+    current: tuple[Cards, ...]  # plays of the trick in progress, from its leader
+    leader: int | None  # the seat leading the trick in progress
+    points: tuple[int, int]  # points taken in tricks by each team so far
+    knowledge: SeatKnowledge  # what this seat knows (shengji.round._knowledge.SeatKnowledge)
+    table: SeatKnowledge  # what every seat knows
+    deal: int = 0  # which deal of the round (redeals count up)
+    turn: int | None = None  # the seat deciding now (this one, unless the view is taken
     #                                for another seat; None when the round is over)
 
     @property
@@ -72,8 +73,10 @@ class View:
     @property
     def voids(self) -> tuple[str, ...]:
         """Categories (of "DCHST") each seat has shown it lacks by not following them."""
-        return tuple("".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
-                     for bits in self.knowledge.voids)
+        return tuple(
+            "".join(c for i, c in enumerate(CATEGORIES) if bits >> i & 1)
+            for bits in self.knowledge.voids
+        )
 
     @property
     def bottom(self) -> Cards | None:
@@ -108,10 +111,11 @@ class View:
         hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ArgumentError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
-        seed = int(rng.integers(0, 2 ** 63)) if hasattr(rng, "integers") else rng
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
-            raise ArgumentError(f"seat {self.seat}: rng must be a seed (int) or a numpy "
-                                f"Generator, got {rng!r}")
+        seed = int(rng.integers(0, 2**63)) if hasattr(rng, "integers") else rng
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ArgumentError(
+                f"seat {self.seat}: rng must be a seed (int) or a numpy Generator, got {rng!r}"
+            )
         places = world_sampler(self.knowledge).sample(k, seed)
         return Worlds(places[:, :4], places[:, REST])
 
@@ -123,20 +127,33 @@ class View:
         flat = self.observation()
         out: dict[str, np.ndarray] = {
             key: flat[start:end].reshape(shape).astype(ENCODING_DTYPES[key])
-            for key, shape, start, end in FIELD_SLICES}
+            for key, shape, start, end in FIELD_SLICES
+        }
         out["bitboards"] = self.knowledge.bitboards()
         return out
 
     def observation(self, out: np.ndarray | None = None) -> np.ndarray:
         """The view as one flat int16 array of OBSERVATION_SIZE (OBSERVATION_FIELDS in order,
         each flattened): what the env's observation of this seat is, encoded natively."""
+
         def seat(q: int | None) -> int:
             return -1 if q is None else q
+
         return observe(
-            self.knowledge, self.table, -1 if self.trump is None else self.trump.code,
-            self.current, seat(self.leader), self.levels, self.points, seat(self.dealer),
-            seat(self.declarer), seat(self.turn), ACTIONS.index(self.action), len(self.tricks),
-            out)
+            self.knowledge,
+            self.table,
+            -1 if self.trump is None else self.trump.code,
+            self.current,
+            seat(self.leader),
+            self.levels,
+            self.points,
+            seat(self.dealer),
+            seat(self.declarer),
+            seat(self.turn),
+            ACTIONS.index(self.action),
+            len(self.tricks),
+            out,
+        )
 
 
 def field_slices() -> tuple[tuple[str, tuple[int, ...], int, int], ...]:
@@ -152,8 +169,9 @@ def field_slices() -> tuple[tuple[str, tuple[int, ...], int, int], ...]:
 
 FIELD_SLICES = field_slices()
 # View.encode's dtype of each field: int8 counts and numbers, but for these
-ENCODING_DTYPES: dict[str, np.dtype[Any]] = {key: np.dtype(np.int8)
-                                             for key, _ in OBSERVATION_FIELDS}
+ENCODING_DTYPES: dict[str, np.dtype[Any]] = {
+    key: np.dtype(np.int8) for key, _ in OBSERVATION_FIELDS
+}
 ENCODING_DTYPES.update(voids=np.dtype(np.bool_), points=np.dtype(np.int16))
 
 
@@ -176,5 +194,7 @@ class Worlds:
         return len(self.hands)
 
     def __getitem__(self, i: int) -> tuple[list[Cards], Cards]:
-        return ([Cards.from_masks(int(a), int(b)) for a, b in self.hands[i]],
-                Cards.from_masks(int(self.rest[i, 0]), int(self.rest[i, 1])))
+        return (
+            [Cards.from_masks(int(a), int(b)) for a, b in self.hands[i]],
+            Cards.from_masks(int(self.rest[i, 0]), int(self.rest[i, 1])),
+        )

@@ -3,6 +3,7 @@ seat should declare at the end of the draw (analyze_trump). Every choice is play
 from the dealer's bury in the same sampled worlds (uniform deals of the cards the seat cannot
 see), and the choices are ranked by the dealer's team's mean level change, each with the 95%
 interval of its difference to the best, paired by world."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -27,14 +28,14 @@ from shengji.studies.stats import Sums, level_delta
 
 __all__ = ["analyze_bury", "analyze_trump", "trump_of", "trump_text"]
 
-DEALER = 0                 # the analysed seat deals and declares; its partner sits at 2
+DEALER = 0  # the analysed seat deals and declares; its partner sits at 2
 FULL_DECK = Cards.from_masks(BB_ALL, BB_ALL)
-OTHER_SEATS = 0b01110      # WorldSampler places: seats 1, 2, 3 ...
-OTHER_SEATS_AND_BOTTOM = 0b11110   # ... and the bottom
-MAX_WORLDS = 1_000_000     # the worlds are held in memory, 80 bytes each
-SEARCH = 40_000            # the search's default budget in play-outs: about 0.5 s, greedy
-SEARCH_STEP = 3            # neighbours of the best played in every world per step
-MIN_SCREEN = 30            # fewest worlds a screen of the neighbours stands on
+OTHER_SEATS = 0b01110  # WorldSampler places: seats 1, 2, 3 ...
+OTHER_SEATS_AND_BOTTOM = 0b11110  # ... and the bottom
+MAX_WORLDS = 1_000_000  # the worlds are held in memory, 80 bytes each
+SEARCH = 40_000  # the search's default budget in play-outs: about 0.5 s, greedy
+SEARCH_STEP = 3  # neighbours of the best played in every world per step
+MIN_SCREEN = 30  # fewest worlds a screen of the neighbours stands on
 COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "dealer_holds", "n")
 
 
@@ -45,13 +46,16 @@ def trump_of(trump: Trump | str) -> Trump:
     if not isinstance(trump, str):
         raise TrumpError(f"trump must be a shengji.Trump or text such as 2S, got {trump!r}")
     text = trump.strip().upper()
-    level, suit = ((text.removesuffix(NO_TRUMP), None) if text.endswith(NO_TRUMP)
-                   else (text[:-1], text[-1:]))
+    level, suit = (
+        (text.removesuffix(NO_TRUMP), None) if text.endswith(NO_TRUMP) else (text[:-1], text[-1:])
+    )
     try:
         return Trump(level, suit)
     except TrumpError as e:
-        raise TrumpError(f"trump {trump!r}: {e} (write the level then the suit: 2S, 10H, AC, "
-                         "or 2NT for no trump)") from None
+        raise TrumpError(
+            f"trump {trump!r}: {e} (write the level then the suit: 2S, 10H, AC, "
+            "or 2NT for no trump)"
+        ) from None
 
 
 def trump_text(trump: Trump) -> str:
@@ -82,8 +86,10 @@ def show_of(hand: Cards, trump: Trump, rules: Rules) -> Cards:
     name = trump_text(trump)
     if trump.suit is None:
         if not rules.joker_pair_declares:
-            raise ShengjiError(f"the hand cannot declare {name}: these rules ({rules.name}) "
-                               "declare no trump with no card (Rules.joker_pair_declares)")
+            raise ShengjiError(
+                f"the hand cannot declare {name}: these rules ({rules.name}) "
+                "declare no trump with no card (Rules.joker_pair_declares)"
+            )
         pairs = [j for j in ("BJ", "SJ") if Counter(hand)[j] == 2]
         if not pairs:
             raise ShengjiError(f"the hand cannot declare {name}: it holds no joker pair")
@@ -99,7 +105,7 @@ def declarable(hand: Cards, level: int, rules: Rules) -> list[tuple[Trump, Cards
     """Every trump the hand may declare at this level, with its show (show_of): each suit
     whose level card it holds, then no trump where the rules let a joker pair declare it."""
     out = []
-    for suit in (*reversed(SUITS), None):      # spades first: ties rank in this order
+    for suit in (*reversed(SUITS), None):  # spades first: ties rank in this order
         try:
             trump = Trump(level, suit)
             out.append((trump, show_of(hand, trump, rules)))
@@ -120,8 +126,9 @@ def bury_of(cards: Any, hand: Cards, label: str) -> Cards:
     return bury
 
 
-def sample_worlds(fixed: list[Cards], places: int, need: list[int], worlds: int,
-                  seed: int) -> np.ndarray:
+def sample_worlds(
+    fixed: list[Cards], places: int, need: list[int], worlds: int, seed: int
+) -> np.ndarray:
     """`worlds` uniform deals of the cards not in `fixed` to `places` (as many to each place as
     `need` says), `fixed` added: (worlds, 5, 2) masks of seats 0..3 and the bottom."""
     unseen = FULL_DECK - sum(fixed, Cards())
@@ -134,34 +141,59 @@ def bury_worlds(hand: Cards, show: Cards, worlds: int, seed: int) -> np.ndarray:
     # which 8 of the 33 were the bottom changes nothing the play reads (the dealer sees all
     # of them, the others none)
     bottom = Cards(list(hand - show)[-BOTTOM_SIZE:])
-    return sample_worlds([hand - bottom, Cards(), Cards(), Cards(), bottom], OTHER_SEATS,
-                         [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, 0], worlds, seed)
+    return sample_worlds(
+        [hand - bottom, Cards(), Cards(), Cards(), bottom],
+        OTHER_SEATS,
+        [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, 0],
+        worlds,
+        seed,
+    )
 
 
 def trump_worlds(hand: Cards, worlds: int, seed: int) -> np.ndarray:
     """analyze_trump's worlds: seat 0's 25 cards, the other 83 dealt uniformly to seats 1, 2
     and 3 and the bottom."""
-    return sample_worlds([hand, Cards(), Cards(), Cards(), Cards()], OTHER_SEATS_AND_BOTTOM,
-                         [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, BOTTOM_SIZE], worlds, seed)
+    return sample_worlds(
+        [hand, Cards(), Cards(), Cards(), Cards()],
+        OTHER_SEATS_AND_BOTTOM,
+        [0, HAND_SIZE, HAND_SIZE, HAND_SIZE, BOTTOM_SIZE],
+        worlds,
+        seed,
+    )
 
 
-def outcomes(rules: Rules, worlds: np.ndarray, shows: list[Cards], buries: list[Cards | None],
-             bots: Any, levels: tuple[int, int], seed: int) -> dict[str, np.ndarray]:
+def outcomes(
+    rules: Rules,
+    worlds: np.ndarray,
+    shows: list[Cards],
+    buries: list[Cards | None],
+    bots: Any,
+    levels: tuple[int, int],
+    seed: int,
+) -> dict[str, np.ndarray]:
     """Each candidate (its show, and its bury or None for the dealer's bot to bury) played out
     in each world from the bury: (candidates, worlds) arrays defender_points, dealer_holds and
     rise. Native bots play natively (play_out); a Python or search bot (Pimc) is asked through
     Python, round by round, from the same positions and round seeds."""
     specs, objects, _ = resolve_bots(bots)
     if all(o is None for o in objects):
-        return play_out(rules, worlds, to_masks(shows), to_masks([b or Cards() for b in buries]),
-                        specs, DEALER, levels, seed)
+        return play_out(
+            rules,
+            worlds,
+            to_masks(shows),
+            to_masks([b or Cards() for b in buries]),
+            specs,
+            DEALER,
+            levels,
+            seed,
+        )
     shape = (len(shows), len(worlds))
-    cols = {name: np.zeros(shape, np.int16) for name in ("defender_points", "dealer_holds",
-                                                          "rise")}
+    cols = {name: np.zeros(shape, np.int16) for name in ("defender_points", "dealer_holds", "rise")}
     for i, (show, bury) in enumerate(zip(shows, buries)):
         for j, world in enumerate(worlds):
-            table = Table.at_bury(rules, round_seed(seed, j), DEALER, levels, world, show, bury,
-                                  specs)
+            table = Table.at_bury(
+                rules, round_seed(seed, j), DEALER, levels, world, show, bury, specs
+            )
             while (pending := table.advance()) is not None:
                 what, seat = pending
                 ask_python_bot(table, rules, levels, objects[seat], what, seat)
@@ -180,8 +212,12 @@ def scores(cols: dict[str, np.ndarray]) -> list[tuple[float, float]]:
     return [(float(d), -float(p)) for d, p in zip(delta, points)]
 
 
-def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
-           extra: dict[str, list[str]] | None = None) -> Any:
+def ranked(
+    column: str,
+    labels: list[str],
+    cols: dict[str, np.ndarray],
+    extra: dict[str, list[str]] | None = None,
+) -> Any:
     """The candidates as a frame, best first (`scores`; the first given on ties), each with
     the 95% interval of its level change's difference to the best's, world by world."""
     with needs("shengji.studies.analyze", "study"):
@@ -194,12 +230,18 @@ def ranked(column: str, labels: list[str], cols: dict[str, np.ndarray],
     rows = []
     for i in order:
         _, low, high = Sums.of(delta[i] - best).interval(False)
-        rows.append({column: labels[i], "level_delta_mean": float(delta[i].mean()),
-                     "ci_low": low, "ci_high": high,
-                     "defender_points_mean": float(cols["defender_points"][i].mean()),
-                     "dealer_holds": float(cols["dealer_holds"][i].mean()),
-                     "n": delta.shape[1],
-                     **{name: values[i] for name, values in (extra or {}).items()}})
+        rows.append(
+            {
+                column: labels[i],
+                "level_delta_mean": float(delta[i].mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "defender_points_mean": float(cols["defender_points"][i].mean()),
+                "dealer_holds": float(cols["dealer_holds"][i].mean()),
+                "n": delta.shape[1],
+                **{name: values[i] for name, values in (extra or {}).items()},
+            }
+        )
     return pd.DataFrame(rows, columns=[column, *COLUMNS, *(extra or {})])
 
 
@@ -221,14 +263,24 @@ def team_levels(levels: Any, level: int) -> tuple[int, int]:
         return (level, level)
     levels = validate.levels(levels)
     if levels[0] != level:
-        raise ShengjiError(f"levels {levels}: the dealer's team (seat 0) plays at the trump's "
-                           f"level {RANK_NAMES[level]}, not {RANK_NAMES[levels[0]]}")
+        raise ShengjiError(
+            f"levels {levels}: the dealer's team (seat 0) plays at the trump's "
+            f"level {RANK_NAMES[level]}, not {RANK_NAMES[levels[0]]}"
+        )
     return levels
 
 
-def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", worlds: int = 2000,
-                 bots: Any = "greedy", seed: int = 0, candidates: Iterable[Any] | None = None,
-                 levels: Any = None, search: int = SEARCH) -> Any:
+def analyze_bury(
+    hand: Any,
+    trump: Trump | str,
+    rules: Rules | str = "v3",
+    worlds: int = 2000,
+    bots: Any = "greedy",
+    seed: int = 0,
+    candidates: Iterable[Any] | None = None,
+    levels: Any = None,
+    search: int = SEARCH,
+) -> Any:
     """Which 8 cards to bury: the dealer (seat 0) holds these 33 cards, the bottom taken up,
     having declared `trump` after the deal (its level cards of the trump suit, both when it
     holds both; no trump: a joker pair) with nobody overturning. The other 75 cards are dealt
@@ -254,7 +306,7 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
     hand = hand_of(hand, HAND_SIZE + BOTTOM_SIZE, "the dealer's, the bottom taken up")
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
-    search = validate.count(search, "search", 0, 10 ** 9)
+    search = validate.count(search, "search", 0, 10**9)
     resolve_bots(bots)
     show = show_of(hand, trump, rules)
     if isinstance(candidates, (str, Cards)):
@@ -268,8 +320,7 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
     levels = team_levels(levels, trump.level)
 
     def play(buries: list[Cards], k: int) -> dict[str, np.ndarray]:
-        return outcomes(rules, places[:k], [show] * len(buries), list(buries), bots, levels,
-                        seed)
+        return outcomes(rules, places[:k], [show] * len(buries), list(buries), bots, levels, seed)
 
     buries = list(found)
     parts = [play(buries, worlds)]
@@ -286,12 +337,18 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
         tried.update(neighbours)
         budget -= screen * len(neighbours)
         # the best's own outcomes on the screen's worlds, for a paired comparison
-        ahead = scores({name: np.concatenate([v[best:best + 1, :screen],
-                                              play(neighbours, screen)[name]])
-                        for name, v in cols.items()})
-        promising = sorted((i for i in range(1, len(ahead)) if ahead[i] > ahead[0]),
-                           key=lambda i: ahead[i], reverse=True)
-        picked = [neighbours[i - 1] for i in promising[:min(SEARCH_STEP, budget // worlds)]]
+        ahead = scores(
+            {
+                name: np.concatenate([v[best : best + 1, :screen], play(neighbours, screen)[name]])
+                for name, v in cols.items()
+            }
+        )
+        promising = sorted(
+            (i for i in range(1, len(ahead)) if ahead[i] > ahead[0]),
+            key=lambda i: ahead[i],
+            reverse=True,
+        )
+        picked = [neighbours[i - 1] for i in promising[: min(SEARCH_STEP, budget // worlds)]]
         if not picked:
             break
         budget -= worlds * len(picked)
@@ -299,12 +356,20 @@ def analyze_bury(hand: Any, trump: Trump | str, rules: Rules | str = "v3", world
         buries += picked
         for b in picked:
             found[b] = ["search"]
-    return ranked("bury", [str(b) for b in buries], cols,
-                  {"by": [", ".join(found[b]) for b in buries]})
+    return ranked(
+        "bury", [str(b) for b in buries], cols, {"by": [", ".join(found[b]) for b in buries]}
+    )
 
 
-def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds: int = 2000,
-                  bots: Any = "greedy", seed: int = 0, levels: Any = None) -> Any:
+def analyze_trump(
+    hand: Any,
+    level: int | str,
+    rules: Rules | str = "v3",
+    worlds: int = 2000,
+    bots: Any = "greedy",
+    seed: int = 0,
+    levels: Any = None,
+) -> Any:
     """Which trump to declare: this seat (seat 0) holds these 25 cards at the end of the draw
     at `level`, and its team deals (it deals and declares; nobody overturns before the
     bottom). Each trump it could declare (a suit whose level card it holds; no trump where the
@@ -322,10 +387,18 @@ def analyze_trump(hand: Any, level: int | str, rules: Rules | str = "v3", worlds
     resolve_bots(bots)
     choices = declarable(hand, level, rules)
     if not choices:
-        raise ShengjiError(f"the hand cannot declare at level {RANK_NAMES[level]}: it holds no "
-                           f"{RANK_NAMES[level]}" + (" and no joker pair"
-                                                    if rules.joker_pair_declares else ""))
+        raise ShengjiError(
+            f"the hand cannot declare at level {RANK_NAMES[level]}: it holds no "
+            f"{RANK_NAMES[level]}" + (" and no joker pair" if rules.joker_pair_declares else "")
+        )
     places = trump_worlds(hand, worlds, seed)
-    cols = outcomes(rules, places, [show for _, show in choices], [None] * len(choices), bots,
-                    team_levels(levels, level), seed)
+    cols = outcomes(
+        rules,
+        places,
+        [show for _, show in choices],
+        [None] * len(choices),
+        bots,
+        team_levels(levels, level),
+        seed,
+    )
     return ranked("trump", [trump_text(t) for t, _ in choices], cols)

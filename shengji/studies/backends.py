@@ -1,5 +1,6 @@
 """Where a study's chunks run: worker processes on this machine, or Ray tasks; and how a run
 stops on Ctrl-C, SIGTERM or SIGHUP with its running chunks saved."""
+
 from __future__ import annotations
 
 import multiprocessing
@@ -16,12 +17,18 @@ from shengji._optional import needs
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
-Job = tuple[Rules, int, int, int, tuple[Any, ...]]   # (rules, seed, start, count, strategies)
+Job = tuple[Rules, int, int, int, tuple[Any, ...]]  # (rules, seed, start, count, strategies)
 
 
-def execute(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
-            options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
-            workers: int, backend: str, ray_address: str | None) -> None:
+def execute(
+    chunk: Callable[..., tuple[dict, dict, dict]],
+    jobs: list[Job],
+    options: dict[str, Any],
+    save: Callable[[int, tuple[dict, dict, dict]], None],
+    workers: int,
+    backend: str,
+    ray_address: str | None,
+) -> None:
     """The jobs' chunks on the backend, each result saved as it comes back."""
     main = threading.current_thread() is threading.main_thread()
     # a scheduler's SIGTERM or a closed terminal's SIGHUP stops the run as Ctrl-C does
@@ -36,9 +43,13 @@ def execute(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
             signal.signal(s, handler)
 
 
-def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
-                options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
-                workers: int) -> None:
+def run_locally(
+    chunk: Callable[..., tuple[dict, dict, dict]],
+    jobs: list[Job],
+    options: dict[str, Any],
+    save: Callable[[int, tuple[dict, dict, dict]], None],
+    workers: int,
+) -> None:
     """The chunks in worker processes (in this one for a single worker); each result is
     saved as it comes back. On Ctrl-C or SIGTERM the chunks not started are dropped and the
     running ones finish and are saved."""
@@ -47,9 +58,12 @@ def run_locally(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
             save(job[2], chunk(*job, **options))
         return
     # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's) mid-use
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(jobs)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=start_worker,
+        initargs=(os.getpid(),),
+    )
     pending: dict[Future, int] = {pool.submit(chunk, *job, **options): job[2] for job in jobs}
     try:
         while pending:
@@ -83,8 +97,8 @@ def end_with_parent(parent: int) -> None:
     os._exit(1)
 
 
-PARENT_WATCH_S = 0.5      # how often a worker checks that its parent is alive
-RAY_CONNECT_TIMEOUT_S = 10   # how long a Ray address may take to answer before the run stops
+PARENT_WATCH_S = 0.5  # how often a worker checks that its parent is alive
+RAY_CONNECT_TIMEOUT_S = 10  # how long a Ray address may take to answer before the run stops
 
 
 def check_ray_address(address: str) -> None:
@@ -96,13 +110,20 @@ def check_ray_address(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT_S).close()
     except OSError as e:
-        raise StudyError(f"nothing answers at the Ray address {address} (waited up to "
-                         f"{RAY_CONNECT_TIMEOUT_S} s): {e.strerror or e}") from None
+        raise StudyError(
+            f"nothing answers at the Ray address {address} (waited up to "
+            f"{RAY_CONNECT_TIMEOUT_S} s): {e.strerror or e}"
+        ) from None
 
 
-def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
-               options: dict[str, Any], save: Callable[[int, tuple[dict, dict, dict]], None],
-               address: str | None, workers: int) -> None:
+def run_on_ray(
+    chunk: Callable[..., tuple[dict, dict, dict]],
+    jobs: list[Job],
+    options: dict[str, Any],
+    save: Callable[[int, tuple[dict, dict, dict]], None],
+    address: str | None,
+    workers: int,
+) -> None:
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     with needs("the ray backend", "ray"):
         import ray
@@ -133,8 +154,9 @@ def run_on_ray(chunk: Callable[..., tuple[dict, dict, dict]], jobs: list[Job],
             ray.shutdown()
 
 
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 class Stopped(KeyboardInterrupt):
@@ -149,4 +171,3 @@ class Stopped(KeyboardInterrupt):
 def stop_on_signal(signum: int, frame: Any) -> None:
     """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does."""
     raise Stopped(signum)
-

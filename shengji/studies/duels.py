@@ -13,6 +13,7 @@ Native bots play natively (simulate, per-seat specs [a, b, a, b] then [b, a, b, 
 search bots round by round (play_round). Matches: match i is two play_match runs seeded
 round_seed(seed, i), one per seating.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,7 +43,7 @@ from shengji.round.rules import Rules
 from shengji.studies.runner import Study, run, run_in_memory
 from shengji.studies.stats import Sums, level_delta
 
-SCORE_BINS = 25          # a deal's score, -6 .. +6 in halves (clipped)
+SCORE_BINS = 25  # a deal's score, -6 .. +6 in halves (clipped)
 DEFAULT_DEALS = 10_000
 # deals (matches) a chunk when a bot plays in Python (about 12 s of pimc at 1,000 rollouts),
 # so that a few hundred deals still spread over the workers
@@ -54,9 +55,18 @@ def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
     return [a, b, a, b], [b, a, b, a]
 
 
-def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
-               first_round: bool, levels: Any, step: int = 1, cond: Condition | None = None,
-               dealt: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+def play_deals(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    bots: list[Any],
+    first_round: bool,
+    levels: Any,
+    step: int = 1,
+    cond: Condition | None = None,
+    dealt: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... (count of them) played by the four seats' `bots` (bots
     or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed.
     `dealt`: the deals' first deals under `cond` and the attempts each took (round_decks),
@@ -68,17 +78,27 @@ def play_deals(rules: Rules, seed: int, start: int, count: int, bots: list[Any],
         native = all(o is None for o in objects)
     indices = range(start, start + count * step, step)
     if not native:
-        return play_columns(rules, seed, [(i, i % 4) for i in indices], bots, levels,
-                            first_round, cond, dealt)
+        return play_columns(
+            rules, seed, [(i, i % 4) for i in indices], bots, levels, first_round, cond, dealt
+        )
     decks = None if dealt is None else dealt[0]
     cols = {name: np.zeros(count, np.int16) for name in ROUND_NAMES}
     cols["seed"] = np.zeros(count, np.int64)
     # simulate takes one first drawer a call; each drawer's deals are evenly spaced
     period = 4 // math.gcd(step, 4)
     for k in range(min(period, count)):
-        part = simulate(rules, seed, indices[k], len(indices[k::period]), specs,
-                        indices[k] % 4, levels, first_round, step=step * period,
-                        decks=None if decks is None else decks[k::period])
+        part = simulate(
+            rules,
+            seed,
+            indices[k],
+            len(indices[k::period]),
+            specs,
+            indices[k] % 4,
+            levels,
+            first_round,
+            step=step * period,
+            decks=None if decks is None else decks[k::period],
+        )
         for name, values in part.items():
             cols[name][k::period] = values
     return cols
@@ -91,9 +111,19 @@ def advantage(cols: dict[str, np.ndarray], team: int) -> np.ndarray:
     return np.where(cols["dealer"] % 2 == team, delta, -delta)
 
 
-def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
-               first_round: bool = False, levels: Any = (2, 2), step: int = 1,
-               cond: Condition | None = None, features: bool = False) -> dict[str, np.ndarray]:
+def duel_deals(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    a: Any,
+    b: Any,
+    first_round: bool = False,
+    levels: Any = (2, 2),
+    step: int = 1,
+    cond: Condition | None = None,
+    features: bool = False,
+) -> dict[str, np.ndarray]:
     """Deals start, start + step, ... played by a against b in both seatings: per deal its
     seed, each seating's DUEL_ROUND_NAMES (`<name>__seating1`: A at seats 0 and 2;
     `__seating2`: A at 1 and 3; a_advantage, that round's advantage for A) and the score,
@@ -106,15 +136,26 @@ def duel_deals(rules: Rules, seed: int, start: int, count: int, a: Any, b: Any,
     dealers = [i % 4 for i in indices]
     cond = condition() if cond is None else cond
     dealt = round_decks(cond, seed, indices, dealers) if features or not cond.plain else None
-    one, two = (play_deals(rules, seed, start, count, bots, first_round, levels, step, cond,
-                           None if cond.plain else dealt)
-                for bots in seatings(a, b))
+    one, two = (
+        play_deals(
+            rules,
+            seed,
+            start,
+            count,
+            bots,
+            first_round,
+            levels,
+            step,
+            cond,
+            None if cond.plain else dealt,
+        )
+        for bots in seatings(a, b)
+    )
     rows: dict[str, np.ndarray] = {"seed": one["seed"].astype(np.uint64)}
     if dealt is not None and cond.accept is not None:
         rows["attempts"] = dealt[1]
     if dealt is not None and features:
-        rows.update(hand_features(dealt[0], dealers,
-                                  np.asarray(levels)[np.array(dealers) % 2]))
+        rows.update(hand_features(dealt[0], dealers, np.asarray(levels)[np.array(dealers) % 2]))
     for team, (seating, cols) in enumerate(zip(SEATINGS, (one, two))):
         cols = {**cols, "a_advantage": advantage(cols, team).astype(np.int16)}
         for name in DUEL_ROUND_NAMES:
@@ -132,33 +173,48 @@ def score_hist(score: np.ndarray) -> list[int]:
 def team_rounds(rows: dict[str, np.ndarray], name: str, team: int, dealing: bool) -> np.ndarray:
     """`name` of both seatings' rounds where `team` (0: A, 1: B) deals (dealing) or
     defends."""
-    return np.concatenate([rows[f"{name}__{s}"][(rows[f"dealer__{s}"] % 2 == (team + r) % 2)
-                                                == dealing] for r, s in enumerate(SEATINGS)])
+    return np.concatenate(
+        [
+            rows[f"{name}__{s}"][(rows[f"dealer__{s}"] % 2 == (team + r) % 2) == dealing]
+            for r, s in enumerate(SEATINGS)
+        ]
+    )
 
 
-def duel_chunk(rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, Any],
-               first_round: bool = False, levels: Any = (2, 2), predeal: Any = None,
-               bottom: Any = None, accept: Any = None) -> tuple[dict, dict, dict]:
+def duel_chunk(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[Any, Any],
+    first_round: bool = False,
+    levels: Any = (2, 2),
+    predeal: Any = None,
+    bottom: Any = None,
+    accept: Any = None,
+) -> tuple[dict, dict, dict]:
     """Sums, histogram and per-deal rows of a chunk of a duel of `strategies` (a, b: bots or
     their texts); predeal ({seat: cards}, seats as text too: a manifest's JSON), bottom and
     accept condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
     cond = option_condition(predeal, bottom, accept)
-    rows = duel_deals(rules, seed, start, count, a, b, first_round, levels, cond=cond,
-                      features=True)
+    rows = duel_deals(
+        rules, seed, start, count, a, b, first_round, levels, cond=cond, features=True
+    )
     sums = {"score|team=a": Sums.of(rows["score"])}
     if "attempts" in rows:
         sums["attempts_mean|all"] = Sums.of(rows["attempts"])
     for team, label in ((0, "a"), (1, "b")):
-        sums[f"dealer_holds|team={label}"] = Sums.of(team_rounds(rows, "dealer_holds", team,
-                                                                 True))
+        sums[f"dealer_holds|team={label}"] = Sums.of(team_rounds(rows, "dealer_holds", team, True))
         sums[f"defender_points_mean|team={label}"] = Sums.of(
-            team_rounds(rows, "defender_points", team, False))
+            team_rounds(rows, "defender_points", team, False)
+        )
     return sums, {"score|team=a": score_hist(rows["score"])}, rows
 
 
-def match_chunk(rules: Rules, seed: int, start: int, count: int,
-                strategies: tuple[Any, Any]) -> tuple[dict, dict, dict]:
+def match_chunk(
+    rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, Any]
+) -> tuple[dict, dict, dict]:
     """Sums and per-pair rows of a chunk of a duel of matches: match i played by a against b
     in both seatings, each seeded round_seed(seed, i)."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
@@ -168,22 +224,41 @@ def match_chunk(rules: Rules, seed: int, start: int, count: int,
     for j, s in enumerate(seeds):
         for r, bots in enumerate(seatings(a, b)):
             m = play_match(rules, int(s), bots)
-            won[r, j] = m.winner == r         # A is team r in seating r
+            won[r, j] = m.winner == r  # A is team r in seating r
             lengths[r, j] = len(m.rounds)
     wins = won.mean(axis=0)
-    rows = {"seed": seeds, **{f"a_won__{s}": won[r] for r, s in enumerate(SEATINGS)},
-            **{f"rounds__{s}": lengths[r] for r, s in enumerate(SEATINGS)}, "a_wins": wins}
+    rows = {
+        "seed": seeds,
+        **{f"a_won__{s}": won[r] for r, s in enumerate(SEATINGS)},
+        **{f"rounds__{s}": lengths[r] for r, s in enumerate(SEATINGS)},
+        "a_wins": wins,
+    }
     sums = {"wins_mean|team=a": Sums.of(wins), "rounds_mean|all": Sums.of(lengths.ravel())}
     return sums, {"wins|team=a": np.bincount(won.sum(axis=0), minlength=3).tolist()}, rows
 
 
-
-DUELS = {   # a duel of deals, and of whole matches, run as studies are
-    "duel": Study("duel", duel_chunk, duel_columns, (), 20_000,
-                  {"first_round": False, "levels": [2, 2]}, versus=True),
-    "duel-matches": Study("duel-matches", match_chunk, match_columns, (), 100,
-                          unit="matches", row="match", versus=True),
+DUELS = {  # a duel of deals, and of whole matches, run as studies are
+    "duel": Study(
+        "duel",
+        duel_chunk,
+        duel_columns,
+        (),
+        20_000,
+        {"first_round": False, "levels": [2, 2]},
+        versus=True,
+    ),
+    "duel-matches": Study(
+        "duel-matches",
+        match_chunk,
+        match_columns,
+        (),
+        100,
+        unit="matches",
+        row="match",
+        versus=True,
+    ),
 }
+
 
 @dataclass(frozen=True)
 class Duel:
@@ -196,22 +271,38 @@ class Duel:
     def metric(self, name: str, group: str | None = None) -> dict[str, Any]:
         """The summary's metric `name` (of `group`, where several groups have it): a
         ArgumentError names the metrics there are."""
-        found = [m for m in self.summary["metrics"]
-                 if m["name"] == name and group in (None, m["group"])]
+        found = [
+            m for m in self.summary["metrics"] if m["name"] == name and group in (None, m["group"])
+        ]
         if not found:
             names = sorted({m["name"] for m in self.summary["metrics"]})
-            raise ArgumentError(f"no metric {name!r}" + (f" in group {group!r}" if group else "")
-                                + f"; the summary has {', '.join(names)}")
+            raise ArgumentError(
+                f"no metric {name!r}"
+                + (f" in group {group!r}" if group else "")
+                + f"; the summary has {', '.join(names)}"
+            )
         return found[0]
 
 
-def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", seed: int = 0,
-         first_round: bool = False, levels: tuple[int, int] = (2, 2),
-         workers: int | None = None, backend: str = "local", matches: int | None = None,
-         out: str | os.PathLike | None = None, resume: bool = False,
-         progress: Callable[[int], object] | None = None,
-         ray_address: str | None = None, predeal: Any = None, bottom: Any = None,
-         accept: Callable[[np.ndarray], Any] | None = None) -> Duel:
+def duel(
+    a: Any,
+    b: Any,
+    deals: int | None = None,
+    rules: Rules | str = "v3",
+    seed: int = 0,
+    first_round: bool = False,
+    levels: tuple[int, int] = (2, 2),
+    workers: int | None = None,
+    backend: str = "local",
+    matches: int | None = None,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+    ray_address: str | None = None,
+    predeal: Any = None,
+    bottom: Any = None,
+    accept: Callable[[np.ndarray], Any] | None = None,
+) -> Duel:
     """Bot a (team A) against bot b (team B) in duplicate: every deal played twice, the teams
     swapped, the same cards to the same seats (module docstring). `deals` (default 10,000)
     or `matches` (whole matches, each played twice). Bots: names, text forms
@@ -230,17 +321,20 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     first_round = validate.flag(first_round, "first_round")
     rules = Rules.of(rules)
     levels = validate.round_args(0, 0, levels, rules, first_round)[2]
-    with needs("shengji.duel", "study"):     # before the run, not after it
+    with needs("shengji.duel", "study"):  # before the run, not after it
         import pandas  # noqa: F401
         import pyarrow  # noqa: F401
     cond = condition(predeal, bottom, accept)
     if matches is not None and not cond.plain:
-        raise ArgumentError("predeal, bottom and accept condition deals: a duel of matches takes "
-                            "none")
+        raise ArgumentError(
+            "predeal, bottom and accept condition deals: a duel of matches takes none"
+        )
     workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     if matches is not None and (first_round or levels != (2, 2)):
-        raise ArgumentError("a match starts at levels (2, 2) with a first round: first_round and "
-                            "levels are for deals")
+        raise ArgumentError(
+            "a match starts at levels (2, 2) with a first round: first_round and "
+            "levels are for deals"
+        )
     bots = tuple(checked_bot(bot, side) for bot, side in ((a, "a"), (b, "b")))
     texts = [text_or_none(bot) for bot in bots]
     labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
@@ -252,26 +346,44 @@ def duel(a: Any, b: Any, deals: int | None = None, rules: Rules | str = "v3", se
     options.update(condition_options(cond))
     if accept is not None:
         if out is not None:
-            raise ArgumentError("accept is a function, which a folder's manifest cannot name: "
-                                "run a duel with accept without out")
+            raise ArgumentError(
+                "accept is a function, which a folder's manifest cannot name: "
+                "run a duel with accept without out"
+            )
         study = replace(study, chunk=partial(study.chunk, accept=accept))
-        workers = 1 if backend == "local" else workers   # a lambda may not reach a process
+        workers = 1 if backend == "local" else workers  # a lambda may not reach a process
     if out is not None:
         for side, text, bot in zip("ab", texts, bots):
             if text is None:
-                raise BotError(f"bot {side} (a {type(bot).__name__}) has no text form: a "
-                               "duel written to a folder names its bots by text; run it "
-                               "without out")
+                raise BotError(
+                    f"bot {side} (a {type(bot).__name__}) has no text form: a "
+                    "duel written to a folder names its bots by text; run it "
+                    "without out"
+                )
         import pandas as pd
-        summary = run(study, rules, count, seed, labels, options, workers, out,
-                         resume, progress, backend, ray_address)
+
+        summary = run(
+            study,
+            rules,
+            count,
+            seed,
+            labels,
+            options,
+            workers,
+            out,
+            resume,
+            progress,
+            backend,
+            ray_address,
+        )
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:
         raise ArgumentError("resume continues a duel written to a folder: name it with out")
     if None in texts and backend == "local":
-        workers = 1         # a Python bot may not reach a worker process: played here
-    summary, frame = run_in_memory(study, rules, count, seed, bots, labels, options,
-                                   workers, progress, backend, ray_address)
+        workers = 1  # a Python bot may not reach a worker process: played here
+    summary, frame = run_in_memory(
+        study, rules, count, seed, bots, labels, options, workers, progress, backend, ray_address
+    )
     return Duel(frame, summary)
 
 

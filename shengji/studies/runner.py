@@ -1,6 +1,7 @@
 """Running a study: its chunks computed on a backend, each saved as it comes back, into a folder
 that a later run continues (run) or in memory (run_in_memory). Deal i depends on (seed, i)
 alone, so the numbers are the same for any worker count and either backend."""
+
 from __future__ import annotations
 
 import json
@@ -42,37 +43,57 @@ class Study:
     # (strategies, options) -> the columns of its rows (shengji.core.schema)
     columns: Callable[[tuple[str, ...], dict[str, Any]], tuple[Column, ...]]
     strategies: tuple[str, ...]
-    chunk_size: int          # deals per chunk: about a second of one core
-    options: dict[str, Any] = field(default_factory=dict)   # the chunk's options, defaults
-    unit: str = "deals"      # what it counts: deals, or matches
-    row: str = "deal"        # the rows' index column: one deal, or match
-    versus: bool = False     # its strategies are a duel's two bots, a and b (free texts)
+    chunk_size: int  # deals per chunk: about a second of one core
+    options: dict[str, Any] = field(default_factory=dict)  # the chunk's options, defaults
+    unit: str = "deals"  # what it counts: deals, or matches
+    row: str = "deal"  # the rows' index column: one deal, or match
+    versus: bool = False  # its strategies are a duel's two bots, a and b (free texts)
 
 
-def checked_run(study: Study, rules: Rules | str, deals: int, seed: int,
-                workers: int | None, backend: str,
-                ray_address: str | None) -> tuple[Rules, int, int, int]:
+def checked_run(
+    study: Study,
+    rules: Rules | str,
+    deals: int,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    ray_address: str | None,
+) -> tuple[Rules, int, int, int]:
     """A run's rules, count (of the study's unit), seed and workers, checked."""
     if backend not in ("local", "ray"):
         raise StudyError(f"unknown backend {backend!r}: choose local or ray")
     if ray_address is not None and backend != "ray":
         raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
     try:
-        return (Rules.of(rules), validate.count(deals, study.unit), validate.seed(seed),
-                validate.count(workers or os.cpu_count() or 1, "workers", 1, 1024))
+        return (
+            Rules.of(rules),
+            validate.count(deals, study.unit),
+            validate.seed(seed),
+            validate.count(workers or os.cpu_count() or 1, "workers", 1, 1024),
+        )
     except ValueError as e:
         raise StudyError(str(e)) from None
 
 
-def run(study: Study, rules: Rules | str, deals: int, seed: int, strategies: tuple[str, ...],
-        options: dict[str, Any], workers: int | None = None,
-        out: str | os.PathLike = "study-out", resume: bool = False,
-        progress: Callable[[int], object] | None = None, backend: str = "local",
-        ray_address: str | None = None) -> dict[str, Any]:
+def run(
+    study: Study,
+    rules: Rules | str,
+    deals: int,
+    seed: int,
+    strategies: tuple[str, ...],
+    options: dict[str, Any],
+    workers: int | None = None,
+    out: str | os.PathLike = "study-out",
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+) -> dict[str, Any]:
     """A study whose strategies and options are checked (run_study, shengji.duel), into the
     folder `out`: the summary."""
-    rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
-                                              ray_address)
+    rules, deals, seed, workers = checked_run(
+        study, rules, deals, seed, workers, backend, ray_address
+    )
     if not str(out).strip():
         raise StudyError("the output folder (--out) must be named: it is empty")
     folder = Path(out)
@@ -87,25 +108,47 @@ def run(study: Study, rules: Rules | str, deals: int, seed: int, strategies: tup
     except OSError as e:
         raise StudyError(f"cannot write to {folder}: {e.strerror or e}") from None
     try:
-        return run_in_folder(study, rules, deals, seed, workers, folder, manifest, digest,
-                             strategies, options, progress, backend, ray_address)
+        return run_in_folder(
+            study,
+            rules,
+            deals,
+            seed,
+            workers,
+            folder,
+            manifest,
+            digest,
+            strategies,
+            options,
+            progress,
+            backend,
+            ray_address,
+        )
     finally:
         lock.close()
 
 
-def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
-                  strategies: tuple[Any, ...], labels: tuple[str, ...],
-                  options: dict[str, Any], workers: int | None = None,
-                  progress: Callable[[int], object] | None = None, backend: str = "local",
-                  ray_address: str | None = None) -> tuple[dict[str, Any], Any]:
+def run_in_memory(
+    study: Study,
+    rules: Rules | str,
+    deals: int,
+    seed: int,
+    strategies: tuple[Any, ...],
+    labels: tuple[str, ...],
+    options: dict[str, Any],
+    workers: int | None = None,
+    progress: Callable[[int], object] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+) -> tuple[dict[str, Any], Any]:
     """A study computed as run() computes it, with no folder: (summary, the rows as a pandas
     frame, as deals.parquet holds them). `strategies` go to the chunks (a duel's bot objects),
     `labels` name them in the summary."""
     with needs("shengji.studies", "study"):
         import pandas  # noqa: F401  (to_pandas below: missing, the run stops before it starts)
         import pyarrow as pa
-    rules, deals, seed, workers = checked_run(study, rules, deals, seed, workers, backend,
-                                              ray_address)
+    rules, deals, seed, workers = checked_run(
+        study, rules, deals, seed, workers, backend, ray_address
+    )
     manifest = manifest_of(study, rules, deals, seed, labels, options)
     digest = digest_of(manifest)
     schema = study.columns(labels, options)
@@ -121,17 +164,37 @@ def run_in_memory(study: Study, rules: Rules | str, deals: int, seed: int,
             progress(count)
 
     starts = list(range(0, deals, study.chunk_size))
-    execute(study.chunk, [(rules, seed, start, min(study.chunk_size, deals - start), strategies)
-                          for start in starts], options, save, workers, backend, ray_address)
+    execute(
+        study.chunk,
+        [
+            (rules, seed, start, min(study.chunk_size, deals - start), strategies)
+            for start in starts
+        ],
+        options,
+        save,
+        workers,
+        backend,
+        ray_address,
+    )
     frame = pa.concat_tables([tables[s] for s in starts]).to_pandas()
     return summarize(manifest, [results[s] for s in starts]), frame
 
 
-def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: int,
-                  folder: Path, manifest: dict[str, Any], digest: str,
-                  chosen: tuple[str, ...], options: dict[str, Any],
-                  progress: Callable[[int], object] | None, backend: str,
-                  ray_address: str | None) -> dict[str, Any]:
+def run_in_folder(
+    study: Study,
+    rules: Rules,
+    deals: int,
+    seed: int,
+    workers: int,
+    folder: Path,
+    manifest: dict[str, Any],
+    digest: str,
+    chosen: tuple[str, ...],
+    options: dict[str, Any],
+    progress: Callable[[int], object] | None,
+    backend: str,
+    ray_address: str | None,
+) -> dict[str, Any]:
     """run()'s work, the folder locked: the manifest, the chunks, the summary."""
     chunks = folder / "chunks"
     manifest_file = folder / "manifest.json"
@@ -141,11 +204,16 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
         except (OSError, ValueError):
             raise StudyError(f"{manifest_file} is not a study manifest") from None
         if found != manifest:
-            described = (f"{found.get('study')}, rules {found.get('rules')}, "
-                         f"{found.get('deals')} deals, seed {found.get('seed')}"
-                         if isinstance(found, dict) else "unreadable")
-            raise StudyError(f"{folder} holds another study ({described}): it cannot be "
-                             "continued with these options; choose another --out")
+            described = (
+                f"{found.get('study')}, rules {found.get('rules')}, "
+                f"{found.get('deals')} deals, seed {found.get('seed')}"
+                if isinstance(found, dict)
+                else "unreadable"
+            )
+            raise StudyError(
+                f"{folder} holds another study ({described}): it cannot be "
+                "continued with these options; choose another --out"
+            )
     else:
         write_atomically(manifest_file, manifest)
     size = study.chunk_size
@@ -164,16 +232,28 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
         """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
         count = min(size, deals - start)
         sums, hists, rows = computed
-        write_rows(chunk_path(chunks, start, "parquet"), digest, start, count,
-                   rows_table(study, start, count, rows, schema))
+        write_rows(
+            chunk_path(chunks, start, "parquet"),
+            digest,
+            start,
+            count,
+            rows_table(study, start, count, rows, schema),
+        )
         result = chunk_result(digest, start, count, sums, hists)
         write_atomically(chunk_path(chunks, start, "json"), result)
         done[start] = result
         if progress:
             progress(count)
 
-    execute(study.chunk, [(rules, seed, start, min(size, deals - start), chosen)
-                          for start in todo], options, save, workers, backend, ray_address)
+    execute(
+        study.chunk,
+        [(rules, seed, start, min(size, deals - start), chosen) for start in todo],
+        options,
+        save,
+        workers,
+        backend,
+        ray_address,
+    )
     summary = summarize(manifest, [done[s] for s in starts])
     join_rows(folder / "deals.parquet", [chunk_path(chunks, s, "parquet") for s in starts])
     plot(summary, study, folder)
@@ -181,9 +261,14 @@ def run_in_folder(study: Study, rules: Rules, deals: int, seed: int, workers: in
     return summary
 
 
-def chunk_result(digest: str, start: int, count: int, sums: dict[str, Sums],
-                 hists: dict[str, list[int]]) -> dict[str, Any]:
+def chunk_result(
+    digest: str, start: int, count: int, sums: dict[str, Sums], hists: dict[str, list[int]]
+) -> dict[str, Any]:
     """A chunk's sums and histograms as its .json file holds them (summarize reads them)."""
-    return {"study": digest, "start": start, "count": count,
-            "sums": {k: vars(v) for k, v in sums.items()}, "hists": hists}
-
+    return {
+        "study": digest,
+        "start": start,
+        "count": count,
+        "sums": {k: vars(v) for k, v in sums.items()},
+        "hists": hists,
+    }

@@ -1,6 +1,7 @@
 """Means and 95% intervals of study and simulation metrics, summed chunk by chunk (Sums),
 the level-change helpers the studies share, and the metrics of simulated rounds and matches
 (what `shengji simulate` prints)."""
+
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ import numpy as np
 if TYPE_CHECKING:
     from shengji.play.records import MatchRecord
 
-Z95 = 1.959963984540054   # the normal quantile of a two-sided 95% interval
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
 @dataclass
@@ -28,7 +29,7 @@ class Sums:
     def of(cls, values: Any) -> Sums:
         """The sums of an array of values."""
         v = np.asarray(values, dtype=np.float64)
-        return cls(int(v.size), float(v.sum()), float((v ** 2).sum()))
+        return cls(int(v.size), float(v.sum()), float((v**2).sum()))
 
     def merge(self, other: Sums) -> None:
         """Add another chunk's sums to these."""
@@ -46,13 +47,16 @@ class Sums:
         if not proportion and self.n == 1:
             return (mean, None, None)
         if proportion:
-            z2 = Z95 ** 2
+            z2 = Z95**2
             centre = (mean + z2 / (2 * self.n)) / (1 + z2 / self.n)
-            half = Z95 * math.sqrt(mean * (1 - mean) / self.n + z2 / (4 * self.n ** 2)) / (
-                1 + z2 / self.n)
+            half = (
+                Z95
+                * math.sqrt(mean * (1 - mean) / self.n + z2 / (4 * self.n**2))
+                / (1 + z2 / self.n)
+            )
             # exactly 0 (1) at a proportion of 0 (1), where rounding would leave a speck
             return (mean, 0.0 if mean == 0 else centre - half, 1.0 if mean == 1 else centre + half)
-        var = max(0.0, self.squares / self.n - mean ** 2) * self.n / max(1, self.n - 1)
+        var = max(0.0, self.squares / self.n - mean**2) * self.n / max(1, self.n - 1)
         half = Z95 * math.sqrt(var / self.n)
         return (mean, mean - half, mean + half)
 
@@ -73,8 +77,14 @@ def metric(name: str, group: str, sums: Sums, proportion: bool | None = None) ->
     """A metric of a summary: name, group, value, ci_low, ci_high, n (proportion: by default
     from the name, is_proportion)."""
     value, low, high = sums.interval(is_proportion(name) if proportion is None else proportion)
-    return {"name": name, "group": group, "value": value, "ci_low": low, "ci_high": high,
-            "n": sums.n}
+    return {
+        "name": name,
+        "group": group,
+        "value": value,
+        "ci_low": low,
+        "ci_high": high,
+        "n": sums.n,
+    }
 
 
 def round_metrics(frame: Any) -> list[dict[str, Any]]:
@@ -83,12 +93,14 @@ def round_metrics(frame: Any) -> list[dict[str, Any]]:
     of rounds whose bottom the defenders dug, and the throws and failed throws a round."""
     holds = frame["dealer_holds"].to_numpy()
     delta = level_delta({"rise": frame["rise"].to_numpy(), "dealer_holds": holds})
-    return [metric("defender_points_mean", "all", Sums.of(frame["defender_points"].to_numpy())),
-            metric("dealer_holds", "all", Sums.of(holds)),
-            metric("level_delta_mean", "all", Sums.of(delta)),
-            metric("bottom_dug", "all", Sums.of(frame["multiplier"].to_numpy() > 0)),
-            metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
-            metric("failed_throws_mean", "all", Sums.of(frame["failed_throws"].to_numpy()))]
+    return [
+        metric("defender_points_mean", "all", Sums.of(frame["defender_points"].to_numpy())),
+        metric("dealer_holds", "all", Sums.of(holds)),
+        metric("level_delta_mean", "all", Sums.of(delta)),
+        metric("bottom_dug", "all", Sums.of(frame["multiplier"].to_numpy() > 0)),
+        metric("throws_mean", "all", Sums.of(frame["throws"].to_numpy())),
+        metric("failed_throws_mean", "all", Sums.of(frame["failed_throws"].to_numpy())),
+    ]
 
 
 def match_metrics(matches: Iterable[MatchRecord]) -> list[dict[str, Any]]:
@@ -99,6 +111,8 @@ def match_metrics(matches: Iterable[MatchRecord]) -> list[dict[str, Any]]:
         winners.append(m.winner)
         lengths.append(len(m.rounds))
     w = np.array(winners)
-    return [metric("wins", "team=0+2", Sums.of(w == 0)),
-            metric("wins", "team=1+3", Sums.of(w == 1)),
-            metric("rounds_mean", "all", Sums.of(lengths))]
+    return [
+        metric("wins", "team=0+2", Sums.of(w == 0)),
+        metric("wins", "team=1+3", Sums.of(w == 1)),
+        metric("rounds_mean", "all", Sums.of(lengths)),
+    ]

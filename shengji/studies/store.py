@@ -1,6 +1,7 @@
 """A study's folder on disk: its manifest and digest, the chunks' files (sums as JSON, rows as
 Parquet, each stamped with the study's digest and its deals), the lock, and the final rows.
 Every file is written whole or not at all."""
+
 from __future__ import annotations
 
 import hashlib
@@ -20,12 +21,27 @@ from shengji.round.rules import Rules
 if TYPE_CHECKING:
     from shengji.studies.runner import Study
 
-def manifest_of(study: Study, rules: Rules, deals: int, seed: int,
-                strategies: tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
+
+def manifest_of(
+    study: Study,
+    rules: Rules,
+    deals: int,
+    seed: int,
+    strategies: tuple[str, ...],
+    options: dict[str, Any],
+) -> dict[str, Any]:
     """Everything that decides a study's numbers. Its digest names every chunk of the study."""
-    return {"study": study.name, "rules": rules.name, "settings": rules.to_dict(),
-            "deals": deals, "seed": seed, "chunk": study.chunk_size,
-            "strategies": list(strategies), "options": options, "version": 7}
+    return {
+        "study": study.name,
+        "rules": rules.name,
+        "settings": rules.to_dict(),
+        "deals": deals,
+        "seed": seed,
+        "chunk": study.chunk_size,
+        "strategies": list(strategies),
+        "options": options,
+        "version": 7,
+    }
 
 
 def digest_of(manifest: dict[str, Any]) -> str:
@@ -35,8 +51,11 @@ def digest_of(manifest: dict[str, Any]) -> str:
 
 def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
     """What a chunk file says it is: the study (manifest digest) and its deals."""
-    return {b"shengji.study": digest.encode(), b"shengji.start": str(start).encode(),
-            b"shengji.count": str(count).encode()}
+    return {
+        b"shengji.study": digest.encode(),
+        b"shengji.start": str(start).encode(),
+        b"shengji.count": str(count).encode(),
+    }
 
 
 def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
@@ -47,40 +66,61 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
     path = chunk_path(chunks, start, "json")
     try:
         saved = json.loads(path.read_text())
-        ok = (isinstance(saved, dict) and saved.get("study") == digest
-              and type(saved.get("start")) is int and saved["start"] == start
-              and type(saved.get("count")) is int and saved["count"] == count
-              and valid_sums(saved.get("sums")) and valid_hists(saved.get("hists")))
+        ok = (
+            isinstance(saved, dict)
+            and saved.get("study") == digest
+            and type(saved.get("start")) is int
+            and saved["start"] == start
+            and type(saved.get("count")) is int
+            and saved["count"] == count
+            and valid_sums(saved.get("sums"))
+            and valid_hists(saved.get("hists"))
+        )
     except (OSError, ValueError):
         ok = False
     if not ok:
-        raise StudyError(f"{path} is not this study's chunk of deals {start:,}.. (another "
-                         "study's, or damaged): move it away to compute it again")
+        raise StudyError(
+            f"{path} is not this study's chunk of deals {start:,}.. (another "
+            "study's, or damaged): move it away to compute it again"
+        )
     rows = chunk_path(chunks, start, "parquet")
     try:
         meta = pq.read_metadata(rows)
-        ok = (meta.num_rows == count and (meta.metadata or {}).items()
-              >= chunk_identity(digest, start, count).items())
+        ok = (
+            meta.num_rows == count
+            and (meta.metadata or {}).items() >= chunk_identity(digest, start, count).items()
+        )
     except (OSError, ValueError):
         ok = False
     if not ok:
-        raise StudyError(f"{rows} is not this study's chunk of deals {start:,}.. (another "
-                         "study's or chunk's, or damaged): move it away to compute it again")
+        raise StudyError(
+            f"{rows} is not this study's chunk of deals {start:,}.. (another "
+            "study's or chunk's, or damaged): move it away to compute it again"
+        )
     return saved
 
 
 def valid_sums(sums: Any) -> bool:
     return isinstance(sums, dict) and all(
-        isinstance(k, str) and k.count("|") == 1 and isinstance(v, dict)
-        and set(v) == {"n", "total", "squares"} and type(v["n"]) is int and v["n"] >= 0
+        isinstance(k, str)
+        and k.count("|") == 1
+        and isinstance(v, dict)
+        and set(v) == {"n", "total", "squares"}
+        and type(v["n"]) is int
+        and v["n"] >= 0
         and all(type(v[f]) in (int, float) for f in ("total", "squares"))
-        for k, v in sums.items())
+        for k, v in sums.items()
+    )
 
 
 def valid_hists(hists: Any) -> bool:
     return isinstance(hists, dict) and all(
-        isinstance(k, str) and k.count("|") == 1 and isinstance(v, list)
-        and all(type(c) is int and c >= 0 for c in v) for k, v in hists.items())
+        isinstance(k, str)
+        and k.count("|") == 1
+        and isinstance(v, list)
+        and all(type(c) is int and c >= 0 for c in v)
+        for k, v in hists.items()
+    )
 
 
 def lock_folder(folder: Path) -> Any:
@@ -95,8 +135,9 @@ def lock_folder(folder: Path) -> Any:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise StudyError(f"another run is writing to {folder}: wait for it to end, or choose "
-                         "another --out") from None
+        raise StudyError(
+            f"another run is writing to {folder}: wait for it to end, or choose another --out"
+        ) from None
     return handle
 
 
@@ -112,12 +153,12 @@ def write_atomically(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def rows_table(study: Study, start: int, count: int, rows: dict[str, Any],
-               schema: Sequence[Column]) -> Any:
+def rows_table(
+    study: Study, start: int, count: int, rows: dict[str, Any], schema: Sequence[Column]
+) -> Any:
     """A chunk's rows as a pyarrow table of the schema's types: the deal's (or match's)
     index, then the chunk's columns (it gives each deal's round seed), nulls where masked."""
-    return arrow_table({study.row: np.arange(start, start + count, dtype=np.int64), **rows},
-                       schema)
+    return arrow_table({study.row: np.arange(start, start + count, dtype=np.int64), **rows}, schema)
 
 
 def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
@@ -126,8 +167,9 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> N
     with needs("shengji.studies", "study"):
         import pyarrow.parquet as pq
     # the pandas metadata stays: pd.read_parquet gives the schema's pandas dtypes
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           **chunk_identity(digest, start, count)})
+    table = table.replace_schema_metadata(
+        {**(table.schema.metadata or {}), **chunk_identity(digest, start, count)}
+    )
     tmp = path.with_suffix(".tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)
@@ -149,4 +191,3 @@ def join_rows(path: Path, parts: list[Path]) -> None:
         if writer is not None:
             writer.close()
     os.replace(tmp, path)
-

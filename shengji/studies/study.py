@@ -16,6 +16,7 @@ only the rest. Every strategy of a study meets the same deals (paired comparison
   against `low` paired by deal, and in duplicate by each strategy against the baseline.
 - duel, duel-matches (shengji.studies.duels): two bots on the same deals (or matches) in duplicate.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,7 +46,7 @@ from shengji.studies.duels import DUELS, duel_deals, score_hist
 from shengji.studies.runner import Study, run
 from shengji.studies.stats import Sums, level_delta
 
-LEVEL = 2               # every study round is played at level 2 by both teams
+LEVEL = 2  # every study round is played at level 2 by both teams
 
 CALLING = {
     "eager": Greedy(call="eager"),
@@ -54,22 +55,42 @@ CALLING = {
     "patient7": Greedy(call="patient", patience=7),
     "never": Greedy(call="never"),
 }
-BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random",
-                                                 "low_voids")}
-PLAY_BOTS = ("greedy", "random")   # who plays the burying study's rounds out
-DEAL_METRICS = ("hand_has_level_card", "hand_has_level_pair", "hand_has_joker_pair",
-                "hand_points_at_most_15", "bottom_points_mean", "bottom_points_zero")
+BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random", "low_voids")}
+PLAY_BOTS = ("greedy", "random")  # who plays the burying study's rounds out
+DEAL_METRICS = (
+    "hand_has_level_card",
+    "hand_has_level_pair",
+    "hand_has_joker_pair",
+    "hand_points_at_most_15",
+    "bottom_points_mean",
+    "bottom_points_zero",
+)
 # the deals.parquet column of a deal metric, where it is named otherwise: bottom_points is
 # a round's bottom buried last (shengji.core.schema), these the bottom as dealt
-DEAL_COLUMNS = {"bottom_points_mean": "dealt_bottom_points",
-                "bottom_points_zero": "dealt_bottom_points_zero"}
-CALLING_METRICS = ("nobody_declares", "overturned", "reinforced", "declarer_is_dealer_team",
-                   "declarer_trump_count_mean", "dealer_holds", "level_delta_mean")
-BURYING_METRICS = ("defender_points_mean", "dealer_holds", "bottom_dug", "multiplier_mean",
-                   "bottom_points_buried_mean", "level_delta_mean")
-TRUMP_BINS = HAND_SIZE + BOTTOM_SIZE + 1   # declarer's trumps: 0 .. 33
-POINT_BINS = 81          # defenders' points: 0, 5, .. 400
-DELTA_BINS = 13          # level change of the dealer's team: -6 .. +6
+DEAL_COLUMNS = {
+    "bottom_points_mean": "dealt_bottom_points",
+    "bottom_points_zero": "dealt_bottom_points_zero",
+}
+CALLING_METRICS = (
+    "nobody_declares",
+    "overturned",
+    "reinforced",
+    "declarer_is_dealer_team",
+    "declarer_trump_count_mean",
+    "dealer_holds",
+    "level_delta_mean",
+)
+BURYING_METRICS = (
+    "defender_points_mean",
+    "dealer_holds",
+    "bottom_dug",
+    "multiplier_mean",
+    "bottom_points_buried_mean",
+    "level_delta_mean",
+)
+TRUMP_BINS = HAND_SIZE + BOTTOM_SIZE + 1  # declarer's trumps: 0 .. 33
+POINT_BINS = 81  # defenders' points: 0, 5, .. 400
+DELTA_BINS = 13  # level change of the dealer's team: -6 .. +6
 
 
 def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
@@ -101,11 +122,17 @@ def calling_spec(strategy: str) -> BotSpec:
     return CALLING[strategy].spec()
 
 
-def calling_chunk(rules: Rules, seed: int, start: int, count: int,
-                  strategies: tuple[str, ...] = tuple(CALLING),
-                  play_every: int = 10, against: str | None = None,
-                  predeal: dict[str, str] | None = None,
-                  bottom: str | None = None) -> tuple[dict, dict, dict]:
+def calling_chunk(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[str, ...] = tuple(CALLING),
+    play_every: int = 10,
+    against: str | None = None,
+    predeal: dict[str, str] | None = None,
+    bottom: str | None = None,
+) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
     declarations of every deal, the whole round of every play_every-th deal (0: none), and
     that deal in duplicate by each strategy against `against` (default the first). predeal,
@@ -124,11 +151,12 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     rows.update(hand_features(cards, 0, LEVEL))
     played = np.zeros(count, dtype=bool)
     first = -(-start // play_every) * play_every if play_every else start + count
-    played[first - start::play_every or 1] = True
+    played[first - start :: play_every or 1] = True
     for strategy in strategies:
         specs = [CALLING[strategy].spec()] * 4
-        cols = simulate(rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True,
-                        play=False, decks=decks)
+        cols = simulate(
+            rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True, play=False, decks=decks
+        )
         declared = cols["declarer"] >= 0
         metrics = {
             "nobody_declares": ~declared,
@@ -138,24 +166,44 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
             == (cols["dealer"][declared] % 2),
             "declarer_trump_count_mean": cols["declarer_trumps"][declared],
         }
-        whole = simulate(rules, seed, first, int(played.sum()), specs, 0,
-                         (LEVEL, LEVEL), True, step=max(play_every, 1),
-                         decks=None if decks is None else decks[played])
+        whole = simulate(
+            rules,
+            seed,
+            first,
+            int(played.sum()),
+            specs,
+            0,
+            (LEVEL, LEVEL),
+            True,
+            step=max(play_every, 1),
+            decks=None if decks is None else decks[played],
+        )
         metrics["dealer_holds"] = whole["dealer_holds"] > 0
         metrics["level_delta_mean"] = level_delta(whole)
         for name, values in metrics.items():
             sums[f"{name}|strategy={strategy}"] = Sums.of(values)
         hists[f"declarer_trumps|strategy={strategy}"] = np.bincount(
-            cols["declarer_trumps"][declared], minlength=TRUMP_BINS)[:TRUMP_BINS].tolist()
+            cols["declarer_trumps"][declared], minlength=TRUMP_BINS
+        )[:TRUMP_BINS].tolist()
         for col in CALLING_NAMES:
-            if col in cols:         # the declarations, of every deal
+            if col in cols:  # the declarations, of every deal
                 rows[f"{col}__{strategy}"] = cols[col]
                 continue
-            values = np.zeros(count, dtype=np.int16)    # null where not played out
+            values = np.zeros(count, dtype=np.int16)  # null where not played out
             values[played] = whole[col]
             rows[f"{col}__{strategy}"] = np.ma.masked_array(values, mask=~played)
-    scores = head_to_head(rules, seed, first, int(played.sum()), strategies, calling_spec,
-                          against, True, max(play_every, 1), cond)
+    scores = head_to_head(
+        rules,
+        seed,
+        first,
+        int(played.sum()),
+        strategies,
+        calling_spec,
+        against,
+        True,
+        max(play_every, 1),
+        cond,
+    )
     for strategy, score in scores.items():
         values = np.zeros(count)
         values[played] = score
@@ -165,16 +213,38 @@ def calling_chunk(rules: Rules, seed: int, start: int, count: int,
     return sums, hists, rows
 
 
-def head_to_head(rules: Rules, seed: int, start: int, count: int, strategies: tuple[str, ...],
-                 spec_of: Callable[[str], BotSpec], against: str | None, first_round: bool,
-                 step: int = 1, cond: Condition | None = None) -> dict[str, np.ndarray]:
+def head_to_head(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[str, ...],
+    spec_of: Callable[[str], BotSpec],
+    against: str | None,
+    first_round: bool,
+    step: int = 1,
+    cond: Condition | None = None,
+) -> dict[str, np.ndarray]:
     """Each strategy's duel score against the baseline (a strategy of the study, by default
     the first, or a native bot's text) on deals start, start + step, ... (shengji.studies.duels), by
     strategy; the strategies that play as the baseline do are left out (their score is 0)."""
     base = against_spec(strategies[0] if against is None else against, spec_of)
-    return {strategy: duel_deals(rules, seed, start, count, spec_of(strategy), base,
-                                 first_round, (LEVEL, LEVEL), step, cond)["score"]
-            for strategy in strategies if spec_of(strategy) != base}
+    return {
+        strategy: duel_deals(
+            rules,
+            seed,
+            start,
+            count,
+            spec_of(strategy),
+            base,
+            first_round,
+            (LEVEL, LEVEL),
+            step,
+            cond,
+        )["score"]
+        for strategy in strategies
+        if spec_of(strategy) != base
+    }
 
 
 def against_spec(against: str, spec_of: Callable[[str], BotSpec]) -> BotSpec:
@@ -189,16 +259,24 @@ def native_spec(text: str) -> BotSpec:
     """A native bot's spec from its text; a BotError naming a search bot."""
     specs, objects, _ = resolve_bots(bot_from_text(text))
     if objects[0] is not None:
-        raise BotError(f"{text!r} is not a native bot: a study's bots run natively (random, "
-                       "greedy or one of its strategies)")
+        raise BotError(
+            f"{text!r} is not a native bot: a study's bots run natively (random, "
+            "greedy or one of its strategies)"
+        )
     return specs[0]
 
 
-def burying_chunk(rules: Rules, seed: int, start: int, count: int,
-                  strategies: tuple[str, ...] = tuple(BURYING),
-                  bots: str = "greedy", against: str | None = None,
-                  predeal: dict[str, str] | None = None,
-                  bottom: str | None = None) -> tuple[dict, dict, dict]:
+def burying_chunk(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[str, ...] = tuple(BURYING),
+    bots: str = "greedy",
+    against: str | None = None,
+    predeal: dict[str, str] | None = None,
+    bottom: str | None = None,
+) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the burying study, each deal also
     played in duplicate by each strategy against `against` (default the first). predeal,
     bottom: the deals' fixed cards (shengji.core.deals.condition_options)."""
@@ -212,8 +290,17 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
     rows["seed"] = seeds.astype(np.uint64)
     rows.update(hand_features(plain if decks is None else decks, 0, LEVEL))
     for strategy in strategies:
-        cols = simulate(rules, seed, start, count, bury_specs(strategy, bots), 0,
-                        (LEVEL, LEVEL), False, decks=decks)
+        cols = simulate(
+            rules,
+            seed,
+            start,
+            count,
+            bury_specs(strategy, bots),
+            0,
+            (LEVEL, LEVEL),
+            False,
+            decks=decks,
+        )
         delta = level_delta(cols)
         metrics = {
             "defender_points_mean": cols["defender_points"],
@@ -227,19 +314,30 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
         for name, values in metrics.items():
             sums[f"{name}|strategy={strategy}"] = Sums.of(values)
         hists[f"defender_points|strategy={strategy}"] = np.bincount(
-            cols["defender_points"] // 5, minlength=POINT_BINS)[:POINT_BINS].tolist()
+            cols["defender_points"] // 5, minlength=POINT_BINS
+        )[:POINT_BINS].tolist()
         hists[f"level_delta|strategy={strategy}"] = np.bincount(
-            np.clip(delta, -6, 6) + 6, minlength=DELTA_BINS).tolist()
+            np.clip(delta, -6, 6) + 6, minlength=DELTA_BINS
+        ).tolist()
         for col in BURYING_NAMES:
             rows[f"{col}__{strategy}"] = cols[col]
     for strategy in strategies:
         if strategy != "low" and "low" in per:
             for name in ("defender_points_mean", "dealer_holds", "level_delta_mean"):
                 diff = per[strategy][name].astype(np.float64) - per["low"][name]
-                sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = \
-                    Sums.of(diff)
-    scores = head_to_head(rules, seed, start, count, strategies,
-                          lambda s: bury_specs(s, bots)[0], against, False, 1, cond)
+                sums[f"{name.removesuffix('_mean')}_diff|strategy={strategy}-low"] = Sums.of(diff)
+    scores = head_to_head(
+        rules,
+        seed,
+        start,
+        count,
+        strategies,
+        lambda s: bury_specs(s, bots)[0],
+        against,
+        False,
+        1,
+        cond,
+    )
     for strategy, score in scores.items():
         rows[f"duel_score__{strategy}"] = score
         sums[f"duel_score|strategy={strategy}"] = Sums.of(score)
@@ -248,17 +346,35 @@ def burying_chunk(rules: Rules, seed: int, start: int, count: int,
 
 
 STUDIES = {
-    "trump-calling": Study("trump-calling", calling_chunk, calling_columns, tuple(CALLING),
-                           50_000, {"play_every": 10, "against": None}),
-    "burying": Study("burying", burying_chunk, burying_columns, tuple(BURYING), 5_000,
-                     {"bots": "greedy", "against": None}),
+    "trump-calling": Study(
+        "trump-calling",
+        calling_chunk,
+        calling_columns,
+        tuple(CALLING),
+        50_000,
+        {"play_every": 10, "against": None},
+    ),
+    "burying": Study(
+        "burying",
+        burying_chunk,
+        burying_columns,
+        tuple(BURYING),
+        5_000,
+        {"bots": "greedy", "against": None},
+    ),
     **DUELS,
 }
 
 
-def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
-                  bots: str | None, against: str | None, predeal: Any = None,
-                  bottom: Any = None) -> dict[str, Any]:
+def study_options(
+    study: Study,
+    chosen: tuple[str, ...],
+    play_every: int | None,
+    bots: str | None,
+    against: str | None,
+    predeal: Any = None,
+    bottom: Any = None,
+) -> dict[str, Any]:
     """The study's options with the ones asked for, checked; the baseline of the duels
     (`against`: a strategy of the study, by default the first chosen, or a native bot's text)
     by name or canonical text; the deals' fixed cards (predeal, bottom) where given."""
@@ -266,15 +382,17 @@ def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
     options.update(condition_options(condition(predeal, bottom)))
     if play_every is not None:
         if "play_every" not in options:
-            raise StudyError(f"--play-every is an option of the trump-calling study, not of "
-                             f"{study.name}")
+            raise StudyError(
+                f"--play-every is an option of the trump-calling study, not of {study.name}"
+            )
         options["play_every"] = validate.count(play_every, "play_every", 0)
     if bots is not None:
         if "bots" not in options:
             raise StudyError(f"--bots is an option of the burying study, not of {study.name}")
         if bots not in PLAY_BOTS:
-            raise StudyError(f"unknown bots {bots!r} for the burying study: choose "
-                             f"{' or '.join(PLAY_BOTS)}")
+            raise StudyError(
+                f"unknown bots {bots!r} for the burying study: choose {' or '.join(PLAY_BOTS)}"
+            )
         options["bots"] = bots
     if "against" in options:
         if against is None or against in study.strategies:
@@ -286,19 +404,30 @@ def study_options(study: Study, chosen: tuple[str, ...], play_every: int | None,
             except ValueError as e:
                 raise StudyError(f"--against: {e}") from None
     elif against is not None:
-        raise StudyError(f"--against is an option of the trump-calling and burying studies, "
-                         f"not of {study.name}")
+        raise StudyError(
+            f"--against is an option of the trump-calling and burying studies, not of {study.name}"
+        )
     return options
 
 
-def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: int = 0,
-              workers: int | None = None, out: str | os.PathLike = "study-out",
-              resume: bool = False, progress: Callable[[int], object] | None = None,
-              backend: str = "local", ray_address: str | None = None,
-              strategies: list[str] | tuple[str, ...] | None = None,
-              play_every: int | None = None, bots: str | None = None,
-              against: str | None = None, predeal: Any = None,
-              bottom: Any = None) -> dict[str, Any]:
+def run_study(
+    name: str,
+    rules: Rules | str = "v3",
+    deals: int = 20_000,
+    seed: int = 0,
+    workers: int | None = None,
+    out: str | os.PathLike = "study-out",
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
+    strategies: list[str] | tuple[str, ...] | None = None,
+    play_every: int | None = None,
+    bots: str | None = None,
+    against: str | None = None,
+    predeal: Any = None,
+    bottom: Any = None,
+) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
     continued: its finished chunks are kept (`resume` insists on that); a folder holding
@@ -317,19 +446,33 @@ def run_study(name: str, rules: Rules | str = "v3", deals: int = 20_000, seed: i
     rest dealt uniformly (shengji.core.deals); redeals are not conditioned."""
     if name not in STUDIES or STUDIES[name].versus:
         named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
-        raise StudyError(f"unknown study {name!r}: choose one of {named} (a duel is run by "
-                         "shengji.duel)")
+        raise StudyError(
+            f"unknown study {name!r}: choose one of {named} (a duel is run by shengji.duel)"
+        )
     study = STUDIES[name]
     chosen = study.strategies if strategies is None else tuple(strategies)
     unknown = [s for s in chosen if s not in study.strategies]
     if not chosen or unknown or len(set(chosen)) != len(chosen):
         named = ", ".join(map(repr, unknown or chosen)) or "none"
-        raise StudyError(f"unknown, repeated or no strategies: {named}; {name} compares "
-                         f"{', '.join(study.strategies)}")
+        raise StudyError(
+            f"unknown, repeated or no strategies: {named}; {name} compares "
+            f"{', '.join(study.strategies)}"
+        )
     try:
         options = study_options(study, chosen, play_every, bots, against, predeal, bottom)
     except ValueError as e:
         raise StudyError(str(e)) from None
-    return run(study, rules, deals, seed, chosen, options, workers, out, resume, progress,
-               backend, ray_address)
-
+    return run(
+        study,
+        rules,
+        deals,
+        seed,
+        chosen,
+        options,
+        workers,
+        out,
+        resume,
+        progress,
+        backend,
+        ray_address,
+    )

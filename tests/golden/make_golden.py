@@ -4,6 +4,7 @@ Every value is computed by the plain reference (shengji.reference), the oracle, 
 come from a fixed seed, so running this again gives the same file. Run from the repository root:
     python tests/golden/make_golden.py [--count 3000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,11 @@ def deal(rng: np.random.Generator, dense: bool) -> list[sj.Cards]:
 
 def random_trump(rng) -> sj.Trump:
     level = int(rng.integers(2, 15))
-    suit = [None, "S", "H", "C", "D"][rng.integers(5)] if rng.random() < 0.2 else \
-        ["S", "H", "C", "D"][rng.integers(4)]
+    suit = (
+        [None, "S", "H", "C", "D"][rng.integers(5)]
+        if rng.random() < 0.2
+        else ["S", "H", "C", "D"][rng.integers(4)]
+    )
     return sj.Trump(level, suit)
 
 
@@ -80,8 +84,7 @@ def position(rng) -> dict | None:
     hands = deal(rng, dense=rng.random() < 0.6)
     # hands shrink together; cut them to a common size to record mid-round positions
     size = int(rng.integers(1, 26))
-    hands = [sj.Cards([c for c, keep in zip(h, rng.permutation(25) < size) if keep])
-             for h in hands]
+    hands = [sj.Cards([c for c, keep in zip(h, rng.permutation(25) < size) if keep]) for h in hands]
     trump = random_trump(rng)
     leader = int(rng.integers(4))
     attempted = random_lead(hands[leader], trump, rng)

@@ -1,4 +1,5 @@
 """Loading the golden positions, for the tests and the benchmarks."""
+
 from __future__ import annotations
 
 import hashlib
