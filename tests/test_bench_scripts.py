@@ -33,6 +33,8 @@ def test_results_are_written_from_a_benchmark_json(tmp_path):
         "-m",
         "pytest",
         "bench/bench_deal.py",
+        "-n",
+        "0",
         "--benchmark-enable",
         "--benchmark-min-rounds=1",
         "--benchmark-max-time=0.01",

@@ -140,8 +140,9 @@ def test_the_suite_collects_and_skips_without_the_extras(tmp_path):
     def pytest_run(*args):
         return run_without(
             OPTIONAL,
+            # in this one process (-n 0): xdist's workers would not refuse the modules
             "import sys, pytest\nsys.exit(pytest.main(["
-            f"'-q', '-p', 'no:cacheprovider', {', '.join(map(repr, args))}]))",
+            f"'-q', '-n', '0', '-p', 'no:cacheprovider', {', '.join(map(repr, args))}]))",
             tmp_path,
         )
 
