@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # a pytest started here is not one of this run's xdist workers (its variables would make
+    # pytest-benchmark think so, and time nothing)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
