@@ -46,7 +46,8 @@ from shengji.errors import (
     StudyError,
     TrumpError,
 )
-from shengji.play.records import MatchRecord, RoundRecord, replay
+from shengji.play.records import MatchRecord, RoundRecord
+from shengji.play.replay import replay
 from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
 from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds

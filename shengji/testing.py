@@ -26,7 +26,8 @@ from shengji.core._core import Cards, points
 from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, DECKS, KIND_NAMES
 from shengji.core.deals import DRAWN
 from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
-from shengji.play.records import RoundRecord, check_tricks_with_reference, replay_actions
+from shengji.play.records import RoundRecord
+from shengji.play.replay import check_tricks_with_reference, replay_actions
 from shengji.play.rounds import play_round, round_seed
 from shengji.reference.declarations import declaration_phase
 from shengji.round.rules import PRESETS, Rules

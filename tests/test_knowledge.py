@@ -12,7 +12,7 @@ import pytest
 from bots import RandomBot
 
 import shengji as sj
-from shengji.play import records
+from shengji.play import replay
 from shengji.play.rounds import Table, ask_python_bot, view_of
 from shengji.round import views
 from shengji.round._knowledge import PLAYED, REST, TABLE
@@ -100,7 +100,7 @@ def decisions_of_native_round(preset, seed, bots, first_round):
     buries = list(rec.buries)
     while (pending := engine.advance()) is not None:
         yield engine, pending
-        assert records.replay_answer(engine, rec, shows, buries, *pending) == 0
+        assert replay.replay_answer(engine, rec, shows, buries, *pending) == 0
     yield engine, None
 
 
@@ -275,7 +275,7 @@ def test_the_engine_knows_what_the_plain_reference_works_out(preset):
                     )
                 )
             ask_python_bot(engine, rules, (2, 2), bots[pending[1]], *pending)
-        rec = records.RoundRecord(
+        rec = sj.RoundRecord(
             rules=rules,
             seed=seed,
             first_drawer=seed % 4,

@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 import shengji as sj
-from shengji.play.records import difference
+from shengji.play.replay import difference
 
 PRESETS = ("v3", "match16", "bo3")
 DELETE = object()

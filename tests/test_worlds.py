@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.play import records
+from shengji.play import replay
 from shengji.play.rounds import Table, view_of
 from shengji.round import views
 from shengji.round._worlds import WorldSampler
@@ -42,7 +42,7 @@ def views_of_a_round(preset, seed, first_round):
     while (pending := engine.advance()) is not None:
         what, seat = pending
         out.append((view_of(engine, rules, (2, 2), what, seat), [engine.hand(q) for q in range(4)]))
-        assert records.replay_answer(engine, rec, shows, buries, what, seat) == 0
+        assert replay.replay_answer(engine, rec, shows, buries, what, seat) == 0
     return out
 
 

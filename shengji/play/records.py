@@ -1,6 +1,6 @@
-"""Records of finished rounds and matches (JSON-able) and their replay through the engine with
-every action checked again.
-docs/engine.md "Rounds" describes the record."""
+"""Records of finished rounds and matches: their types (JSON-able, to_dict and from_dict) and
+the shape of a record's JSON, one check per field (RECORD_FIELDS). Their replay through the
+engine is shengji.play.replay; docs/engine.md "Rounds" describes the record."""
 
 from __future__ import annotations
 
@@ -9,16 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shengji import reference as ref
-from shengji.bots import BotSpec
 from shengji.core import validate
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
-from shengji.core.deals import MAX_ATTEMPTS, record_deck
+from shengji.core.deals import MAX_ATTEMPTS
 from shengji.core.results import Settlement
-from shengji.core.validate import round_args, short
+from shengji.core.validate import short
 from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError
-from shengji.play._table import EVENTS, WHEN, Table
+from shengji.play._table import EVENTS, WHEN
 from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict
 from shengji.round.rules import Rules
 
@@ -274,186 +272,3 @@ def checked_fields(d: Any) -> dict[str, Any]:
         return {k: check(d[k], k) for k, check in RECORD_FIELDS.items() if k in d}
     except ValueError as e:
         raise ShengjiError(f"not a round record: {e}") from None
-
-
-def difference(recorded: Any, replayed: Any, path: str) -> str | None:
-    """Where two values first differ, in one short line: the path of the first differing
-    element (list index, dict key; in card text the card, counting from 0) and both values
-    shortened; None when they are equal."""
-    if recorded == replayed:
-        return None
-    if isinstance(recorded, dict) and isinstance(replayed, dict):
-        for k in {**recorded, **replayed}:
-            if k not in replayed or k not in recorded:
-                return (
-                    f"{path}.{k} differs: recorded "
-                    f"{short(recorded[k]) if k in recorded else 'nothing'}, replayed "
-                    f"{short(replayed[k]) if k in replayed else 'nothing'}"
-                )
-            found = difference(recorded[k], replayed[k], f"{path}.{k}")
-            if found:
-                return found
-    elif isinstance(recorded, (list, tuple)) and isinstance(replayed, (list, tuple)):
-        for i, (a, b) in enumerate(zip(recorded, replayed)):
-            found = difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        if len(recorded) != len(replayed):
-            return (
-                f"{path} differs in length: recorded {len(recorded)}, replayed "
-                f"{len(replayed)} (the first {min(len(recorded), len(replayed))} agree)"
-            )
-    elif isinstance(recorded, str) and isinstance(replayed, str) and " " in recorded + replayed:
-        a, b = recorded.split(), replayed.split()
-        for i in range(max(len(a), len(b))):
-            if a[i : i + 1] != b[i : i + 1]:
-                return (
-                    f"{path} differs at card {i}: recorded "
-                    f"{short(a[i]) if i < len(a) else 'the end'}, replayed "
-                    f"{short(b[i]) if i < len(b) else 'the end'}"
-                )
-    return f"{path} differs: recorded {short(recorded)}, replayed {short(replayed)}"
-
-
-def replay(record: RoundRecord | dict) -> RoundRecord:
-    """Play the record's actions again through the table, re-checking every one against the
-    rules (and every trick with the plain reference), and compare the outcome field by field.
-    Returns the replayed record; raises ShengjiError at a field that does not fit the shape
-    of a record (RECORD_FIELDS, before anything is played) or at the first difference."""
-    again = replay_actions(record)
-    check_tricks_with_reference(again)
-    return again
-
-
-def replay_actions(record: RoundRecord | dict) -> RoundRecord:
-    """replay without the plain reference's check of the tricks (shengji.testing.check_record
-    makes that check first, to name a wrong trick before the engine's comparison does)."""
-    if isinstance(record, RoundRecord):  # built in Python: checked as its to_dict() is
-        record = RoundRecord.from_dict(record.to_dict())
-    elif isinstance(record, dict):
-        record = RoundRecord.from_dict(record)
-    else:
-        raise ShengjiError(
-            f"replay takes a RoundRecord or its to_dict(), got {type(record).__name__}"
-        )
-    rules = record.rules
-    seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
-    deck = None
-    if record.condition is not None:
-        try:
-            deck = record_deck(record.condition, seed, dealer)
-        except ValueError as e:
-            raise ShengjiError(f"replay: condition: {e}") from None
-    table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck)
-    shows = [
-        e
-        for e in record.events
-        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
-    ]
-    buries = list(record.buries)
-    if table.deck(0) != record.deals[0]:
-        raise ShengjiError(
-            f"replay: the first deal differs from the one seed {seed} gives"
-            + ("" if deck is None else " under the record's condition")
-        )
-    while (pending := table.advance()) is not None:
-        what, seat = pending
-        if what == "play":
-            # every show and bury comes before the tricks: one left over is where the record
-            # and the rules part (a later play's refusal would only be its consequence)
-            unasked(shows, buries)
-        code = replay_answer(table, record, shows, buries, what, seat)
-        if code:
-            where = f"trick {len(table.tricks())}, " if what == "play" else ""
-            raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: {table.refusal(code)}")
-    unasked(shows, buries)
-    again = RoundRecord(
-        rules=rules,
-        seed=seed,
-        first_drawer=dealer,
-        levels=levels,
-        first_round=record.first_round,
-        bots=record.bots,
-        condition=record.condition,
-        **table.record(),
-    )
-    recorded, replayed = record.to_dict(), again.to_dict()
-    for name in recorded:
-        found = difference(recorded[name], replayed[name], name)
-        if found:
-            raise ShengjiError(f"replay: {found}")
-    return again
-
-
-def unasked(shows: list, buries: list) -> None:
-    """ShengjiError naming the first recorded show or bury the replay never asked for."""
-    for left, kind in ((shows, "show"), (buries, "bury")):
-        if left:
-            raise ShengjiError(
-                f"replay: {len(left)} recorded {kind} action(s) never asked "
-                f"for, the first {short(left[0].to_dict())}"
-            )
-
-
-def replay_answer(
-    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
-) -> int:
-    """Give the table the recorded answer to its pending decision; the refusal code or 0.
-    Passes are not recorded: a show or revolution recorded for this seat at this moment is
-    the answer, else the seat passed."""
-    if what in ("show", "revolt"):
-        kind = table.show_kind if what == "show" else "revolution"
-        if (
-            not shows
-            or (shows[0].seat, shows[0].action) != (seat, kind)
-            or (shows[0].deal, shows[0].when, shows[0].at) != table.moment
-        ):
-            return table.answer(None, False)
-        nxt = shows.pop(0)
-        if what == "revolt":
-            return table.answer(None, True)
-        if nxt.cards is None:
-            raise ShengjiError(f"replay: seat {seat}'s {kind} at {table.moment} shows no cards")
-        return table.answer(nxt.cards, False)
-    if what == "bury":
-        if not buries or buries[0].seat != seat:
-            raise ShengjiError(
-                f"replay: seat {seat} buries here, the record says "
-                f"{short(buries[0].to_dict()) if buries else 'nothing'}"
-            )
-        return table.answer(buries.pop(0).cards, False)
-    s = table.state()
-    n, step = len(s["tricks"]), len(s["current"])
-    if n >= len(record.tricks):
-        raise ShengjiError(f"replay: trick {n} is played but the record has {len(record.tricks)}")
-    t = record.tricks[n]
-    return table.answer(t.tried if step == 0 else t.plays[step], False)
-
-
-def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:
-    """Every lead's throw check, follow and winner, recomputed by shengji.reference; the
-    ShengjiError at the first difference starts with `prefix`."""
-    trump = record.trump
-    hands = list(record.hands)
-    leader = record.dealer
-    for i, t in enumerate(record.tricks):
-        order, plays = t.seats, list(t.plays)
-        ok, lead = ref.check_throw(t.tried, [hands[s] for s in order[1:]], trump)
-        problems = []
-        if t.leader != leader:
-            problems.append(f"led by seat {t.leader}, not the last winner {leader}")
-        if lead != plays[0] or ok != (t.attempted is None):
-            problems.append(f"the throw check gives {lead}")
-        for seat, play in zip(order[1:], plays[1:]):
-            if not ref.is_legal_follow(hands[seat], lead, play, trump):
-                problems.append(f"seat {seat}'s follow {play} is illegal")
-        winner = order[ref.trick_winner(plays, trump)]
-        if winner != t.winner:
-            problems.append(f"the winner is seat {t.winner}, the reference's seat {winner}")
-        if problems:
-            raise ShengjiError(f"{prefix}: trick {i}: " + "; ".join(problems))
-        for seat, play in zip(order, plays):
-            hands[seat] = hands[seat] - play
-        leader = winner
-    if any(len(h) for h in hands):
-        raise ShengjiError(f"{prefix}: cards left in hand after the last trick")
