@@ -260,3 +260,29 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
                              int64_t* total) noexcept nogil
+
+
+# -- Cards, the Python type of a card multiset, for the modules that convert to and from it ----
+cimport cython
+
+
+@cython.final
+cdef class Cards:
+    cdef readonly uint64_t ones
+    cdef readonly uint64_t twos
+
+
+cdef Cards make_cards(uint64_t ones, uint64_t twos)
+
+
+cdef inline CardSet set_of(Cards cards) noexcept:
+    """The card set of a Cards (the modules outside the core take Cards, not text)."""
+    cdef CardSet c
+    c.ones = cards.ones
+    c.twos = cards.twos
+    return c
+
+
+cdef inline Cards cards_of(CardSet c):
+    """The Cards of a card set."""
+    return make_cards(c.ones, c.twos)

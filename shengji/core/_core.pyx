@@ -855,9 +855,6 @@ cdef class Cards:
     kind index down, and `str()` giving canonical text that parses back to the same set.
     `ones`/`twos` are the raw masks (docs/engine.md) for the fast paths.
     """
-    cdef readonly uint64_t ones
-    cdef readonly uint64_t twos
-
     def __init__(self, cards=""):
         cdef CardSet r
         if isinstance(cards, (str, Cards)):

@@ -15,8 +15,6 @@ from shengji.bots._policies cimport (
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1
 cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL
 cdef object refusal_error(int rc)
-cdef CardSet as_set(object cards) except *
-cdef object as_cards(CardSet c)
 
 
 # Inline: each module that plays rounds (_batch, _playout, _table, _vector) compiles the loop

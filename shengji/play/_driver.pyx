@@ -1,7 +1,7 @@
 # The driver (the contract is _driver.pxd, which holds its loop, `drive`: the native bots
 # answering a round of the engine without the GIL): what every module that plays rounds
 # natively shares around that loop: the bots' specs read from Python, a Game for them, why the
-# engine refused an answer, and the converters between Cards and the engine's card sets.
+# engine refused an answer (the converters between Cards and card sets are _core.pxd's).
 # Rounds in batches: _batch.pyx; played out from given hands: _playout.pyx; one round for
 # Python: _table.pyx; many as an env: shengji/envs/_vector.pyx.
 from libc.stdlib cimport calloc, free
@@ -18,7 +18,7 @@ from shengji.round._engine cimport (
 )
 from shengji.bots._policies cimport BotSpec, BOT_LEARNED, passes_of
 
-from shengji.core._core import BAD_INPUT, FOLLOW_RULES, Cards
+from shengji.core._core import BAD_INPUT, FOLLOW_RULES
 from shengji.errors import BotError, EngineError, PlayError
 
 
@@ -84,19 +84,3 @@ cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL:
         free(know[0])
         raise MemoryError()
     return g
-
-
-
-# ---------------------------------------------------------------------------------------------
-# Converters between Cards and the engine's card sets
-# ---------------------------------------------------------------------------------------------
-cdef CardSet as_set(object cards) except *:
-    cdef CardSet c
-    c.ones = cards.ones
-    c.twos = cards.twos
-    return c
-
-
-cdef object as_cards(CardSet c):
-    return Cards.from_masks(c.ones, c.twos)
-

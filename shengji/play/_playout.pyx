@@ -12,7 +12,7 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, MAX_HAND, NUM_KINDS, card_count, empty_buffer,
-    ctz, trump_table, lead_shape, overflows,
+    ctz, trump_table, lead_shape, overflows, set_of, cards_of,
 )
 from shengji.round._knowledge cimport RoundKnowledge, knowledge_reset
 from shengji.core._deal cimport Rng, rng_seed, round_seed_raw, DECK_SIZE, BOTTOM_SIZE
@@ -23,7 +23,7 @@ from shengji.round._engine cimport (
 from shengji.bots._policies cimport (
     BotSpec, BOT_RANDOM, BOT_GREEDY, BOT_LEARNED, bury_by, random_lead, random_follow,
 )
-from shengji.play._driver cimport drive, read_specs, new_game, refusal_error, as_set, as_cards
+from shengji.play._driver cimport drive, read_specs, new_game, refusal_error
 
 from shengji.core._core import Cards
 from shengji.bots._policies import BURIES
@@ -149,7 +149,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
 def strategy_buries(hand, trump, seed):
     """What the native bots bury from this hand (the dealer's, the bottom taken up) under this
     trump, by each bury strategy (BURIES): {name: Cards}; `random` draws from `seed`."""
-    cdef CardSet h = as_set(Cards(hand))
+    cdef CardSet h = set_of(Cards(hand))
     cdef Game* g
     cdef BotSpec spec
     if card_count(h) != DRAWN // 4 + BOTTOM_SIZE:
@@ -166,7 +166,7 @@ def strategy_buries(hand, trump, seed):
         for name, code in BURIES.items():
             spec.bury = code
             rng_seed(&g.rng, <uint64_t>int(seed), 0)
-            out[name] = as_cards(bury_by(g, &spec))
+            out[name] = cards_of(bury_by(g, &spec))
     finally:
         free(g)
     return out
@@ -175,18 +175,18 @@ def strategy_buries(hand, trump, seed):
 def sample_leads(hand, trump, count, seed=0):
     """`count` leads drawn by the random player from `hand` (for checking its uniformity)."""
     cdef Rng r
-    cdef CardSet h = as_set(Cards(hand))
+    cdef CardSet h = set_of(Cards(hand))
     cdef const TrumpTable* t = trump_table(trump.code)
     if not h.ones or card_count(h) > MAX_HAND:
         raise PlayError(f"a hand to lead from holds 1 to 25 cards, got {card_count(h)}")
     rng_seed(&r, seed, 0)
-    return [as_cards(random_lead(&r, t, h)) for _ in range(count)]
+    return [cards_of(random_lead(&r, t, h)) for _ in range(count)]
 
 
 def sample_follows(hand, lead, trump, count, seed=0):
     """`count` follows drawn by the random player (for checking its uniformity)."""
     cdef Rng r
-    cdef CardSet h = as_set(Cards(hand)), l = as_set(Cards(lead)), out
+    cdef CardSet h = set_of(Cards(hand)), l = set_of(Cards(lead)), out
     cdef const TrumpTable* t = trump_table(trump.code)
     cdef PlayBuffer buf
     cdef LeadShape shape
@@ -205,7 +205,7 @@ def sample_follows(hand, lead, trump, count, seed=0):
             rc = random_follow(&r, t, h, l, &shape, &buf, &out)
             if rc < 0:
                 raise PlayError(f"cannot follow {Cards(lead)} from {Cards(hand)} (code {rc})")
-            result.append(as_cards(out))
+            result.append(cards_of(out))
     finally:
         free(buf.data)
     return result

@@ -9,7 +9,7 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, points_raw, empty_buffer, legal_leads_raw,
-    legal_follows_raw,
+    legal_follows_raw, set_of, cards_of,
 )
 from shengji.round._knowledge cimport (
     RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees,
@@ -25,7 +25,7 @@ from shengji.round._engine cimport (
     throw_failed, when_of, game_rules,
 )
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, answer
-from shengji.play._driver cimport drive, read_specs, refusal_error, as_set, as_cards
+from shengji.play._driver cimport drive, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
 from shengji.play._playout cimport deck_of, start_at_bury
 
@@ -123,7 +123,7 @@ cdef class Table:
         c.ones = 0
         c.twos = 0
         if cards is not None:
-            c = as_set(cards)
+            c = set_of(cards)
         return apply(self.g, c, flag, True)
 
     def greedy_play(self):
@@ -147,7 +147,7 @@ cdef class Table:
         free(copy)
         if rc < 0:
             raise PlayError("the greedy bot found no play")
-        return as_cards(cards)
+        return cards_of(cards)
 
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
                  spec):
@@ -221,14 +221,14 @@ cdef class Table:
         cdef int rc
         b.ones = b.twos = 0
         if bury is not None:
-            b = as_set(Cards(bury))
+            b = set_of(Cards(bury))
         t.rules = rules
         read_specs(bots, t.bots, t.passes)
         t.specs = list(bots)
         if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, deck) < 0:
             raise PlayError(DECK_OF_PLACES)
         rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
-                           levels[1], deck, as_set(Cards(show)), b)
+                           levels[1], deck, set_of(Cards(show)), b)
         if rc < 0:
             raise refusal_error(rc)(f"the round cannot start at the bury: "
                                     f"{REFUSALS.get(rc, rc)}")
@@ -258,10 +258,10 @@ cdef class Table:
     @property
     def options(self):
         """The shows the pending seat may make (ASK_SHOW), and whether it may pass."""
-        return [as_cards(self.g.opts[i]) for i in range(self.g.nopts)], bool(self.g.may_pass)
+        return [cards_of(self.g.opts[i]) for i in range(self.g.nopts)], bool(self.g.may_pass)
 
     def hand(self, int seat):
-        return as_cards(self.g.hands[seat])
+        return cards_of(self.g.hands[seat])
 
     def knowledge(self, int seat):
         """What `seat` knows now (shengji.round._knowledge.SeatKnowledge); seat 4: the table, what
@@ -333,7 +333,7 @@ cdef class Table:
                 "declarer": None if g.declarer < 0 else g.declarer,
                 "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
                 "events": self.events(), "tricks": self.tricks(),
-                "current": [as_cards(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
+                "current": [cards_of(g.tricks[g.ntricks].plays[i]) for i in range(g.step)],
                 "leader": g.leader if g.phase == PH_PLAY else None}
 
     def deck(self, int d):
@@ -360,9 +360,9 @@ cdef class Table:
         for i in range(len(self.built_tricks), self.g.ntricks):
             t = &self.g.tricks[i]
             self.built_tricks.append(history.Trick(
-                t.leader, tuple([as_cards(t.plays[j]) for j in range(4)]), t.winner,
+                t.leader, tuple([cards_of(t.plays[j]) for j in range(4)]), t.winner,
                 sum(points_raw(t.plays[j]) for j in range(4)),
-                as_cards(t.attempted) if throw_failed(t) else None))
+                cards_of(t.attempted) if throw_failed(t) else None))
         return tuple(self.built_tricks)
 
     def record(self):
@@ -375,10 +375,10 @@ cdef class Table:
                 "events": self.events(),
                 "dealer": g.dealer, "declarer": None if g.declarer < 0 else g.declarer,
                 "trump": self.trump,
-                "hands": tuple([as_cards(g.start_hands[i]) for i in range(4)]),
-                "buries": tuple([history.Bury(g.buriers[i], as_cards(g.buried[i]))
+                "hands": tuple([cards_of(g.start_hands[i]) for i in range(4)]),
+                "buries": tuple([history.Bury(g.buriers[i], cards_of(g.buried[i]))
                                  for i in range(g.nburies)]),
-                "bottom": as_cards(g.bottom),
+                "bottom": cards_of(g.bottom),
                 "tricks": self.tricks(),
                 "trick_points": r.trick_points, "defender_points": r.defender_points,
                 "bottom_points": r.bottom_points, "multiplier": r.multiplier,

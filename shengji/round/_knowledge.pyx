@@ -7,7 +7,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
 from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, ctz, card_count, union_of, difference, trump_table,
+    CardSet, TrumpTable, NUM_KINDS, ctz, card_count, union_of, difference, trump_table, set_of, cards_of,
 )
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
@@ -339,17 +339,13 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     return True
 
 # -- Python: a seat's knowledge at one moment ---------------------------------------------------
-cdef object as_cards(CardSet c):
-    return Cards.from_masks(c.ones, c.twos)
-
-
 cdef object kinds_cards(list kinds):
     """The cards of a list of kind indices (a kind listed twice: both copies)."""
     cdef CardSet c
     c.ones = c.twos = 0
     for kind in kinds:
         add_kind(&c, kind)
-    return as_cards(c)
+    return cards_of(c)
 
 
 def restore_knowledge(bytes state, int trump_code):
@@ -396,12 +392,12 @@ cdef class SeatKnowledge:
 
     @property
     def hand(self):
-        return as_cards(self.k.hand)
+        return cards_of(self.k.hand)
 
     @property
     def played(self):
         """The cards each seat has played to tricks in this deal."""
-        return tuple(as_cards(self.k.played[q]) for q in range(4))
+        return tuple(cards_of(self.k.played[q]) for q in range(4))
 
     @property
     def sizes(self):
@@ -419,13 +415,13 @@ cdef class SeatKnowledge:
     @property
     def own_buries(self):
         """The cards of each bury this seat made (None for the others' buries)."""
-        return tuple(as_cards(self.k.buried[i]) if self.k.buriers[i] == self.k.seat else None
+        return tuple(cards_of(self.k.buried[i]) if self.k.buriers[i] == self.k.seat else None
                      for i in range(self.k.nburies))
 
     @property
     def bottom(self):
         """The bottom, while this seat buried it last and it is down; else None."""
-        return as_cards(self.k.bottom) if self.k.bottom_known else None
+        return cards_of(self.k.bottom) if self.k.bottom_known else None
 
     @property
     def rest(self):
@@ -457,7 +453,7 @@ cdef class SeatKnowledge:
         for kind in range(NUM_KINDS):
             for i in range(certain_copies(&self.k.kinds[kind], seat)):
                 add_kind(&out, kind)
-        return as_cards(out)
+        return cards_of(out)
 
     def bitboards(self):
         """[ones, twos] masks, (6, 2) uint64, of the hand, the unseen cards, and each seat's
@@ -479,7 +475,7 @@ cdef class SeatKnowledge:
     def unseen(self):
         """The cards this seat cannot see: not in its hand, not played, not the bottom it
         knows."""
-        return as_cards(unseen_of(&self.k))
+        return cards_of(unseen_of(&self.k))
 
     def replace(self, sizes=None, voids=None):
         """A copy with other hand sizes or voids (to try the sampler on a changed state)."""
@@ -525,9 +521,9 @@ cdef class SeatKnowledge:
         need.append(0 if self.k.bottom_known else self.k.rest)
         fixed = [Cards() for _ in range(5)]
         if seat < 4:
-            fixed[seat] = as_cards(self.k.hand)
+            fixed[seat] = cards_of(self.k.hand)
         if self.k.bottom_known:
-            fixed[REST] = as_cards(self.k.bottom)
+            fixed[REST] = cards_of(self.k.bottom)
         for c in range(5):
             blocked_by_cat[c] = 0
             for q in range(4):
