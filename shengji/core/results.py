@@ -31,6 +31,7 @@ class Settlement(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: dict) -> "Settlement":
+        """The settlement of to_dict's data (a record's JSON)."""
         return cls(d["dealer_holds"], d["rise"])
 
 

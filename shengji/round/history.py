@@ -34,6 +34,7 @@ class Event(NamedTuple):
     cards: Cards | None  # the cards shown or turned; None for an event without cards
 
     def to_dict(self) -> dict:
+        """The event as a record's JSON holds it (cards as text, None for none)."""
         return {
             "deal": self.deal,
             "when": self.when,
@@ -45,6 +46,7 @@ class Event(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: dict) -> Event:
+        """The event of to_dict's data (already checked against the record's shape)."""
         return cls(d["deal"], d["when"], d["at"], d["seat"], d["action"], cards_of(d["cards"]))
 
 
@@ -55,10 +57,12 @@ class Bury(NamedTuple):
     cards: Cards
 
     def to_dict(self) -> dict:
+        """The bury as a record's JSON holds it."""
         return {"seat": self.seat, "cards": str(self.cards)}
 
     @classmethod
     def from_dict(cls, d: dict) -> Bury:
+        """The bury of to_dict's data."""
         return cls(d["seat"], Cards(d["cards"]))
 
 
@@ -82,6 +86,7 @@ class Trick(NamedTuple):
         return tuple((self.leader + k) % 4 for k in range(4))
 
     def to_dict(self) -> dict:
+        """The trick as a record's JSON holds it (plays as card text, in seat order)."""
         return {
             "leader": self.leader,
             "plays": [str(p) for p in self.plays],
@@ -92,6 +97,7 @@ class Trick(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: dict) -> Trick:
+        """The trick of to_dict's data."""
         return cls(
             d["leader"],
             tuple(Cards(p) for p in d["plays"]),
@@ -107,6 +113,7 @@ def trump_to_dict(trump: Trump) -> dict:
 
 
 def trump_from_dict(d: dict) -> Trump:
+    """The Trump of a record's {"level", "suit"} (suit None for no trump)."""
     return Trump(d["level"], d["suit"])
 
 

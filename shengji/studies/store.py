@@ -101,6 +101,7 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
 
 
 def valid_sums(sums: Any) -> bool:
+    """Whether a chunk file's sums have their shape: {"metric|group": {n, total, squares}}."""
     return isinstance(sums, dict) and all(
         isinstance(k, str)
         and k.count("|") == 1
@@ -114,6 +115,7 @@ def valid_sums(sums: Any) -> bool:
 
 
 def valid_hists(hists: Any) -> bool:
+    """Whether a chunk file's histograms have their shape: {"metric|group": [counts]}."""
     return isinstance(hists, dict) and all(
         isinstance(k, str)
         and k.count("|") == 1
