@@ -2,7 +2,9 @@
 # dealing with declarations (§9), the bottom (§10), the tricks with throw checks (§4-§6), the
 # bottom multiplier and settlement (§7-§8), as a state machine that the driver (_driver.pyx)
 # runs without the GIL, native bots (_policies.pyx) and Python bots answering its decisions.
-# No Python objects here. docs/engine.md and docs/design/declarations.md.
+# No Python objects in the round itself; at the end, the entries that turn shengji.Rules into
+# the engine's settings (game_rules, settle, bottom_multiplier). docs/engine.md and
+# docs/design/declarations.md.
 from libc.stdint cimport uint64_t, int8_t
 from libc.string cimport memcpy
 
