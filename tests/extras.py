@@ -41,8 +41,8 @@ def skip_if_extra_missing(error: BaseException) -> None:
         pytest.skip(str(missing))
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item):
+def skipping_missing_extras(item):
+    """A hook wrapper: the phase it wraps (setup, call) skips on a missing extra."""
     try:
         return (yield)
     except BaseException as error:
@@ -50,10 +50,5 @@ def pytest_runtest_setup(item):
         raise
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    try:
-        return (yield)
-    except BaseException as error:
-        skip_if_extra_missing(error)
-        raise
+pytest_runtest_setup = pytest.hookimpl(wrapper=True)(skipping_missing_extras)
+pytest_runtest_call = pytest.hookimpl(wrapper=True)(skipping_missing_extras)
