@@ -8,7 +8,7 @@ from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUM
 from shengji.core._deal cimport Rng, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
 from shengji.round._engine cimport (
-    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION,
+    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, trumps_held,
 )
 
 cdef enum:
@@ -49,23 +49,27 @@ cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
                        const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil
 
 
+cdef inline bint greedy_passes_overturn(CardSet hand, int level, int standing_suit,
+                                        int new_suit, bint over_partner) noexcept nogil:
+    """The greedy bot's weighing of an overturn (an OverturnPasser): it passes one that gains
+    it fewer than OVERTURN_GAIN more trumps (OVERTURN_GAIN_PARTNER against its partner)."""
+    return (trumps_held(hand, level, new_suit) - trumps_held(hand, level, standing_suit)
+            < (OVERTURN_GAIN_PARTNER if over_partner else OVERTURN_GAIN))
+
+
 cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
     """The shows this bot passes whatever it holds (its temperament, as the engine's Passes):
     the random player none; the greedy bot (and a search or a learned bot, which shows as it
-    does) every overturn that gains it fewer than OVERTURN_GAIN more trumps
-    (OVERTURN_GAIN_PARTNER against its partner), "never" every optional show, "patient" a
-    declaration of a short suit."""
+    does) the overturns greedy_passes_overturn weighs too small, "never" every optional show,
+    "patient" a declaration of a short suit."""
     cdef Passes p
     p.optional = False
     p.suit_cards = 0
-    p.weigh_overturns = False
-    p.gain_over_opponent = p.gain_over_partner = 0
+    p.overturn_passed = NULL
     if b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_LEARNED:
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
-        p.weigh_overturns = True
-        p.gain_over_opponent = OVERTURN_GAIN
-        p.gain_over_partner = OVERTURN_GAIN_PARTNER
+        p.overturn_passed = greedy_passes_overturn
     return p
 
 

@@ -72,6 +72,8 @@ cdef extern from *:
     static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     /* every one of the 54 kinds */
     #define SJ_ALL_KINDS 0x3FFFFFFFFFFFFFULL
+    /* the two jokers, kinds 52 and 53 */
+    #define SJ_JOKER_KINDS 0x30000000000000ULL
     /* the four kinds of rank 2 (kind 13 * suit + rank - 2); << (rank - 2) for another rank */
     #define SJ_RANK_2 0x8004002001ULL
     /* 3**p for the p pairs of one category of a hand (at most 12) */
@@ -87,6 +89,7 @@ cdef extern from *:
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
     int SHENGJI_DEBUG      # 1 in a build with SHENGJI_DEBUG=1 (checks and sanitizer on)
     uint64_t ALL_KINDS "SJ_ALL_KINDS"
+    uint64_t JOKER_KINDS "SJ_JOKER_KINDS"
     uint64_t RANK_2 "SJ_RANK_2"
     const uint64_t* POW3 "SJ_POW3"
     const int8_t* KIND_POINTS "SJ_KIND_POINTS"

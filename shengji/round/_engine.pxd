@@ -7,8 +7,8 @@
 from libc.stdint cimport uint64_t, int8_t, int16_t
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference, ctz,
-    suit_of, suit_kinds,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, card_count, restrict,
+    difference, ctz, suit_of, suit_kinds, rank_kinds,
 )
 from shengji.core._deal cimport Rng, DECK_SIZE
 
@@ -127,6 +127,13 @@ ctypedef struct GameRules:
     int revolution_points       # -1: no revolution; else most points a defender may hold (match16)
 
 
+ctypedef bint (*OverturnPasser)(CardSet hand, int level, int standing_suit, int new_suit,
+                                bint over_partner) noexcept nogil
+    # Whether a seat holding `hand` (its level `level`) passes overturning the standing trump
+    # suit for new_suit (NO_TRUMP_SUIT: none), the standing declaration its partner's or not:
+    # a bot's own weighing, which the engine only asks, never defines.
+
+
 ctypedef struct Passes:
     # Shows a seat passes whatever it holds, declared before the round by whoever plays it (the
     # native bots declare theirs from their strategy): the engine does not offer them, and its
@@ -136,9 +143,8 @@ ctypedef struct Passes:
                            # (not those declaring_needed); reinforcing and forced shows are asked
     int8_t suit_cards      # a first declaration of a suit holding fewer cards than this
                            # (0: none; a joker pair names no suit and is not passed)
-    bint weigh_overturns   # an overturn whose trump gives the seat fewer trumps than the
-    int8_t gain_over_opponent  # standing one plus this (an opponent's declaration) ...
-    int8_t gain_over_partner   # ... or plus this (its partner's)
+    OverturnPasser overturn_passed  # an overturn it answers True for (NULL: none); the draw
+                           # loop asks it at each draw of a seat holding a pair to overturn with
 
 
 ctypedef struct Event:
@@ -246,6 +252,21 @@ cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
     return x
 
 
+cdef inline int seat_level(const Game* g, int seat) noexcept nogil:
+    """Level cards are the dealer team's; while a declaration still picks the dealer, each seat
+    declares with its own team's level (match16 art. 11: 双方抢庄)."""
+    return g.levels[seat & 1] if g.dealer < 0 else g.level
+
+
+cdef inline int trumps_held(CardSet hand, int level, int suit) noexcept nogil:
+    """Cards of the hand that are trumps when `level` is the level and `suit` the trump suit
+    (NO_TRUMP_SUIT: none): the jokers, the level cards and the suit's cards."""
+    cdef uint64_t mask = JOKER_KINDS | rank_kinds(level)
+    if suit < 4:
+        mask |= suit_kinds(suit)
+    return card_count(restrict(hand, mask))
+
+
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
 
 
@@ -260,7 +281,6 @@ cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,
     Passes. The engine's fast tests (asks_declaration, asked_at_draw, draw_watch, pair_kinds,
     unpassed_overturns) are checked against it in debug builds; the greedy bot weighs its
     shows with it."""
-    cdef int gain
     if what == EV_DECLARE:
         if p.optional and not declaring_needed(g):
             return True
@@ -270,12 +290,9 @@ cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,
         return False            # reinforcing and forced shows are always asked
     if p.optional:
         return True
-    if not p.weigh_overturns:
-        return False
-    gain = (suit_strength(g, seat, g.hands[seat], shown_suit(shown))
-            - suit_strength(g, seat, g.hands[seat], g.trump_suit))
-    return gain < (p.gain_over_partner if (g.declarer - seat) % 2 == 0 else
-                   p.gain_over_opponent)
+    return p.overturn_passed != NULL and p.overturn_passed(
+        g.hands[seat], seat_level(g, seat), g.trump_suit, shown_suit(shown),
+        (g.declarer - seat) % 2 == 0)
 
 
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil

@@ -10,7 +10,7 @@ from libc.string cimport memcpy
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
-    rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
+    ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
@@ -123,9 +123,6 @@ cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
 # against the rules and takes it. Native bots answer inside the driver's loop without the GIL;
 # a Python bot answers through shengji.play.rounds, which calls the same `apply`.
 # ---------------------------------------------------------------------------------------------
-cdef uint64_t JOKER_KINDS = (<uint64_t>1 << SMALL_JOKER) | (<uint64_t>1 << BIG_JOKER)
-
-
 cdef inline bint holds_pair(CardSet hand, int kind) noexcept nogil:
     return (hand.twos >> kind) & 1
 
@@ -145,12 +142,6 @@ cdef inline void add_option(Game* g, int kind, int count) noexcept nogil:
     g.opts[g.nopts].ones = bit
     g.opts[g.nopts].twos = bit if count == 2 else 0
     g.nopts += 1
-
-
-cdef inline int seat_level(const Game* g, int seat) noexcept nogil:
-    """Level cards are the dealer team's; while a declaration still picks the dealer, each seat
-    declares with its own team's level (match16 art. 11: 双方抢庄)."""
-    return g.levels[seat & 1] if g.dealer < 0 else g.level
 
 
 cdef inline bint may_declare(const Game* g, int seat) noexcept nogil:
@@ -209,11 +200,8 @@ cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
 
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil:
     """Cards of the seat's hand that would be trumps with this trump suit (NO_TRUMP_SUIT:
-    none)."""
-    cdef uint64_t mask = JOKER_KINDS | rank_kinds(seat_level(g, seat))
-    if suit < 4:
-        mask |= suit_kinds(suit)
-    return card_count(restrict(hand, mask))
+    none), at the level it declares with."""
+    return trumps_held(hand, seat_level(g, seat), suit)
 
 
 cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
@@ -243,36 +231,34 @@ cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
 
 
 cdef uint64_t unpassed_overturns(const Game* g, int seat) noexcept nogil:
-    """The overturn kinds whose pair the seat's passes do not pass: show_passed's gain test,
-    with the standing trump's count taken once (debug builds check it against show_passed)."""
+    """The overturn kinds whose pair a seat that does not pass every overturn (not optional)
+    may show: those its overturn_passed does not pass (debug builds check it against
+    show_passed)."""
     cdef uint64_t kinds, out = 0, bit
     cdef CardSet hand = g.hands[seat]
-    cdef int k, need
-    if g.passes[seat].optional:
-        return 0
+    cdef OverturnPasser passed = g.passes[seat].overturn_passed
+    cdef int level
+    cdef bint over_partner
     kinds = overturn_kinds(g, hand)
-    if not g.passes[seat].weigh_overturns:
+    if passed == NULL:
         return kinds
-    need = suit_strength(g, seat, hand, g.trump_suit) + (
-        g.passes[seat].gain_over_partner if (g.declarer - seat) % 2 == 0
-        else g.passes[seat].gain_over_opponent)
+    level = seat_level(g, seat)
+    over_partner = (g.declarer - seat) % 2 == 0
     while kinds:
         bit = kinds & (~kinds + 1)
         kinds ^= bit
-        k = ctz(bit)
-        if suit_strength(g, seat, hand, suit_of(k)) >= need:
+        if not passed(hand, level, g.trump_suit, suit_of(ctz(bit)), over_partner):
             out |= bit
     return out
 
 
 cdef uint64_t offered_overturns(const Game* g, int seat) noexcept nogil:
     """The kinds whose pair a seat other than the declarer may overturn with (seed 002 §4,
-    seed 003 (一)8), less those its passes pass by their gain (the caller skips a seat that
-    passes every overturn)."""
+    seed 003 (一)8), less those its passes pass (the caller skips a seat that passes every
+    overturn)."""
     if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
         return 0
-    return (unpassed_overturns(g, seat) if g.passes[seat].weigh_overturns
-            else overturn_kinds(g, g.hands[seat]))
+    return unpassed_overturns(g, seat)
 
 
 cdef bint passes_every_show(const Game* g, int seat, int what) noexcept nogil:
@@ -508,7 +494,7 @@ cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
         return may_reinforce(g)
     return (not g.passes[seat].optional and g.rules.overturn_while_drawing
             and holds_show_pair(g, seat)
-            and (not g.passes[seat].weigh_overturns or unpassed_overturns(g, seat)))
+            and (g.passes[seat].overturn_passed == NULL or unpassed_overturns(g, seat)))
 
 
 cdef inline int show_at_draw(const Game* g, int seat) noexcept nogil:
@@ -579,14 +565,10 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
     watch = rank_kinds(g.level) | JOKER_KINDS
     if not holds_show_pair(g, seat):
         return hand.ones & watch        # the second copy, for a pair to overturn with
-    if not g.passes[seat].weigh_overturns or unpassed_overturns(g, seat):
+    if g.passes[seat].overturn_passed == NULL or unpassed_overturns(g, seat):
         return EVERY_DRAW
-    # an overturn weighed by its gain passes until a card raises the count of the new trumps
-    held = overturn_kinds(g, hand) & ~JOKER_KINDS
-    while held:
-        watch |= suit_kinds(suit_of(ctz(held)))
-        held &= held - 1
-    return watch
+    # the seat's own weighing may stop passing at any draw: ask it at each one
+    return ALL_KINDS
 
 
 cdef inline void store_hands(Game* g, const uint64_t* ones, const uint64_t* twos) noexcept nogil:
