@@ -222,10 +222,10 @@ def _check(rec: RoundRecord) -> None:
         )
     last = rec.tricks[-1]
     digs = (last.winner - dealer) % 2 == 1
-    multiplier = rules.bottom_multiplier(last.plays[0], trump) if digs else 0
+    multiplier = rules.bottom_multiplier(rules.multiplier_play(last), trump) if digs else 0
     if rec.multiplier != multiplier:
         why = (
-            f"the defenders win the last trick, led by {last.plays[0]}"
+            f"the defenders win the last trick, read from {rules.multiplier_play(last)}"
             if digs
             else "the dealer's team wins the last trick"
         )

@@ -159,7 +159,7 @@ def test_an_illegal_follow(record):
         (
             "multiplier",
             lambda d: d.update(multiplier=d["multiplier"] * 2),
-            r"multiplier is \d+, but the defenders win the last trick, led by .*: the multiplier "
+            r"multiplier is \d+, but the defenders win the last trick, read from .*: the multiplier "
             r"is \d+",
         ),
         (

@@ -4,6 +4,8 @@ import pytest
 
 import shengji as sj
 from shengji import Cards
+from shengji import reference as ref
+from shengji.round.history import Trick
 
 
 def test_1_trump_order(engine, spades7):
@@ -148,3 +150,19 @@ def test_9_bottom_multiplier(spades7, lead, v3, bo3):
     assert sj.Rules.preset("v3").bottom_multiplier(lead, spades7) == v3
     assert sj.Rules.preset("match16").bottom_multiplier(lead, spades7) == v3
     assert sj.Rules.preset("bo3").bottom_multiplier(lead, spades7) == bo3
+
+
+@pytest.mark.parametrize("preset,multiplier", [("v3", 2), ("match16", 4), ("bo3", 4)])
+def test_9_a_ruffing_pair_digs_by_the_winner_under_seeds_000_and_003(preset, multiplier):
+    # seat 0 (dealer's team) throws AC QC, seat 3 ruffs with 9H9H, hearts trump
+    rules = sj.Rules.preset(preset)
+    trick = Trick(
+        leader=0,
+        plays=tuple(sj.Cards(p) for p in ("AC QC", "QS JD", "2S 3C", "9H9H")),
+        winner=3,
+        points=0,
+        attempted=None,
+    )
+    play = rules.multiplier_play(trick)
+    assert rules.bottom_multiplier(play, sj.Trump(7, "H")) == multiplier
+    assert ref.bottom_multiplier(rules, play, sj.Trump(7, "H")) == multiplier

@@ -797,11 +797,12 @@ def points(cards):
 # ---------------------------------------------------------------------------------------------
 
 
-def bottom_multiplier(rules, last_lead, trump):
-    """§7: the bottom's multiplier from the largest unit of the last lead: a single x2, a pair
+def bottom_multiplier(rules, play, trump):
+    """§7: the bottom's multiplier from the largest unit of the play of the last trick it is
+    read from (the lead, or the winning play: `rules.multiplier_from`): a single x2, a pair
     x4, a tractor of k pairs x2^(k+1); `rules.multiplier_cap` caps it (seed 003 (二)3: x8)."""
     t = _trump_info(trump)
-    lead = _cards_in(last_lead)
+    lead = _cards_in(play)
     _check_lead(lead, t)
     largest = _decompose(lead, t)[0]
     multiplier = {"single": 2, "pair": 4}.get(largest.kind, 2 ** (largest.pairs + 1))

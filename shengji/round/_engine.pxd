@@ -24,6 +24,7 @@ ctypedef struct SettleRules:  # the settings of shengji.Rules that a round's end
     int dealer_most[4]     # dealer_rises: most points for ...
     int dealer_levels[4]   # ... this rise
     int multiplier_cap     # 0 for no cap (§7)
+    bint multiplier_by_winner  # read from the winning play of the last trick, not its lead
     int throw_penalty      # points per card of a failed throw (§6)
 
 

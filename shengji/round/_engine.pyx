@@ -107,7 +107,8 @@ cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil:
 
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil:
-    """§7: single x2, pair x4, tractor of k pairs x2^(k+1), from the last lead's largest unit."""
+    """§7: single x2, pair x4, tractor of k pairs x2^(k+1), from the largest unit of the play
+    it is read from (the last lead, or with multiplier_by_winner the winning play)."""
     cdef uint64_t unit_kinds[NUM_KINDS]
     cdef int8_t unit_pairs[NUM_KINDS]
     cdef int n = decompose_raw(t, last_lead, unit_kinds, unit_pairs), m
@@ -964,7 +965,9 @@ cdef int finish(Game* g) noexcept nogil:
     out.bottom_points = points_raw(g.bottom)
     out.multiplier = 0
     if n and (tricks[n - 1].winner - dealer) % 2:
-        m = bottom_multiplier_raw(g.table, &g.rules.s, tricks[n - 1].plays[0])
+        m = bottom_multiplier_raw(g.table, &g.rules.s, tricks[n - 1].plays[
+            (tricks[n - 1].winner - tricks[n - 1].leader) & 3 if g.rules.s.multiplier_by_winner
+            else 0])
         if m < 0:
             return m
         out.multiplier = m
@@ -1050,6 +1053,7 @@ cdef SettleRules settle_rules(object rules) except *:
         s.dealer_most[i] = most
         s.dealer_levels[i] = levels
     s.multiplier_cap = rules.multiplier_cap or 0
+    s.multiplier_by_winner = rules.multiplier_from == "winner"
     s.throw_penalty = rules.throw_penalty
     return s
 
@@ -1081,14 +1085,14 @@ def settle(rules, int points):
     return bool(holds), rise
 
 
-def bottom_multiplier(rules, last_lead, trump):
-    """The bottom multiplier for a last trick led with these cards (§7)."""
+def bottom_multiplier(rules, play, trump):
+    """The bottom multiplier read from this play of the last trick (§7)."""
     cdef SettleRules s = settle_rules(rules)
     cdef CardSet lead
-    cards = Cards(last_lead)
+    cards = Cards(play)
     lead.ones, lead.twos = cards.ones, cards.twos
     cdef int m = bottom_multiplier_raw(trump_table(trump.code), &s, lead)
     if m < 0:
-        raise PlayError(f"no bottom multiplier for the last lead {cards!s:}: "
+        raise PlayError(f"no bottom multiplier for the play {cards!s:}: "
                         + ("it is empty" if m == BAD_LEAD_EMPTY else "it mixes categories"))
     return m

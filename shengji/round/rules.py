@@ -43,6 +43,11 @@ class Rules:
     must_play: tuple[int, ...] = (14,)
     # Largest bottom multiplier (§7): seed 003 (二)3 stops at ×8; the others do not cap it.
     multiplier_cap: int | None = None
+    # Which play of the last trick the multiplier is read from (§7): "lead", the last lead
+    # (seed 002 §7 "按照最后回合首位出牌的玩家所出的牌"), or "winner", the defenders' winning
+    # play (seed 000 art. 9 "用对子挖可得4倍", seed 003 (二)3 "根据台下一方的牌情"). They differ
+    # when a defender ruffs a throw of singles with a pair or a tractor.
+    multiplier_from: str = "lead"
     # Points per card of a failed throw (§6; seed 002 §6, seed 003 (四)4b, seed 000 art. 12).
     throw_penalty: int = 10
 
@@ -237,10 +242,18 @@ class Rules:
             return (dealer + 1) % 4
         return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer
 
-    def bottom_multiplier(self, last_lead: Any, trump: Any) -> int:
-        """Multiplier of the bottom's points when the defenders win the last trick (§7): from the
-        largest unit of the last lead, single ×2, pair ×4, tractor of k pairs ×2^(k+1)."""
-        return _engine.bottom_multiplier(self, last_lead, trump)
+    def bottom_multiplier(self, play: Any, trump: Any) -> int:
+        """Multiplier of the bottom's points when the defenders win the last trick (§7), from
+        the largest unit of `play`, the play it is read from (multiplier_play): single ×2,
+        pair ×4, tractor of k pairs ×2^(k+1), capped by multiplier_cap."""
+        return _engine.bottom_multiplier(self, play, trump)
+
+    def multiplier_play(self, trick: Any) -> Any:
+        """The play of a last trick the defenders won that the bottom multiplier is read from:
+        its lead, or its winning play (multiplier_from)."""
+        if self.multiplier_from == "lead":
+            return trick.plays[0]
+        return trick.plays[(trick.winner - trick.leader) % 4]
 
 
 def _whole(value: Any) -> bool:
@@ -253,6 +266,7 @@ CHOICES = {
     "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
     "first_dealer": ("declarer", "fixed"),
     "dealer_rotation": ("partner", "stay"),
+    "multiplier_from": ("lead", "winner"),
 }
 FLAGS = (
     "joker_pair_declares",
@@ -267,6 +281,7 @@ PRESETS = {
     "match16": Rules(
         name="match16",
         step=20,
+        multiplier_from="winner",
         dealer_rises=((0, 5), (35, 3), (75, 1)),
         must_play=(2, 14),
         steal_bottom=False,
@@ -278,6 +293,7 @@ PRESETS = {
     "bo3": Rules(
         name="bo3",
         step=20,
+        multiplier_from="winner",
         rise_cap=5,
         must_play=(),
         multiplier_cap=8,
