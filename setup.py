@@ -32,6 +32,9 @@ else:
     compile_args = ["-O3"] + (["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else [])
     link_args = []
 
+# Cython's own utility code (memoryviews, ...), compiled once into this module and imported by
+# the others instead of once into each: half the C a build compiles.
+SHARED = "_cyutility"
 # The extensions in build order (each cimports only those before it); dotted under shengji.
 EXTENSIONS = ("core._core", "core._deal", "round._engine", "round._knowledge", "round._observation",
               "bots._learned", "bots._policies", "play._driver", "play._batch", "play._playout",
@@ -46,7 +49,7 @@ def source(name: str, suffix: str) -> str:
 def extension(name):
     return Extension(
         f"shengji.{name}",
-        [source(name, ".pyx")],
+        [source(name, ".c" if name == SHARED else ".pyx")],   # cythonize writes SHARED's C
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"),
                        ("SHENGJI_DEBUG", "1" if DEBUG else "0")],
@@ -99,11 +102,13 @@ def translated(name: str) -> bool:
 
 def extensions():
     """The modules whose C files are up to date from those files; the others translated
-    again (forced: Cython itself would not see a change of setup.py's directives)."""
-    fresh = [name for name in EXTENSIONS if translated(name)]
-    stale = [extension(name) for name in EXTENSIONS if name not in fresh]
+    again (forced: Cython itself would not see a change of setup.py's directives), the shared
+    utility module with them."""
+    fresh = [name for name in (SHARED, *EXTENSIONS) if translated(name)]
+    stale = [extension(name) for name in (SHARED, *EXTENSIONS) if name not in fresh]
     modules = cythonize(stale, compiler_directives=directives, nthreads=JOBS,
-                        build_dir=C_DIR or None, force=True) if stale else []
+                        build_dir=C_DIR or None, force=True,
+                        shared_utility_qualified_name=f"shengji.{SHARED}") if stale else []
     for name in fresh:
         ext = extension(name)
         ext.sources = [os.path.join(C_DIR, source(name, ".c"))]
