@@ -53,6 +53,7 @@ from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds
 from shengji.studies.analyze import analyze_bury, analyze_trump
 from shengji.studies.duels import Duel, duel
+from shengji.studies.ladder import Ladder, ladder
 
 __all__ = [
     "Cards",
@@ -91,6 +92,8 @@ __all__ = [
     "round_seed",
     "duel",
     "Duel",
+    "ladder",
+    "Ladder",
     "analyze_bury",
     "analyze_trump",
     "parse_cards",

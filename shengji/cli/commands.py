@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import shengji as sj
 from shengji._optional import needs
@@ -173,9 +174,39 @@ def replay(args: argparse.Namespace) -> None:
     print_round(rec)
 
 
+def ladder(args: argparse.Namespace) -> None:
+    """Every pair of bots in duplicate: the payoff cross-table and the standings."""
+    with needs("shengji ladder", "study"):
+        from tqdm import tqdm
+    bots = [bot for spec in args.bots for bot in as_list(bots_from_text(spec))]
+    pairs = len(bots) * (len(bots) - 1) // 2
+    with tqdm(
+        total=pairs * (args.deals + args.matches), unit="deal", desc="ladder", disable=None
+    ) as bar:
+        result = sj.ladder(
+            bots,
+            deals=args.deals,
+            rules=args.rules,
+            seed=args.seed,
+            matches=args.matches,
+            workers=args.workers,
+            out=args.out,
+            resume=args.resume,
+            progress=bar.update,
+        )
+    print(result.table())
+    print(f"written: {args.out}/ladder.json and a duel folder a pair")
+
+
+def as_list(bots: Any) -> list:
+    """bots_from_text's answer as a list (it gives one bot as itself)."""
+    return bots if isinstance(bots, list) else [bots]
+
+
 COMMANDS = {
     "study": study,
     "duel": duel,
+    "ladder": ladder,
     "simulate": simulate,
     "analyze": analyze,
     "demo": demo,

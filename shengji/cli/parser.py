@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             128 + getattr(stop, "signum", signal.SIGINT),
             "shengji: interrupted; the finished chunks are saved: the same "
             "command continues the study\n"
-            if args.command in ("study", "duel")
+            if args.command in ("study", "duel", "ladder")
             else "shengji: interrupted\n",
         )
     return 0
@@ -60,6 +60,7 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", required=True)
     add_study(sub)
     add_duel(sub)
+    add_ladder(sub)
     add_demo(sub)
     add_simulate(sub)
     add_analyze(sub)
@@ -229,6 +230,58 @@ def add_duel(sub: Any) -> None:
         help="continue the duel already in --out (an error if there is none)",
     )
     add_conditions(p)
+
+
+def add_ladder(sub: Any) -> None:
+    """`shengji ladder --bots SPEC [SPEC ...]`."""
+    p = sub.add_parser(
+        "ladder",
+        help="every pair of bots in duplicate: a payoff cross-table and standings",
+        description="Every pair of the bots plays a duplicate duel on the same frozen deals "
+        "(seed 0: the evaluation deals). The cross-table gives the row bot's score a deal "
+        "against the column bot with its paired 95%% interval; the standings each bot's "
+        "mean score against the field, its leveling rate (its levels over all the levels "
+        "gained in its rounds) and, with --matches, the share of whole matches it won. "
+        "Each pair's duel is a folder under OUT, continued by the same command after an "
+        "interruption.",
+    )
+    p.add_argument(
+        "--bots",
+        required=True,
+        nargs="+",
+        metavar="SPEC",
+        help="two bots or more, separated by spaces or commas: "
+        "expert,greedy,pimc:rollouts=200 (a part with = and no colon is a setting of "
+        "the bot before it)",
+    )
+    p.add_argument(
+        "--deals",
+        type=cli_type(count, "--deals"),
+        default=2_000,
+        help="deals a pair, each played twice (default 2,000)",
+    )
+    p.add_argument(
+        "--matches",
+        type=cli_type(count, "--matches", low=0),
+        default=0,
+        help="whole matches a pair too, each played twice (default 0: none)",
+    )
+    p.add_argument("--rules", default="v3", help=RULES)
+    p.add_argument(
+        "--seed", type=SEED, default=0, help="seed of the deals (default 0, the evaluation deals)"
+    )
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=None,
+        help="worker processes (default: one per core); the results do not depend on it",
+    )
+    p.add_argument("--out", default="ladder-out", help="output folder (default ladder-out)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the ladder already in --out (an error if there is none)",
+    )
 
 
 def add_demo(sub: Any) -> None:
