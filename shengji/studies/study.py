@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
+from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, pinned, resolve_bots
 from shengji.core import validate
 from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
 from shengji.core.deals import (
@@ -400,7 +400,7 @@ def study_options(
         else:
             try:
                 native_spec(against)
-                options["against"] = bot_text(against)
+                options["against"] = bot_text(pinned(against))
             except ValueError as e:
                 raise StudyError(f"--against: {e}") from None
     elif against is not None:
