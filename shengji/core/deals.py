@@ -191,12 +191,12 @@ def conditioned_decks(
         if cond.accept is None:
             ok: np.ndarray = np.ones((len(pending), 1), bool)
         else:
-            ok = np.asarray(cond.accept(place_counts(drawn, dealers[rows])), bool)
-            if ok.shape != rows.shape:
-                raise DealError(
-                    f"accept must answer one bool per deal, shape {rows.shape}; "
-                    f"it answered shape {ok.shape}"
-                )
+            ok = validate.bool_answers(
+                cond.accept(place_counts(drawn, dealers[rows])),
+                rows.shape,
+                "accept",
+                error=DealError,
+            )
             ok = ok.reshape(len(pending), width)
         hit, first = ok.any(axis=1), ok.argmax(axis=1)
         attempts[pending] += np.where(hit, first + 1, width)

@@ -89,6 +89,33 @@ def flag(value: Any, name: str, *, error: type[ShengjiError] = ArgumentError) ->
     return bool(value)
 
 
+def bool_answers(
+    value: Any, shape: tuple[int, ...], name: str, *, error: type[ShengjiError] = ArgumentError
+) -> np.ndarray:
+    """A user function's yes/no answers (accept's): an array of `shape` of bools, or of
+    integers 0 and 1, as bools. Anything else (strings, floats, NaN, None, other integers,
+    another shape) is one error naming what came back: a cast would read "False" and 0.01
+    as yes."""
+    try:
+        answers = np.asarray(value)
+    except (ValueError, TypeError):  # a ragged list
+        answers = np.asarray(None)
+    if answers.dtype.kind not in "biu":
+        raise error(
+            f"{name} must answer bools (or integers 0 and 1), shape {shape}; it answered "
+            f"{answers.dtype} values: {short(value)}"
+        )
+    if answers.shape != shape:
+        raise error(
+            f"{name} must answer one bool per deal, shape {shape}; it answered shape "
+            f"{answers.shape}"
+        )
+    if answers.dtype.kind != "b" and ((answers != 0) & (answers != 1)).any():
+        bad = answers[(answers != 0) & (answers != 1)][0]
+        raise error(f"{name} must answer bools or integers 0 and 1; it answered {bad}")
+    return answers.astype(bool)
+
+
 def seat(value: Any, name: str = "dealer", optional: bool = False) -> int:
     """A seat: 0 .. 3; with `optional`, None passes too."""
     return integer(value, f"{name} (a seat)", 0, 3, optional)
