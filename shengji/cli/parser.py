@@ -11,6 +11,7 @@ from shengji._optional import MissingExtra
 from shengji._version import __version__
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
+from shengji.studies.backends import stopping_on_signals
 
 DESCRIPTION = (
     "The `shengji` command line: play a round and print it, re-check and print a "
@@ -34,22 +35,27 @@ def main(argv: list[str] | None = None) -> int:
     """The `shengji` command: parse `argv` (default: the process's arguments) and run it;
     0 when done, else an exit status (2 for bad input, 1 for a missing extra, 128 + the signal
     when interrupted)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        COMMANDS[args.command](args)
-    except (ValueError, OSError) as exc:
-        parser.exit(2, f"shengji: error: {exc}\n")
-    except MissingExtra as exc:
-        parser.exit(1, f"shengji: error: {exc}\n")
-    except KeyboardInterrupt as stop:
-        parser.exit(
-            128 + getattr(stop, "signum", signal.SIGINT),
-            "shengji: interrupted; the finished chunks are saved: the same "
-            "command continues the study\n"
-            if args.command in ("study", "duel")
-            else "shengji: interrupted\n",
-        )
+    # SIGTERM and SIGHUP end every command as Ctrl-C does, from the first line on: one line
+    # and 128 + the signal, whatever the command was doing
+    with stopping_on_signals():
+        parser, command = Parser(prog="shengji"), None
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            command = args.command
+            COMMANDS[command](args)
+        except (ValueError, OSError) as exc:
+            parser.exit(2, f"shengji: error: {exc}\n")
+        except MissingExtra as exc:
+            parser.exit(1, f"shengji: error: {exc}\n")
+        except KeyboardInterrupt as stop:
+            parser.exit(
+                128 + getattr(stop, "signum", signal.SIGINT),
+                "shengji: interrupted; the finished chunks are saved: the same "
+                "command continues the study\n"
+                if command in ("study", "duel")
+                else "shengji: interrupted\n",
+            )
     return 0
 
 
@@ -366,7 +372,7 @@ def add_analyze(sub: Any) -> None:
 
 
 def add_analysis_options(p: argparse.ArgumentParser) -> None:
-    """The options both analyses take: rules, worlds, bots and seed."""
+    """The options both analyses take: rules, worlds, bots, seed and workers."""
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument(
         "--worlds",
@@ -382,6 +388,13 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
         "seat or four separated by commas (default greedy)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=1,
+        help="processes playing the worlds of search bots such as pimc, the same numbers "
+        "for any count (default 1; native bots play in one)",
+    )
 
 
 def add_replay(sub: Any) -> None:
