@@ -374,6 +374,10 @@ def analyze_bury(
     show = show_of(hand, trump, rules)
     if isinstance(candidates, (str, Cards)):
         raise ShengjiError("candidates must be a list of buries (8 cards each), not one bury")
+    if candidates is not None and not isinstance(candidates, Iterable):
+        raise ShengjiError(
+            f"candidates must be a list of buries (8 cards each), got {validate.short(candidates)}"
+        )
     found: dict[Cards, list[str]] = {}
     for name, bury in strategy_buries(hand, trump, seed).items():
         found.setdefault(bury, []).append(name)
