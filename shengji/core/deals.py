@@ -263,6 +263,9 @@ def round_decks(
     return conditioned_decks(cond, seeds, 0, dealers)
 
 
+MAX_DECKS = 10_000_000  # decks one call returns: 108 bytes each, about 1 GB (ask in parts)
+
+
 def decks(
     seed: int,
     start: int = 0,
@@ -279,7 +282,7 @@ def decks(
     dealer = validate.seat(dealer)
     seed = validate.seed(seed)
     start = validate.seed(start, "start")
-    count = validate.count(count, "count", 0)
+    count = validate.count(count, "count", 0, MAX_DECKS)
     if cond.plain:
         return plain_decks(seed, start, count)
     return conditioned_decks(

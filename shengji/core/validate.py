@@ -122,8 +122,13 @@ def seat(value: Any, name: str = "dealer", optional: bool = False) -> int:
 
 
 def levels(value: Any, name: str = "levels") -> tuple[int, int]:
-    """Two team levels 2..14 (A = 14)."""
-    pair = tuple(value) if isinstance(value, (tuple, list)) else ()
+    """Two team levels 2..14 (A = 14): a tuple, a list or a 1-d array."""
+    is_array = isinstance(value, np.ndarray) and value.ndim == 1
+    pair = (
+        tuple(value.tolist() if is_array else value)
+        if is_array or isinstance(value, (tuple, list))
+        else ()
+    )
     if len(pair) != 2:
         raise ArgumentError(f"{name} must be two team levels 2..14 (A = 14), got {short(value)}")
     return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))
