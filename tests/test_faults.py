@@ -18,7 +18,15 @@ import pytest
 import shengji as sj
 from shengji.bots import Learned, bot_from_text, bot_text, learned, pinned
 from shengji.cli import main
-from shengji.errors import BotError, DealError, StudyError
+from shengji.errors import (
+    ArgumentError,
+    BotError,
+    CardError,
+    DealError,
+    ShengjiError,
+    StudyError,
+    TrumpError,
+)
 from shengji.round.rules import Rules
 from shengji.studies import duels
 from shengji.studies.store import file_sha256
@@ -105,7 +113,9 @@ def test_a_study_against_a_learned_bot_pins_it(checkpoint):
     from shengji.studies import study as st
 
     options = st.study_options(st.STUDIES["burying"], ("low",), None, None, "learned:path=net.npz")
-    assert options["against"] == f"learned:path={checkpoint},sha256={learned.file_digest('net.npz')}"
+    assert (
+        options["against"] == f"learned:path={checkpoint},sha256={learned.file_digest('net.npz')}"
+    )
 
 
 # -- chunk files ---------------------------------------------------------------------------
@@ -282,7 +292,11 @@ def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, 
     cmd += ["--deals", "160000", "--workers", "2", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
         start_new_session=True,
     )
     if phase == "start-up":
@@ -314,7 +328,11 @@ def test_ctrl_c_stops_at_the_running_chunks(tmp_path):
     cmd += ["--deals", str(12 * 20_000), "--workers", "2", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
         start_new_session=True,
     )
     deadline = time.time() + 120
@@ -326,3 +344,103 @@ def test_ctrl_c_stops_at_the_running_chunks(tmp_path):
     assert proc.returncode == 128 + signal.SIGINT and err.strip() == INTERRUPTED, err
     after = len(list((out / "chunks").glob("*.json")))
     assert before <= after <= before + 2 < 12
+
+
+# -- the smaller items of issue 27, each at its root ----------------------------------------
+
+
+def test_the_aec_env_before_reset_and_after_close_names_the_problem():
+    pytest.importorskip("pettingzoo")
+    from shengji.env import env
+
+    e = env()
+    for call in (lambda: e.observe("seat_0"), lambda: e.step(0), e.last):
+        with pytest.raises(ArgumentError, match="call reset"):
+            call()
+    e.reset(seed=1)
+    e.observe("seat_0")
+    e.close()
+    for call in (lambda: e.observe("seat_0"), lambda: e.step(0), e.last):
+        with pytest.raises(ArgumentError, match="call reset"):
+            call()
+
+
+def test_analyze_bury_refuses_candidates_that_are_not_a_list():
+    hand = "BJ BJ SJ SJ AS AS KS KS QS QS JS JS 10S 10S 9S 9S 8S 8S 7S 7S 6S 6S 5S 5S 4S 4S 3S"
+    hand += " 3S 2S AH AH KH KH"
+    from shengji.studies.analyze import analyze_bury
+
+    with pytest.raises(ShengjiError, match="candidates must be a list of buries"):
+        analyze_bury(hand, "2S", candidates=5, worlds=2)
+
+
+@pytest.mark.parametrize("codes", [[999], [-1], [2.0], ["3"]])
+def test_batch_trump_codes_out_of_range_or_type_are_a_trump_error(codes):
+    from shengji.core._core import batch_legal_leads
+
+    with pytest.raises(TrumpError, match="trump codes"):
+        batch_legal_leads(np.zeros((1, 2), np.uint64), codes)
+
+
+def test_round_seed_out_of_range_is_an_argument_error():
+    for args in ((-1, 0), (0, -1), (2**64, 0)):
+        with pytest.raises(ArgumentError):
+            sj.round_seed(*args)
+
+
+@pytest.mark.parametrize("bad", [np.nan, 0.5, 1.5, -0.0001, np.inf])
+def test_from_counts_refuses_counts_that_are_not_0_1_or_2(bad):
+    counts = np.zeros(54)
+    counts[3] = bad
+    with pytest.raises(CardError, match="0, 1 or 2"):
+        sj.Cards.from_counts(counts)
+    # whole floats and every integer dtype are counts
+    counts[3] = 2.0
+    assert sj.Cards.from_counts(counts) == sj.Cards.from_counts(counts.astype(np.uint8))
+
+
+def test_decks_refuses_a_count_beyond_memory_before_allocating():
+    with pytest.raises(ArgumentError, match="count must be an integer from 0 to 10,000,000"):
+        sj.decks(0, 0, 10**9)
+
+
+def test_encode_moves_refuses_a_float_observation():
+    from shengji.round._observation import OBSERVATION_SIZE
+
+    moves = np.array([[1, 0]], np.uint64)
+    with pytest.raises(ArgumentError, match="obs must be integers"):
+        learned.encode_moves(np.zeros((1, OBSERVATION_SIZE)), moves, [0, 1])
+    assert learned.encode_moves(np.zeros((1, OBSERVATION_SIZE), np.int16), moves, [0, 1]).shape[0]
+
+
+def test_levels_as_an_array_pass_as_a_tuple_does():
+    from shengji.core import validate
+
+    assert validate.levels(np.array([2, 14])) == validate.levels((2, 14)) == (2, 14)
+    with pytest.raises(ArgumentError):
+        validate.levels(np.array([[2, 2]]))
+    pytest.importorskip("gymnasium")
+    from shengji.vector import VecEnv
+
+    VecEnv(2, levels=np.array([3, 3]))
+
+
+@pytest.mark.parametrize(
+    "content, words", [(b"", "is empty"), (b"\xff\xfe{}", "is not UTF-8"), (b"{", "is not JSON")]
+)
+def test_replay_of_a_broken_file_names_it(tmp_path, capsys, content, words):
+    path = tmp_path / "round.json"
+    path.write_bytes(content)
+    with pytest.raises(SystemExit) as stop:
+        main(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"{path} {words}" in err, err
+
+
+def test_the_ray_backend_missing_leaves_no_folder(tmp_path, monkeypatch):
+    from shengji._optional import MissingExtra
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    with pytest.raises(MissingExtra):
+        sj.duel("greedy", "random", deals=4, backend="ray", out=tmp_path / "o")
+    assert not (tmp_path / "o").exists()

@@ -181,9 +181,18 @@ def demo(args: argparse.Namespace) -> None:
 
 def replay(args: argparse.Namespace) -> None:
     """A saved round record re-checked through the engine, then printed."""
-    with open(args.file, encoding="utf-8") as f:
-        rec = sj.replay(json.load(f))
-    print_round(rec)
+    with open(args.file, "rb") as f:
+        data = f.read()
+    try:
+        saved = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ArgumentError(
+            f"{args.file} is not UTF-8 text (byte {e.start}): not a round record"
+        ) from None
+    except ValueError as e:
+        what = "empty" if not data.strip() else f"not JSON ({e})"
+        raise ArgumentError(f"{args.file} is {what}: not a round record") from None
+    print_round(sj.replay(saved))
 
 
 COMMANDS = {

@@ -88,6 +88,9 @@ def checked_run(
         raise StudyError(f"unknown backend {backend!r}: choose local or ray")
     if ray_address is not None and backend != "ray":
         raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
+    if backend == "ray":
+        with needs("the ray backend", "ray"):  # missing, before a folder is made
+            import ray  # noqa: F401
     try:
         return (
             Rules.of(rules),
