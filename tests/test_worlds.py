@@ -84,7 +84,8 @@ def labelled_deals(cards, weights, need):
     """Every assignment of the physical cards (copies apart) to the places, by world, each
     weighing the product of its cards' weights for their places."""
     worlds = Counter()
-    for places in itertools.product(range(5), repeat=len(cards)):
+    allowed = [[p for p in range(5) if w[p]] for w in weights]  # the others weigh 0
+    for places in itertools.product(*allowed):
         if [places.count(p) for p in range(5)] != need:
             continue
         weight = math.prod(weights[i][p] for i, p in enumerate(places))
@@ -117,6 +118,45 @@ def expected_worlds(groups, need, mixtures):
     return expected
 
 
+def mixture(card, alternatives):
+    """A kind's two unseen copies by alternatives (ways, where copy 1 may be, copy 2)."""
+    return [(ways, [(one, card), (two, card)]) for ways, one, two in alternatives]
+
+
+# more combinations of the mixtures' alternatives than the sampler deals one by one (64):
+# each mixture becomes a stage of its own (issue 27: such positions are reachable)
+MANY_ALTERNATIVES = [
+    mixture(
+        "QH",
+        [
+            (1, 0b00010, 0b00100),
+            (2, 0b01000, 0b01110),
+            (1, 0b10000, 0b00010),
+            (3, 0b00110, 0b00110),
+            (1, 0b11110, 0b01000),
+            (2, 0b00100, 0b10000),
+            (1, 0b01010, 0b00100),
+            (4, 0b10010, 0b10010),
+            (1, 0b01000, 0b00010),
+        ],
+    ),
+    mixture(
+        "KS",
+        [
+            (3, 0b00100, 0b00110),
+            (1, 0b01110, 0b01110),
+            (2, 0b10000, 0b01000),
+            (1, 0b00010, 0b10100),
+            (5, 0b11000, 0b00010),
+            (1, 0b00100, 0b00100),
+            (2, 0b01010, 0b10000),
+            (1, 0b10110, 0b01000),
+            (1, 0b00010, 0b00010),
+        ],
+    ),
+]
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -145,6 +185,16 @@ def expected_worlds(groups, need, mixtures):
                 [(1, [(0b00010, "QH"), (0b01110, "QH")]), (1, [(0b01000, "QH"), (0b01000, "QH")])],
                 [(3, [(0b00100, "KS"), (0b00110, "KS")]), (1, [(0b01110, "KS"), (0b01110, "KS")])],
             ],
+        ),
+        # 81 combinations: two mixtures of nine explanations each, with plain and weighed cards
+        ([("AS 3C", 0b10110), ("7D", (0, 2, 1, 3, 1))], [0, 2, 2, 2, 1], MANY_ALTERNATIVES),
+        # 90 combinations: a third mixture, some places void
+        (
+            [("5S", 0b01110)],
+            [0, 2, 1, 2, 2],
+            MANY_ALTERNATIVES[:1]
+            + [mixture("9C", [(1, 0b10100, 0b01000), (2, 0b10000, 0b10000)])]
+            + [mixture("JD", [(2, 0b00010, 0b11000)] * 3 + [(1, 0b01100, 0b10010)] * 2)],
         ),
     ],
 )
@@ -271,9 +321,24 @@ def test_impossible_constraints_and_bad_arguments_are_named():
     assert WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5).states == 4480
     with pytest.raises(sj.ShengjiError, match="too many constraints to sample exactly"):
         WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5, max_states=1000)
-    with pytest.raises(sj.ShengjiError, match="more than 64 combinations"):
+    # 128 combinations of explanations, beyond the 64 dealt one by one: a stage a mixture,
+    # the same count (the ways of each mixture, 1 + 2, multiplied: every card at the rest)
+    kinds = ["QH", "KS", "7C", "9D", "5H", "JC", "AD"]
+    two_ways = [(1, 0b10000, 0b10000), (2, 0b10000, 0b10000)]
+    sampler = WorldSampler([], [0, 0, 0, 0, 14], [""] * 5, [mixture(k, two_ways) for k in kinds])
+    assert sampler.deals == 3**7
+    assert sj.Cards.from_masks(*map(int, sampler.sample(1, 0)[0, 4])) == sj.Cards(kinds * 2)
+    with pytest.raises(sj.ShengjiError, match="each places the two unseen copies"):
         WorldSampler(
             [], [0, 0, 0, 0, 7], [""] * 5, [[(1, [(0b10000, "QH")]), (1, [(0b10000, "QH")])]] * 7
+        )
+    with pytest.raises(sj.ShengjiError, match="the two copies of one kind"):
+        WorldSampler(
+            [],
+            [0, 0, 0, 0, 14],
+            [""] * 5,
+            [mixture(k, two_ways) for k in kinds[:6]]
+            + [[(1, [(0b10000, "AD"), (0b10000, "AD")]), (1, [(0b10000, "KD"), (0b10000, "KD")])]],
         )
     view = next(
         v for v, _ in views_of_a_round("v3", 1, False) if v.action == "play" and len(v.tricks) == 10
