@@ -26,6 +26,8 @@ DUEL_DEALS = 100_000  # the duel's default on the command line
 
 def study(args: argparse.Namespace) -> None:
     """`shengji study`: run a study with a progress bar and print its table."""
+    with needs("shengji study", "study"):
+        import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     from shengji.studies import study as st
 
     with progress_bar(args.deals, "deal", args.name) as update:
@@ -53,6 +55,8 @@ def study(args: argparse.Namespace) -> None:
 
 def duel(args: argparse.Namespace) -> None:
     """Two bots in duplicate, into a study folder."""
+    with needs("shengji duel", "study"):
+        import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
     with progress_bar(args.matches or deals, "match" if args.matches else "deal", "duel") as update:
         result = sj.duel(
