@@ -444,3 +444,48 @@ def test_the_ray_backend_missing_leaves_no_folder(tmp_path, monkeypatch):
     with pytest.raises(MissingExtra):
         sj.duel("greedy", "random", deals=4, backend="ray", out=tmp_path / "o")
     assert not (tmp_path / "o").exists()
+
+
+# -- long runs report as they go --------------------------------------------------------------
+
+
+def test_a_duel_reports_progress_within_its_chunks_and_each_deal_once():
+    ticks = []
+    result = sj.duel("greedy", "random", deals=2_500, workers=1, progress=ticks.append)
+    assert sum(ticks) == 2_500 and len(ticks) >= 10  # one chunk, reported in tenths
+    # the pieces change nothing: the same rows as one piece
+    whole = sj.duel("greedy", "random", deals=2_500, workers=1)
+    assert result.frame.equals(whole.frame) and result.summary == whole.summary
+
+
+def test_away_from_a_terminal_a_line_a_minute(monkeypatch):
+    import io
+
+    from shengji.cli import render
+
+    out = io.StringIO()
+    with render.progress_bar(1_000, "deal", "duel", out) as update:
+        update(10)
+        monkeypatch.setattr(render, "LOG_EVERY_S", 0.0)
+        update(240)
+    assert out.getvalue().startswith("duel: 250 of 1,000 (25%) deals in 0m 00s\n"), out.getvalue()
+    assert out.getvalue().count("\n") == 1
+
+
+@pytest.mark.slow
+def test_progress_from_worker_processes_counts_each_deal_once():
+    ticks = []
+    sj.duel("greedy", "random", deals=45_000, workers=2, progress=ticks.append)
+    assert sum(ticks) == 45_000 and len(ticks) > 3
+
+
+@pytest.mark.slow
+def test_analyze_with_a_search_bot_reports_and_spreads_over_workers():
+    from shengji.studies.analyze import analyze_trump
+
+    hand = "BJ SJ AS KS 2S 2S 9S AH 2H 10H 5H AC KC 2C 7C 3C AD QD 2D 9D 6D 4D 10S 8H JC"
+    ticks = []
+    one = analyze_trump(hand, 2, worlds=6, bots="pimc:rollouts=8", progress=ticks.append)
+    assert sum(ticks) == len(one) * 6 and len(ticks) > 1
+    two = analyze_trump(hand, 2, worlds=6, bots="pimc:rollouts=8", workers=2)
+    assert one.equals(two)

@@ -136,17 +136,17 @@ def run_locally(
 
     try:
         with held_signals():
-            # the resource tracker starts first (the queue's lock starts it): its start
-            # unblocks SIGINT and SIGTERM here, held again below
+            # the resource tracker starts first: its start unblocks SIGINT and SIGTERM here,
+            # held again below
             resource_tracker.ensure_running()
-            reports = context.Queue()
+            reports = None if advance is None else context.Queue()
         with held_signals():
             # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's)
             pool = ProcessPoolExecutor(
                 max_workers=min(workers, len(jobs)),
                 mp_context=context,
                 initializer=start_worker,
-                initargs=(os.getpid(), None if advance is None else reports),
+                initargs=(os.getpid(), reports),
             )
             for _ in range(min(workers, len(jobs))):
                 job = queued.pop()
