@@ -314,6 +314,7 @@ def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, 
     else:
         assert proc.returncode == 128 + signum, err
         assert err.strip().splitlines() == [INTERRUPTED], err
+    assert not list(out.glob("*.tmp")) and not list(out.glob("chunks/*.tmp"))
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads((out / "summary.json").read_text())["metrics"][0]["n"] == 160000

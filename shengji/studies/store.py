@@ -177,7 +177,11 @@ def json_sha256(result: dict[str, Any]) -> str:
 def write_atomically(path: Path, data: Any) -> None:
     """Whole or not at all: a crash or Ctrl-C never leaves a half-written file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data))
+    try:
+        tmp.write_text(json.dumps(data))
+    except BaseException:  # a signal mid-write leaves no half file behind
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
 
 
@@ -199,7 +203,11 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> s
         {**(table.schema.metadata or {}), **chunk_identity(digest, start, count)}
     )
     tmp = path.with_suffix(".tmp")
-    pq.write_table(table, tmp)
+    try:
+        pq.write_table(table, tmp)
+    except BaseException:  # a signal mid-write leaves no half file behind
+        tmp.unlink(missing_ok=True)
+        raise
     written = file_sha256(tmp)
     os.replace(tmp, path)
     return written
@@ -226,7 +234,11 @@ def join_rows(path: Path, parts: list[Path]) -> None:
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)
             writer.write_table(table)
-    finally:
+    except BaseException:  # a signal or an error mid-merge leaves no half file behind
         if writer is not None:
             writer.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    if writer is not None:
+        writer.close()
     os.replace(tmp, path)
