@@ -116,6 +116,13 @@ def test_a_study_against_a_learned_bot_pins_it(checkpoint):
     assert (
         options["against"] == f"learned:path={checkpoint},sha256={learned.file_digest('net.npz')}"
     )
+    st.run_study(
+        "burying", deals=3, workers=1, out="s", strategies=["low"], against="learned:path=net.npz"
+    )
+    manifest = json.loads(Path("s/manifest.json").read_text())
+    assert manifest["options"]["against"] == options["against"]
+    # its chunks take the learned bot's duels: a chunk of seconds, not greedy's 5,000 deals
+    assert manifest["chunk"] == st.STUDIES["burying"].chunk_size // duels.LEARNED_COST
 
 
 # -- chunk files ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -42,7 +43,7 @@ from shengji.core.schema import BURYING_NAMES, CALLING_NAMES, burying_columns, c
 from shengji.errors import BotError, StudyError
 from shengji.play.rounds import first_deals, simulate
 from shengji.round.rules import Rules
-from shengji.studies.duels import DUELS, duel_deals, score_hist
+from shengji.studies.duels import DUELS, LEARNED_COST, duel_deals, score_hist
 from shengji.studies.runner import Study, run
 from shengji.studies.stats import Sums, level_delta
 
@@ -462,6 +463,9 @@ def run_study(
         options = study_options(study, chosen, play_every, bots, against, predeal, bottom)
     except ValueError as e:
         raise StudyError(str(e)) from None
+    if str(options.get("against", "")).partition(":")[0] == "learned":
+        # its duels take the learned bot's time: chunks of seconds still
+        study = replace(study, chunk_size=max(1, study.chunk_size // LEARNED_COST))
     return run(
         study,
         rules,
