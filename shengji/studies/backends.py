@@ -73,6 +73,9 @@ def stopping_on_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
+BLOCKS = hasattr(signal, "pthread_sigmask")  # POSIX: a thread's signals may be held back
+
+
 @contextmanager
 def held_signals() -> Iterator[None]:
     """Ctrl-C, SIGTERM and SIGHUP held back while processes start, then acted on as usual: a
@@ -86,12 +89,11 @@ def held_signals() -> Iterator[None]:
     handlers = (
         {s: signal.signal(s, lambda signum, _: noted.append(signum)) for s in held} if main else {}
     )
-    blocked = hasattr(signal, "pthread_sigmask")
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocked else None
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
     try:
         yield
     finally:
-        if blocked:
+        if before is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
         for s, handler in handlers.items():
             signal.signal(s, handler)
