@@ -497,3 +497,14 @@ def test_analyze_with_a_search_bot_reports_and_spreads_over_workers():
     assert sum(ticks) == len(one) * 6 and len(ticks) > 1
     two = analyze_trump(hand, 2, worlds=6, bots="pimc:rollouts=8", workers=2)
     assert one.equals(two)
+
+
+@pytest.mark.parametrize(
+    "manifest", [[1, 2], {"options": 5, "strategies": "x"}, {"study": "duel", "strategies": [3]}]
+)
+def test_a_damaged_manifest_is_one_line(tmp_path, manifest):
+    out = tmp_path / "d"
+    (out / "chunks").mkdir(parents=True)
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(StudyError, match=f"{out} holds"):
+        sj.duel("greedy", "random", deals=3, out=out, workers=1)

@@ -291,12 +291,15 @@ def mismatch(folder: Path, found: Any, manifest: dict[str, Any]) -> str:
     a bot's checkpoint that changed or moved since it began, else what the study is."""
     if not isinstance(found, dict):
         return f"{folder} holds an unreadable manifest: choose another --out"
-    old = found.get("strategies"), found.get("options", {}).get("against")
-    new = manifest["strategies"], manifest["options"].get("against")
+    options = found.get("options")
+    strategies = found.get("strategies")
+    old = [
+        *(strategies if isinstance(strategies, list) else []),
+        options.get("against") if isinstance(options, dict) else None,
+    ]
+    new = [*manifest["strategies"], manifest["options"].get("against")]
     pairs = [
-        (a, b)
-        for a, b in zip([*(old[0] or []), old[1]], [*new[0], new[1]])
-        if a != b and isinstance(a, str) and isinstance(b, str)
+        (a, b) for a, b in zip(old, new) if a != b and isinstance(a, str) and isinstance(b, str)
     ]
     if pairs and all(a.startswith("learned") and b.startswith("learned") for a, b in pairs):
         a, b = pairs[0]
@@ -308,7 +311,7 @@ def mismatch(folder: Path, found: Any, manifest: dict[str, Any]) -> str:
     return (
         f"{folder} holds another study ({found.get('study')}, rules {found.get('rules')}, "
         f"{found.get('deals')} deals, seed {found.get('seed')}, bots or strategies "
-        f"{', '.join(map(str, found.get('strategies') or []))}): it cannot be continued "
+        f"{', '.join(map(str, old[:-1]))}): it cannot be continued "
         "with these options; choose another --out"
     )
 
