@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 from typing import Any, NoReturn
 
 from shengji._optional import MissingExtra
@@ -35,28 +36,34 @@ def main(argv: list[str] | None = None) -> int:
     """The `shengji` command: parse `argv` (default: the process's arguments) and run it;
     0 when done, else an exit status (2 for bad input, 1 for a missing extra, 128 + the signal
     when interrupted)."""
-    # SIGTERM and SIGHUP end every command as Ctrl-C does, from the first line on: one line
-    # and 128 + the signal, whatever the command was doing
-    with stopping_on_signals():
-        parser, command = Parser(prog="shengji"), None
-        try:
-            parser = build_parser()
-            args = parser.parse_args(argv)
-            command = args.command
-            COMMANDS[command](args)
-        except (ValueError, OSError) as exc:
-            parser.exit(2, f"shengji: error: {exc}\n")
-        except MissingExtra as exc:
-            parser.exit(1, f"shengji: error: {exc}\n")
-        except KeyboardInterrupt as stop:
-            parser.exit(
-                128 + getattr(stop, "signum", signal.SIGINT),
-                "shengji: interrupted; the finished chunks are saved: the same "
-                "command continues the study\n"
-                if command in ("study", "duel")
-                else "shengji: interrupted\n",
-            )
+    words = sys.argv[1:] if argv is None else argv
+    # the command's name before it is parsed: a signal meanwhile gets the same line
+    command = next((w for w in words if not w.startswith("-")), None)
+    try:
+        # SIGTERM and SIGHUP end every command as Ctrl-C does, from here on: one line and
+        # 128 + the signal, whatever the command was doing
+        with stopping_on_signals():
+            args = build_parser().parse_args(argv)
+            COMMANDS[args.command](args)
+    except (ValueError, OSError) as exc:
+        fail(2, f"shengji: error: {exc}")
+    except MissingExtra as exc:
+        fail(1, f"shengji: error: {exc}")
+    except KeyboardInterrupt as stop:
+        fail(
+            128 + getattr(stop, "signum", signal.SIGINT),
+            "shengji: interrupted; the finished chunks are saved: the same command continues "
+            "the study"
+            if command in ("study", "duel")
+            else "shengji: interrupted",
+        )
     return 0
+
+
+def fail(status: int, line: str) -> NoReturn:
+    """End the command: `line` on stderr, exit status `status`."""
+    sys.stderr.write(line + "\n")
+    sys.exit(status)
 
 
 def build_parser() -> Parser:
