@@ -87,6 +87,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--window", type=int, default=500, help="rounds per point of the curve")
     p.add_argument(
+        "--log-seconds",
+        type=float,
+        default=60.0,
+        help="a progress line this often between checkpoints (default 60)",
+    )
+    p.add_argument(
         "--checkpoint-minutes",
         type=float,
         default=5.0,
@@ -277,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
     rounds = samples = updates = steps = 0
     owed = 0.0  # training steps due by the samples taken
-    started = last_save = time.monotonic()
+    started = last_save = last_log = time.monotonic()
     timing = {"act": 0.0, "train": 0.0, "eval": 0.0}
 
     def save_all(final: bool) -> None:
@@ -376,7 +382,16 @@ def main(argv: list[str] | None = None) -> None:
             window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
         if time.monotonic() - last_save >= args.checkpoint_minutes * 60:
             save_all(False)
-            last_save = time.monotonic()
+            last_save = last_log = time.monotonic()
+        elif time.monotonic() - last_log >= args.log_seconds:  # a run that shows it moves
+            last_log = time.monotonic()
+            point = curve["points"][-1] if curve["points"] else None
+            print(
+                f"[{(last_log - started) / 60:.1f} min] rounds {rounds:,} samples {samples:,} "
+                f"updates {updates:,}"
+                + (f" reward {point['reward']:+.3f} loss {point['loss']:.4f}" if point else ""),
+                flush=True,
+            )
     save_all(True)
 
 

@@ -495,7 +495,7 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
         "3",
     ]
     starts = {
-        "a": ["--hidden", "16", "8"],
+        "a": ["--hidden", "16", "8", "--log-seconds", "0"],
         "b": ["--hidden", "16", "8"],
         "c": ["--init", checkpoint[0]],
     }
@@ -503,7 +503,7 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
         tmp_path / run: subprocess.Popen(
             [sys.executable, str(script), *common, *start, "--out", str(tmp_path / run)],
             stderr=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "JAX_PLATFORMS": "cpu"},
         )
@@ -511,8 +511,10 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
     }
     written = []
     for out, run in runs.items():
-        _, errors = run.communicate()
+        printed, errors = run.communicate()
         assert run.returncode == 0, errors[-3000:]
+        # a line as it goes (every step here: --log-seconds 0), not only at the end
+        assert (printed.count(" min] rounds ") > 2) == (out.name == "a"), printed
         written.append(learned.load(out / "ckpt.npz")[0])
         curve = json.loads((out / "curve.json").read_text())
         assert curve["final"] and curve["updates"] > 0 and curve["points"] and curve["evals"]

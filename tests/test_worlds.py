@@ -84,7 +84,8 @@ def labelled_deals(cards, weights, need):
     """Every assignment of the physical cards (copies apart) to the places, by world, each
     weighing the product of its cards' weights for their places."""
     worlds = Counter()
-    for places in itertools.product(range(5), repeat=len(cards)):
+    allowed = [[p for p in range(5) if w[p]] for w in weights]  # the others weigh 0
+    for places in itertools.product(*allowed):
         if [places.count(p) for p in range(5)] != need:
             continue
         weight = math.prod(weights[i][p] for i, p in enumerate(places))
@@ -117,6 +118,45 @@ def expected_worlds(groups, need, mixtures):
     return expected
 
 
+def mixture(card, alternatives):
+    """A kind's two unseen copies by alternatives (ways, where copy 1 may be, copy 2)."""
+    return [(ways, [(one, card), (two, card)]) for ways, one, two in alternatives]
+
+
+# more combinations of the mixtures' alternatives than the sampler deals one by one (64):
+# each mixture becomes a stage of its own (issue 27: such positions are reachable)
+MANY_ALTERNATIVES = [
+    mixture(
+        "QH",
+        [
+            (1, 0b00010, 0b00100),
+            (2, 0b01000, 0b01110),
+            (1, 0b10000, 0b00010),
+            (3, 0b00110, 0b00110),
+            (1, 0b11110, 0b01000),
+            (2, 0b00100, 0b10000),
+            (1, 0b01010, 0b00100),
+            (4, 0b10010, 0b10010),
+            (1, 0b01000, 0b00010),
+        ],
+    ),
+    mixture(
+        "KS",
+        [
+            (3, 0b00100, 0b00110),
+            (1, 0b01110, 0b01110),
+            (2, 0b10000, 0b01000),
+            (1, 0b00010, 0b10100),
+            (5, 0b11000, 0b00010),
+            (1, 0b00100, 0b00100),
+            (2, 0b01010, 0b10000),
+            (1, 0b10110, 0b01000),
+            (1, 0b00010, 0b00010),
+        ],
+    ),
+]
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -145,6 +185,16 @@ def expected_worlds(groups, need, mixtures):
                 [(1, [(0b00010, "QH"), (0b01110, "QH")]), (1, [(0b01000, "QH"), (0b01000, "QH")])],
                 [(3, [(0b00100, "KS"), (0b00110, "KS")]), (1, [(0b01110, "KS"), (0b01110, "KS")])],
             ],
+        ),
+        # 81 combinations: two mixtures of nine explanations each, with plain and weighed cards
+        ([("AS 3C", 0b10110), ("7D", (0, 2, 1, 3, 1))], [0, 2, 2, 2, 1], MANY_ALTERNATIVES),
+        # 90 combinations: a third mixture, some places void
+        (
+            [("5S", 0b01110)],
+            [0, 2, 1, 2, 2],
+            MANY_ALTERNATIVES[:1]
+            + [mixture("9C", [(1, 0b10100, 0b01000), (2, 0b10000, 0b10000)])]
+            + [mixture("JD", [(2, 0b00010, 0b11000)] * 3 + [(1, 0b01100, 0b10010)] * 2)],
         ),
     ],
 )
@@ -271,9 +321,24 @@ def test_impossible_constraints_and_bad_arguments_are_named():
     assert WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5).states == 4480
     with pytest.raises(sj.ShengjiError, match="too many constraints to sample exactly"):
         WorldSampler(many, [0, 15, 15, 15, 15], [""] * 5, max_states=1000)
-    with pytest.raises(sj.ShengjiError, match="more than 64 combinations"):
+    # 128 combinations of explanations, beyond the 64 dealt one by one: a stage a mixture,
+    # the same count (the ways of each mixture, 1 + 2, multiplied: every card at the rest)
+    kinds = ["QH", "KS", "7C", "9D", "5H", "JC", "AD"]
+    two_ways = [(1, 0b10000, 0b10000), (2, 0b10000, 0b10000)]
+    sampler = WorldSampler([], [0, 0, 0, 0, 14], [""] * 5, [mixture(k, two_ways) for k in kinds])
+    assert sampler.deals == 3**7
+    assert sj.Cards.from_masks(*map(int, sampler.sample(1, 0)[0, 4])) == sj.Cards(kinds * 2)
+    with pytest.raises(sj.ShengjiError, match="each places the two unseen copies"):
         WorldSampler(
             [], [0, 0, 0, 0, 7], [""] * 5, [[(1, [(0b10000, "QH")]), (1, [(0b10000, "QH")])]] * 7
+        )
+    with pytest.raises(sj.ShengjiError, match="the two copies of one kind"):
+        WorldSampler(
+            [],
+            [0, 0, 0, 0, 14],
+            [""] * 5,
+            [mixture(k, two_ways) for k in kinds[:6]]
+            + [[(1, [(0b10000, "AD"), (0b10000, "AD")]), (1, [(0b10000, "KD"), (0b10000, "KD")])]],
         )
     view = next(
         v for v, _ in views_of_a_round("v3", 1, False) if v.action == "play" and len(v.tricks) == 10
@@ -326,3 +391,100 @@ def test_encodings():
                 [view.hand, view.unseen()] + [played[(view.seat + i) % 4] for i in range(4)]
             )
         ).all()
+
+
+# a position of real play whose mixtures combine 256 ways (eight kinds, two explanations
+# each): native random bots, v3, a first round, seed 610 (found by playing 3,400 such rounds)
+REACHED = ("v3", 610, True, 43)
+
+
+def reached_view():
+    preset, seed, first_round, decision = REACHED
+    view, hands = views_of_a_round(preset, seed, first_round)[decision]
+    assert view.action == "play"
+    return view, hands
+
+
+def combination_deals(groups, need, fixed, combo, pin=None):
+    """The deals of one combination of the mixtures' alternatives, dealt as plain groups (one
+    component, as the sampler deals 64 or fewer); `pin` (kind, p, q): copy 1 of that kind's
+    mixture at place p, copy 2 at q, fixed there."""
+    extra = [g for _, gs in combo for g in gs]
+    need, fixed = list(need), list(fixed)
+    if pin is not None:
+        kind, p, q = pin
+        extra = [g for g in extra if sj.Cards(g[1]) != sj.Cards([kind])]
+        for place in (p, q):
+            need[place] -= 1
+            fixed[place] = sj.Cards(fixed[place]) + sj.Cards([kind])
+        if min(need) < 0:
+            return 0.0
+    try:
+        return WorldSampler(groups + extra, need, fixed).deals
+    except sj.ShengjiError:  # no deal with the copies there
+        return 0.0
+
+
+def test_a_reached_position_beyond_64_combinations_counts_exactly():
+    """The sampler used to refuse it; its count is the sum over the 256 combinations, each
+    dealt plainly, and its worlds agree with what the seat knows and hold the real deal's
+    cards."""
+    view, hands = reached_view()
+    groups, need, fixed, mixtures = view.knowledge.places()
+    assert math.prod(len(m) for m in mixtures) == 256
+    total = sum(
+        math.prod(w for w, _ in combo) * combination_deals(groups, need, fixed, combo)
+        for combo in itertools.product(*mixtures)
+    )
+    assert WorldSampler(groups, need, fixed, mixtures).deals == pytest.approx(total, rel=1e-12)
+    worlds = view.sample_worlds(200, 5)
+    played = sum(view.played(), sj.Cards())
+    for i in range(len(worlds)):
+        world, rest = worlds[i]
+        assert world[view.seat] == view.hand
+        assert [len(h) for h in world] == list(view.sizes)
+        assert Counter(sum(world, sj.Cards()) + rest + played) == FULL_DECK
+        for q in range(4):
+            for letter in view.voids[q]:
+                assert not in_category(world[q], letter, view.trump)
+
+
+@pytest.mark.slow  # about 2,000 plain samplers counted
+def test_a_reached_position_beyond_64_combinations_is_uniform():
+    """Chi-square of where each mixed kind's two copies lie in the worlds, against the exact
+    share of each placement: every combination of the alternatives, every placement of the
+    copies it allows, the other cards dealt plainly."""
+    view, _ = reached_view()
+    groups, need, fixed, mixtures = view.knowledge.places()
+    sampler = WorldSampler(groups, need, fixed, mixtures)
+    draws = 20_000
+    worlds = sampler.sample(draws, 17)
+    for mixture_ in mixtures:
+        kind = list(sj.Cards(mixture_[0][1][0][1]))[0]
+        k = int(sj.Cards([kind]).counts().nonzero()[0][0])
+        expected = Counter()
+        for combo in itertools.product(*mixtures):
+            ways = math.prod(w for w, _ in combo)
+            (one, _), (two, _) = combo[mixtures.index(mixture_)][1]
+            for p in range(5):
+                for q in range(5):
+                    if one >> p & 1 and two >> q & 1:
+                        row = tuple(int(p == r) + int(q == r) for r in range(5))
+                        pin = (kind, p, q)
+                        expected[row] += ways * combination_deals(groups, need, fixed, combo, pin)
+        assert sum(expected.values()) == pytest.approx(sampler.deals, rel=1e-9)
+        got = Counter(
+            tuple(
+                int(world[p, 0] >> k & 1)
+                + int(world[p, 1] >> k & 1)
+                - sj.Cards(fixed[p]).counts()[k]
+                for p in range(5)
+            )
+            for world in worlds
+        )
+        assert set(got) <= set(expected)
+        total = sum(expected.values())
+        chi2 = sum(
+            (got[r] - draws * n / total) ** 2 / (draws * n / total) for r, n in expected.items()
+        )
+        assert chi2 < chi_square_limit(max(1, len(expected) - 1)), (kind, chi2, expected, got)

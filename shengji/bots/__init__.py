@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 import numpy as np
 
 from shengji.bots._policies import BOTS, BURIES, CALLS
-from shengji.bots.learned import SHIPPED, load_net
+from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import HAND_SIZE
@@ -197,10 +197,13 @@ class Learned:
     checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
     revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
     by default the network shipped with the package (learned.SHIPPED), loaded once while the
-    file is unchanged; one that does not fit raises a BotError."""
+    file is unchanged; one that does not fit raises a BotError. `sha256`: the checkpoint's
+    content digest (learned.file_digest; pinned() sets it), or empty: set, a file of other
+    content is refused wherever the bot is made or played (a study never mixes networks)."""
 
     path: str = SHIPPED
     greedy: Greedy = field(default_factory=Greedy)
+    sha256: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.path, (str, os.PathLike)):
@@ -208,14 +211,34 @@ class Learned:
         object.__setattr__(self, "path", os.fspath(self.path))
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
-        load_net(self.path)  # a checkpoint that does not fit is refused here
+        if not isinstance(self.sha256, str) or not re.fullmatch(
+            f"(|[0-9a-f]{{{DIGEST_SIZE}}})", self.sha256
+        ):
+            raise BotError(
+                f"Learned.sha256 must be {DIGEST_SIZE} lowercase hex digits (a checkpoint's "
+                f"digest) or empty, got {self.sha256!r}"
+            )
+        load_net(self.path, self.sha256)  # a checkpoint that does not fit is refused here
 
     def spec(self) -> BotSpec:
         """Greedy's spec for the shows and bury, with the checkpoint's network for the plays."""
-        return self.greedy.spec()._replace(kind=BOTS["learned"], net=load_net(self.path))
+        net = load_net(self.path, self.sha256)
+        return self.greedy.spec()._replace(kind=BOTS["learned"], net=net)
 
     def __str__(self) -> str:
         return f"learned(path={self.path})"
+
+
+def pinned(bot: Any) -> Any:
+    """The bot naming every file it reads by absolute path and content digest (a Learned's
+    checkpoint), other bots as they are: what a study's manifest records, so that a moved or
+    changed file is refused, never played in its place."""
+    if isinstance(bot, str):
+        bot = bot_from_text(bot)
+    if not isinstance(bot, Learned):
+        return bot
+    path = bot.path if bot.path == SHIPPED else os.path.abspath(bot.path)
+    return dataclasses.replace(bot, path=path, sha256=bot.sha256 or file_digest(bot.path))
 
 
 def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:

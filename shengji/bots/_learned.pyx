@@ -311,6 +311,11 @@ def encode_moves(obs, moves, offsets):
 cdef tuple checked(obs, moves, offsets):
     """obs, moves and offsets as contiguous arrays of their dtypes, checked (an ArgumentError names
     what does not fit)."""
+    # an observation holds integers (Table.observe's int16): floats, already scaled or
+    # not, would be truncated silently
+    if np.asarray(obs).dtype.kind not in "iu":
+        raise ArgumentError(f"obs must be integers (Table.observe's int16), got "
+                            f"{np.asarray(obs).dtype}")
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
     offsets = np.ascontiguousarray(offsets, np.int64)

@@ -13,10 +13,14 @@ for the seat deciding (its team's level change minus the other team's)."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
+import struct
 import tempfile
 import zipfile
+import zlib
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
@@ -54,6 +58,7 @@ __all__ = [
     "save",
     "load",
     "load_net",
+    "file_digest",
     "SHIPPED",
 ]
 
@@ -150,27 +155,54 @@ def save(path: str | os.PathLike, params: dict[str, Any], max_moves: int = MAX_M
 
 def load(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """(arrays, layout) of a checkpoint written by save, checked against this package: a
-    BotError of one line names what does not fit."""
-    name = os.fspath(path)
+    BotError of one line names the file and what does not fit."""
+    arrays, layout, _ = read_checkpoint(os.fspath(path))
+    return arrays, layout
+
+
+# what reading a damaged .npz may raise, from the zip, its compression or the .npy headers
+READ_ERRORS = (
+    OSError,
+    ValueError,
+    EOFError,
+    KeyError,
+    IndexError,
+    TypeError,
+    struct.error,
+    zipfile.BadZipFile,
+    zlib.error,
+)
+
+
+def read_checkpoint(name: str) -> tuple[dict[str, np.ndarray], dict[str, Any], str]:
+    """load's (arrays, layout) and the digest of the bytes they were read from (file_digest):
+    the file is read once, so the digest names exactly the network loaded."""
     where = f"checkpoint {name}"
     if not os.path.exists(name):
         raise BotError(f"{where}: no such file")
     if not os.path.isfile(name):
         raise BotError(f"{where} is not a file")
     try:
-        archive = np.load(name, allow_pickle=False)
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise BotError(f"{where} is not an .npz file ({type(e).__name__})") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise BotError(f"{where} is not an .npz file (a single .npy array)")
-    with archive:
-        if "layout" not in archive.files:
-            raise BotError(f"{where} is not a learned bot's checkpoint: it has no layout")
-        layout = read_layout(where, archive["layout"])
-        missing = [a for a in ARRAYS if a not in archive.files]
-        if missing:
-            raise BotError(f"{where} lacks the arrays {', '.join(missing)}")
-        arrays = {a: archive[a] for a in ARRAYS}
+        with open(name, "rb") as f:
+            data = f.read()
+        archive = np.load(io.BytesIO(data), allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise BotError(f"{where} is not an .npz file (a single .npy array)")
+        with archive:
+            if "layout" not in archive.files:
+                raise BotError(f"{where} is not a learned bot's checkpoint: it has no layout")
+            layout = read_layout(where, archive["layout"])
+            missing = [a for a in ARRAYS if a not in archive.files]
+            if missing:
+                raise BotError(f"{where} lacks the arrays {', '.join(missing)}")
+            arrays = {a: archive[a] for a in ARRAYS}
+    except BotError:
+        raise
+    except READ_ERRORS as e:
+        # one line whatever broke: a truncated or bit-flipped file fails deep inside zipfile
+        raise BotError(
+            f"{where} is not an .npz file, or a damaged one ({type(e).__name__}: {e})"
+        ) from None
     for a, values in arrays.items():
         if values.dtype.kind != "f":
             raise BotError(f"{where}: array {a} holds {values.dtype}, not floats")
@@ -181,7 +213,16 @@ def load(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]
                 "finite numbers (NaN or infinite)"
             )
     check_shapes(name, arrays, tuple(layout["hidden"]))
-    return {a: values.astype(np.float32) for a, values in arrays.items()}, layout
+    converted = {a: values.astype(np.float32) for a, values in arrays.items()}
+    return converted, layout, bytes_digest(data)
+
+
+def bytes_digest(data: bytes) -> str:
+    """A checkpoint's identity: 16 hex digits of its bytes' SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:DIGEST_SIZE]
+
+
+DIGEST_SIZE = 16  # hex digits of a checkpoint's digest (Learned.sha256)
 
 
 def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
@@ -256,18 +297,36 @@ def check_shapes(name: str, arrays: dict[str, np.ndarray], hidden: tuple[int, in
             )
 
 
-def load_net(path: str | os.PathLike) -> Net:
-    """The checkpoint at `path` as a native Net, loaded once while the file is unchanged."""
+def load_net(path: str | os.PathLike, sha256: str = "") -> Net:
+    """The checkpoint at `path` as a native Net, loaded once while the file is unchanged;
+    with `sha256` (file_digest's), a BotError when the file holds other content."""
+    net, found = cached_net(*file_stamp(path))
+    if sha256 and found != sha256:
+        raise BotError(
+            f"checkpoint {os.path.abspath(os.fspath(path))} changed: its content's digest "
+            f"is {found}, the bot was pinned to {sha256} (a study or duel cannot mix two "
+            "networks: restore the file, or start another study)"
+        )
+    return net
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """The digest of the checkpoint at `path` as load_net loads it (a Learned's sha256)."""
+    return cached_net(*file_stamp(path))[1]
+
+
+def file_stamp(path: str | os.PathLike) -> tuple[str, tuple[int, int] | None]:
+    """The checkpoint's absolute name and what tells a changed file (modified time, size)."""
     name = os.path.abspath(os.fspath(path))
     try:
         stat = os.stat(name)
     except OSError:
-        stat = None
-    return cached_net(name, None if stat is None else (stat.st_mtime_ns, stat.st_size))
+        return name, None
+    return name, (stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=16)
-def cached_net(name: str, stamp: tuple[int, int] | None) -> Net:
-    """The native Net of the checkpoint file `name`, cached by the file's stamp."""
-    arrays, layout = load(name)
-    return Net(arrays, layout["max_moves"])
+def cached_net(name: str, stamp: tuple[int, int] | None) -> tuple[Net, str]:
+    """The native Net of the checkpoint file `name` and its digest, cached by the file's stamp."""
+    arrays, layout, digest = read_checkpoint(name)
+    return Net(arrays, layout["max_moves"]), digest

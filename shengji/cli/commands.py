@@ -11,7 +11,14 @@ from typing import Any
 import shengji as sj
 from shengji._optional import needs
 from shengji.bots import bots_from_text
-from shengji.cli.render import pretty, pretty_hand, print_analysis, print_round, print_summary
+from shengji.cli.render import (
+    pretty,
+    pretty_hand,
+    print_analysis,
+    print_round,
+    print_summary,
+    progress_bar,
+)
 from shengji.core.deals import parse_predeal
 from shengji.errors import ArgumentError
 
@@ -21,11 +28,10 @@ DUEL_DEALS = 100_000  # the duel's default on the command line
 def study(args: argparse.Namespace) -> None:
     """`shengji study`: run a study with a progress bar and print its table."""
     with needs("shengji study", "study"):
-        from tqdm import tqdm
-
+        import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     from shengji.studies import study as st
 
-    with tqdm(total=args.deals, unit="deal", unit_scale=True, desc=args.name, disable=None) as bar:
+    with progress_bar(args.deals, "deal", args.name) as update:
         summary = st.run_study(
             args.name,
             args.rules,
@@ -34,7 +40,7 @@ def study(args: argparse.Namespace) -> None:
             workers=args.workers,
             out=args.out,
             resume=args.resume,
-            progress=bar.update,
+            progress=update,
             backend=args.backend,
             ray_address=args.ray_address,
             strategies=None if args.strategies is None else args.strategies.split(","),
@@ -51,15 +57,9 @@ def study(args: argparse.Namespace) -> None:
 def duel(args: argparse.Namespace) -> None:
     """Two bots in duplicate, into a study folder."""
     with needs("shengji duel", "study"):
-        from tqdm import tqdm
+        import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
-    with tqdm(
-        total=args.matches or deals,
-        unit="match" if args.matches else "deal",
-        unit_scale=True,
-        desc="duel",
-        disable=None,
-    ) as bar:
+    with progress_bar(args.matches or deals, "match" if args.matches else "deal", "duel") as update:
         result = sj.duel(
             args.a,
             args.b,
@@ -73,7 +73,7 @@ def duel(args: argparse.Namespace) -> None:
             ray_address=args.ray_address,
             out=args.out,
             resume=args.resume,
-            progress=bar.update,
+            progress=update,
             predeal=parse_predeal(args.predeal),
             bottom=args.bottom,
         )
@@ -96,12 +96,14 @@ def simulate(args: argparse.Namespace) -> None:
     if args.matches and (predeal or args.bottom):
         raise ArgumentError("--predeal and --bottom condition rounds: matches take neither")
     if args.matches:
-        with needs("shengji simulate", "study"):
-            from tqdm import tqdm
-        metrics = match_metrics(
-            sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
-            for i in tqdm(range(args.matches), unit="match", desc="matches", disable=None)
-        )
+        matches = []
+        with progress_bar(args.matches, "match", "matches") as update:
+            for i in range(args.matches):
+                matches.append(
+                    sj.play_match(args.rules, seed=sj.round_seed(args.seed, i), bots=bots)
+                )
+                update(1)
+        metrics = match_metrics(matches)
         what = f"{args.matches:,} matches"
     else:
         metrics = round_metrics(
@@ -136,21 +138,36 @@ def analyze(args: argparse.Namespace) -> None:
     from shengji.studies.analyze import analyze_bury, analyze_trump, trump_of, trump_text
 
     bots = bots_from_text(args.bots)
+    # the play-outs are not known before (the candidates, the search's): counted, no total
+    with progress_bar(None, "play-out", f"analyze {args.what}") as update:
+        if args.what == "bury":
+            trump = trump_of(args.trump)
+            frame = analyze_bury(
+                args.hand,
+                trump,
+                args.rules,
+                args.worlds,
+                bots,
+                args.seed,
+                args.candidate,
+                search=args.search,
+                workers=args.workers,
+                progress=update,
+            )
+        else:
+            frame = analyze_trump(
+                args.hand,
+                args.level,
+                args.rules,
+                args.worlds,
+                bots,
+                args.seed,
+                workers=args.workers,
+                progress=update,
+            )
     if args.what == "bury":
-        trump = trump_of(args.trump)
-        frame = analyze_bury(
-            args.hand,
-            trump,
-            args.rules,
-            args.worlds,
-            bots,
-            args.seed,
-            args.candidate,
-            search=args.search,
-        )
         title = f"Burying from {pretty_hand(args.hand, trump)}, trump {trump_text(trump)}"
     else:
-        frame = analyze_trump(args.hand, args.level, args.rules, args.worlds, bots, args.seed)
         title = f"Trumps for {pretty(args.hand)} at level {args.level}"
     print_analysis(
         frame,
@@ -169,9 +186,18 @@ def demo(args: argparse.Namespace) -> None:
 
 def replay(args: argparse.Namespace) -> None:
     """A saved round record re-checked through the engine, then printed."""
-    with open(args.file, encoding="utf-8") as f:
-        rec = sj.replay(json.load(f))
-    print_round(rec)
+    with open(args.file, "rb") as f:
+        data = f.read()
+    try:
+        saved = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ArgumentError(
+            f"{args.file} is not UTF-8 text (byte {e.start}): not a round record"
+        ) from None
+    except ValueError as e:
+        what = "empty" if not data.strip() else f"not JSON ({e})"
+        raise ArgumentError(f"{args.file} is {what}: not a round record") from None
+    print_round(sj.replay(saved))
 
 
 def ladder(args: argparse.Namespace) -> None:

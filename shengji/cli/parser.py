@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 from typing import Any, NoReturn
 
 from shengji._optional import MissingExtra
 from shengji._version import __version__
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
+from shengji.studies.backends import stopping_on_signals
 
 DESCRIPTION = (
     "The `shengji` command line: play a round and print it, re-check and print a "
@@ -34,23 +36,34 @@ def main(argv: list[str] | None = None) -> int:
     """The `shengji` command: parse `argv` (default: the process's arguments) and run it;
     0 when done, else an exit status (2 for bad input, 1 for a missing extra, 128 + the signal
     when interrupted)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    # the command's name before it is parsed: a signal meanwhile gets the same line
+    command = next((w for w in words if not w.startswith("-")), None)
     try:
-        COMMANDS[args.command](args)
+        # SIGTERM and SIGHUP end every command as Ctrl-C does, from here on: one line and
+        # 128 + the signal, whatever the command was doing
+        with stopping_on_signals():
+            args = build_parser().parse_args(argv)
+            COMMANDS[args.command](args)
     except (ValueError, OSError) as exc:
-        parser.exit(2, f"shengji: error: {exc}\n")
+        fail(2, f"shengji: error: {exc}")
     except MissingExtra as exc:
-        parser.exit(1, f"shengji: error: {exc}\n")
+        fail(1, f"shengji: error: {exc}")
     except KeyboardInterrupt as stop:
-        parser.exit(
+        fail(
             128 + getattr(stop, "signum", signal.SIGINT),
-            "shengji: interrupted; the finished chunks are saved: the same "
-            "command continues the study\n"
-            if args.command in ("study", "duel", "ladder")
-            else "shengji: interrupted\n",
+            "shengji: interrupted; the finished chunks are saved: the same command continues "
+            "the study"
+            if command in ("study", "duel", "ladder")
+            else "shengji: interrupted",
         )
     return 0
+
+
+def fail(status: int, line: str) -> NoReturn:
+    """End the command: `line` on stderr, exit status `status`."""
+    sys.stderr.write(line + "\n")
+    sys.exit(status)
 
 
 def build_parser() -> Parser:
@@ -419,7 +432,7 @@ def add_analyze(sub: Any) -> None:
 
 
 def add_analysis_options(p: argparse.ArgumentParser) -> None:
-    """The options both analyses take: rules, worlds, bots and seed."""
+    """The options both analyses take: rules, worlds, bots, seed and workers."""
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument(
         "--worlds",
@@ -435,6 +448,13 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
         "seat or four separated by commas (default greedy)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=1,
+        help="processes playing the worlds of search bots such as pimc, the same numbers "
+        "for any count (default 1; native bots play in one)",
+    )
 
 
 def add_replay(sub: Any) -> None:

@@ -4,6 +4,9 @@ metrics with their 95% intervals, and an analysis's ranked choices."""
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import shengji as sj
@@ -140,3 +143,48 @@ def print_analysis(frame: Any, title: str, out: Any = None) -> None:
         ),
         file=out,
     )
+
+
+LOG_EVERY_S = 60.0  # a line of progress this often when the output is not a terminal
+
+
+@contextmanager
+def progress_bar(total: int | None, unit: str, desc: str, out: Any = None) -> Iterator[Any]:
+    """A long run's progress, fed by the update function this yields (units done; `total`
+    of them, or None when not known): a tqdm bar on a terminal; elsewhere (a log file, a
+    scheduler's output) a line a minute, so that a log shows a run that is moving."""
+    out = sys.stderr if out is None else out
+    if out.isatty():
+        with needs("a progress bar", "study"):
+            from tqdm import tqdm
+        with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=out) as bar:
+            yield bar.update
+        return
+    yield MinuteLog(total, unit, desc, out).update
+
+
+class MinuteLog:
+    """progress_bar away from a terminal: a line at most every LOG_EVERY_S seconds."""
+
+    def __init__(self, total: int | None, unit: str, desc: str, out: Any):
+        self.total, self.unit, self.desc, self.out = total, unit, desc, out
+        self.done = 0
+        self.started = self.logged = time.monotonic()
+
+    def update(self, n: int) -> None:
+        """`n` more units done: a line when a minute has passed since the last."""
+        self.done += n
+        now = time.monotonic()
+        if now - self.logged >= LOG_EVERY_S:
+            self.logged = now
+            minutes, seconds = divmod(int(now - self.started), 60)
+            share = (
+                ""
+                if self.total is None
+                else f" of {self.total:,} ({100 * self.done / max(1, self.total):.0f}%)"
+            )
+            print(
+                f"{self.desc}: {self.done:,}{share} {self.unit}s in {minutes}m {seconds:02d}s",
+                file=self.out,
+                flush=True,
+            )

@@ -882,9 +882,11 @@ cdef class Cards:
         counts = np.asarray(counts)
         if counts.shape != (NUM_KINDS,):
             raise CardError(f"expected 54 counts, got shape {counts.shape}")
-        if ((counts < 0) | (counts > 2)).any():
+        if counts.dtype.kind not in "biuf":
+            raise CardError(f"counts must be numbers 0, 1 or 2, got {counts.dtype}")
+        # exactly 0, 1 or 2: NaN and fractions are refused, not cast to a count
+        if ((counts != 0) & (counts != 1) & (counts != 2)).any():
             raise CardError("each count must be 0, 1 or 2")
-        # checked within 0..2: the cast drops only fractions (1.5 is one copy, as ever)
         cdef const int16_t[::1] whole = np.ascontiguousarray(counts, np.int16)
         cdef CardSet c = counted(&whole[0])
         return make_cards(c.ones, c.twos)
@@ -1289,12 +1291,15 @@ cdef object trump_codes(object trumps, Py_ssize_t n):
     """A per-row int8 array of trump codes from one Trump or an array of codes."""
     if isinstance(trumps, Trump):
         return np.full(n, (<Trump>trumps).table.code, dtype=np.int8)
-    codes = np.ascontiguousarray(trumps, dtype=np.int8)
+    # checked before the cast to int8, which would wrap or refuse a code out of its range
+    codes = np.asarray(trumps)
+    if codes.dtype.kind not in "iu":
+        raise TrumpError(f"trump codes must be integers 0..64 (or one Trump), got {codes.dtype}")
     if codes.shape != (n,):
         raise PlayError(f"expected {n} trump codes, got shape {codes.shape}")
     if n and (codes.min() < 0 or codes.max() >= NUM_TRUMPS):
-        raise TrumpError("trump codes run 0..64")
-    return codes
+        raise TrumpError(f"trump codes run 0..64, got {codes.min() if codes.min() < 0 else codes.max()}")
+    return np.ascontiguousarray(codes, dtype=np.int8)
 
 
 cdef inline int check_rows(const uint64_t[:, ::1] a, Py_ssize_t n, str name) except -1:

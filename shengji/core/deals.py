@@ -191,12 +191,12 @@ def conditioned_decks(
         if cond.accept is None:
             ok: np.ndarray = np.ones((len(pending), 1), bool)
         else:
-            ok = np.asarray(cond.accept(place_counts(drawn, dealers[rows])), bool)
-            if ok.shape != rows.shape:
-                raise DealError(
-                    f"accept must answer one bool per deal, shape {rows.shape}; "
-                    f"it answered shape {ok.shape}"
-                )
+            ok = validate.bool_answers(
+                cond.accept(place_counts(drawn, dealers[rows])),
+                rows.shape,
+                "accept",
+                error=DealError,
+            )
             ok = ok.reshape(len(pending), width)
         hit, first = ok.any(axis=1), ok.argmax(axis=1)
         attempts[pending] += np.where(hit, first + 1, width)
@@ -263,6 +263,9 @@ def round_decks(
     return conditioned_decks(cond, seeds, 0, dealers)
 
 
+MAX_DECKS = 10_000_000  # decks one call returns: 108 bytes each, about 1 GB (ask in parts)
+
+
 def decks(
     seed: int,
     start: int = 0,
@@ -279,7 +282,7 @@ def decks(
     dealer = validate.seat(dealer)
     seed = validate.seed(seed)
     start = validate.seed(start, "start")
-    count = validate.count(count, "count", 0)
+    count = validate.count(count, "count", 0, MAX_DECKS)
     if cond.plain:
         return plain_decks(seed, start, count)
     return conditioned_decks(

@@ -89,14 +89,46 @@ def flag(value: Any, name: str, *, error: type[ShengjiError] = ArgumentError) ->
     return bool(value)
 
 
+def bool_answers(
+    value: Any, shape: tuple[int, ...], name: str, *, error: type[ShengjiError] = ArgumentError
+) -> np.ndarray:
+    """A user function's yes/no answers (accept's): an array of `shape` of bools, or of
+    integers 0 and 1, as bools. Anything else (strings, floats, NaN, None, other integers,
+    another shape) is one error naming what came back: a cast would read "False" and 0.01
+    as yes."""
+    try:
+        answers = np.asarray(value)
+    except (ValueError, TypeError):  # a ragged list
+        answers = np.asarray(None)
+    if answers.dtype.kind not in "biu":
+        raise error(
+            f"{name} must answer bools (or integers 0 and 1), shape {shape}; it answered "
+            f"{answers.dtype} values: {short(value)}"
+        )
+    if answers.shape != shape:
+        raise error(
+            f"{name} must answer one bool per deal, shape {shape}; it answered shape "
+            f"{answers.shape}"
+        )
+    if answers.dtype.kind != "b" and ((answers != 0) & (answers != 1)).any():
+        bad = answers[(answers != 0) & (answers != 1)][0]
+        raise error(f"{name} must answer bools or integers 0 and 1; it answered {bad}")
+    return answers.astype(bool)
+
+
 def seat(value: Any, name: str = "dealer", optional: bool = False) -> int:
     """A seat: 0 .. 3; with `optional`, None passes too."""
     return integer(value, f"{name} (a seat)", 0, 3, optional)
 
 
 def levels(value: Any, name: str = "levels") -> tuple[int, int]:
-    """Two team levels 2..14 (A = 14)."""
-    pair = tuple(value) if isinstance(value, (tuple, list)) else ()
+    """Two team levels 2..14 (A = 14): a tuple, a list or a 1-d array."""
+    is_array = isinstance(value, np.ndarray) and value.ndim == 1
+    pair = (
+        tuple(value.tolist() if is_array else value)
+        if is_array or isinstance(value, (tuple, list))
+        else ()
+    )
     if len(pair) != 2:
         raise ArgumentError(f"{name} must be two team levels 2..14 (A = 14), got {short(value)}")
     return (integer(pair[0], f"{name}[0]", 2, 14), integer(pair[1], f"{name}[1]", 2, 14))

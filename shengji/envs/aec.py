@@ -37,7 +37,7 @@ from shengji.core import validate
 from shengji.core._core import Cards, kind_name
 from shengji.core.cards import BOTTOM_SIZE, KINDS
 from shengji.core.validate import round_args
-from shengji.errors import IllegalAction
+from shengji.errors import ArgumentError, IllegalAction
 from shengji.play.rounds import Table
 from shengji.round.rules import Rules
 from shengji.round.views import OBSERVATION_FIELDS, OBSERVATION_SIZE
@@ -143,8 +143,24 @@ class ShengjiEnv(AECEnv):
         left = (self._table.hand(seat) - Cards(self._bury)).ones  # bury: by kind index
         return [kind_name(k) for k in range(KINDS) if left >> k & 1], False
 
+    def round_now(self) -> Any:
+        """The round's table; an ArgumentError before reset() or after close()."""
+        if self._table is None:
+            raise ArgumentError(
+                "the env holds no round: call reset() first (before it, and after close(), "
+                "there is nothing to observe or step)"
+            )
+        return self._table
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info (as
+        PettingZoo's); an ArgumentError before reset() or after close()."""
+        self.round_now()
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation now and its action mask (all zeros unless it decides)."""
+        self.round_now()
         seat = self.possible_agents.index(agent)
         mask = np.zeros(MAX_ACTIONS, dtype=np.int8)
         if self._pending is not None and self._pending[1] == seat:
@@ -155,6 +171,7 @@ class ShengjiEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """The selected agent's move, by index; IllegalAction for an index not offered."""
+        self.round_now()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

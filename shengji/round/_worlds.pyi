@@ -8,6 +8,7 @@ import numpy.typing as npt
 from shengji.core._core import Cards
 
 def place_weights(where: Any) -> tuple[float, ...]: ...
+def pair_weights(alternatives: Any) -> tuple[int, list[float]]: ...
 
 class WorldSampler:
     @property

@@ -16,7 +16,10 @@
 # (memoized: the tables themselves, often millions, are never listed), then draws each group's
 # row in turn by the deals it leaves (the rows of a state listed once, with their running
 # total, the first time a draw reaches it), shuffles the group and hands its cards out by the
-# row: every labelled deal comes out with the same probability.
+# row: every labelled deal comes out with the same probability. Up to MAX_COMPONENTS
+# combinations of the mixtures' alternatives are dealt one by one (a component each); beyond,
+# each mixture is a stage of its own, a pair of copies with a weight for each pair of places
+# they may go to (the alternatives' ways summed), so that the count stays exact at any number.
 from libc.math cimport pow
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport calloc, realloc, free
@@ -31,9 +34,10 @@ from shengji.errors import ArgumentError, ShengjiError
 
 cdef enum:
     NPLACES = 5            # seats 0..3, then the rest: the bottom (and the undealt cards)
-    MAX_GROUPS = 32        # distinct sets of allowed places
+    MAX_GROUPS = 64        # distinct sets of allowed places, and the mixtures' pair stages
     MAX_CARDS = 108
-    MAX_COMPONENTS = 64    # combinations of the alternatives of mixed kinds
+    MAX_COMPONENTS = 64    # combinations of the mixtures' alternatives dealt one by one;
+                           # beyond, one component with a pair stage a mixture
     STATE_CAP = 4000000    # most (group, cards still needed) states counted by default, and
     STEPS_PER_STATE = 50   # most steps taken counting them, per state allowed: beyond, the
                            # constraints are refused as too many to sample exactly
@@ -62,6 +66,8 @@ ctypedef struct Component:
     int ngroups
     int size[MAX_GROUPS]
     int mask[MAX_GROUPS]   # the places a group's cards may go to
+    bint paired[MAX_GROUPS]  # a mixture's pair stage: its two copies weighted by `pair`
+    double pair[MAX_GROUPS][NPLACES * NPLACES]  # its ways for copy 1 at p, copy 2 at q
     int room[MAX_GROUPS + 1][NPLACES]   # cards of groups g.. that may go to each place
     double weight[MAX_GROUPS][NPLACES]  # explanations per card of the group put in each place
     int8_t kinds[MAX_GROUPS][MAX_CARDS]
@@ -77,6 +83,30 @@ def place_weights(where):
     if len(weights) != NPLACES or any(not w >= 0 for w in weights):
         raise ArgumentError(f"places {where!r}: {NPLACES} weights >= 0")
     return weights
+
+
+def pair_weights(alternatives):
+    """A mixture as a pair stage: (its kind, the ways of each place of copy 1 times each of
+    copy 2, NPLACES x NPLACES flat), its alternatives' ways summed; an ArgumentError when its
+    alternatives do not place the same two copies of one kind."""
+    weights = [0.0] * (NPLACES * NPLACES)
+    kinds = set()
+    for ways, groups in alternatives:
+        copies = []
+        for where, cards in groups:
+            cards = Cards(cards)
+            for card in cards:
+                copies.append(place_weights(where))
+            kinds.update(cards.counts().nonzero()[0].tolist())
+        if len(copies) != 2:
+            raise ArgumentError(f"a mixture's alternative places {len(copies)} cards: each "
+                                "places the two unseen copies of its kind")
+        for p in range(NPLACES):
+            for q in range(NPLACES):
+                weights[p * NPLACES + q] += float(ways) * copies[0][p] * copies[1][q]
+    if len(kinds) != 1:
+        raise ArgumentError("a mixture's alternatives must place the two copies of one kind")
+    return kinds.pop(), weights
 
 
 cdef inline double uniform(Rng* r) noexcept nogil:
@@ -100,8 +130,10 @@ cdef class WorldSampler:
     how many unseen cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards
     each place is known to hold (the seat's own hand), added to every world; `mixtures`: for
     each kind whose unseen copies go together, its alternatives [(ways, groups), ...]: every
-    combination of them is dealt with the groups, weighted by its ways. `max_states`: the
-    most states counted before the constraints are refused as too many."""
+    combination of them is dealt with the groups, weighted by its ways (beyond MAX_COMPONENTS
+    combinations, each mixture is a stage of its own: its alternatives must place the same
+    two copies of one kind). `max_states`: the most states counted before the constraints
+    are refused as too many."""
     cdef int ncomponents
     cdef Component* comps
     cdef int need[NPLACES]
@@ -153,12 +185,17 @@ cdef class WorldSampler:
             if not 0 <= self.need[p] <= MAX_CARDS:
                 raise ShengjiError(f"place {p} cannot hold {self.need[p]} cards")
         combos = [(1.0, list(groups))]
+        pairs = []
+        ncombos = 1
         for alternatives in mixtures:
-            combos = [(ways * float(w), gs + list(more)) for ways, gs in combos
-                      for w, more in alternatives]
-            if len(combos) > MAX_COMPONENTS:
-                raise ShengjiError(f"more than {MAX_COMPONENTS} combinations of the cards' "
-                                   "explanations: too many to sample exactly")
+            ncombos *= len(alternatives)
+        if ncombos > MAX_COMPONENTS:
+            # too many to deal one by one: one component, each mixture a pair stage
+            pairs = [pair_weights(alternatives) for alternatives in mixtures]
+        else:
+            for alternatives in mixtures:
+                combos = [(ways * float(w), gs + list(more)) for ways, gs in combos
+                          for w, more in alternatives]
         self.comps = <Component*>calloc(max(1, len(combos)), sizeof(Component))
         if self.comps == NULL:
             raise MemoryError()
@@ -175,7 +212,7 @@ cdef class WorldSampler:
         held = sum(self.need[p] for p in range(NPLACES))
         for c, (ways, gs) in enumerate(combos):
             comp = &self.comps[c]
-            self.fill(comp, ways, gs)
+            self.fill(comp, ways, gs, pairs)
             if comp.ways == 0:
                 comp.deals = 0.0
                 continue
@@ -198,10 +235,10 @@ cdef class WorldSampler:
         for c in range(self.ncomponents):
             self.comps[c].root_first = -1
 
-    cdef int fill(self, Component* comp, double ways, list groups) except -1:
+    cdef int fill(self, Component* comp, double ways, list groups, list pairs) except -1:
         """A component's groups: cards with the same place weights together, the most
-        constrained first (fewer states to count)."""
-        cdef int g, p, k
+        constrained first (fewer states to count); then the pair stages (pair_weights)."""
+        cdef int g, p, k, j
         cdef uint64_t bits
         merged = {}
         for where, cards in groups:
@@ -209,11 +246,24 @@ cdef class WorldSampler:
             merged[weights] = merged.get(weights, Cards()) + Cards(cards)
         listed = sorted(((w, c) for w, c in merged.items() if len(c)),
                         key=lambda wc: (sum(x > 0 for x in wc[0]), len(wc[1])))
-        if len(listed) > MAX_GROUPS:
-            raise ArgumentError(f"at most {MAX_GROUPS} groups of cards")
+        if len(listed) + len(pairs) > MAX_GROUPS:
+            raise ArgumentError(f"at most {MAX_GROUPS} groups of cards and mixtures")
         comp.ways = ways
-        comp.ngroups = len(listed)
+        comp.ngroups = len(listed) + len(pairs)
+        for g, (kind, weights) in enumerate(pairs, len(listed)):
+            comp.paired[g] = True
+            comp.size[g] = 2
+            comp.kinds[g][0] = comp.kinds[g][1] = kind
+            comp.mask[g] = 0
+            for j in range(NPLACES * NPLACES):
+                comp.pair[g][j] = weights[j]
+                if weights[j] > 0:
+                    comp.mask[g] |= 1 << (j // NPLACES) | 1 << (j % NPLACES)
+            if comp.mask[g] == 0:
+                comp.ways = 0
+                return 0
         for g, (weights, cards) in enumerate(listed):
+            comp.paired[g] = False
             comp.mask[g] = 0
             for p in range(NPLACES):
                 comp.weight[g][p] = weights[p]
@@ -306,10 +356,32 @@ cdef class WorldSampler:
         cdef double deals
         if self.settled(c, g, left, &deals):
             return deals
-        deals = FACTORIAL[self.comps[c].size[g]] * self.spread(c, g, 0, self.comps[c].size[g],
-                                                               left, 1.0)
+        if self.comps[c].paired[g]:
+            deals = self.spread_pair(c, g, left)
+        else:
+            deals = FACTORIAL[self.comps[c].size[g]] * self.spread(
+                c, g, 0, self.comps[c].size[g], left, 1.0)
         self.remember(state_key(c, g, left), deals)
         return deals
+
+    cdef double spread_pair(self, int c, int g, int* left) except -1.0:
+        """A pair stage's weighted deals: each place p of copy 1 and q of copy 2, times its
+        ways and the deals it leaves the next groups."""
+        cdef const double* pair = self.comps[c].pair[g]
+        cdef double total = 0.0
+        cdef int p, q
+        self.steps += 1
+        for p in range(NPLACES):
+            for q in range(NPLACES):
+                if pair[p * NPLACES + q] <= 0:
+                    continue
+                left[p] -= 1
+                left[q] -= 1
+                if left[p] >= 0 and left[q] >= 0:
+                    total += pair[p * NPLACES + q] * self.count(c, g + 1, left)
+                left[p] += 1
+                left[q] += 1
+        return total
 
     cdef double spread(self, int c, int g, int p, int rest, int* left,
                        double weight) except -1.0:
@@ -369,7 +441,8 @@ cdef class WorldSampler:
                 for j in range(self.memo_size):
                     self.memo_first[j] = 0
             first = self.arena_n
-            if self.add_rows(c, g, 0, self.comps[c].size[g], left, row, 1.0) < 0:
+            if (self.add_pair_rows(c, g, left, row) if self.comps[c].paired[g] else
+                    self.add_rows(c, g, 0, self.comps[c].size[g], left, row, 1.0)) < 0:
                 self.arena_n = first        # what was listed of this state is dropped
                 return -1
             for j in range(first + 1, self.arena_n):
@@ -383,33 +456,11 @@ cdef class WorldSampler:
                       double weight) noexcept nogil:
         """Append group g's rows for places p.. with the deals each leaves."""
         cdef const Component* comp = &self.comps[c]
-        cdef int n, hi, q
-        cdef int64_t room
-        cdef double w
-        cdef int8_t* grown_r
-        cdef double* grown_c
+        cdef int n, hi
         if p == NPLACES:
             if rest:
                 return 0
-            w = weight * self.counted(c, g + 1, left)
-            if w <= 0:
-                return 0
-            if self.arena_n == self.arena_room:
-                room = self.arena_room * 2 + 1024     # the room grows once both arrays do
-                grown_r = <int8_t*>realloc(self.arena_rows, room * NPLACES)
-                if grown_r == NULL:
-                    return -1
-                self.arena_rows = grown_r
-                grown_c = <double*>realloc(self.arena_cum, room * sizeof(double))
-                if grown_c == NULL:
-                    return -1
-                self.arena_cum = grown_c
-                self.arena_room = room
-            for q in range(NPLACES):
-                self.arena_rows[self.arena_n * NPLACES + q] = <int8_t>row[q]
-            self.arena_cum[self.arena_n] = w      # made running totals by rows_of
-            self.arena_n += 1
-            return 0
+            return self.push_row(row, weight * self.counted(c, g + 1, left))
         if not (comp.mask[g] >> p) & 1:
             row[p] = 0
             return self.add_rows(c, g, p + 1, rest, left, row, weight)
@@ -422,6 +473,58 @@ cdef class WorldSampler:
                 left[p] += n
                 return -1
             left[p] += n
+        return 0
+
+    cdef int add_pair_rows(self, int c, int g, int* left, int* row) noexcept nogil:
+        """Append a pair stage's rows (one or two places of its copies) with the deals each
+        leaves: copy 1 at p and copy 2 at q, or the other way round, make the same row."""
+        cdef const double* pair = self.comps[c].pair[g]
+        cdef int p, q, k
+        cdef double ways
+        for p in range(NPLACES):
+            for q in range(p, NPLACES):
+                ways = pair[p * NPLACES + q] + (pair[q * NPLACES + p] if q != p else 0.0)
+                if ways <= 0:
+                    continue
+                for k in range(NPLACES):
+                    row[k] = 0
+                row[p] += 1
+                row[q] += 1
+                if row[p] > left[p] or row[q] > left[q]:
+                    continue
+                for k in range(NPLACES):
+                    left[k] -= row[k]
+                ways *= self.counted(c, g + 1, left)
+                for k in range(NPLACES):
+                    left[k] += row[k]
+                if self.push_row(row, ways) < 0:
+                    return -1
+        return 0
+
+    cdef int push_row(self, const int* row, double w) noexcept nogil:
+        """Append one row to the arena with the deals it leaves (none: not kept); -1 when
+        memory fails."""
+        cdef int64_t room
+        cdef int8_t* grown_r
+        cdef double* grown_c
+        cdef int q
+        if w <= 0:
+            return 0
+        if self.arena_n == self.arena_room:
+            room = self.arena_room * 2 + 1024     # the room grows once both arrays do
+            grown_r = <int8_t*>realloc(self.arena_rows, room * NPLACES)
+            if grown_r == NULL:
+                return -1
+            self.arena_rows = grown_r
+            grown_c = <double*>realloc(self.arena_cum, room * sizeof(double))
+            if grown_c == NULL:
+                return -1
+            self.arena_cum = grown_c
+            self.arena_room = room
+        for q in range(NPLACES):
+            self.arena_rows[self.arena_n * NPLACES + q] = <int8_t>row[q]
+        self.arena_cum[self.arena_n] = w      # made running totals by rows_of
+        self.arena_n += 1
         return 0
 
     cdef void sample_into(self, Rng* r, CardSet* out) noexcept nogil:

@@ -7,13 +7,13 @@ interval of its difference to the best, paired by world."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from shengji._optional import needs
-from shengji.bots import resolve_bots
+from shengji.bots import Pimc, resolve_bots
 from shengji.core import validate
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core._deal import round_seed
@@ -24,6 +24,7 @@ from shengji.play._table import Table
 from shengji.play.rounds import ask_python_bot
 from shengji.round._worlds import WorldSampler
 from shengji.round.rules import Rules
+from shengji.studies.backends import execute
 from shengji.studies.stats import Sums, level_delta
 
 __all__ = ["analyze_bury", "analyze_trump", "trump_of", "trump_text"]
@@ -170,14 +171,18 @@ def outcomes(
     bots: Any,
     levels: tuple[int, int],
     seed: int,
+    workers: int = 1,
+    progress: Callable[[int], object] | None = None,
 ) -> dict[str, np.ndarray]:
     """Each candidate (its show, and its bury or None for the dealer's bot to bury) played out
     in each world from the bury: (candidates, worlds) arrays defender_points, dealer_holds and
-    rise. Native bots play natively (play_out); a Python or search bot (Pimc) is asked through
-    Python, round by round, from the same positions and round seeds."""
+    rise; `progress` hears of the play-outs as they are done. Native bots play natively
+    (play_out); a Python or search bot (Pimc) is asked through Python, round by round, from
+    the same positions and round seeds, WORLDS_A_CHUNK worlds at a time in `workers`
+    processes (world j's round is seeded by j alone: the same numbers for any count)."""
     specs, objects, _ = resolve_bots(bots)
     if all(o is None for o in objects):
-        return play_out(
+        cols = play_out(
             rules,
             worlds,
             to_masks(shows),
@@ -187,12 +192,55 @@ def outcomes(
             levels,
             seed,
         )
+        if progress:
+            progress(len(shows) * len(worlds))
+        return cols
     shape = (len(shows), len(worlds))
-    cols = {name: np.zeros(shape, np.int16) for name in ("defender_points", "dealer_holds", "rise")}
+    cols = {name: np.zeros(shape, np.int16) for name in OUTCOMES}
+
+    def save(start: int, part: dict[str, np.ndarray]) -> None:
+        for name in OUTCOMES:
+            cols[name][:, start : start + part[name].shape[1]] = part[name]
+        if progress:
+            progress(part[OUTCOMES[0]].size)
+
+    starts = range(0, len(worlds), WORLDS_A_CHUNK)
+    jobs = [(rules, seed, s, min(WORLDS_A_CHUNK, len(worlds) - s), (bots,)) for s in starts]
+    options = {"worlds": worlds, "shows": shows, "buries": buries, "levels": levels}
+    execute(played_in_python, jobs, options, save, workers, "local", None)  # type: ignore[arg-type]
+    return cols
+
+
+OUTCOMES = ("defender_points", "dealer_holds", "rise")
+WORLDS_A_CHUNK = 4  # worlds a chunk when a Python or search bot plays: seconds of pimc
+
+
+def played_in_python(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[Any],
+    worlds: np.ndarray,
+    shows: list[Cards],
+    buries: list[Cards | None],
+    levels: tuple[int, int],
+) -> dict[str, np.ndarray]:
+    """outcomes' worlds start .. start + count - 1 played by a Python or search bot (the
+    one strategy): (candidates, count) arrays."""
+    specs, objects, _ = resolve_bots(strategies[0])
+    cols = {name: np.zeros((len(shows), count), np.int16) for name in OUTCOMES}
     for i, (show, bury) in enumerate(zip(shows, buries)):
-        for j, world in enumerate(worlds):
+        for j in range(count):
             table = Table.at_bury(
-                rules, round_seed(seed, j), DEALER, levels, world, show, bury, specs
+                rules,
+                round_seed(seed, start + j),
+                DEALER,
+                levels,
+                worlds[start + j],
+                show,
+                bury,
+                specs,
             )
             while (pending := table.advance()) is not None:
                 what, seat = pending
@@ -270,6 +318,16 @@ def team_levels(levels: Any, level: int) -> tuple[int, int]:
     return levels
 
 
+def checked_workers(bots: Any, workers: Any) -> int:
+    """The worker processes of an analysis, checked (the bots too): 1 where a bot is a Python
+    object without a text form, which may not reach another process."""
+    workers = validate.integer(workers, "workers", 1, 1024)
+    _, objects, _ = resolve_bots(bots)
+    if any(o is not None and not isinstance(o, Pimc) for o in objects):
+        return 1
+    return workers
+
+
 def analyze_bury(
     hand: Any,
     trump: Trump | str,
@@ -280,6 +338,8 @@ def analyze_bury(
     candidates: Iterable[Any] | None = None,
     levels: Any = None,
     search: int = SEARCH,
+    workers: int = 1,
+    progress: Callable[[int], object] | None = None,
 ) -> Any:
     """Which 8 cards to bury: the dealer (seat 0) holds these 33 cards, the bottom taken up,
     having declared `trump` after the deal (its level cards of the trump suit, both when it
@@ -296,6 +356,9 @@ def analyze_bury(
     most `search` play-outs (a budget too small to screen the swaps on 30 worlds each, about
     5,000 play-outs, searches nothing; 0: no search). levels: (the dealer's team's, the
     other's), the first the trump's level; by default both teams are at the trump's level.
+    workers: processes playing a Python or search bot's worlds (the same numbers for any
+    count; a Python bot object, which may not reach a process, plays here); progress(n): n
+    more play-outs done.
 
     Returns a pandas DataFrame, best first: `bury`; `level_delta_mean`, the dealer's team's
     mean level change; `ci_low`, `ci_high`, the 95% interval of its difference to the best,
@@ -307,10 +370,14 @@ def analyze_bury(
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
     search = validate.count(search, "search", 0, 10**9)
-    resolve_bots(bots)
+    workers = checked_workers(bots, workers)
     show = show_of(hand, trump, rules)
     if isinstance(candidates, (str, Cards)):
         raise ShengjiError("candidates must be a list of buries (8 cards each), not one bury")
+    if candidates is not None and not isinstance(candidates, Iterable):
+        raise ShengjiError(
+            f"candidates must be a list of buries (8 cards each), got {validate.short(candidates)}"
+        )
     found: dict[Cards, list[str]] = {}
     for name, bury in strategy_buries(hand, trump, seed).items():
         found.setdefault(bury, []).append(name)
@@ -320,7 +387,17 @@ def analyze_bury(
     levels = team_levels(levels, trump.level)
 
     def play(buries: list[Cards], k: int) -> dict[str, np.ndarray]:
-        return outcomes(rules, places[:k], [show] * len(buries), list(buries), bots, levels, seed)
+        return outcomes(
+            rules,
+            places[:k],
+            [show] * len(buries),
+            list(buries),
+            bots,
+            levels,
+            seed,
+            workers,
+            progress,
+        )
 
     buries = list(found)
     parts = [play(buries, worlds)]
@@ -369,13 +446,16 @@ def analyze_trump(
     bots: Any = "greedy",
     seed: int = 0,
     levels: Any = None,
+    workers: int = 1,
+    progress: Callable[[int], object] | None = None,
 ) -> Any:
     """Which trump to declare: this seat (seat 0) holds these 25 cards at the end of the draw
     at `level`, and its team deals (it deals and declares; nobody overturns before the
     bottom). Each trump it could declare (a suit whose level card it holds; no trump where the
     rules let a joker pair declare it) is played out by `bots` from the bury (the dealer's bot
     buries) in the same `worlds` worlds: the other 83 cards dealt uniformly to the other three
-    seats and the bottom, seeded by `seed`. levels: as analyze_bury's, the first `level`.
+    seats and the bottom, seeded by `seed`. levels: as analyze_bury's, the first `level`;
+    workers and progress as analyze_bury's.
 
     Returns a pandas DataFrame, best first: `trump` (2S, 2NT, ...) and the columns of
     analyze_bury but `by`."""
@@ -384,7 +464,7 @@ def analyze_trump(
     hand = hand_of(hand, HAND_SIZE, "at the end of the draw")
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
-    resolve_bots(bots)
+    workers = checked_workers(bots, workers)
     choices = declarable(hand, level, rules)
     if not choices:
         raise ShengjiError(
@@ -400,5 +480,7 @@ def analyze_trump(
         bots,
         team_levels(levels, level),
         seed,
+        workers,
+        progress,
     )
     return ranked("trump", [trump_text(t) for t, _ in choices], cols)

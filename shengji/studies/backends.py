@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from multiprocessing import resource_tracker
 from typing import Any
 
 from shengji._optional import needs
@@ -28,19 +31,74 @@ def execute(
     workers: int,
     backend: str,
     ray_address: str | None,
+    advance: Callable[[int, int], None] | None = None,
 ) -> None:
-    """The jobs' chunks on the backend, each result saved as it comes back."""
-    main = threading.current_thread() is threading.main_thread()
-    # a scheduler's SIGTERM or a closed terminal's SIGHUP stops the run as Ctrl-C does
-    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS} if main else {}
+    """The jobs' chunks on the backend, each result saved as it comes back (the caller holds
+    stopping_on_signals for the whole run, so that a signal stops it as Ctrl-C does).
+    `advance(start, deals)`: a running chunk's progress as it reports it (report_progress;
+    locally only)."""
+    if backend == "ray":
+        run_on_ray(chunk, jobs, options, save, ray_address, workers)
+    else:
+        run_locally(chunk, jobs, options, save, workers, advance)
+
+
+# this process's sink of its running chunk's progress, (start, deals): the parent's
+# `advance` in this process, the parent's queue in a worker, None where no run listens
+REPORT: Callable[[tuple[int, int]], object] | None = None
+PROGRESS_POLL_S = 0.5  # how often the parent reads the workers' progress
+
+
+def report_progress(start: int, deals: int) -> None:
+    """A running chunk's progress: `deals` more of the chunk starting at deal `start` are
+    done, so that a run's progress moves within a chunk. Nothing where no run listens."""
+    if REPORT is not None:
+        REPORT((start, deals))
+
+
+@contextmanager
+def stopping_on_signals() -> Iterator[None]:
+    """SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs inside as
+    Ctrl-C does (Stopped), from the first moment to the last file written; the handlers
+    before are put back after. Outside the main thread (where Python allows no handler),
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS}
     try:
-        if backend == "ray":
-            run_on_ray(chunk, jobs, options, save, ray_address, workers)
-        else:
-            run_locally(chunk, jobs, options, save, workers)
+        yield
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+BLOCKS = hasattr(signal, "pthread_sigmask")  # POSIX: a thread's signals may be held back
+
+
+@contextmanager
+def held_signals() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held back while processes start, then acted on as usual: a
+    process started meanwhile begins with them blocked, so a signal to the process group
+    cannot end it before it ignores them (start_worker), nor end multiprocessing's resource
+    tracker (it never unblocks SIGHUP); and this process is not stopped halfway through
+    starting one (a signal another thread takes is noted and raised after)."""
+    held = (signal.SIGINT, *STOP_SIGNALS)
+    main = threading.current_thread() is threading.main_thread()
+    noted: list[int] = []
+    handlers = (
+        {s: signal.signal(s, lambda signum, _: noted.append(signum)) for s in held} if main else {}
+    )
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
+        if noted:  # to the handler now in place, as if it came now
+            signal.raise_signal(noted[0])
 
 
 def run_locally(
@@ -49,42 +107,78 @@ def run_locally(
     options: dict[str, Any],
     save: Callable[[int, tuple[dict, dict, dict]], None],
     workers: int,
+    advance: Callable[[int, int], None] | None = None,
 ) -> None:
     """The chunks in worker processes (in this one for a single worker); each result is
-    saved as it comes back. On Ctrl-C or SIGTERM the chunks not started are dropped and the
-    running ones finish and are saved."""
+    saved as it comes back, and the chunks' progress goes to `advance` as they report it.
+    A worker is given its next chunk only when it finishes one, so on Ctrl-C or SIGTERM the
+    chunks not started are never run: the running ones finish and are saved. (In this
+    process, the running chunk stops at once and is dropped.)"""
+    global REPORT
     if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            save(job[2], chunk(*job, **options))
+        REPORT = None if advance is None else (lambda item: advance(*item))
+        try:
+            for job in jobs:
+                save(job[2], chunk(*job, **options))
+        finally:
+            REPORT = None
         return
-    # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's) mid-use
-    pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(jobs)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=start_worker,
-        initargs=(os.getpid(),),
-    )
-    pending: dict[Future, int] = {pool.submit(chunk, *job, **options): job[2] for job in jobs}
+    queued = list(reversed(jobs))
+    pending: dict[Future, int] = {}
+    pool = None
+    context = multiprocessing.get_context("spawn")
+    reports = None
+
+    def read_reports() -> None:
+        while reports is not None and advance is not None:
+            try:
+                advance(*reports.get_nowait())
+            except queue.Empty:
+                return
+
     try:
+        with held_signals():
+            # the resource tracker starts first: its start unblocks SIGINT and SIGTERM here,
+            # held again below
+            resource_tracker.ensure_running()
+            reports = None if advance is None else context.Queue()
+        with held_signals():
+            # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's)
+            pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(jobs)),
+                mp_context=context,
+                initializer=start_worker,
+                initargs=(os.getpid(), reports),
+            )
+            for _ in range(min(workers, len(jobs))):
+                job = queued.pop()
+                pending[pool.submit(chunk, *job, **options)] = job[2]
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, PROGRESS_POLL_S, FIRST_COMPLETED)
+            read_reports()
             for future in done:
                 save(pending.pop(future), future.result())
+                if queued:
+                    job = queued.pop()
+                    with held_signals():  # a worker that ended is replaced by a new one
+                        pending[pool.submit(chunk, *job, **options)] = job[2]
     except KeyboardInterrupt:
-        for future in pending:
-            future.cancel()
         for future, start in pending.items():
-            if not future.cancelled():
+            if not future.cancel():
                 save(start, future.result())
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def start_worker(parent: int) -> None:
+def start_worker(parent: int, reports: Any = None) -> None:
     """A worker process leaves stopping to its parent: Ctrl-C and a scheduler's signals reach
     the whole process group, and the parent stops the run (its running chunks finish and are
-    saved). A worker whose parent is gone (killed outright) ends within a second."""
+    saved). A worker whose parent is gone (killed outright) ends within a second. Its chunks'
+    progress goes to the parent's queue `reports`."""
+    global REPORT
+    REPORT = None if reports is None else reports.put
     for name in ("SIGINT",) + tuple(n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)):
         signal.signal(getattr(signal, name), signal.SIG_IGN)
     threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from shengji._optional import needs
-from shengji.bots import BotSpec, bot_from_text, bot_text, resolve_bots
+from shengji.bots import BotSpec, Learned, bot_from_text, bot_text, pinned, resolve_bots
 from shengji.core import validate
 from shengji.core.deals import (
     Condition,
@@ -40,6 +40,7 @@ from shengji.core.schema import DUEL_ROUND_NAMES, ROUND_NAMES, SEATINGS, duel_co
 from shengji.errors import ArgumentError, BotError
 from shengji.play.rounds import play_columns, play_match, round_seed, simulate
 from shengji.round.rules import Rules
+from shengji.studies.backends import report_progress
 from shengji.studies.runner import Study, run, run_in_memory
 from shengji.studies.stats import Sums, level_delta
 
@@ -48,6 +49,9 @@ DEFAULT_DEALS = 10_000
 # deals (matches) a chunk when a bot plays in Python (about 12 s of pimc at 1,000 rollouts),
 # so that a few hundred deals still spread over the workers
 SLOW_CHUNKS = {"duel": 10, "duel-matches": 1}
+# a learned bot's time a deal against greedy's or random's (1), measured in duels of 300
+# deals against greedy: 4,700 deals a second for greedy-greedy, 78 for learned-greedy
+LEARNED_COST = 120
 
 
 def seatings(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
@@ -102,6 +106,17 @@ def play_deals(
         for name, values in part.items():
             cols[name][k::period] = values
     return cols
+
+
+PIECES = 10  # parts of a chunk reported as each is done (its progress)
+
+
+def pieces(start: int, count: int) -> list[tuple[int, int]]:
+    """A chunk's deals start .. start + count - 1 as up to PIECES runs (first, count)."""
+    size = -(-count // PIECES)
+    return [
+        (first, min(size, start + count - first)) for first in range(start, start + count, size)
+    ]
 
 
 def advantage(cols: dict[str, np.ndarray], team: int) -> np.ndarray:
@@ -198,9 +213,14 @@ def duel_chunk(
     accept condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
     cond = option_condition(predeal, bottom, accept)
-    rows = duel_deals(
-        rules, seed, start, count, a, b, first_round, levels, cond=cond, features=True
-    )
+    # in pieces, each reported as done (deal i depends on (seed, i) alone: the same rows)
+    parts = []
+    for first, n in pieces(start, count):
+        parts.append(
+            duel_deals(rules, seed, first, n, a, b, first_round, levels, cond=cond, features=True)
+        )
+        report_progress(start, n)
+    rows = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
     sums = {"score|team=a": Sums.of(rows["score"])}
     if "attempts" in rows:
         sums["attempts_mean|all"] = Sums.of(rows["attempts"])
@@ -226,6 +246,7 @@ def match_chunk(
             m = play_match(rules, int(s), bots)
             won[r, j] = m.winner == r  # A is team r in seating r
             lengths[r, j] = len(m.rounds)
+        report_progress(start, 1)
     wins = won.mean(axis=0)
     rows = {
         "seed": seeds,
@@ -335,12 +356,12 @@ def duel(
             "a match starts at levels (2, 2) with a first round: first_round and "
             "levels are for deals"
         )
-    bots = tuple(checked_bot(bot, side) for bot, side in ((a, "a"), (b, "b")))
+    # a checkpoint by absolute path and digest: the manifest, and each chunk's check, name it
+    bots = tuple(pinned(checked_bot(bot, side)) for bot, side in ((a, "a"), (b, "b")))
     texts = [text_or_none(bot) for bot in bots]
     labels = tuple(t or type(bot).__name__ for t, bot in zip(texts, bots))
     study = DUELS["duel" if matches is None else "duel-matches"]
-    if any(resolve_bots([bot] * 4)[1][0] is not None for bot in bots):
-        study = replace(study, chunk_size=SLOW_CHUNKS[study.name])
+    study = replace(study, chunk_size=chunk_size(study, bots))
     count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
     options = {} if matches is not None else {"first_round": first_round, "levels": list(levels)}
     options.update(condition_options(cond))
@@ -385,6 +406,16 @@ def duel(
         study, rules, count, seed, bots, labels, options, workers, progress, backend, ray_address
     )
     return Duel(frame, summary)
+
+
+def chunk_size(study: Study, bots: tuple[Any, Any]) -> int:
+    """Deals (matches) a chunk of a duel of `bots`, so that a chunk takes seconds whoever
+    plays: the study's (greedy's) divided by the bots' mean cost a deal (LEARNED_COST);
+    SLOW_CHUNKS when a bot plays in Python."""
+    if any(resolve_bots([bot] * 4)[1][0] is not None for bot in bots):
+        return SLOW_CHUNKS[study.name]
+    cost = sum(LEARNED_COST if isinstance(bot, Learned) else 1 for bot in bots) / 2
+    return max(1, round(study.chunk_size / cost))
 
 
 def checked_bot(bot: Any, side: str) -> Any:

@@ -16,7 +16,7 @@ from shengji.core import validate
 from shengji.core.schema import Column
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
-from shengji.studies.backends import execute
+from shengji.studies.backends import execute, stopping_on_signals
 from shengji.studies.report import plot, summarize
 from shengji.studies.stats import Sums
 from shengji.studies.store import (
@@ -27,6 +27,7 @@ from shengji.studies.store import (
     manifest_of,
     read_chunk,
     rows_table,
+    sealed,
     write_atomically,
     write_rows,
 )
@@ -50,6 +51,29 @@ class Study:
     versus: bool = False  # its strategies are a duel's two bots, a and b (free texts)
 
 
+@dataclass
+class Tally:
+    """A run's `progress` fed as its chunks report (advance) and end: each deal counted once,
+    a report that comes after its chunk ended being already counted."""
+
+    progress: Callable[[int], object] | None
+    reported: dict[int, int] = field(default_factory=dict)  # deals of the running chunks
+    ended: set[int] = field(default_factory=set)
+
+    def advance(self, start: int, count: int) -> None:
+        """`count` more deals of the running chunk at `start` are done."""
+        if start not in self.ended:
+            self.reported[start] = self.reported.get(start, 0) + count
+            if self.progress:
+                self.progress(count)
+
+    def end(self, start: int, count: int) -> None:
+        """The chunk at `start`, of `count` deals, is done."""
+        self.ended.add(start)
+        if self.progress:
+            self.progress(count - self.reported.pop(start, 0))
+
+
 def checked_run(
     study: Study,
     rules: Rules | str,
@@ -64,6 +88,9 @@ def checked_run(
         raise StudyError(f"unknown backend {backend!r}: choose local or ray")
     if ray_address is not None and backend != "ray":
         raise StudyError("a Ray address is used only with the ray backend (--backend ray)")
+    if backend == "ray":
+        with needs("the ray backend", "ray"):  # missing, before a folder is made
+            import ray  # noqa: F401
     try:
         return (
             Rules.of(rules),
@@ -102,29 +129,30 @@ def run(
         raise StudyError(f"nothing to resume in {folder}: it holds no study")
     manifest = manifest_of(study, rules, deals, seed, strategies, options)
     digest = digest_of(manifest)
-    try:
-        chunks.mkdir(parents=True, exist_ok=True)
-        lock = lock_folder(folder)
-    except OSError as e:
-        raise StudyError(f"cannot write to {folder}: {e.strerror or e}") from None
-    try:
-        return run_in_folder(
-            study,
-            rules,
-            deals,
-            seed,
-            workers,
-            folder,
-            manifest,
-            digest,
-            strategies,
-            options,
-            progress,
-            backend,
-            ray_address,
-        )
-    finally:
-        lock.close()
+    with stopping_on_signals():  # from the folder's first file to its last
+        try:
+            chunks.mkdir(parents=True, exist_ok=True)
+            lock = lock_folder(folder)
+        except OSError as e:
+            raise StudyError(f"cannot write to {folder}: {e.strerror or e}") from None
+        try:
+            return run_in_folder(
+                study,
+                rules,
+                deals,
+                seed,
+                workers,
+                folder,
+                manifest,
+                digest,
+                strategies,
+                options,
+                progress,
+                backend,
+                ray_address,
+            )
+        finally:
+            lock.close()
 
 
 def run_in_memory(
@@ -154,28 +182,30 @@ def run_in_memory(
     schema = study.columns(labels, options)
     results: dict[int, dict] = {}
     tables: dict[int, Any] = {}
+    tally = Tally(progress)
 
     def save(start: int, computed: tuple[dict, dict, dict]) -> None:
         count = min(study.chunk_size, deals - start)
         sums, hists, rows = computed
         tables[start] = rows_table(study, start, count, rows, schema)
         results[start] = chunk_result(digest, start, count, sums, hists)
-        if progress:
-            progress(count)
+        tally.end(start, count)
 
     starts = list(range(0, deals, study.chunk_size))
-    execute(
-        study.chunk,
-        [
-            (rules, seed, start, min(study.chunk_size, deals - start), strategies)
-            for start in starts
-        ],
-        options,
-        save,
-        workers,
-        backend,
-        ray_address,
-    )
+    with stopping_on_signals():
+        execute(
+            study.chunk,
+            [
+                (rules, seed, start, min(study.chunk_size, deals - start), strategies)
+                for start in starts
+            ],
+            options,
+            save,
+            workers,
+            backend,
+            ray_address,
+            tally.advance,
+        )
     frame = pa.concat_tables([tables[s] for s in starts]).to_pandas()
     return summarize(manifest, [results[s] for s in starts]), frame
 
@@ -204,16 +234,7 @@ def run_in_folder(
         except (OSError, ValueError):
             raise StudyError(f"{manifest_file} is not a study manifest") from None
         if found != manifest:
-            described = (
-                f"{found.get('study')}, rules {found.get('rules')}, "
-                f"{found.get('deals')} deals, seed {found.get('seed')}"
-                if isinstance(found, dict)
-                else "unreadable"
-            )
-            raise StudyError(
-                f"{folder} holds another study ({described}): it cannot be "
-                "continued with these options; choose another --out"
-            )
+            raise StudyError(mismatch(folder, found, manifest))
     else:
         write_atomically(manifest_file, manifest)
     size = study.chunk_size
@@ -228,22 +249,25 @@ def run_in_folder(
     if progress:
         progress(sum(d["count"] for d in done.values()))
 
+    tally = Tally(progress)
+
     def save(start: int, computed: tuple[dict, dict, dict]) -> None:
         """A chunk's rows, then its sums: the sums file marks the chunk as finished."""
         count = min(size, deals - start)
         sums, hists, rows = computed
-        write_rows(
+        rows_sha256 = write_rows(
             chunk_path(chunks, start, "parquet"),
             digest,
             start,
             count,
             rows_table(study, start, count, rows, schema),
         )
-        result = chunk_result(digest, start, count, sums, hists)
+        result = sealed(
+            {**chunk_result(digest, start, count, sums, hists), "rows_sha256": rows_sha256}
+        )
         write_atomically(chunk_path(chunks, start, "json"), result)
         done[start] = result
-        if progress:
-            progress(count)
+        tally.end(start, count)
 
     execute(
         study.chunk,
@@ -253,12 +277,43 @@ def run_in_folder(
         workers,
         backend,
         ray_address,
+        tally.advance,
     )
     summary = summarize(manifest, [done[s] for s in starts])
     join_rows(folder / "deals.parquet", [chunk_path(chunks, s, "parquet") for s in starts])
     plot(summary, study, folder)
     write_atomically(folder / "summary.json", summary)
     return summary
+
+
+def mismatch(folder: Path, found: Any, manifest: dict[str, Any]) -> str:
+    """Why the study in `folder` (its manifest `found`) is not the one asked for, in one line:
+    a bot's checkpoint that changed or moved since it began, else what the study is."""
+    if not isinstance(found, dict):
+        return f"{folder} holds an unreadable manifest: choose another --out"
+    options = found.get("options")
+    strategies = found.get("strategies")
+    old = [
+        *(strategies if isinstance(strategies, list) else []),
+        options.get("against") if isinstance(options, dict) else None,
+    ]
+    new = [*manifest["strategies"], manifest["options"].get("against")]
+    pairs = [
+        (a, b) for a, b in zip(old, new) if a != b and isinstance(a, str) and isinstance(b, str)
+    ]
+    if pairs and all(a.startswith("learned") and b.startswith("learned") for a, b in pairs):
+        a, b = pairs[0]
+        return (
+            f"{folder} holds a study of the bot {a}, asked now for {b}: its checkpoint "
+            "changed or moved since the study began, and one study never mixes two "
+            "networks; restore the file, or choose another --out"
+        )
+    return (
+        f"{folder} holds another study ({found.get('study')}, rules {found.get('rules')}, "
+        f"{found.get('deals')} deals, seed {found.get('seed')}, bots or strategies "
+        f"{', '.join(map(str, old[:-1]))}): it cannot be continued "
+        "with these options; choose another --out"
+    )
 
 
 def chunk_result(

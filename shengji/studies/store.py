@@ -60,7 +60,10 @@ def chunk_identity(digest: str, start: int, count: int) -> dict[bytes, bytes]:
 
 def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, Any]:
     """A finished chunk's sums, after checking that both its files are this study's chunk of
-    deals start .. start + count - 1: one line naming the file otherwise."""
+    deals start .. start + count - 1 and that the rows are the bytes the sums were saved with
+    (the .json holds the .parquet's digest): one line naming the damaged file otherwise. A
+    damaged chunk is refused, not computed again: its files are the user's, and the line says
+    how to have it computed again."""
     with needs("shengji.studies", "study"):
         import pyarrow.parquet as pq
     path = chunk_path(chunks, start, "json")
@@ -75,13 +78,15 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
             and saved["count"] == count
             and valid_sums(saved.get("sums"))
             and valid_hists(saved.get("hists"))
+            and isinstance(saved.get("rows_sha256"), str)
+            and saved.get("sha256") == json_sha256(saved)
         )
     except (OSError, ValueError):
         ok = False
     if not ok:
         raise StudyError(
             f"{path} is not this study's chunk of deals {start:,}.. (another "
-            "study's, or damaged): move it away to compute it again"
+            "study's, an older shengji's, or damaged): move it away to compute it again"
         )
     rows = chunk_path(chunks, start, "parquet")
     try:
@@ -96,6 +101,15 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
         raise StudyError(
             f"{rows} is not this study's chunk of deals {start:,}.. (another "
             "study's or chunk's, or damaged): move it away to compute it again"
+        )
+    try:
+        same = file_sha256(rows) == saved["rows_sha256"]
+    except OSError:
+        same = False
+    if not same:
+        raise StudyError(
+            f"{rows} is damaged: its bytes are not those its chunk's sums ({path.name}) were "
+            "saved with; move both files away to compute the chunk again"
         )
     return saved
 
@@ -148,10 +162,26 @@ def chunk_path(chunks: Path, start: int, ext: str) -> Path:
     return chunks / f"{start:012d}.{ext}"
 
 
+def sealed(result: dict[str, Any]) -> dict[str, Any]:
+    """A chunk's .json content with its own digest (json_sha256): a changed digit of its
+    sums is caught by read_chunk as a broken byte of its rows is."""
+    return {**result, "sha256": json_sha256(result)}
+
+
+def json_sha256(result: dict[str, Any]) -> str:
+    """The SHA-256 (hex) of a chunk's .json content but its own "sha256" entry."""
+    body = {k: v for k, v in result.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
 def write_atomically(path: Path, data: Any) -> None:
     """Whole or not at all: a crash or Ctrl-C never leaves a half-written file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data))
+    try:
+        tmp.write_text(json.dumps(data))
+    except BaseException:  # a signal mid-write leaves no half file behind
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
 
 
@@ -163,9 +193,9 @@ def rows_table(
     return arrow_table({study.row: np.arange(start, start + count, dtype=np.int64), **rows}, schema)
 
 
-def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> None:
+def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> str:
     """A chunk's rows (rows_table); the file's metadata names the study and the deals it
-    holds (read_chunk checks them)."""
+    holds (read_chunk checks them). The file's digest (file_sha256), for the chunk's .json."""
     with needs("shengji.studies", "study"):
         import pyarrow.parquet as pq
     # the pandas metadata stays: pd.read_parquet gives the schema's pandas dtypes
@@ -173,8 +203,23 @@ def write_rows(path: Path, digest: str, start: int, count: int, table: Any) -> N
         {**(table.schema.metadata or {}), **chunk_identity(digest, start, count)}
     )
     tmp = path.with_suffix(".tmp")
-    pq.write_table(table, tmp)
+    try:
+        pq.write_table(table, tmp)
+    except BaseException:  # a signal mid-write leaves no half file behind
+        tmp.unlink(missing_ok=True)
+        raise
+    written = file_sha256(tmp)
     os.replace(tmp, path)
+    return written
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read in blocks (memory stays flat)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def join_rows(path: Path, parts: list[Path]) -> None:
@@ -189,7 +234,11 @@ def join_rows(path: Path, parts: list[Path]) -> None:
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)
             writer.write_table(table)
-    finally:
+    except BaseException:  # a signal or an error mid-merge leaves no half file behind
         if writer is not None:
             writer.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    if writer is not None:
+        writer.close()
     os.replace(tmp, path)

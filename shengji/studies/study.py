@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, resolve_bots
+from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, pinned, resolve_bots
 from shengji.core import validate
 from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
 from shengji.core.deals import (
@@ -42,7 +43,7 @@ from shengji.core.schema import BURYING_NAMES, CALLING_NAMES, burying_columns, c
 from shengji.errors import BotError, StudyError
 from shengji.play.rounds import first_deals, simulate
 from shengji.round.rules import Rules
-from shengji.studies.duels import DUELS, duel_deals, score_hist
+from shengji.studies.duels import DUELS, LEARNED_COST, duel_deals, score_hist
 from shengji.studies.runner import Study, run
 from shengji.studies.stats import Sums, level_delta
 
@@ -400,7 +401,7 @@ def study_options(
         else:
             try:
                 native_spec(against)
-                options["against"] = bot_text(against)
+                options["against"] = bot_text(pinned(against))
             except ValueError as e:
                 raise StudyError(f"--against: {e}") from None
     elif against is not None:
@@ -462,6 +463,9 @@ def run_study(
         options = study_options(study, chosen, play_every, bots, against, predeal, bottom)
     except ValueError as e:
         raise StudyError(str(e)) from None
+    if str(options.get("against", "")).partition(":")[0] == "learned":
+        # its duels take the learned bot's time: chunks of seconds still
+        study = replace(study, chunk_size=max(1, study.chunk_size // LEARNED_COST))
     return run(
         study,
         rules,
