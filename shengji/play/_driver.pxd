@@ -8,8 +8,9 @@ from shengji.round._engine cimport (
 from shengji.round._knowledge cimport RoundKnowledge
 from shengji.bots._learned cimport learned_play
 from shengji.bots._policies cimport (
-    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_LEARNED, answer, buries_side_cards,
+    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_LEARNED, BOT_EXPERT, answer, buries_side_cards,
 )
+from shengji.bots._expert cimport expert_answer
 
 
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1
@@ -46,6 +47,8 @@ cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
         if ask == ASK_PLAY and bots[g.seat].kind == BOT_LEARNED:
             flag = False
             rc = learned_play(g, bots[g.seat].net, know, &cards)
+        elif bots[g.seat].kind == BOT_EXPERT:
+            rc = expert_answer(g, &bots[g.seat], &cards, &flag)
         else:
             rc = answer(g, &bots[g.seat], &cards, &flag)
         if rc < 0:
