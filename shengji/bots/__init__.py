@@ -169,7 +169,7 @@ class Expert:
     avoid_voids: bool = True
     partner_ruff: bool = True
     lone_points: bool = True
-    value_bury: bool = False
+    value_bury: bool = True
     count: bool = False
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)

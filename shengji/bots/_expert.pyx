@@ -6,7 +6,7 @@
 from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, LeadShape, TRUMP, NUM_KINDS, card_count, restrict, difference,
+    CardSet, rank_kinds, TrumpTable, LeadShape, TRUMP, NUM_KINDS, card_count, restrict, difference,
     union_of, ctz, popcount, points_raw, kind_points, play_rank, outranks, legal_follows_raw,
 )
 from shengji.core._deal cimport BOTTOM_SIZE
@@ -35,6 +35,18 @@ cdef enum:
     LONG_TRUMPS = 4        # trumps that make a hand long in them, with half the hand or more
     POOR_TRICK = 10        # second hand lets a trick worth less go to the later seats
     WORTH_WINNING = 5      # the last seat wins a trick worth this much or more
+    # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
+    MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
+    RANK_COST = 3          # per position on its suit's line
+    SURE_COST = 20         # a card no unseen card beats
+    PAIR_COST = 20         # a card of a pair
+    POINT_COST = 4         # per point, the bottom not protected ...
+    PROTECTED_POINT = 1    # ... and protected: the dealer holds PROTECTING_TRUMPS or more
+    PROTECTING_TRUMPS = 99
+    LONE_POINT = 3         # per point of a suit kept with point cards only, beaten by unseen
+    TOP_BURIED = 60        # a card buried above every card kept of its suit
+    VOID_BASE = 60         # a side suit emptied: worth this, ...
+    VOID_PER_TRUMP = 12     # ... and this per trump held
 
 
 ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
@@ -308,9 +320,100 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     return lowest_card(t, trumps, True)
 
 
+cdef int bury_cost(const TrumpTable* t, int k, bint pair, bint sure, bint protected) noexcept nogil:
+    """What burying one card of kind k costs the hand: its rank, a sure winner's tricks, a
+    pair's, and its points (dearer when the bottom is not protected by many trumps)."""
+    return (RANK_COST * t.pos_of[k] + (SURE_COST if sure else 0) + (PAIR_COST if pair else 0)
+            + kind_points(k) * (PROTECTED_POINT if protected else POINT_COST))
+
+
 cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
-    """Greedy's bury for now (the rule's own comes next)."""
-    return bury_by(g, b)
+    """8 side cards chosen as a club player does: for each set of side suits to empty (at most
+    8 cards in all), the rest filled with the cheapest cards of the other suits (bury_cost); the
+    choice costing least once the voids made are counted (worth more with more trumps), a
+    suit kept with only a lone beatable point card and a top card buried from a suit kept are
+    charged. Greedy's bury when the hand holds fewer than 8 side cards."""
+    cdef const TrumpTable* t = g.table
+    cdef CardSet hand = g.hands[g.seat], unseen, sure, part, out, best, kept
+    cdef int kinds[MAX_SIDE]
+    cdef int cost[MAX_SIDE]
+    cdef int suit[MAX_SIDE]
+    cdef bint taken[MAX_SIDE]
+    cdef int ncards = 0, c, k, i, j, lowest, total, n_empty, ntrumps, subset, size, score
+    cdef int best_score = 0, top
+    cdef bint protected, have = False
+    cdef uint64_t m, bit
+    ntrumps = card_count(restrict(hand, t.cat_mask[TRUMP]))
+    if card_count(hand) - ntrumps < BOTTOM_SIZE:
+        return bury_by(g, b)
+    protected = ntrumps >= PROTECTING_TRUMPS
+    unseen = unseen_by(g, g.seat)
+    for c in range(4):
+        part = restrict(hand, t.cat_mask[c])
+        sure = sure_units(t, part, unseen, c)
+        m = part.ones
+        while m:
+            k = ctz(m)
+            m &= m - 1
+            bit = (<uint64_t>1) << k
+            for i in range(2 if part.twos & bit else 1):
+                kinds[ncards] = k
+                suit[ncards] = c
+                cost[ncards] = bury_cost(t, k, (part.twos & bit) != 0, (sure.ones & bit) != 0,
+                                         protected)
+                ncards += 1
+    for subset in range(16):
+        size = 0
+        for c in range(4):
+            if (subset >> c) & 1:
+                size += card_count(restrict(hand, t.cat_mask[c]))
+        if size > BOTTOM_SIZE:
+            continue
+        # the suits emptied, then the cheapest cards of the others
+        total = 0
+        for i in range(ncards):
+            taken[i] = (subset >> suit[i]) & 1
+            if taken[i]:
+                total += cost[i]
+        for j in range(BOTTOM_SIZE - size):
+            lowest = -1
+            for i in range(ncards):
+                if not taken[i] and (lowest < 0 or cost[i] < cost[lowest]):
+                    lowest = i
+            taken[lowest] = True
+            total += cost[lowest]
+        out.ones = out.twos = 0
+        for i in range(ncards):
+            if taken[i]:
+                bit = (<uint64_t>1) << kinds[i]
+                out.twos |= out.ones & bit
+                out.ones |= bit
+        kept = difference(hand, out)
+        score = total
+        n_empty = 0
+        for c in range(4):
+            part = restrict(kept, t.cat_mask[c])
+            if not part.ones:
+                n_empty += 1
+                continue
+            top = top_position(t, part.ones, c)
+            if (popcount(part.ones & POINT_KINDS) == popcount(part.ones)
+                    and s_beaten(t, unseen, c, top)):
+                score += LONE_POINT * points_raw(part)
+            if top_position(t, restrict(out, t.cat_mask[c]).ones, c) > top:
+                score += TOP_BURIED
+        score -= n_empty * (VOID_BASE + VOID_PER_TRUMP * ntrumps)
+        if not have or score < best_score:
+            best, best_score, have = out, score, True
+    return best
+
+
+cdef uint64_t POINT_KINDS = rank_kinds(5) | rank_kinds(10) | rank_kinds(13)
+
+
+cdef inline bint s_beaten(const TrumpTable* t, CardSet unseen, int cat, int top) noexcept nogil:
+    """An unseen card of category cat ranks above position top."""
+    return top_position(t, restrict(unseen, t.cat_mask[cat]).ones, cat) > top
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
