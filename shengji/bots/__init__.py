@@ -157,7 +157,9 @@ class Expert:
     safe. partner_ruff: leads a suit its partner has shown void in (the opponents have not),
     for a ruff. lone_points: no lead of a lone point card a higher unseen card beats.
     value_bury: buries by the value of its cards as tricks. count: counts each suit's unseen
-    cards: with fewer than void_risk left, any seat may be void in it.
+    cards: with fewer than void_risk left, any seat may be void in it. keep_top: keeps its
+    top trump, when no unseen card beats it, for the last trick (the bottom and its
+    multiplier), unless the hand holds nothing else.
     """
 
     second_low: bool = True
@@ -171,6 +173,7 @@ class Expert:
     lone_points: bool = True
     value_bury: bool = True
     count: bool = False
+    keep_top: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -18,6 +18,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_LONE_POINTS = 256    # no lead of a lone point card a higher unseen card beats
     X_BURY = 512           # buries by the value of its cards as tricks (expert_bury)
     X_COUNT = 1024         # counts the suits: few unseen cards left, any seat may be void
+    X_KEEP_TOP = 2048      # keeps its top trump, if no unseen card beats it, for the last trick
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

@@ -12,3 +12,4 @@ X_PARTNER_RUFF: int
 X_LONE_POINTS: int
 X_BURY: int
 X_COUNT: int
+X_KEEP_TOP: int

@@ -23,7 +23,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "safe_points": X_SAFE_POINTS, "draw_trumps": X_DRAW_TRUMPS,
          "defend_trumps": X_DEFEND_TRUMPS, "avoid_voids": X_AVOID_VOIDS,
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
-         "value_bury": X_BURY, "count": X_COUNT}
+         "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP}
 
 
 cdef enum:
@@ -35,6 +35,7 @@ cdef enum:
     LONG_TRUMPS = 4        # trumps that make a hand long in them, with half the hand or more
     POOR_TRICK = 10        # second hand lets a trick worth less go to the later seats
     WORTH_WINNING = 5      # the last seat wins a trick worth this much or more
+    RESERVE_COST = 1000000 # keep_top: playing the kept trump before the last trick (10 points)
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
     RANK_COST = 3          # per position on its suit's line
@@ -57,6 +58,7 @@ ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
     int8_t pairs[5]        # unseen pairs per category
     int8_t voids[4]        # categories each seat has shown it lacks (Game.voids)
     int8_t risk            # a category with fewer unseen cards may be void at any seat (0: off)
+    uint64_t reserve       # keep_top: its top trump kind, kept for the last trick (0: none)
 
 
 cdef int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:
@@ -84,6 +86,12 @@ cdef void see(const Game* g, const BotSpec* b, Seen* s) noexcept nogil:
     for c in range(4):
         s.voids[c] = g.voids[c]
     s.risk = b.void_risk if b.expert & X_COUNT else 0
+    s.reserve = 0
+    part = restrict(g.hands[g.seat], t.cat_mask[TRUMP])
+    if b.expert & X_KEEP_TOP and part.ones and card_count(g.hands[g.seat]) > 1:
+        c = highest_kind(t, part.ones)
+        if t.pos_of[c] > s.hi1[TRUMP]:
+            s.reserve = (<uint64_t>1) << c
 
 
 cdef inline bint may_lack(const Seen* s, int q, int cat) noexcept nogil:
@@ -149,6 +157,8 @@ cdef long follow_score(const Game* g, const BotSpec* b, const Seen* s, const Tri
     cdef int pts = points_raw(cand), cost = play_cost(t, cand), key, step = g.step
     cdef uint32_t x = b.expert
     cdef bint ruffs, win, sure, worth
+    if cand.ones & s.reserve:
+        cost += RESERVE_COST
     key = play_rank(t, &g.shape, cand, &ruffs)
     win = outranks(key, ruffs, tk.best_key, tk.best_ruffs)
     worth = tk.points + pts >= WORTH_WINNING or step < 3
@@ -235,6 +245,12 @@ cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) n
     return 0 if have else BAD_NO_DECISION
 
 
+cdef inline CardSet kept_back(CardSet units, uint64_t reserve) noexcept nogil:
+    """The units without the kept top trump's single (a pair of it may still lead)."""
+    units.ones &= ~(reserve & ~units.twos)
+    return units
+
+
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
@@ -280,13 +296,13 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     opp_trumps = s.n[TRUMP] > 0 and not ((s.voids[o1] & s.voids[o2]) >> TRUMP) & 1
     if ntrumps and long_trumps and opp_trumps and (
             x & X_DRAW_TRUMPS if dealer_team else x & X_DEFEND_TRUMPS):
-        sure = sure_units(t, trumps, s.unseen, TRUMP)
+        sure = kept_back(sure_units(t, trumps, s.unseen, TRUMP), s.reserve)
         if dealer_team and sure.twos:
             best.ones = best.twos = (<uint64_t>1) << highest_kind(t, sure.twos)
             return best
         return low_trump_lead(t, trumps)
     if ntrumps and dealer_team and (opp_trumps or not x & X_DRAW_TRUMPS):
-        sure = sure_units(t, trumps, s.unseen, TRUMP)
+        sure = kept_back(sure_units(t, trumps, s.unseen, TRUMP), s.reserve)
         if sure.ones:
             # the highest sure trump unit, a pair before a single
             best.ones = (<uint64_t>1) << highest_kind(t, sure.twos if sure.twos else sure.ones)
