@@ -159,7 +159,8 @@ class Expert:
     value_bury: buries by the value of its cards as tricks. count: counts each suit's unseen
     cards: with fewer than void_risk left, any seat may be void in it. keep_top: keeps its
     top trump, when no unseen card beats it, for the last trick (the bottom and its
-    multiplier), unless the hand holds nothing else.
+    multiplier), unless the hand holds nothing else. weigh: weighs each follow's points won
+    or lost (by how sure the outcome is) against the cards it spends.
     """
 
     second_low: bool = True
@@ -174,6 +175,7 @@ class Expert:
     value_bury: bool = True
     count: bool = False
     keep_top: bool = True
+    weigh: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -19,6 +19,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_BURY = 512           # buries by the value of its cards as tricks (expert_bury)
     X_COUNT = 1024         # counts the suits: few unseen cards left, any seat may be void
     X_KEEP_TOP = 2048      # keeps its top trump, if no unseen card beats it, for the last trick
+    X_WEIGH = 4096         # weighs a follow's points won or lost against the cards it spends
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

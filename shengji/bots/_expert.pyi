@@ -13,3 +13,4 @@ X_LONE_POINTS: int
 X_BURY: int
 X_COUNT: int
 X_KEEP_TOP: int
+X_WEIGH: int

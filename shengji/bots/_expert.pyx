@@ -23,7 +23,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "safe_points": X_SAFE_POINTS, "draw_trumps": X_DRAW_TRUMPS,
          "defend_trumps": X_DEFEND_TRUMPS, "avoid_voids": X_AVOID_VOIDS,
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
-         "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP}
+         "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
+         "weigh": X_WEIGH}
 
 
 cdef enum:
@@ -36,6 +37,12 @@ cdef enum:
     POOR_TRICK = 10        # second hand lets a trick worth less go to the later seats
     WORTH_WINNING = 5      # the last seat wins a trick worth this much or more
     RESERVE_COST = 1000000 # keep_top: playing the kept trump before the last trick (10 points)
+    # weigh: a follow's value in hundredths of a point (PER_POINT // 100 each)
+    LEAD_VALUE = 1         # points the lead of the next trick is worth
+    HOLD = 50              # percent: a win a later opponent may beat holds this often ...
+    HOLD_POOR = 25         # ... second hand's, on a poor trick (second_low)
+    RESCUE = 30            # percent: the partner, still to play, takes a trick the opponents win
+    CARD_COST = 1500       # per unit of play_cost (a big joker about 12 points)
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
     RANK_COST = 3          # per position on its suit's line
@@ -150,13 +157,15 @@ cdef inline CardSet lead_of(const Game* g) noexcept nogil:
 
 cdef long follow_score(const Game* g, const BotSpec* b, const Seen* s, const Trick0* tk,
                        CardSet cand) noexcept nogil:
-    """Lower is better. The team sure of the trick: points given to it (feeding, unloading),
-    then the cheapest play; a win that may be beaten: as cheap as possible, its points risked
+    """Lower is better (weighed_score with weigh). The team sure of the trick: points given to
+    it (feeding, unloading), then the cheapest play; a win that may be beaten: as cheap as possible, its points risked
     (safe_points); else lose cheaply, keeping points from the opponents."""
     cdef const TrumpTable* t = g.table
     cdef int pts = points_raw(cand), cost = play_cost(t, cand), key, step = g.step
     cdef uint32_t x = b.expert
     cdef bint ruffs, win, sure, worth
+    if x & X_WEIGH:
+        return weighed_score(g, b, s, tk, cand)
     if cand.ones & s.reserve:
         cost += RESERVE_COST
     key = play_rank(t, &g.shape, cand, &ruffs)
@@ -173,6 +182,37 @@ cdef long follow_score(const Game* g, const BotSpec* b, const Seen* s, const Tri
     elif tk.partner_wins and (tk.partner_sure or not x & X_FEED_SURE):
         return CLASS_SURE - PER_POINT * pts + cost
     return PER_POINT * pts + cost
+
+
+cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Trick0* tk,
+                        CardSet cand) noexcept nogil:
+    """Lower is better (weigh): minus the points the play wins for the team (the trick's, its
+    own, the next lead), each outcome weighed by how sure it is, plus what it spends
+    (play_cost, and the kept top trump)."""
+    cdef const TrumpTable* t = g.table
+    cdef int pts = points_raw(cand), stake = tk.points + pts, key, h
+    cdef long cost = <long>play_cost(t, cand) * CARD_COST, v
+    cdef uint32_t x = b.expert
+    cdef bint ruffs
+    if cand.ones & s.reserve:
+        cost += RESERVE_COST
+    key = play_rank(t, &g.shape, cand, &ruffs)
+    if outranks(key, ruffs, tk.best_key, tk.best_ruffs):
+        if g.step == 3 or (x & X_THIRD_HIGH and holds(t, s, &g.shape, cand, ruffs, tk.later,
+                                                      tk.nlater)):
+            v = 100 * (stake + LEAD_VALUE)
+        else:
+            h = HOLD_POOR if x & X_SECOND_LOW and g.step == 1 and stake < POOR_TRICK else HOLD
+            v = (2 * h - 100) * stake + h * LEAD_VALUE - (50 * pts if x & X_SAFE_POINTS else 0)
+    elif tk.partner_wins and (tk.partner_sure or not x & X_FEED_SURE):
+        v = 100 * (stake + LEAD_VALUE)
+    elif tk.partner_wins:
+        v = (2 * HOLD - 100) * stake + HOLD * LEAD_VALUE
+    elif g.step == 1:
+        v = (2 * RESCUE - 100) * (stake + LEAD_VALUE)
+    else:
+        v = -100 * (stake + LEAD_VALUE)
+    return -v * (PER_POINT // 100) + cost
 
 
 cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) noexcept nogil:
