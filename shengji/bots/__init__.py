@@ -26,7 +26,13 @@ from shengji.round.views import View
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
     from shengji.play._table import Table
 
-TEXT_BOTS = ("random", "greedy", "expert", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
+TEXT_BOTS = (
+    "random",
+    "greedy",
+    "expert",
+    "pimc",
+    "learned",
+)  # bots with a text form ("greedy": Greedy())
 
 
 class BotSpec(NamedTuple):
@@ -331,7 +337,11 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | str:
         raise BotError(f"bot {text!r}: {e}") from None
 
 
-OWNERS: dict[str, Any] = {"expert": Expert, "pimc": Pimc, "learned": Learned}  # text bots with greedy settings
+OWNERS: dict[str, Any] = {
+    "expert": Expert,
+    "pimc": Pimc,
+    "learned": Learned,
+}  # text bots with greedy settings
 
 
 def settings_of(cls: type) -> dict[str, str]:
