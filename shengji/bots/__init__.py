@@ -166,7 +166,9 @@ class Expert:
     cards: with fewer than void_risk left, any seat may be void in it. keep_top: keeps its
     top trump, when no unseen card beats it, for the last trick (the bottom and its
     multiplier), unless the hand holds nothing else. weigh: weighs each follow's points won
-    or lost (by how sure the outcome is) against the cards it spends.
+    or lost (by how sure the outcome is) against the cards it spends. pair_leads: leads the
+    lowest pair without points of the side suit it leads. short_leads: leads its shortest
+    side suit, not its longest.
     """
 
     second_low: bool = True
@@ -177,11 +179,13 @@ class Expert:
     defend_trumps: bool = False
     avoid_voids: bool = True
     partner_ruff: bool = True
-    lone_points: bool = True
+    lone_points: bool = False
     value_bury: bool = True
     count: bool = False
     keep_top: bool = True
     weigh: bool = True
+    pair_leads: bool = True
+    short_leads: bool = False
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

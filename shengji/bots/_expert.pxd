@@ -20,6 +20,8 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_COUNT = 1024         # counts the suits: few unseen cards left, any seat may be void
     X_KEEP_TOP = 2048      # keeps its top trump, if no unseen card beats it, for the last trick
     X_WEIGH = 4096         # weighs a follow's points won or lost against the cards it spends
+    X_PAIR_LEADS = 8192    # leads its lowest pair without points of the suit it leads
+    X_SHORT_LEADS = 16384  # leads its shortest side suit, not its longest
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

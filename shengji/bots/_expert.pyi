@@ -14,3 +14,5 @@ X_BURY: int
 X_COUNT: int
 X_KEEP_TOP: int
 X_WEIGH: int
+X_PAIR_LEADS: int
+X_SHORT_LEADS: int

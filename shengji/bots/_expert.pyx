@@ -24,7 +24,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "defend_trumps": X_DEFEND_TRUMPS, "avoid_voids": X_AVOID_VOIDS,
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
          "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
-         "weigh": X_WEIGH}
+         "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS}
 
 
 cdef enum:
@@ -291,20 +291,28 @@ cdef inline CardSet kept_back(CardSet units, uint64_t reserve) noexcept nogil:
     return units
 
 
-cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
-    """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
-    points, or else the lowest trump without points (lowest_card)."""
+cdef CardSet lowest_pair(const TrumpTable* t, CardSet part) noexcept nogil:
+    """The lowest pair of `part` without points (empty for none)."""
     cdef CardSet out
-    cdef uint64_t pairs = trumps.twos
+    cdef uint64_t pairs = part.twos
     cdef int k, best = -1
+    out.ones = out.twos = 0
     while pairs:
         k = ctz(pairs)
         pairs &= pairs - 1
         if not kind_points(k) and (best < 0 or t.pos_of[k] < t.pos_of[best]):
             best = k
-    if best >= 0 and t.pos_of[best] < t.cat_size[TRUMP] - 4:
+    if best >= 0:
         out.ones = out.twos = (<uint64_t>1) << best
-        return out
+    return out
+
+
+cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
+    """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
+    points, or else the lowest trump without points (lowest_card)."""
+    cdef CardSet pair = lowest_pair(t, trumps)
+    if pair.ones and t.pos_of[ctz(pair.ones)] < t.cat_size[TRUMP] - 4:
+        return pair
     return lowest_card(t, trumps, True)
 
 
@@ -367,12 +375,17 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             low = lowest_card(t, part, True)
             if points_raw(low) and s.hi1[c] > t.pos_of[ctz(low.ones)]:
                 continue
-        if n > longest_n:
+        if longest < 0 or (n < longest_n if x & X_SHORT_LEADS else n > longest_n):
             longest, longest_n = c, n
     if longest < 0:
         longest = fallback
     if longest >= 0:
-        return lowest_card(t, restrict(hand, t.cat_mask[longest]), True)
+        part = restrict(hand, t.cat_mask[longest])
+        if x & X_PAIR_LEADS:
+            low = lowest_pair(t, part)
+            if low.ones:
+                return low
+        return lowest_card(t, part, True)
     return lowest_card(t, trumps, True)
 
 
