@@ -168,7 +168,9 @@ class Expert:
     multiplier), unless the hand holds nothing else. weigh: weighs each follow's points won
     or lost (by how sure the outcome is) against the cards it spends. pair_leads: leads the
     lowest pair without points of the side suit it leads. short_leads: leads its shortest
-    side suit, not its longest.
+    side suit, not its longest. odds: with weigh, a win a later opponent may beat holds by the
+    odds that no such opponent holds an unseen card that beats it (each by its share of the
+    unseen cards), not half the time.
     """
 
     second_low: bool = True
@@ -186,6 +188,7 @@ class Expert:
     weigh: bool = True
     pair_leads: bool = True
     short_leads: bool = False
+    odds: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -22,6 +22,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_WEIGH = 4096         # weighs a follow's points won or lost against the cards it spends
     X_PAIR_LEADS = 8192    # leads its lowest pair without points of the suit it leads
     X_SHORT_LEADS = 16384  # leads its shortest side suit, not its longest
+    X_ODDS = 32768         # weigh: a win that may be beaten holds by the odds of the unseen cards
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

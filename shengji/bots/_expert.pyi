@@ -16,3 +16,4 @@ X_KEEP_TOP: int
 X_WEIGH: int
 X_PAIR_LEADS: int
 X_SHORT_LEADS: int
+X_ODDS: int

@@ -24,7 +24,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "defend_trumps": X_DEFEND_TRUMPS, "avoid_voids": X_AVOID_VOIDS,
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
          "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
-         "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS}
+         "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS,
+         "odds": X_ODDS}
 
 
 cdef enum:
@@ -42,7 +43,8 @@ cdef enum:
     HOLD = 50              # percent: a win a later opponent may beat holds this often ...
     HOLD_POOR = 25         # ... second hand's, on a poor trick (second_low)
     RESCUE = 30            # percent: the partner, still to play, takes a trick the opponents win
-    CARD_COST = 1500       # per unit of play_cost (a big joker about 12 points)
+    CARD_COST = 1500       # per unit of play_cost (a big joker about 17 points)
+    RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
     RANK_COST = 3          # per position on its suit's line
@@ -130,6 +132,52 @@ cdef bint may_beat(const TrumpTable* t, const Seen* s, const LeadShape* shape, C
     return not ruffs or (s.hi2[TRUMP] if pairs else s.hi1[TRUMP]) > top
 
 
+cdef int count_above(const TrumpTable* t, CardSet unseen, int cat, int top,
+                     bint pairs) noexcept nogil:
+    """Unseen cards (pairs, with `pairs`) of category cat above position top."""
+    cdef int i, k, n = 0
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if t.pos_of[k] <= top:
+            break
+        if pairs:
+            n += (unseen.twos >> k) & 1
+        else:
+            n += ((unseen.ones >> k) & 1) + ((unseen.twos >> k) & 1)
+    return n
+
+
+cdef int hold_odds(const Game* g, const Seen* s, CardSet play, bint ruffs, const int* later,
+                   int nlater) noexcept nogil:
+    """Percent: the odds that no opponent still to play beats `play`, each unseen card that
+    beats it (a pair, against a pair lead: both copies) in a seat's hand by that seat's share
+    of the unseen cards; a seat void in the led suit (shown) ruffs RUFF_ODDS of the time
+    when a trump that beats `play` is unseen."""
+    cdef const TrumpTable* t = g.table
+    cdef const LeadShape* shape = &g.shape
+    cdef int c = shape.cat, i, q, top, above, unseen = card_count(s.unseen)
+    cdef bint pairs = shape.npairs > 0
+    cdef double hold = 1.0, share, none
+    top = top_position(t, play.twos if pairs else play.ones, TRUMP if ruffs else c)
+    for i in range(nlater):
+        q = later[i]
+        if unseen == 0 or not may_beat(t, s, shape, play, ruffs, q):
+            continue
+        share = <double>card_count(g.hands[q]) / unseen     # hand sizes are public
+        if pairs:
+            share = share * share
+        if (s.voids[q] >> c) & 1 and c != TRUMP:
+            hold *= 1.0 - RUFF_ODDS / 100.0
+            continue
+        above = count_above(t, s.unseen, c, top, pairs)
+        none = 1.0
+        while above:
+            none *= 1.0 - share
+            above -= 1
+        hold *= none
+    return <int>(100 * hold)
+
+
 cdef bint holds(const TrumpTable* t, const Seen* s, const LeadShape* shape, CardSet play,
                 bint ruffs, const int* later, int nlater) noexcept nogil:
     """No opponent still to play (`later`) may beat `play`: the trick is sure."""
@@ -147,6 +195,7 @@ ctypedef struct Trick0:    # the trick so far, as the deciding seat sees it
     int points             # on the table
     bint partner_wins
     bint partner_sure      # ... and no later opponent may beat it
+    int partner_odds       # ... percent of the time it holds (hold_odds, or HOLD)
     int later[2]           # opponents still to play after this seat
     int nlater
 
@@ -202,12 +251,14 @@ cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Tr
                                                       tk.nlater)):
             v = 100 * (stake + LEAD_VALUE)
         else:
-            h = HOLD_POOR if x & X_SECOND_LOW and g.step == 1 and stake < POOR_TRICK else HOLD
+            h = hold_odds(g, s, cand, ruffs, tk.later, tk.nlater) if x & X_ODDS else HOLD
+            if x & X_SECOND_LOW and g.step == 1 and stake < POOR_TRICK:
+                h = h * HOLD_POOR // HOLD
             v = (2 * h - 100) * stake + h * LEAD_VALUE - (50 * pts if x & X_SAFE_POINTS else 0)
     elif tk.partner_wins and (tk.partner_sure or not x & X_FEED_SURE):
         v = 100 * (stake + LEAD_VALUE)
     elif tk.partner_wins:
-        v = (2 * HOLD - 100) * stake + HOLD * LEAD_VALUE
+        v = (2 * tk.partner_odds - 100) * stake + tk.partner_odds * LEAD_VALUE
     elif g.step == 1:
         v = (2 * RESCUE - 100) * (stake + LEAD_VALUE)
     else:
@@ -247,6 +298,9 @@ cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) n
     tk.partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
     tk.partner_sure = tk.partner_wins and holds(t, s, shape, tk.best, tk.best_ruffs, tk.later,
                                                 tk.nlater)
+    tk.partner_odds = HOLD
+    if tk.partner_wins and not tk.partner_sure and b.expert & X_ODDS:
+        tk.partner_odds = hold_odds(g, s, tk.best, tk.best_ruffs, tk.later, tk.nlater)
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     g.buf.n = 0
