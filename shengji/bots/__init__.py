@@ -170,7 +170,9 @@ class Expert:
     lowest pair without points of the side suit it leads. short_leads: leads its shortest
     side suit, not its longest. odds: with weigh, a win a later opponent may beat holds by the
     odds that no such opponent holds an unseen card that beats it (each by its share of the
-    unseen cards), not half the time.
+    unseen cards), not half the time. tractors: with pair_leads, the pair led extended upward
+    into a tractor. one_sure: leads its sure side units one at a time (the highest, a pair
+    first), not thrown together.
     """
 
     second_low: bool = True
@@ -189,6 +191,8 @@ class Expert:
     pair_leads: bool = True
     short_leads: bool = False
     odds: bool = True
+    tractors: bool = True
+    one_sure: bool = False
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -23,6 +23,8 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_PAIR_LEADS = 8192    # leads its lowest pair without points of the suit it leads
     X_SHORT_LEADS = 16384  # leads its shortest side suit, not its longest
     X_ODDS = 32768         # weigh: a win that may be beaten holds by the odds of the unseen cards
+    X_TRACTORS = 65536     # pair_leads: the pair led extended upward into a tractor
+    X_ONE_SURE = 131072    # leads its sure side units one at a time, not thrown together
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

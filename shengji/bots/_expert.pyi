@@ -17,3 +17,5 @@ X_WEIGH: int
 X_PAIR_LEADS: int
 X_SHORT_LEADS: int
 X_ODDS: int
+X_TRACTORS: int
+X_ONE_SURE: int

@@ -25,7 +25,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
          "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
          "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS,
-         "odds": X_ODDS}
+         "odds": X_ODDS, "tractors": X_TRACTORS, "one_sure": X_ONE_SURE}
 
 
 cdef enum:
@@ -361,6 +361,21 @@ cdef CardSet lowest_pair(const TrumpTable* t, CardSet part) noexcept nogil:
     return out
 
 
+cdef CardSet tractor_up(const TrumpTable* t, CardSet part, int cat, CardSet pair) noexcept nogil:
+    """The pair extended with the pairs of `part` (one side suit) just above it, position by
+    position: a tractor when there is one."""
+    cdef int i, k, pos = t.pos_of[ctz(pair.ones)]
+    for i in range(t.cat_size[cat] - 1, -1, -1):    # the suit's line from the lowest
+        k = t.by_order[cat][i]
+        if t.pos_of[k] == pos + 1:
+            if not (part.twos >> k) & 1:
+                break
+            pair.ones |= (<uint64_t>1) << k
+            pair.twos |= (<uint64_t>1) << k
+            pos += 1
+    return pair
+
+
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
@@ -391,6 +406,11 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
         if card_count(sure) > best_n:
             best, best_n = sure, card_count(sure)
     if best_n:
+        if x & X_ONE_SURE:
+            # its highest sure unit, a pair before a single
+            low.ones = (<uint64_t>1) << highest_kind(t, best.twos if best.twos else best.ones)
+            low.twos = low.ones & best.twos
+            return low
         return best
     trumps = restrict(hand, t.cat_mask[TRUMP])
     ntrumps = card_count(trumps)
@@ -438,7 +458,7 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
         if x & X_PAIR_LEADS:
             low = lowest_pair(t, part)
             if low.ones:
-                return low
+                return tractor_up(t, part, longest, low) if x & X_TRACTORS else low
         return lowest_card(t, part, True)
     return lowest_card(t, trumps, True)
 
