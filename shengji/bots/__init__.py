@@ -172,7 +172,8 @@ class Expert:
     odds that no such opponent holds an unseen card that beats it (each by its share of the
     unseen cards), not half the time. tractors: with pair_leads, the pair led extended upward
     into a tractor. one_sure: leads its sure side units one at a time (the highest, a pair
-    first), not thrown together.
+    first), not thrown together. force: a defender leads a low card without points of a
+    suit the dealer has shown void in (and its partner has not), to shorten its trumps.
     """
 
     second_low: bool = True
@@ -193,6 +194,7 @@ class Expert:
     odds: bool = True
     tractors: bool = True
     one_sure: bool = False
+    force: bool = False
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -25,6 +25,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_ODDS = 32768         # weigh: a win that may be beaten holds by the odds of the unseen cards
     X_TRACTORS = 65536     # pair_leads: the pair led extended upward into a tractor
     X_ONE_SURE = 131072    # leads its sure side units one at a time, not thrown together
+    X_FORCE = 262144       # a defender leads a low card of a suit the dealer has shown void in
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

@@ -19,3 +19,4 @@ X_SHORT_LEADS: int
 X_ODDS: int
 X_TRACTORS: int
 X_ONE_SURE: int
+X_FORCE: int

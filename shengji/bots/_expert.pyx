@@ -25,7 +25,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "partner_ruff": X_PARTNER_RUFF, "lone_points": X_LONE_POINTS,
          "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
          "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS,
-         "odds": X_ODDS, "tractors": X_TRACTORS, "one_sure": X_ONE_SURE}
+         "odds": X_ODDS, "tractors": X_TRACTORS, "one_sure": X_ONE_SURE,
+         "force": X_FORCE}
 
 
 cdef enum:
@@ -436,6 +437,15 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             if (part.ones and (s.voids[p] >> c) & 1 and not (s.voids[o1] >> c) & 1
                     and not (s.voids[o2] >> c) & 1):
                 return lowest_card(t, part, True)
+    if x & X_FORCE and not dealer_team and not (s.voids[g.dealer] >> TRUMP) & 1:
+        # the dealer ruffs and shortens its trumps; its partner must follow the suit
+        for c in range(4):
+            part = restrict(hand, t.cat_mask[c])
+            if (part.ones and (s.voids[g.dealer] >> c) & 1
+                    and not (s.voids[(g.dealer + 2) % 4] >> c) & 1):
+                low = lowest_card(t, part, True)
+                if not points_raw(low):
+                    return low
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
         n = card_count(part)
