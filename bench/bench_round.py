@@ -6,10 +6,10 @@ import shengji as sj
 from shengji.bots import resolve_bots
 from shengji.play.rounds import simulate
 
-ROUNDS = {"random": 5_000, "greedy": 2_000}
+ROUNDS = {"random": 5_000, "greedy": 2_000, "expert": 2_000}
 
 
-@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("bot", ["random", "greedy", "expert"])
 @pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
 def bench_rounds(benchmark, preset, bot):
     """Deal with declarations and overturns (and 抄底, revolutions, redeals where the preset

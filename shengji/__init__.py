@@ -6,7 +6,7 @@ The rules live in a native core (`shengji.core._core`) checked against a plain P
 
 from shengji import cards, testing
 from shengji._version import __version__ as __version__
-from shengji.bots import Bot, BotSpec, Greedy, Learned, Pimc, SearchBot
+from shengji.bots import Bot, BotSpec, Expert, Greedy, Learned, Pimc, SearchBot
 from shengji.core._core import (
     LEAD_CAP,
     RANK_NAMES,
@@ -77,6 +77,7 @@ __all__ = [
     "EngineError",
     "Bot",
     "BotSpec",
+    "Expert",
     "Greedy",
     "Learned",
     "Pimc",

@@ -53,7 +53,7 @@ def test_canonical_text_lists_the_changed_settings_only():
 @pytest.mark.parametrize(
     "text,words",
     [
-        ("minimax", "unknown bot 'minimax'; bots: random, greedy, pimc"),
+        ("minimax", "unknown bot 'minimax'; bots: random, greedy, expert, pimc"),
         ("", "unknown bot ''"),
         ("greedy:depth=3", "unknown setting 'depth'; greedy takes call, patience, bury, revolt"),
         ("greedy:rollouts=3", "unknown setting 'rollouts'"),

@@ -361,6 +361,31 @@ def test_burying_with_random_play(tmp_path):
         st.run_study("burying", "v3", deals=10, out=tmp_path / "x", bots="pimc")
 
 
+def test_burying_with_expert_play(tmp_path):
+    """--bots expert: the dealer buries by the strategy, four experts play the rounds out; a
+    deal's row is the round play_round gives with that bury and expert play."""
+    summary = st.run_study(
+        "burying",
+        "v3",
+        deals=200,
+        seed=2,
+        out=tmp_path,
+        bots="expert",
+        strategies=["low", "voids"],
+        workers=1,
+    )
+    import pandas as pd
+
+    frame = pd.read_parquet(tmp_path / "deals.parquet")
+    assert metric(summary, "defender_points_mean", "strategy=voids")["n"] == 200
+    bot = sj.Expert(value_bury=False, greedy=st.BURYING["voids"])
+    for i in (7, 11):
+        rec = sj.play_round("v3", seed=int(frame["seed"].iloc[i]), bots=bot)
+        assert frame["defender_points__voids"].iloc[i] == rec.defender_points
+        greedy = sj.play_round("v3", seed=int(frame["seed"].iloc[i]), bots=st.BURYING["voids"])
+        assert greedy.buries == rec.buries  # the strategy's bury, the expert's play
+
+
 @pytest.mark.slow
 def test_a_real_local_ray_run_gives_the_same_numbers(reference_run, tmp_path):
     _, summary = reference_run

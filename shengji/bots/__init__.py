@@ -1,4 +1,5 @@
-"""Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native),
+"""Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native), the
+expert bot that plays by a club player's rules (Expert, native),
 the search bots whose plays look ahead natively (SearchBot; Pimc), the learned bot whose plays
 a trained network chooses natively (Learned), their text form (bot_from_text, bot_text) and
 how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
+from shengji.bots._expert import RULES
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
@@ -24,15 +26,23 @@ from shengji.round.views import View
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
     from shengji.play._table import Table
 
-TEXT_BOTS = ("random", "greedy", "pimc", "learned")  # bots with a text form ("greedy": Greedy())
+TEXT_BOTS = (
+    "random",
+    "greedy",
+    "expert",
+    "pimc",
+    "learned",
+)  # bots with a text form ("greedy": Greedy())
 
 
 class BotSpec(NamedTuple):
     """How the engine plays a seat: a native bot (random, greedy), a search bot (greedy's
     shows and bury, its plays chosen in Python), a learned bot (greedy's shows and bury, its
-    plays by `net`, a shengji.bots.learned.Net) or a Python bot (every decision in Python). call,
-    patience, bury and revolt are the greedy bot's settings (bury also the random player's);
-    the engine reads the six fields in this order."""
+    plays by `net`, a shengji.bots.learned.Net), an expert bot (greedy's shows, its bury and
+    plays by the rules set in `expert`, bits of shengji.bots._expert.RULES, and `void_risk`)
+    or a Python bot (every decision in Python). call, patience, bury and revolt are the greedy
+    bot's settings (bury also the random player's); the engine reads the eight fields in this
+    order."""
 
     kind: int
     call: int = 0
@@ -40,6 +50,8 @@ class BotSpec(NamedTuple):
     bury: int = BURIES["random"]
     revolt: int = 0
     net: Any = None
+    expert: int = 0
+    void_risk: int = 0
 
     @classmethod
     def python(cls) -> BotSpec:
@@ -131,6 +143,79 @@ class Greedy:
             f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
             f"revolt={self.revolt})"
         )
+
+
+@dataclass(frozen=True)
+class Expert:
+    """The expert bot: plays as a club player does, natively, from what its seat may know (its
+    hand, the cards played, the voids shown by play, the bottom it buried, the rules), each
+    rule a setting (True: on). Its declarations and revolutions are greedy's (`greedy`
+    settings); its bury is greedy's too unless value_bury.
+
+    second_low: second hand does not win a trick worth less than 10 with a card a later
+    opponent may beat. third_high: a win sure to hold (no later opponent may beat it with the
+    unseen cards) before a cheaper one. feed_sure: points fed to the partner, and unloaded when
+    void, only on a trick the team is sure to take. safe_points: no win with a point card that
+    a later opponent may overtake. draw_trumps: the dealer's team, long in trumps (at least 4
+    and half its hand), leads them while the opponents may hold any, and stops leading its sure
+    trumps once they hold none. defend_trumps: a defender long in trumps leads them.
+    avoid_voids: no side-suit lead an opponent has shown it can ruff while another suit is
+    safe. partner_ruff: leads a suit its partner has shown void in (the opponents have not),
+    for a ruff. lone_points: no lead of a lone point card a higher unseen card beats.
+    value_bury: buries by the value of its cards as tricks. count: counts each suit's unseen
+    cards: with fewer than void_risk left, any seat may be void in it. keep_top: keeps its
+    top trump, when no unseen card beats it, for the last trick (the bottom and its
+    multiplier), unless the hand holds nothing else. weigh: weighs each follow's points won
+    or lost (by how sure the outcome is) against the cards it spends. pair_leads: leads the
+    lowest pair without points of the side suit it leads. short_leads: leads its shortest
+    side suit, not its longest. odds: with weigh, a win a later opponent may beat holds by the
+    odds that no such opponent holds an unseen card that beats it (each by its share of the
+    unseen cards), not half the time. tractors: with pair_leads, the pair led extended upward
+    into a tractor. one_sure: leads its sure side units one at a time (the highest, a pair
+    first), not thrown together. force: a defender leads a low card without points of a
+    suit the dealer has shown void in (and its partner has not), to shorten its trumps.
+    """
+
+    second_low: bool = True
+    third_high: bool = True
+    feed_sure: bool = True
+    safe_points: bool = True
+    draw_trumps: bool = True
+    defend_trumps: bool = False
+    avoid_voids: bool = True
+    partner_ruff: bool = True
+    lone_points: bool = False
+    value_bury: bool = True
+    count: bool = False
+    keep_top: bool = True
+    weigh: bool = True
+    pair_leads: bool = True
+    short_leads: bool = False
+    odds: bool = True
+    tractors: bool = True
+    one_sure: bool = False
+    force: bool = False
+    void_risk: int = 3
+    greedy: Greedy = field(default_factory=Greedy)
+
+    def __post_init__(self) -> None:
+        for name in RULES:
+            value = validate.flag(getattr(self, name), f"Expert.{name}", error=BotError)
+            object.__setattr__(self, name, value)  # a NumPy bool stored as a bool
+        validate.integer(self.void_risk, "Expert.void_risk", 0, 2 * HAND_SIZE, error=BotError)
+        if not isinstance(self.greedy, Greedy):
+            raise BotError(f"Expert.greedy must be a shengji.Greedy, got {self.greedy!r}")
+
+    def spec(self) -> BotSpec:
+        """Greedy's spec for the shows, with the expert's rules (BotSpec.expert)."""
+        rules = sum(bit for name, bit in RULES.items() if getattr(self, name))
+        return self.greedy.spec()._replace(
+            kind=BOTS["expert"], expert=rules, void_risk=self.void_risk
+        )
+
+    def __str__(self) -> str:
+        off = [name for name in RULES if not getattr(self, name)]
+        return f"expert(off={','.join(off) or 'none'}, void_risk={self.void_risk})"
 
 
 @dataclass(frozen=True)
@@ -241,12 +326,13 @@ def pinned(bot: Any) -> Any:
     return dataclasses.replace(bot, path=path, sha256=bot.sha256 or file_digest(bot.path))
 
 
-def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
+def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
-    `learned` (the shipped network), `learned:path=ckpt.npz` (pimc and learned also take the
-    greedy settings of their shows and bury: `pimc:rollouts=200,call=eager`). "random" comes
+    `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:count=true,void_risk=4`
+    (expert, pimc and learned also take the greedy settings of their shows and bury:
+    `pimc:rollouts=200,call=eager`). "random" comes
     back as the name. A BotError names the bad name, key or value."""
     if not isinstance(text, str):
         raise BotError(f"a bot's text must be a string, got {text!r}")
@@ -287,7 +373,11 @@ def bot_from_text(text: str) -> Greedy | Pimc | Learned | str:
         raise BotError(f"bot {text!r}: {e}") from None
 
 
-OWNERS: dict[str, Any] = {"pimc": Pimc, "learned": Learned}  # text bots with greedy settings
+OWNERS: dict[str, Any] = {
+    "expert": Expert,
+    "pimc": Pimc,
+    "learned": Learned,
+}  # text bots with greedy settings
 
 
 def settings_of(cls: type) -> dict[str, str]:
@@ -312,15 +402,16 @@ def read_setting(text: str, key: str, value: str, kind: str) -> Any:
 
 
 def bot_text(bot: Any) -> str:
-    """The text form of a built-in bot (a name, a text form, a Greedy, a Pimc or a Learned)
+    """The text form of a built-in bot (a name, a text form, a Greedy, an Expert, a Pimc or a
+    Learned)
     that bot_from_text reads back to the same bot: its settings that differ from the defaults."""
     if isinstance(bot, str):
         bot = bot_from_text(bot)
         if isinstance(bot, str):
             return bot
-    if isinstance(bot, Pimc):
+    if isinstance(bot, (Pimc, Expert)):
         changed = changed_settings(bot) + changed_settings(bot.greedy)
-        name = "pimc"
+        name = "pimc" if isinstance(bot, Pimc) else "expert"
     elif isinstance(bot, Learned):
         if bot.path != SHIPPED and re.search(r"[,:]|^\s|\s$", bot.path):
             raise BotError(
@@ -365,10 +456,10 @@ def bots_from_text(text: str) -> Any:
 def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
     `bots` is one bot for every seat or four, each a built-in bot's name or text form
-    (bot_from_text), a Greedy, a Learned, a SearchBot or a Python Bot."""
+    (bot_from_text), a Greedy, an Expert, a Learned, a SearchBot or a Python Bot."""
     seats = (
         [bots] * 4
-        if isinstance(bots, (str, Greedy, Learned)) or is_search_bot(bots)
+        if isinstance(bots, (str, Greedy, Expert, Learned)) or is_search_bot(bots)
         else (list(bots) if isinstance(bots, (list, tuple)) else [])
     )
     if len(seats) != 4:
@@ -382,7 +473,7 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
                 bot = bot_from_text(bot)
             except ValueError as e:
                 raise BotError(f"seat {seat}: {e}") from None
-        if isinstance(bot, (Greedy, Learned)):
+        if isinstance(bot, (Greedy, Expert, Learned)):
             specs.append(bot.spec())
             objects.append(None)
             names.append(str(bot))

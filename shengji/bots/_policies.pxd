@@ -2,7 +2,7 @@
 # policies over the engine's pending decision (_engine.pxd). The driver (_driver.pyx) asks them
 # for answers; a bot's temperament lives here and reaches the engine only as its Passes. A
 # learned seat's plays need what it knows (_knowledge.pxd): the driver asks _learned.pxd for them.
-from libc.stdint cimport int8_t
+from libc.stdint cimport int8_t, uint32_t, uint64_t
 
 from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, card_count, restrict
 from shengji.core._deal cimport Rng, BOTTOM_SIZE
@@ -19,6 +19,7 @@ cdef enum:
     BOT_GREEDY = 2
     BOT_SEARCH = 3         # greedy shows and bury; its plays are chosen in Python (a search bot)
     BOT_LEARNED = 4        # greedy shows and bury; its plays by its network (learned_play)
+    BOT_EXPERT = 5         # greedy shows; its bury and plays by its rules (_expert.pxd)
     CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
     CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
     CALL_NEVER = 2         # never show unless forced
@@ -36,6 +37,8 @@ ctypedef struct BotSpec:
     int8_t bury            # BURY_* (greedy)
     int8_t revolt          # calls a revolution when allowed (greedy)
     const LearnedNet* net  # BOT_LEARNED: its network (the spec's Python Net keeps it alive)
+    uint32_t expert        # BOT_EXPERT: the rules it plays by (X_* bits, _expert.pxd)
+    int8_t void_risk       # BOT_EXPERT: a suit with fewer unseen cards may be void anywhere
 
 
 cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
@@ -43,6 +46,12 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
 cdef CardSet greedy_lead(Game* g) noexcept nogil
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
+cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil
+cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil
+cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil
+cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
+cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
+cdef double choose_count(int n, int k) noexcept nogil
 cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
 cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
@@ -66,7 +75,8 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
     p.optional = False
     p.suit_cards = 0
     p.overturn_passed = NULL
-    if b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_LEARNED:
+    if (b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_LEARNED
+            or b.kind == BOT_EXPERT):
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
         p.overturn_passed = greedy_passes_overturn
@@ -76,7 +86,8 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
 cdef inline int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
     """The native bot's answer to the pending decision (cards, or flag for a revolution): 0,
     or BAD_NO_DECISION for a bot that is not native. A search or a learned bot's plays are
-    not chosen here (the driver does not ask them): it answers the greedy bot's. Inline: the
+    not chosen here (the driver does not ask them): it answers the greedy bot's; an expert's
+    answers are expert_answer's (_expert.pxd, which builds on these), the driver asks it. Inline: the
     driver's loop asks it at every decision."""
     cards.ones = 0
     cards.twos = 0
@@ -96,6 +107,11 @@ cdef inline int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
     else:
         return greedy_follow(g, cards)
     return 0
+
+
+cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
+    """A kind's place among all cards: its category's line, the trumps above the side suits."""
+    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
 
 
 cdef inline bint buries_side_cards(const Game* g, const BotSpec* b) noexcept nogil:

@@ -16,7 +16,7 @@ from shengji.round._engine cimport (
 
 # the native bots' settings by name: shengji.bots reads them to make a BotSpec
 BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH,
-        "learned": BOT_LEARNED}
+        "learned": BOT_LEARNED, "expert": BOT_EXPERT}
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
 BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
           "low_voids": BURY_LOW_VOIDS}
@@ -178,10 +178,6 @@ cdef extern from *:
     }
     """
     void lowest8 "sj_lowest8"(const int64_t* keys, int n, int64_t* lowest) noexcept nogil
-
-
-cdef inline int card_order(const TrumpTable* t, int kind) noexcept nogil:
-    return t.pos_of[kind] + (16 if t.cat_of[kind] == TRUMP else 0)
 
 
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:

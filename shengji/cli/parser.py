@@ -152,7 +152,7 @@ def add_study(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default=None,
-        choices=["greedy", "random"],
+        choices=["greedy", "expert", "random"],
         help="burying: the bots that play the rounds out after the bury (default greedy)",
     )
     p.add_argument(

@@ -8,13 +8,26 @@ from shengji.round._engine cimport (
 from shengji.round._knowledge cimport RoundKnowledge
 from shengji.bots._learned cimport learned_play
 from shengji.bots._policies cimport (
-    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_LEARNED, answer, buries_side_cards,
+    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_LEARNED, BOT_EXPERT, answer, buries_side_cards,
 )
+from shengji.bots._expert cimport expert_answer
 
 
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1
 cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL
 cdef object refusal_error(int rc)
+
+
+cdef inline int native_answer(Game* g, const BotSpec* b, RoundKnowledge* know, CardSet* cards,
+                              bint* flag) noexcept nogil:
+    """A native bot's answer to the pending decision: a learned seat's plays by its network
+    (reading `know`), an expert's answers by its rules, the others' by `answer`."""
+    if g.ask == ASK_PLAY and b.kind == BOT_LEARNED:
+        flag[0] = False
+        return learned_play(g, b.net, know, cards)
+    if b.kind == BOT_EXPERT:
+        return expert_answer(g, b, cards, flag)
+    return answer(g, b, cards, flag)
 
 
 # Inline: each module that plays rounds (_batch, _playout, _table, _vector) compiles the loop
@@ -43,11 +56,7 @@ cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
         if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
                 and side_bury_is_moot(g)):
             return ASK_DONE
-        if ask == ASK_PLAY and bots[g.seat].kind == BOT_LEARNED:
-            flag = False
-            rc = learned_play(g, bots[g.seat].net, know, &cards)
-        else:
-            rc = answer(g, &bots[g.seat], &cards, &flag)
+        rc = native_answer(g, &bots[g.seat], know, &cards, &flag)
         if rc < 0:
             return rc
         rc = apply(g, cards, flag, False)

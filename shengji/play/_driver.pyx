@@ -48,17 +48,19 @@ cdef object refusal_error(int rc):
 
 
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:
-    """Four (kind, call, patience, bury, revolt, net) specs (shengji.bots.BotSpec), and the
-    Passes the engine is given for them. A learned spec's net (a _learned.Net) is pointed to,
+    """Four (kind, call, patience, bury, revolt, net, expert, void_risk) specs
+    (shengji.bots.BotSpec), and the Passes the engine is given for them. A learned spec's net (a _learned.Net) is pointed to,
     not copied: the caller keeps the specs alive while `out` is used."""
     for i in range(4):
-        kind, call, patience, bury, revolt, net = bots[i]
+        kind, call, patience, bury, revolt, net, expert, void_risk = bots[i]
         out[i].kind = kind
         out[i].call = call
         out[i].patience = patience
         out[i].bury = bury
         out[i].revolt = revolt
         out[i].net = NULL
+        out[i].expert = expert
+        out[i].void_risk = void_risk
         if kind == BOT_LEARNED:
             if not isinstance(net, Net):
                 raise BotError(f"seat {i}: a learned bot's spec needs its network (a Net), "

@@ -21,7 +21,8 @@ from shengji.round._engine cimport (
     game_rules,
 )
 from shengji.bots._policies cimport (
-    BotSpec, BOT_RANDOM, BOT_GREEDY, BOT_LEARNED, bury_by, random_lead, random_follow,
+    BotSpec, BOT_RANDOM, BOT_GREEDY, BOT_LEARNED, BOT_EXPERT, bury_by, random_lead,
+    random_follow,
 )
 from shengji.play._driver cimport drive, read_specs, new_game, refusal_error
 
@@ -98,8 +99,8 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     cdef RoundKnowledge* know = NULL
     read_specs(bots, specs, passes)
     for q in range(4):
-        if specs[q].kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LEARNED):
-            raise BotError("play_out runs native bots only (random, greedy, learned)")
+        if specs[q].kind not in (BOT_RANDOM, BOT_GREEDY, BOT_LEARNED, BOT_EXPERT):
+            raise BotError("play_out runs native bots only (random, greedy, learned, expert)")
     if worlds.shape[1] != 5 or worlds.shape[2] != 2 or shows.shape[1] != 2 or (
             buries.shape[0] != n or buries.shape[1] != 2):
         raise PlayError("worlds must be (k, 5, 2) masks, shows and buries (n, 2)")

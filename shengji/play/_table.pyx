@@ -24,8 +24,8 @@ from shengji.round._engine cimport (
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, ILLEGAL_FOLLOW, game_start, apply,
     throw_failed, when_of, game_rules,
 )
-from shengji.bots._policies cimport BotSpec, BOT_GREEDY, answer
-from shengji.play._driver cimport drive, read_specs, refusal_error
+from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
+from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
 from shengji.play._playout cimport deck_of, start_at_bury
 
@@ -44,6 +44,19 @@ WHEN = ("drawing", "dealt", "buried")
 EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
           EV_FORCED: "forced", EV_TURN: "turn_bottom", EV_STEP_DOWN: "step_down",
           EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
+
+
+cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
+    """The other seats' hands and the bottom of g (the pending seat's kept) are a world's:
+    [ones, twos] of seats 0..3, then the rest."""
+    cdef int q
+    for q in range(4):
+        if q != g.seat:
+            g.hands[q].ones = places[2 * q]
+            g.hands[q].twos = places[2 * q + 1]
+            g.start_hands[q] = g.hands[q]
+    g.bottom.ones = places[8]
+    g.bottom.twos = places[9]
 
 
 cdef class Table:
@@ -129,24 +142,49 @@ cdef class Table:
     def greedy_play(self):
         """The greedy bot's play for the pending seat (a lead or a follow), found on a copy of
         the round: the round itself (its random state included) is left as it is."""
+        cdef BotSpec b = self.bots[self.g.seat]
+        b.kind = BOT_GREEDY
+        return self.play_of(&b, None)
+
+    def bot_play(self, spec, world=None):
+        """The play of the native bot `spec` (a BotSpec: random, greedy or expert) for the
+        pending seat, found on a copy of the round (left as it is, its random state included).
+        With `world`, (5, 2) masks of the four hands and the rest as Table.rollouts takes
+        them, the other seats' hands and the bottom are the world's: a bot that reads only
+        what its seat knows plays the same in every world consistent with it."""
+        cdef BotSpec b[4]
+        cdef Passes passes[4]
+        read_specs([spec] * 4, b, passes)
+        if b[0].kind == BOT_LEARNED:
+            raise PlayError("bot_play asks a bot without knowledge: not a learned one")
+        return self.play_of(&b[0], None if world is None else np.ascontiguousarray(
+            world, dtype=np.uint64))
+
+    cdef object play_of(self, const BotSpec* b, world):
+        """The play of the native bot b on a copy of the round, in `world` if given."""
         cdef CardSet cards
         cdef bint flag
-        cdef BotSpec b = self.bots[self.g.seat]
         cdef Game* copy
         cdef int rc
-        b.kind = BOT_GREEDY
+        cdef const uint64_t[:, ::1] places
         if not self.g.pending or self.g.ask != ASK_PLAY:
             raise PlayError("no play is pending")
+        if world is not None:
+            places = world
+            if places.shape[0] != 5 or places.shape[1] != 2:
+                raise PlayError("a world is (5, 2) masks: the four hands and the rest")
         copy = <Game*>calloc(1, sizeof(Game))
         if copy == NULL:
             raise MemoryError()
         memcpy(copy, self.g, sizeof(Game))
         copy.buf = empty_buffer()
-        rc = answer(copy, &b, &cards, &flag)
+        if world is not None:
+            put_world(copy, &places[0, 0])
+        rc = native_answer(copy, b, NULL, &cards, &flag)
         free(copy.buf.data)
         free(copy)
         if rc < 0:
-            raise PlayError("the greedy bot found no play")
+            raise PlayError("the bot found no play")
         return cards_of(cards)
 
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
@@ -158,7 +196,7 @@ cdef class Table:
         The other hands and the bottom are the world's: the real ones are not used."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
-        cdef int seat = g.seat, q, rc = 0, team
+        cdef int seat = g.seat, rc = 0, team
         cdef BotSpec greedy[4]
         cdef Passes passes[4]
         cdef CardSet c
@@ -182,13 +220,7 @@ cdef class Table:
                         scratch.buf = empty_buffer()  # its own play buffer
                         memcpy(scratch.passes, passes, sizeof(passes))  # four greedy bots
                         scratch.watch_valid = False
-                        for q in range(4):
-                            if q != seat:
-                                scratch.hands[q].ones = worlds[j, q, 0]
-                                scratch.hands[q].twos = worlds[j, q, 1]
-                                scratch.start_hands[q] = scratch.hands[q]
-                        scratch.bottom.ones = worlds[j, 4, 0]
-                        scratch.bottom.twos = worlds[j, 4, 1]
+                        put_world(scratch, &worlds[j, 0, 0])
                         c.ones = candidates[i, 0]
                         c.twos = candidates[i, 1]
                         rc = apply(scratch, c, False, True)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from shengji.bots import BotSpec, Greedy, bot_from_text, bot_text, pinned, resolve_bots
+from shengji.bots import BotSpec, Expert, Greedy, bot_from_text, bot_text, pinned, resolve_bots
 from shengji.core import validate
 from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_of
 from shengji.core.deals import (
@@ -57,7 +57,7 @@ CALLING = {
     "never": Greedy(call="never"),
 }
 BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random", "low_voids")}
-PLAY_BOTS = ("greedy", "random")  # who plays the burying study's rounds out
+PLAY_BOTS = ("greedy", "expert", "random")  # who plays the burying study's rounds out
 DEAL_METRICS = (
     "hand_has_level_card",
     "hand_has_level_pair",
@@ -112,9 +112,11 @@ def deal_metrics(cards: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
-    """Four bots that bury by `strategy` and play as `bots` (greedy or random)."""
+    """Four bots that bury by `strategy` and play as `bots` (greedy, expert or random)."""
     if bots == "greedy":
         return [BURYING[strategy].spec()] * 4
+    if bots == "expert":
+        return [Expert(value_bury=False, greedy=BURYING[strategy]).spec()] * 4
     return [BotSpec.random(bury=strategy)] * 4
 
 

@@ -1,0 +1,31 @@
+# The expert bot's contract (_expert.pyx): a native bot that plays as a club player does, from
+# what its seat may know (its hand, the cards played, the voids shown by play, the bottom it
+# buried, the rules), each of its rules a bit of BotSpec.expert (shengji.Expert's settings).
+# Its shows and revolutions are the greedy bot's; the driver (_driver.pxd) asks expert_answer.
+from shengji.core._core cimport CardSet
+from shengji.round._engine cimport Game
+from shengji.bots._policies cimport BotSpec
+
+cpdef enum:                # the rules, as bits of BotSpec.expert
+    X_SECOND_LOW = 1       # second hand does not win a poor trick with a card a later seat beats
+    X_THIRD_HIGH = 2       # a win sure to hold (no later opponent can beat it) before a cheap one
+    X_FEED_SURE = 4        # points fed (and unloaded when void) only to a trick sure to be won
+    X_SAFE_POINTS = 8      # no win with a point card that a later opponent can overtake
+    X_DRAW_TRUMPS = 16     # the dealer's team, long in trumps, leads them while opponents hold any
+    X_DEFEND_TRUMPS = 32   # a defender long in trumps leads them
+    X_AVOID_VOIDS = 64     # no side-suit lead an opponent has shown it can ruff, if another is safe
+    X_PARTNER_RUFF = 128   # leads a suit its partner has shown void in, for a ruff
+    X_LONE_POINTS = 256    # no lead of a lone point card a higher unseen card beats
+    X_BURY = 512           # buries by the value of its cards as tricks (expert_bury)
+    X_COUNT = 1024         # counts the suits: few unseen cards left, any seat may be void
+    X_KEEP_TOP = 2048      # keeps its top trump, if no unseen card beats it, for the last trick
+    X_WEIGH = 4096         # weighs a follow's points won or lost against the cards it spends
+    X_PAIR_LEADS = 8192    # leads its lowest pair without points of the suit it leads
+    X_SHORT_LEADS = 16384  # leads its shortest side suit, not its longest
+    X_ODDS = 32768         # weigh: a win that may be beaten holds by the odds of the unseen cards
+    X_TRACTORS = 65536     # pair_leads: the pair led extended upward into a tractor
+    X_ONE_SURE = 131072    # leads its sure side units one at a time, not thrown together
+    X_FORCE = 262144       # a defender leads a low card of a suit the dealer has shown void in
+
+
+cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

@@ -1,0 +1,242 @@
+"""The expert bot: its settings and text form, that it plays from what its seat knows and
+nothing else, worked positions where each of its rules decides the play, and the same
+results for the same seed."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji.bots import bot_from_text, bot_text
+from shengji.bots._expert import RULES
+from shengji.errors import BotError
+from shengji.play import replay
+from shengji.play.rounds import Table, view_of
+
+PRESETS = ["v3", "match16", "bo3"]
+TRUMP = sj.Trump(2, "H")  # hearts, level 2: spades, clubs and diamonds are side suits
+
+
+# -- Settings -----------------------------------------------------------------------------------
+def test_text_form_reads_the_settings_and_round_trips():
+    assert bot_from_text("expert") == sj.Expert()
+    bot = bot_from_text("expert:third_high=false,void_risk=4,call=eager:count=true")
+    assert bot == sj.Expert(
+        third_high=False, void_risk=4, count=True, greedy=sj.Greedy(call="eager")
+    )
+    assert bot_text(bot) == "expert:third_high=false,count=true,void_risk=4,call=eager"
+    assert bot_from_text(bot_text(bot)) == bot
+    assert bot_text(sj.Expert()) == "expert"
+
+
+def test_spec_sets_one_bit_per_rule_on():
+    every = sum(RULES.values())
+    off = sj.Expert(third_high=False).spec()
+    assert off.expert == (sj.Expert().spec().expert & ~RULES["third_high"])
+    assert sj.Expert(**dict.fromkeys(RULES, True)).spec().expert == every
+    assert sj.Expert(**dict.fromkeys(RULES, False)).spec().expert == 0
+    assert off.void_risk == 3 and off.kind == sj.bots.BOTS["expert"]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("expert:bogus=1", "'bogus'"),
+        ("expert:weigh=maybe", "weigh must be true or false"),
+        ("expert:void_risk=x", "void_risk must be an integer"),
+        ("expert:void_risk=-1", "Expert.void_risk"),
+        ("expert:weigh", "'weigh' is not key=value"),
+        ("expert:call=sometimes", "Greedy.call"),
+        ("expert:count=true,count=false", "count is set twice"),
+    ],
+)
+def test_bad_settings_raise_a_bot_error_naming_them(text, named):
+    with pytest.raises(BotError, match=named):
+        bot_from_text(text)
+
+
+def test_bad_objects_raise_a_bot_error_naming_them():
+    with pytest.raises(BotError, match="Expert.weigh"):
+        sj.Expert(weigh="yes")
+    with pytest.raises(BotError, match="Expert.greedy"):
+        sj.Expert(greedy="greedy")
+
+
+# -- What a seat may know -----------------------------------------------------------------------
+@pytest.mark.parametrize("preset", PRESETS)
+def test_plays_only_from_what_its_seat_knows(preset):
+    """A round of four experts, replayed through a table whose seats answer from Python: at
+    each play, the expert's choice is the same in the real deal and in worlds sampled from
+    what the seat knows (its hand, the plays, the voids, the shows, the bottom it buried), the
+    other hands and the bottom moved. Its plays, answered so, replay the round exactly."""
+    rules = sj.Rules.preset(preset)
+    spec = sj.Expert().spec()
+    checked = moved = 0
+    for seed in range(4):
+        rec = sj.play_round(rules, seed, "expert", seed % 4, (2, 2), False)
+        table = Table(rules, seed, seed % 4, (2, 2), False, [sj.BotSpec.python()] * 4)
+        shows = [
+            e
+            for e in rec.events
+            if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
+        ]
+        buries = list(rec.buries)
+        while (pending := table.advance()) is not None:
+            what, seat = pending
+            if what != "play":
+                assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
+                continue
+            mine = table.bot_play(spec)
+            view = view_of(table, rules, (2, 2), what, seat)
+            worlds = view.sample_worlds(6, seed)
+            places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
+            real = sj.to_masks([table.hand(q) for q in range(4)])
+            for world in places:
+                assert table.bot_play(spec, world) == mine
+                moved += any((world[q] != real[q]).any() for q in range(4) if q != seat)
+            checked += 1
+            assert table.answer(mine) == 0
+        assert table.record()["defender_points"] == rec.defender_points
+    assert checked > 100 and moved > checked  # the worlds did move the hidden cards
+
+
+# -- Worked positions ---------------------------------------------------------------------------
+FULL = Counter({sj.kind_name(k): 2 for k in range(54)})
+
+
+def position(dealer, hands, plays, lacks=(), rules="v3"):
+    """A table at the first trick, trump 2♥ declared by the dealer: `hands` {seat: cards} are
+    those seats' whole hands or (with fewer than 25 cards) their cards to which the others
+    are added (and the cards it plays), never of a category in `lacks` {seat: letters}; the
+    leftovers make the bottom, which the dealer buries back (the dealer holds the 2♥ it
+    declared). Then `plays` are made, in turn from the dealer."""
+    lacks = dict(lacks)
+    pool = FULL.copy()
+    given = {q: Counter(sj.Cards(h)) for q, h in hands.items()}
+    for i, play in enumerate(plays):  # the first trick's: each seat holds what it plays
+        seat = (dealer + i) % 4
+        if sum(given.get(seat, Counter()).values()) < 25:
+            given.setdefault(seat, Counter()).update(sj.Cards(play))
+    given.setdefault(dealer, Counter())["2H"] = max(1, given.get(dealer, Counter())["2H"])
+    for cards in given.values():
+        pool -= cards
+    assert all(n >= 0 for n in pool.values())
+    order = sorted(pool.elements(), key=lambda c: (sj.category(c, TRUMP), c))
+    seats = {}
+    for q in range(4):
+        cards = list(given.get(q, Counter()).elements())
+        for c in list(order):
+            if len(cards) == 25:
+                break
+            if sj.category(c, TRUMP) not in lacks.get(q, ""):
+                cards.append(c)
+                order.remove(c)
+        seats[q] = sj.Cards(" ".join(cards))
+        assert len(seats[q]) == 25
+    bottom = sj.Cards(" ".join(order))
+    world = sj.to_masks([seats[q] for q in range(4)] + [bottom])
+    spec = sj.BotSpec.python()
+    table = Table.at_bury(sj.Rules.of(rules), 0, dealer, (2, 2), world, "2H", bottom, [spec] * 4)
+    for play in plays:
+        while table.advance()[0] != "play":
+            assert table.answer(None) == 0  # every seat passes its show
+        assert table.answer(sj.Cards(play)) == 0, play
+    while table.advance()[0] != "play":
+        assert table.answer(None) == 0
+    return table
+
+
+def plays(table, *texts):
+    """The expert's play at the table's pending decision under each text form."""
+    return [str(table.bot_play(bot_from_text(t).spec())) for t in texts]
+
+
+def test_third_hand_plays_the_card_sure_to_hold():
+    # seat 1 leads 3♠, seat 2 plays 10♠; seat 3 holds A♠ K♠ 4♠, the other A♠ unseen: the
+    # K♠ would win for now, the A♠ holds whatever seat 0 has
+    table = position(1, {3: "AS KS 4S"}, ["3S", "10S"])
+    expert, off = plays(table, "expert", "expert:third_high=false,safe_points=false,odds=false")
+    assert (expert, off) == ("AS", "KS")
+    assert str(table.greedy_play()) == "KS"
+
+
+def test_points_fed_only_to_a_trick_sure_to_be_won():
+    # seat 1 (the partner) leads K♠ with an A♠ unseen, seat 2 plays 3♠; seat 3 holds 10♠ 4♠
+    table = position(1, {3: "10S 4S"}, ["KS", "3S"])
+    assert plays(table, "expert", "expert:feed_sure=false") == ["4S", "10S"]
+    # the partner leads A♠ (the other A♠ unseen cannot beat it): sure, the 10♠ goes on it
+    table = position(1, {3: "10S 4S"}, ["AS", "3S"])
+    assert plays(table, "expert") == ["10S"]
+
+
+LONG_TRUMPS = "BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H 6H 5H 4H 3H 9S 8S 7S 9C 8C 7C 9D 8D 7D"
+
+
+def test_the_dealers_team_draws_trumps_when_long():
+    # 16 trumps, no sure side card (every side ace unseen): lead a small trump
+    table = position(0, {0: LONG_TRUMPS}, [])
+    drawn, off = plays(table, "expert", "expert:draw_trumps=false")
+    assert sj.category(drawn.split()[0], TRUMP) == "T"
+    assert drawn not in ("BJ", "SJ") and "BJ" not in drawn
+    assert sj.category(off.split()[0], TRUMP) != "T" or off in ("BJ", "SJ")
+
+
+SHORT_TRUMPS = "3H 2H 7S 6S 5S 4S 3S 9C 8C 7C 6C 4C 3C KD QD JD 9D 8D 7D 6D 5D 4D 3D 10C 8S"
+
+
+def test_leads_to_the_partners_void_for_a_ruff():
+    # trick 1: seat 0 leads A♠, the opponents follow, its partner (seat 2) discards a club:
+    # seat 0, on lead again, leads a spade for its partner to ruff
+    hand = "AS " + SHORT_TRUMPS.replace("3S", "").replace("  ", " ")
+    table = position(0, {0: hand, 1: "QS", 3: "JS"}, ["AS", "QS", "5C", "JS"], lacks={2: "S"})
+    lead, off = plays(table, "expert", "expert:partner_ruff=false")
+    assert sj.category(lead, TRUMP) == "S" and len(sj.Cards(lead)) == 1
+    assert sj.category(off.split()[0], TRUMP) != "S"
+
+
+def test_no_lead_into_an_opponents_shown_void():
+    # trick 1: seat 0 leads A♠; seat 1 discards (void in spades): spades, its longest suit,
+    # are not led again while clubs are safe
+    hand = "AS " + SHORT_TRUMPS.replace("3S", "").replace("  ", " ")
+    table = position(0, {0: hand, 2: "QS", 3: "JS"}, ["AS", "5C", "QS", "JS"], lacks={1: "S"})
+    lead, off = plays(table, "expert", "expert:avoid_voids=false,partner_ruff=false")
+    assert sj.category(lead, TRUMP) != "S"
+    assert sj.category(off.split()[0], TRUMP) == "D"  # its longest side suit either way
+
+
+def test_bury_keeps_its_aces_and_empties_short_suits():
+    """The dealer's 33 cards: the expert empties its short spades and never buries an ace
+    while keeping its suit."""
+    dealt = sj.Cards("BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H AS 4S 3S AC KC 10C 9C 8C 7C 6C AD KD QD")
+    bottom = sj.Cards("JD 9D 8D 7D 6D 5D 4D 3D")
+    hand = dealt + bottom
+    spare = FULL - Counter(hand)
+    rest = sorted(spare.elements(), key=lambda c: (sj.category(c, TRUMP), c))
+    others = [sj.Cards(" ".join(rest[25 * q : 25 * q + 25])) for q in range(3)]
+    world = sj.to_masks([dealt, *others, bottom])
+    buried = {}
+    for text in ("expert", "expert:value_bury=false"):
+        spec = bot_from_text(text).spec()
+        table = Table.at_bury(sj.Rules.of("v3"), 0, 0, (2, 2), world, "2H", None, [spec] * 4)
+        assert table.advance() is None  # the bury, then the round played out
+        buried[text] = table.record()["buries"][0].cards
+    expert = buried["expert"]
+    assert "AS" in expert and "4S" in expert and "3S" in expert  # spades emptied, ace too
+    kept = Counter(hand) - Counter(expert)
+    for suit in "SCD":
+        in_suit = [c for c in kept.elements() if sj.category(c, TRUMP) == suit]
+        aces = [c for c in expert if c == "A" + suit]
+        assert not (aces and in_suit), (suit, expert)
+    # greedy's low_voids buries the A♣ and keeps K♣ 10♣, the mistake the rule is for
+    assert "AC" in buried["expert:value_bury=false"]
+
+
+# -- Determinism --------------------------------------------------------------------------------
+def test_same_seed_same_rounds_for_any_workers():
+    one = sj.simulate_rounds(60, "match16", bots="expert", seed=5, workers=1)
+    two = sj.simulate_rounds(60, "match16", bots="expert", seed=5, workers=2)
+    again = sj.simulate_rounds(60, "match16", bots="expert", seed=5, workers=1)
+    assert one.equals(two) and one.equals(again)
+    other = sj.simulate_rounds(60, "match16", bots="expert", seed=6, workers=1)
+    assert not one.equals(other)
