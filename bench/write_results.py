@@ -176,6 +176,31 @@ def header(data, source, status):
     return lines
 
 
+def section_marks(name):
+    """The lines that open and close a section of the results file that another script
+    writes (bench/strength.py: "strength") and a rewrite of the timings keeps."""
+    return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
+
+
+def replace_section(text, name, body):
+    """`text` with section `name` holding `body` (appended, under a heading, if absent)."""
+    begin, end = section_marks(name)
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    if begin in text and end in text:
+        return text[: text.index(begin)] + block + text[text.index(end) + len(end) :]
+    return text.rstrip() + f"\n\n## {name.capitalize()}\n\n{block}\n"
+
+
+def kept_sections(old):
+    """The sections of the old results file that other scripts wrote, as they are."""
+    kept = []
+    for name in ("strength",):
+        begin, end = section_marks(name)
+        if begin in old and end in old:
+            kept.append((name, old[old.index(begin) + len(begin) : old.index(end)].strip("\n")))
+    return kept
+
+
 def results(data, source, status=0):
     benchmarks = [b for b in data.get("benchmarks", []) if b.get("stats")]
     lines = header(data, source, status)
@@ -280,7 +305,11 @@ def main(argv=None):
         source = {"json": None, "command": command, "script": script, "load": load}
     if not data.get("benchmarks"):
         sys.exit("no benchmarks in the run; nothing written")
-    Path(args.out).write_text(results(data, source, status))
+    out = Path(args.out)
+    text = results(data, source, status)
+    for name, body in kept_sections(out.read_text() if out.exists() else ""):
+        text = replace_section(text, name, body)
+    out.write_text(text)
     print(f"wrote {args.out}")
     return status
 

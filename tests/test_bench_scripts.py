@@ -24,10 +24,24 @@ def run(*args):
     )
 
 
-def test_strength_report_runs():
-    done = run("bench/strength.py", "--deals", "2", "--rollouts", "20", "--workers", "1")
+def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\nthe timings\n")
+    args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
+    done = run("bench/strength.py", *args, "--workers", "1", "--results", str(out))
     assert done.returncode == 0, done.stderr
-    assert "pimc team level gain per round" in done.stdout
+    text = out.read_text()
+    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Strength\n")
+    assert "### bo3" in text and "0: expert" in text and "0: pimc:rollouts=10" in text
+    made = tmp_path / "run.json"
+    made.write_text(json.dumps({"benchmarks": [], "machine_info": {}, "commit_info": {}}))
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from write_results import kept_sections, replace_section
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    (section,) = kept_sections(text)
+    assert replace_section("new timings\n", *section).count("0: expert") == 1
 
 
 def test_results_are_written_from_a_benchmark_json(tmp_path):

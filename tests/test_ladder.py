@@ -96,3 +96,9 @@ def test_a_ladder_folder_is_written_continued_and_guarded(tmp_path):
 def test_bad_ladders_are_named(bots, kwargs, error, message):
     with pytest.raises(error, match=message):
         sj.ladder(bots, **kwargs)
+
+
+def test_a_ladder_of_one_deal_has_no_interval():
+    one = sj.ladder(["greedy", "random"], deals=1, workers=1)
+    assert one.payoff(0, 1).ci_low is None and one.payoff(1, 0).ci_high is None
+    assert f"{one.payoff(0, 1).value:+.3f} [-]" in one.table()

@@ -36,17 +36,21 @@ MANIFEST = "ladder.json"
 
 @dataclass(frozen=True)
 class Interval:
-    """A mean with its 95% interval and the count it is over."""
+    """A mean with its 95% interval (None from a single value) and the count it is over."""
 
     value: float
-    ci_low: float
-    ci_high: float
+    ci_low: float | None
+    ci_high: float | None
     n: int
 
     def __neg__(self) -> Interval:
+        if self.ci_low is None or self.ci_high is None:
+            return Interval(-self.value, None, None, self.n)
         return Interval(-self.value, -self.ci_high, -self.ci_low, self.n)
 
     def __str__(self) -> str:
+        if self.ci_low is None or self.ci_high is None:
+            return f"{self.value:+.3f} [-]"
         return f"{self.value:+.3f} [{self.ci_low:+.3f}, {self.ci_high:+.3f}]"
 
 
