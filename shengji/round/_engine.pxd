@@ -104,6 +104,7 @@ cdef enum:
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
     BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
     BAD_PASSES = -28       # debug builds: a fast test of the passes disagrees with show_passed
+    BAD_FAST_PATH = -29    # debug builds: a play's fast path disagrees with its definition
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 
@@ -207,6 +208,9 @@ ctypedef struct Game:
     int nfailed            # of them, failed
     int step               # plays made in the current trick: 0 awaits the lead
     int leader             # seat that leads (or led) the current trick
+    int8_t win             # the play winning the current trick so far (index from the lead),
+    int win_key            # its key (shaped_key for the lead, else play_rank) and whether it
+    bint win_ruffs         # ruffs: kept as each card is played (debug builds check winner_of)
     RoundResult res        # the settlement, once the round is over
     PlayBuffer buf         # scratch space for the bots' lists of legal plays
 
