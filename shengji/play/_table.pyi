@@ -31,7 +31,11 @@ class Table:
     def answer(self, cards: Cards | None = None, flag: bool = False) -> int: ...
     def greedy_play(self) -> Cards: ...
     def rollouts(
-        self, worlds: npt.NDArray[Any], candidates: npt.NDArray[Any], spec: Any
+        self,
+        worlds: npt.NDArray[Any],
+        candidates: npt.NDArray[Any],
+        spec: Any,
+        threads: int = 1,
     ) -> npt.NDArray[Any]: ...
     @staticmethod
     def at_bury(

@@ -5,6 +5,7 @@
 # ILLEGAL_FOLLOW code with the state unchanged). Nothing here holds a Python object or a bot's
 # strategy: a seat's controller may only declare Passes, shows it passes whatever it holds.
 from libc.stdint cimport uint64_t, int8_t, int16_t
+from libc.string cimport memcpy, memcmp
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, card_count, restrict, difference, ctz,
@@ -248,6 +249,26 @@ cdef inline CardSet unseen_by(const Game* g, int seat) noexcept nogil:
     if g.nburies and g.buriers[g.nburies - 1] == seat:
         x = difference(x, g.bottom)
     return x
+
+
+cdef inline void copy_play_state(Game* dst, const Game* src) noexcept nogil:
+    """dst becomes src but for the deals' decks and the declarations' events (two thirds of a
+    Game), which the tricks neither read nor write: dst holds src's from a whole copy made
+    before (a rollout's copy; debug builds check with play_state_only)."""
+    cdef const char* s = <const char*>src
+    cdef char* d = <char*>dst
+    cdef size_t decks = <const char*>&src.decks[0][0] - s, decks_end = decks + sizeof(src.decks)
+    cdef size_t events = <const char*>&src.events[0] - s
+    cdef size_t events_end = events + sizeof(src.events)
+    memcpy(d, s, decks)
+    memcpy(d + decks_end, s + decks_end, events - decks_end)
+    memcpy(d + events_end, s + events_end, sizeof(Game) - events_end)
+
+
+cdef inline bint play_state_only(const Game* dst, const Game* src) noexcept nogil:
+    """The decks and events of dst are src's: what copy_play_state leaves as it is."""
+    return (memcmp(dst.decks, src.decks, sizeof(src.decks)) == 0
+            and memcmp(dst.events, src.events, sizeof(src.events)) == 0)
 
 
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil
