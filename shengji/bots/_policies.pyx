@@ -337,8 +337,7 @@ cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) 
     while m:
         k = ctz(m)
         m &= m - 1
-        key = card_order(t, k) + (100 if avoid_points and points_raw(
-            restrict(cards, (<uint64_t>1) << k)) else 0)
+        key = card_order(t, k) + (100 if avoid_points and kind_points(k) else 0)
         if best < 0 or key < best_key:
             best, best_key = k, key
     out.ones = (<uint64_t>1) << best
@@ -407,10 +406,7 @@ cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) no
         while m:
             k = ctz(m)
             m &= m - 1
-            bit = (<uint64_t>1) << k
-            one.ones = bit
-            one.twos = 0
-            value = points_raw(one)
+            value = kind_points(k)
             key = card_order(t, k) + (1000 if t.cat_of[k] == TRUMP else 0) + (
                 -100 * value if feed else 100 * value)
             if best < 0 or key < best_key:
