@@ -3,6 +3,7 @@ otherwise, and would rot)."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,12 @@ def test_learned_strength_report_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()[2:]
     assert [row.split()[0] for row in rows] == ["random", "greedy", "pimc"]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_instruction_counts_run():
+    done = run("bench/instructions.py", "-k", "greedy rounds, v3", "--rounds", "3")
+    assert done.returncode == 0, done.stderr
+    line = next(row for row in done.stdout.splitlines() if row.startswith("greedy rounds, v3"))
+    per_round, per_play = (int(field.replace(",", "")) for field in line.split()[3::2])
+    assert 0 < per_play < per_round

@@ -2,8 +2,10 @@
 SHENGJI_DEBUG=1: bounds and initialisation checks on every memoryview access, the
 undefined-behaviour sanitizer (out-of-range indexing of the kernels' fixed-size arrays, bad
 shifts, overflow) aborting on the first fault, and the draw loop stopping at every draw to
-check its watches against the plain condition, and the knowledge kept for each seat against
-the round at every step (docs/engine.md)."""
+check its watches against the plain condition, the plays' fast paths (no throw check for one
+kind, the trick's best play kept as it is played, greedy's one- and two-card follows, a
+rollout's partial copy) against their definitions, and the knowledge kept for each seat
+against the round at every step (docs/engine.md)."""
 
 import os
 import shutil
@@ -59,6 +61,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
             "test_knowledge.py",
             "test_conditioned.py",
             "test_learned.py",
+            "test_pimc.py",
         )
     ]
     run = subprocess.run(

@@ -59,9 +59,34 @@ def test_pimc_picks_a_legal_candidate_with_the_best_mean():
         assert engine.answer(choice) == 0
 
 
+def test_rollouts_are_the_same_on_any_number_of_threads():
+    rules = sj.Rules.preset("v3")
+    pimc = sj.Pimc(rollouts=120, seed=2)
+    for dealer in (0, 3):  # seat 0 leads, or follows seat 3
+        engine = Table(rules, 5, dealer, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3)
+        assert engine.advance() == ("play", 0)
+        view = view_of(engine, rules, (2, 2), "play", 0)
+        worlds = view.sample_worlds(7, np.random.default_rng(1))
+        places = np.ascontiguousarray(np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1))
+        plays = sj.legal_leads(view.hand, view.trump, cap=1).plays
+        if view.lead is not None:
+            plays = sj.legal_follows(view.hand, view.lead, view.trump)
+        one = engine.rollouts(places, sj.to_masks(plays), sj.Greedy().spec())
+        assert len(set(one)) > 1  # the candidates differ: the comparison can fail
+        for threads in (2, 3, 64):
+            more = engine.rollouts(places, sj.to_masks(plays), sj.Greedy().spec(), threads)
+            assert more.tolist() == one.tolist()
+    bots = [sj.Pimc(rollouts=40, threads=2), "greedy", sj.Pimc(rollouts=40), "greedy"]
+    for seed in range(2):
+        threaded = sj.play_round("bo3", seed=seed, bots=bots)
+        assert threaded == sj.play_round("bo3", seed=seed, bots=[bots[2], "greedy"] * 2)
+
+
 def test_bad_settings_and_inputs():
     with pytest.raises(ValueError, match="Pimc.rollouts"):
         sj.Pimc(rollouts=0)
+    with pytest.raises(ValueError, match="Pimc.threads"):
+        sj.Pimc(threads=0)
     with pytest.raises(ValueError, match="Pimc.greedy"):
         sj.Pimc(greedy="greedy")
     engine = Table(

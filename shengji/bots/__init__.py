@@ -227,17 +227,20 @@ class Pimc:
     per decision: candidates x worlds (at least one world each). Candidates: every legal
     follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
     choice and a seeded sample of the rest. Declarations, revolutions and the bury are
-    greedy's (`greedy` settings). Same seed, same choices."""
+    greedy's (`greedy` settings). Same seed, same choices. `threads`: the threads its
+    rollouts run on (without the GIL); the choices are the same for any number."""
 
     rollouts: int = 1000
     max_candidates: int = 24
     seed: int = 0
+    threads: int = 1
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
         validate.count(self.rollouts, "Pimc.rollouts", 1, 10**9, error=BotError)
         validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10**6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
+        validate.count(self.threads, "Pimc.threads", 1, 1024, error=BotError)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -269,7 +272,7 @@ class Pimc:
         worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
         places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
         scores = table.rollouts(
-            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec()
+            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec(), self.threads
         )
         return candidates[int(np.argmax(scores))]
 

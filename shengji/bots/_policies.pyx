@@ -6,11 +6,11 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
     kind_points, card_count, restrict, difference, union_of, ctz, popcount, play_rank, outranks,
-    legal_follows_raw, submultisets, submultiset_of,
+    legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
 )
 from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
-    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION,
+    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, BAD_FAST_PATH,
     suit_strength, shown_suit, show_passed, unseen_by,
 )
 
@@ -333,8 +333,7 @@ cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) 
     while m:
         k = ctz(m)
         m &= m - 1
-        key = card_order(t, k) + (100 if avoid_points and points_raw(
-            restrict(cards, (<uint64_t>1) << k)) else 0)
+        key = card_order(t, k) + (100 if avoid_points and kind_points(k) else 0)
         if best < 0 or key < best_key:
             best, best_key = k, key
     out.ones = (<uint64_t>1) << best
@@ -403,10 +402,7 @@ cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) no
         while m:
             k = ctz(m)
             m &= m - 1
-            bit = (<uint64_t>1) << k
-            one.ones = bit
-            one.twos = 0
-            value = points_raw(one)
+            value = kind_points(k)
             key = card_order(t, k) + (1000 if t.cat_of[k] == TRUMP else 0) + (
                 -100 * value if feed else 100 * value)
             if best < 0 or key < best_key:
@@ -428,20 +424,135 @@ cdef double choose_count(int n, int k) noexcept nogil:
     return c
 
 
+cdef inline int small_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                           bint* ruffs) noexcept nogil:
+    """play_rank for a lead of one or two cards (a lead with no tractor: shaped_key is the
+    highest position of the play's pairs, or of its cards when the lead holds no pair)."""
+    cdef uint64_t m
+    cdef int best = -1, p
+    ruffs[0] = False
+    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
+        if shape.nunits != 1:
+            return -1
+    elif shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
+        ruffs[0] = True
+    else:
+        return -1
+    if popcount(play.twos) < shape.npairs:
+        return -1
+    m = play.twos if shape.npairs else play.ones
+    while m:
+        p = t.pos_of[ctz(m)]
+        m &= m - 1
+        if p > best:
+            best = p
+    return best
+
+
 cdef inline long follow_score(const TrumpTable* t, const LeadShape* shape, int step,
                               CardSet cand, int best_key, bint best_ruffs, int table_points,
-                              bint partner_wins) noexcept nogil:
+                              bint partner_wins, bint small) noexcept nogil:
     """Lower is better: feed a winning partner points; else win a trick worth taking (points on
     the table, or players still to come) as cheaply as possible; else lose cheaply, keeping
-    points from the opponents. (best_key, best_ruffs): the play winning so far."""
+    points from the opponents. (best_key, best_ruffs): the play winning so far. small: the
+    lead is of one or two cards (small_rank ranks the play)."""
     cdef int pts = points_raw(cand), key
     cdef bint ruffs
     if partner_wins:
         return -100000 * pts + play_cost(t, cand)
-    key = play_rank(t, shape, cand, &ruffs)
+    key = small_rank(t, shape, cand, &ruffs) if small else play_rank(t, shape, cand, &ruffs)
     if outranks(key, ruffs, best_key, best_ruffs) and (table_points + pts >= 5 or step < 3):
         return -10000000 + play_cost(t, cand)
     return 100000 * pts + play_cost(t, cand)
+
+
+ctypedef struct Weighing:
+    # the trick as the follower sees it, and the lowest follow_score met so far (the first of
+    # equal ones)
+    const LeadShape* shape
+    int step
+    int best_key           # the play winning so far: its key and ruff (Game.win_key, win_ruffs)
+    bint best_ruffs
+    int table_points
+    bint partner_wins
+    bint have              # a follow has been weighed
+    long score
+    CardSet play
+
+
+cdef inline void weigh(const TrumpTable* t, Weighing* w, CardSet cand,
+                       bint small) noexcept nogil:
+    cdef long score = follow_score(t, w.shape, w.step, cand, w.best_key, w.best_ruffs,
+                                   w.table_points, w.partner_wins, small)
+    if not w.have or score < w.score:
+        w.score = score
+        w.play = cand
+        w.have = True
+
+
+cdef void weigh_small(const TrumpTable* t, Weighing* w, CardSet pool, int ncards,
+                      bint pairs_only) noexcept nogil:
+    """Weighs every sub-multiset of 1 or 2 (ncards) cards of `pool` in the order
+    legal_follows_raw lists them (kind by kind from the lowest index, the most copies of a kind
+    first) without listing them: a kind's pair, then the kind with each higher one. With
+    pairs_only, the pairs alone (a pair led, followed from a suit that holds one: §4.2)."""
+    cdef uint64_t m = pool.ones, rest, bit
+    cdef CardSet cand
+    while m:
+        bit = m & -m
+        m &= m - 1
+        if ncards == 1:
+            cand.ones = bit
+            cand.twos = 0
+            weigh(t, w, cand, True)
+            continue
+        if pool.twos & bit:
+            cand.ones = cand.twos = bit
+            weigh(t, w, cand, True)
+        if pairs_only:
+            continue
+        rest = m
+        cand.twos = 0
+        while rest:
+            cand.ones = bit | (rest & -rest)
+            rest &= rest - 1
+            weigh(t, w, cand, True)
+
+
+cdef int weigh_listed(const TrumpTable* t, Weighing* w, CardSet hand, CardSet lead,
+                      PlayBuffer* buf) noexcept nogil:
+    """Weighs every legal follow of `lead` from `hand`, as legal_follows_raw lists them."""
+    cdef int64_t n, i
+    buf.n = 0
+    n = legal_follows_raw(t, hand, lead, buf)
+    if n < 0:
+        return <int>n
+    for i in range(n):
+        weigh(t, w, buf.data[i], False)
+    return 0
+
+
+cdef int weigh_follows(const TrumpTable* t, Weighing* w, CardSet hand, CardSet lead,
+                       bint pairs_only, PlayBuffer* buf) noexcept nogil:
+    """weigh_listed, where a lead of one or two cards is weighed directly (weigh_small, from
+    the cards legal_follows_raw draws on: `hand` is the follower's led-category cards when it
+    has more than the lead, its trumps for a ruff). Debug builds weigh both ways and compare.
+    0, or a BAD_* code."""
+    cdef Weighing listed
+    cdef int rc
+    if w.shape.ncards > 2:
+        return weigh_listed(t, w, hand, lead, buf)
+    listed = w[0]
+    weigh_small(t, w, hand, w.shape.ncards, pairs_only)
+    if SHENGJI_DEBUG:
+        rc = weigh_listed(t, &listed, hand, lead, buf)
+        if rc < 0:
+            return rc
+        if listed.have != w.have or (w.have and (
+                listed.score != w.score or listed.play.ones != w.play.ones
+                or listed.play.twos != w.play.twos)):
+            return BAD_FAST_PATH
+    return 0
 
 
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
@@ -450,45 +561,38 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     one (huge throws only)."""
     cdef const TrumpTable* t = g.table
     cdef Trick* tr = &g.tricks[g.ntricks]
-    cdef int step = g.step, i, nc, w = 0, table_points = 0, key, best_key
-    cdef long score, best_score = 0
+    cdef int i, nc, rc = 0
     cdef CardSet hand = g.hands[g.seat], lead = tr.plays[0], suit_cards, trumps
     cdef const LeadShape* shape = &g.shape
-    cdef bint partner_wins, have = False, ruffs, best_ruffs = False
-    cdef int64_t n
-    best_key = play_rank(t, shape, lead, &ruffs)
-    for i in range(step):
-        table_points += points_raw(tr.plays[i])
-        key = play_rank(t, shape, tr.plays[i], &ruffs)
-        if i and outranks(key, ruffs, best_key, best_ruffs):
-            w, best_key, best_ruffs = i, key, ruffs
-    partner_wins = (tr.leader + w) % 4 == (g.seat + 2) % 4
+    cdef Weighing w
+    w.shape = shape
+    w.step = g.step
+    w.best_key = g.win_key
+    w.best_ruffs = g.win_ruffs
+    w.table_points = 0
+    for i in range(g.step):
+        w.table_points += points_raw(tr.plays[i])
+    w.partner_wins = (tr.leader + g.win) % 4 == (g.seat + 2) % 4
+    w.have = False
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
-    g.buf.n = 0
     if nc > shape.ncards:
         if choose_count(nc, shape.ncards) > FOLLOW_CAP:
             return random_follow(&g.rng, t, hand, lead, &g.shape, &g.buf, out)
-        n = legal_follows_raw(t, hand, lead, &g.buf)
+        rc = weigh_follows(t, &w, suit_cards if shape.ncards <= 2 else hand, lead,
+                           shape.npairs > 0 and suit_cards.twos != 0, &g.buf)
     else:
-        out[0] = union_of(suit_cards, discard(t, difference(hand, suit_cards),
-                                              shape.ncards - nc, partner_wins))
-        best_score = follow_score(t, shape, step, out[0], best_key, best_ruffs, table_points,
-                                  partner_wins)
-        have = True
+        w.play = union_of(suit_cards, discard(t, difference(hand, suit_cards),
+                                              shape.ncards - nc, w.partner_wins))
+        w.score = follow_score(t, shape, w.step, w.play, w.best_key, w.best_ruffs,
+                               w.table_points, w.partner_wins, False)
+        w.have = True
         trumps = restrict(hand, t.cat_mask[TRUMP])
-        n = 0
-        if (nc == 0 and shape.cat != TRUMP and not partner_wins
+        if (nc == 0 and shape.cat != TRUMP and not w.partner_wins
                 and card_count(trumps) >= shape.ncards
                 and choose_count(card_count(trumps), shape.ncards) <= FOLLOW_CAP):
-            n = legal_follows_raw(t, trumps, lead, &g.buf)     # every ruff
-    if n < 0:
-        return <int>n
-    for i in range(n):
-        score = follow_score(t, shape, step, g.buf.data[i], best_key, best_ruffs, table_points,
-                             partner_wins)
-        if not have or score < best_score:
-            best_score = score
-            out[0] = g.buf.data[i]
-            have = True
-    return 0 if have else BAD_NO_DECISION
+            rc = weigh_follows(t, &w, trumps, lead, False, &g.buf)     # every ruff
+    if rc < 0:
+        return rc
+    out[0] = w.play
+    return 0 if w.have else BAD_NO_DECISION

@@ -242,6 +242,7 @@ cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* p
                    int n) noexcept nogil
 cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
                    bint* ruffs) noexcept nogil
+cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil
 
 
 cdef inline bint outranks(int key, bint ruffs, int best_key, bint best_ruffs) noexcept nogil:

@@ -729,17 +729,17 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
     cdef int8_t unit_pairs[NUM_KINDS]
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
-    cdef int nunits, i, h, r, nr, top, max_single = -1, max_pair = -1, p
+    cdef int nunits, i, h, r, nr, top, p, k, low = -1, max_single = -1, max_pair = -1
     cdef bint fails
-    cdef uint64_t cat_mask
+    cdef uint64_t cat_mask, singles
     cdef CardSet seen
     if card_count(lead) > MAX_HAND:
         return BAD_LEAD_SIZE
-    nunits = decompose_raw(t, lead, unit_kinds, unit_pairs)
-    if nunits == 0:
+    if lead.ones == 0:
         return BAD_LEAD_EMPTY
-    if nunits < 0:
-        return nunits
+    cat_mask = t.cat_mask[t.cat_of[ctz(lead.ones)]]
+    if lead.ones & ~cat_mask:
+        return BAD_LEAD_MIXED
     seen = lead
     for h in range(n):
         if check_cardset(others[h]) < 0:
@@ -750,17 +750,31 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
             return BAD_COPIES
         seen = union_of(seen, others[h])
     forced[0] = lead
-    if nunits == 1:
-        return 1
-    cat_mask = t.cat_mask[t.cat_of[ctz(lead.ones)]]
     for h in range(n):
         p = max_position(t, others[h].ones & cat_mask)
         if p > max_single:
             max_single = p
+    # Units come largest first, so the last failing one is the lowest (§6 强制出小). The singles
+    # come last, the lowest (by position, then kind index) at the end: with several units, one
+    # of them a single, that single fails if any does, before any pair or tractor is looked at.
+    singles = lead.ones & ~lead.twos
+    if singles and (lead.ones & (lead.ones - 1)):
+        while singles:
+            k = ctz(singles)
+            singles &= singles - 1
+            if low < 0 or t.pos_of[k] < t.pos_of[low]:
+                low = k
+        if max_single > t.pos_of[low]:
+            forced.ones = (<uint64_t>1) << low
+            forced.twos = 0
+            return 0
+    nunits = decompose_raw(t, lead, unit_kinds, unit_pairs)
+    if nunits == 1:
+        return 1
+    for h in range(n):
         p = max_position(t, others[h].twos & cat_mask)
         if p > max_pair:
             max_pair = p
-    # Units come largest first, so the last failing one is the lowest (§6 强制出小).
     for i in range(nunits - 1, -1, -1):
         top = max_position(t, unit_kinds[i])
         if unit_pairs[i] == 0:

@@ -14,7 +14,8 @@ from shengji.round._knowledge cimport RoundKnowledge
 from shengji.bots._learned cimport Net
 from shengji.round._engine cimport (
     Game, Passes, MAX_DEALS, BAD_NO_DECISION, BAD_SHOW, BAD_MUST_SHOW, BAD_BURY_COUNT,
-    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_PASSES, ILLEGAL_FOLLOW,
+    BAD_NOT_IN_HAND, BAD_LEAD_NONE, BAD_REDEALS, BAD_WATCH, BAD_PASSES, BAD_FAST_PATH,
+    ILLEGAL_FOLLOW,
 )
 from shengji.bots._policies cimport BotSpec, BOT_LEARNED, passes_of
 
@@ -34,6 +35,7 @@ REFUSALS = {
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
     BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
     BAD_PASSES: "engine bug: a fast test of a seat's passes disagrees with show_passed",
+    BAD_FAST_PATH: "engine bug: a play's fast path disagrees with its definition",
     **{code: BAD_INPUT[code] for code in (BAD_LEAD_MIXED, BAD_COPIES, BAD_MASK, BAD_HAND_SIZE)},
     **{ILLEGAL_FOLLOW - code: FOLLOW_RULES[code]
        for code in (FOLLOW_COUNT, FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS)},
@@ -44,7 +46,7 @@ REFUSALS = {
 cdef object refusal_error(int rc):
     """The error of a refusal met where the answers may be the caller's (worlds, candidates):
     PlayError, or EngineError for the codes only a broken engine gives (debug self-checks)."""
-    return EngineError if rc == BAD_WATCH or rc == BAD_PASSES else PlayError
+    return EngineError if rc in (BAD_WATCH, BAD_PASSES, BAD_FAST_PATH) else PlayError
 
 
 cdef int read_specs(object bots, BotSpec* out, Passes* passes) except -1:

@@ -32,7 +32,11 @@ class Table:
     def greedy_play(self) -> Cards: ...
     def bot_play(self, spec: Any, world: npt.ArrayLike | None = None) -> Cards: ...
     def rollouts(
-        self, worlds: npt.NDArray[Any], candidates: npt.NDArray[Any], spec: Any
+        self,
+        worlds: npt.NDArray[Any],
+        candidates: npt.NDArray[Any],
+        spec: Any,
+        threads: int = 1,
     ) -> npt.NDArray[Any]: ...
     @staticmethod
     def at_bury(

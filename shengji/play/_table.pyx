@@ -2,8 +2,10 @@
 # decisions through the engine's checks, the native bots playing the other seats (`drive`);
 # it reads the round out as events, tricks, observations, a record and a row.
 from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -21,8 +23,8 @@ from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
-    EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, ILLEGAL_FOLLOW, game_start, apply,
-    throw_failed, when_of, game_rules,
+    EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
+    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only,
 )
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
 from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
@@ -188,57 +190,45 @@ cdef class Table:
         return cards_of(cards)
 
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 spec):
+                 spec, int threads=1):
         """For each candidate play of the pending seat, the mean over the worlds of its
         team's result when the round is played out from here by four greedy bots (`spec`):
         the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
         of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
-        The other hands and the bottom are the world's: the real ones are not used."""
+        The other hands and the bottom are the world's: the real ones are not used. The
+        rollouts run on `threads` threads without the GIL, each on a share of them; each
+        rollout's result is the same on any thread, and the means are the same sums."""
         cdef Game* g = self.g
-        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
-        cdef int seat = g.seat, rc = 0, team
+        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total, lo, share
+        cdef int team
         cdef BotSpec greedy[4]
         cdef Passes passes[4]
-        cdef CardSet c
-        cdef Game* scratch
         if not g.pending or g.ask != ASK_PLAY:
             raise PlayError("no play is pending")
         if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
             raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        if threads < 1:
+            raise ArgumentError(f"threads must be 1 or more, got {threads}")
         read_specs([spec] * 4, greedy, passes)
-        scores = np.zeros(n, dtype=np.float64)
-        cdef double[::1] out = scores
-        scratch = <Game*>calloc(1, sizeof(Game))
-        if scratch == NULL:
-            raise MemoryError()
-        team = (seat - g.dealer) & 1          # 0: the dealer's team
-        try:
-            with nogil:
-                for i in range(n):
-                    for j in range(k):
-                        memcpy(scratch, g, sizeof(Game))
-                        scratch.buf = empty_buffer()  # its own play buffer
-                        memcpy(scratch.passes, passes, sizeof(passes))  # four greedy bots
-                        scratch.watch_valid = False
-                        put_world(scratch, &worlds[j, 0, 0])
-                        c.ones = candidates[i, 0]
-                        c.twos = candidates[i, 1]
-                        rc = apply(scratch, c, False, True)
-                        if rc == 0:
-                            rc = drive(scratch, greedy, NULL, False)
-                        free(scratch.buf.data)
-                        if rc < 0:
-                            break
-                        out[i] += scratch.res.defender_points if team else \
-                            -scratch.res.defender_points
-                    if rc < 0:
-                        break
-        finally:
-            free(scratch)
-        if rc < 0:
-            raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
-                                    f"(candidate {i})")
-        return scores / max(k, 1)
+        total = n * k
+        points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
+        share = (total + threads - 1) // threads if total else 1
+        spans = [(lo, min(lo + share, total)) for lo in range(0, total, share)]
+        run = _Rollouts(self, worlds, candidates, points)
+        memcpy(run.bots, greedy, sizeof(greedy))
+        memcpy(run.passes, passes, sizeof(passes))
+        if len(spans) <= 1:
+            failed = [run.play(*span) for span in spans]
+        else:
+            with ThreadPoolExecutor(len(spans)) as pool:
+                failed = list(pool.map(lambda span: run.play(*span), spans))
+        for rc, at in failed:
+            if rc < 0:
+                raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
+                                        f"(candidate {at // k})")
+        team = (g.seat - g.dealer) & 1          # 0: the dealer's team
+        sums = points.reshape(n, k).sum(axis=1, dtype=np.int64).astype(np.float64)
+        return (sums if team else -sums) / max(k, 1)
 
     @staticmethod
     def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
@@ -426,3 +416,59 @@ cdef class Table:
         cdef RowColumns c = row_columns(cols)
         write_row(self.g, &c, 0, True)
         return cols
+
+
+cdef class _Rollouts:
+    """One Table.rollouts call's rollouts, played a span at a time (a thread's share)."""
+    cdef Table table
+    cdef const uint64_t[:, :, ::1] worlds
+    cdef const uint64_t[:, ::1] candidates
+    cdef int[::1] points
+    cdef BotSpec bots[4]
+    cdef Passes passes[4]
+
+    def __init__(self, Table table, const uint64_t[:, :, ::1] worlds,
+                 const uint64_t[:, ::1] candidates, int[::1] points):
+        self.table = table
+        self.worlds = worlds
+        self.candidates = candidates
+        self.points = points
+
+    def play(self, int64_t lo, int64_t hi):
+        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points, without the
+        GIL, on a Game of their own: (0, -) or the first refusal (code, rollout)."""
+        cdef Game* g = self.table.g
+        cdef Game* scratch = <Game*>malloc(sizeof(Game))
+        cdef PlayBuffer buf = empty_buffer()
+        cdef int64_t r = lo, i, j, k = self.worlds.shape[0]
+        cdef int rc = 0
+        cdef CardSet c
+        if scratch == NULL:
+            raise MemoryError()
+        memcpy(scratch, g, sizeof(Game))   # the deals and events, which no rollout changes
+        try:
+            with nogil:
+                while r < hi:
+                    i = r // k
+                    j = r % k
+                    copy_play_state(scratch, g)
+                    scratch.buf = buf          # one play buffer for all its rollouts
+                    memcpy(scratch.passes, self.passes, sizeof(self.passes))  # greedy bots
+                    scratch.watch_valid = False
+                    put_world(scratch, &self.worlds[j, 0, 0])
+                    c.ones = self.candidates[i, 0]
+                    c.twos = self.candidates[i, 1]
+                    rc = apply(scratch, c, False, True)
+                    if rc == 0:
+                        rc = drive(scratch, self.bots, NULL, False)
+                    buf = scratch.buf
+                    if rc == 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
+                        rc = BAD_FAST_PATH
+                    if rc < 0:
+                        break
+                    self.points[r] = scratch.res.defender_points
+                    r += 1
+        finally:
+            free(buf.data)
+            free(scratch)
+        return rc, r

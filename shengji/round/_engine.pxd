@@ -5,6 +5,7 @@
 # ILLEGAL_FOLLOW code with the state unchanged). Nothing here holds a Python object or a bot's
 # strategy: a seat's controller may only declare Passes, shows it passes whatever it holds.
 from libc.stdint cimport uint64_t, int8_t, int16_t
+from libc.string cimport memcpy, memcmp
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, card_count, restrict,
@@ -105,6 +106,7 @@ cdef enum:
     BAD_REDEALS = -26      # more than MAX_DEALS deals in one round
     BAD_WATCH = -27        # debug builds: a draw watch disagrees with asked_at_draw
     BAD_PASSES = -28       # debug builds: a fast test of the passes disagrees with show_passed
+    BAD_FAST_PATH = -29    # debug builds: a play's fast path disagrees with its definition
     ILLEGAL_FOLLOW = -30   # - FOLLOW_* code
 
 
@@ -214,6 +216,9 @@ ctypedef struct Game:
     int nfailed            # of them, failed
     int step               # plays made in the current trick: 0 awaits the lead
     int leader             # seat that leads (or led) the current trick
+    int8_t win             # the play winning the current trick so far (index from the lead),
+    int win_key            # its key (shaped_key for the lead, else play_rank) and whether it
+    bint win_ruffs         # ruffs: kept as each card is played (debug builds check winner_of)
     RoundResult res        # the settlement, once the round is over
     PlayBuffer buf         # scratch space for the bots' lists of legal plays
 
@@ -266,6 +271,26 @@ cdef inline int trumps_held(CardSet hand, int level, int suit) noexcept nogil:
     if suit < 4:
         mask |= suit_kinds(suit)
     return card_count(restrict(hand, mask))
+
+
+cdef inline void copy_play_state(Game* dst, const Game* src) noexcept nogil:
+    """dst becomes src but for the deals' decks and the declarations' events (two thirds of a
+    Game), which the tricks neither read nor write: dst holds src's from a whole copy made
+    before (a rollout's copy; debug builds check with play_state_only)."""
+    cdef const char* s = <const char*>src
+    cdef char* d = <char*>dst
+    cdef size_t decks = <const char*>&src.decks[0][0] - s, decks_end = decks + sizeof(src.decks)
+    cdef size_t events = <const char*>&src.events[0] - s
+    cdef size_t events_end = events + sizeof(src.events)
+    memcpy(d, s, decks)
+    memcpy(d + decks_end, s + decks_end, events - decks_end)
+    memcpy(d + events_end, s + events_end, sizeof(Game) - events_end)
+
+
+cdef inline bint play_state_only(const Game* dst, const Game* src) noexcept nogil:
+    """The decks and events of dst are src's: what copy_play_state leaves as it is."""
+    return (memcmp(dst.decks, src.decks, sizeof(src.decks)) == 0
+            and memcmp(dst.events, src.events, sizeof(src.events)) == 0)
 
 
 cdef int suit_strength(const Game* g, int seat, CardSet hand, int suit) noexcept nogil

@@ -11,6 +11,7 @@ from libc.string cimport memcpy
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
     ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
+    shaped_key, play_rank, outranks,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
@@ -877,7 +878,8 @@ cdef int apply_bury(Game* g, CardSet cards) noexcept nogil:
 cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
     cdef Trick* tr = &g.tricks[g.ntricks]
     cdef CardSet others[3]
-    cdef int i, rc, w
+    cdef int i, rc, win = 0, win_key, key
+    cdef bint win_ruffs = False, ruffs, one_kind
     if g.step == 0:
         rc = check_cardset(cards)
         if rc < 0:
@@ -886,11 +888,18 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
             return BAD_LEAD_NONE
         if not is_subset(cards, g.hands[g.seat]):
             return BAD_NOT_IN_HAND
-        for i in range(3):
-            others[i] = g.hands[(g.seat + 1 + i) & 3]
-        rc = check_throw_raw(g.table, cards, others, 3, &tr.plays[0])
-        if rc < 0:
-            return rc
+        # a single or a pair is one unit: no throw to check (debug builds check it all the same)
+        one_kind = (cards.ones & (cards.ones - 1)) == 0
+        if one_kind and not SHENGJI_DEBUG:
+            tr.plays[0] = cards
+        else:
+            for i in range(3):
+                others[i] = g.hands[(g.seat + 1 + i) & 3]
+            rc = check_throw_raw(g.table, cards, others, 3, &tr.plays[0])
+            if rc < 0:
+                return rc
+            if one_kind and rc != 1:
+                return BAD_FAST_PATH
         tr.leader = g.seat
         tr.attempted = cards
         cards = tr.plays[0]
@@ -900,24 +909,46 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
             g.nfailed += 1
         elif g.shape.nunits > 1:
             g.nthrows += 1
+        win_key = shaped_key(g.table, cards, &g.shape)
     else:
         if check:
             rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
             if rc:
                 return rc if rc < 0 else ILLEGAL_FOLLOW - rc
+        # the trick's best play so far, as winner_of would find it over the plays made
+        win, win_key, win_ruffs = g.win, g.win_key, g.win_ruffs
+        key = play_rank(g.table, &g.shape, cards, &ruffs)
+        if outranks(key, ruffs, win_key, win_ruffs):
+            win, win_key, win_ruffs = g.step, key, ruffs
         tr.plays[g.step] = cards
+        if SHENGJI_DEBUG and not best_play_agrees(g, tr, win, win_key, win_ruffs):
+            return BAD_FAST_PATH
         if cards.ones & ~g.table.cat_mask[g.shape.cat]:
             g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
+    g.win, g.win_key, g.win_ruffs = win, win_key, win_ruffs
     g.hands[g.seat] = difference(g.hands[g.seat], cards)
     g.played = union_of(g.played, cards)
     g.step += 1
     if g.step == 4:
-        w = winner_of(g.table, &g.shape, tr.plays, 4)
-        tr.winner = (tr.leader + w) & 3
+        tr.winner = (tr.leader + g.win) & 3
         g.leader = tr.winner
         g.ntricks += 1
         g.step = 0
     return 0
+
+
+cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
+                           bint win_ruffs) noexcept nogil:
+    """Debug builds: the best play kept as the cards are played is winner_of's over the plays
+    so far (step + 1 of them), with that play's key and ruff."""
+    cdef bint ruffs
+    cdef int key
+    if win != winner_of(g.table, &g.shape, tr.plays, g.step + 1):
+        return False
+    if win == 0:
+        return win_key == shaped_key(g.table, tr.plays[0], &g.shape) and not win_ruffs
+    key = play_rank(g.table, &g.shape, tr.plays[win], &ruffs)
+    return key == win_key and ruffs == win_ruffs
 
 
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
