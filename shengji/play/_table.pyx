@@ -33,6 +33,7 @@ from shengji.core._core import KIND_NAMES, Cards, Trump
 from shengji.core.results import Settlement
 from shengji.core.schema import ROUND_NAMES
 from shengji.round import history
+from shengji.round._endgame import solve_endgame
 from shengji.play._driver import REFUSALS
 from shengji.play._batch import whole_packs
 from shengji.play._playout import DECK_OF_PLACES
@@ -148,6 +149,24 @@ cdef class Table:
         if rc < 0:
             raise PlayError("the greedy bot found no play")
         return cards_of(cards)
+
+    def solve_endgame(self, values=True):
+        """The rest of the round solved exactly from the pending lead, every hand known
+        (sj.solve_endgame): the hands, the bottom, and the defenders' points so far from the
+        tricks played and the penalties of failed throws."""
+        g = self.g
+        if not g.pending or g.ask != ASK_PLAY or g.step != 0:
+            raise PlayError("an endgame is solved at a lead: no lead is pending")
+        points = 0
+        for t in self.tricks():
+            if (t.winner - g.dealer) % 2:
+                points += t.points
+            if t.attempted is not None:
+                lost = self.rules.throw_penalty * len(t.attempted)
+                points += lost if (t.leader - g.dealer) % 2 == 0 else -lost
+        return solve_endgame([cards_of(g.hands[i]) for i in range(4)], self.trump,
+                             leader=g.seat, dealer=g.dealer, bottom=cards_of(g.bottom),
+                             rules=self.rules, points=points, values=values)
 
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
                  spec):
