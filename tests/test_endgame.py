@@ -5,11 +5,13 @@ the positions it refuses."""
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shengji as sj
+from shengji.bots import bot_from_text, bot_text
 from shengji.bots._policies import BOTS
 from shengji.play.rounds import Table
 
@@ -330,3 +332,88 @@ def test_the_last_trick_takes_the_bottom_with_its_multiplier():
     assert solved.best == (sj.Cards("2H 2H"),)
     assert dict(solved.values)[sj.Cards("2H")] == 10 + 15 * 2
     assert solved.rises == (1, 0)
+
+
+def whole_pack():
+    return sj.Cards(" ".join(sj.kind_name(k) for k in range(54) for _ in (0, 1)))
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_rollouts_finish_with_the_solver(rules):
+    """Table.rollouts with an endgame: where the pending play ends a trick and leaves `k` (1
+    to 3) cards a hand, each candidate's rollout in the true world is the trick's points and the
+    solved rest, as solve_endgame gives them from the next lead."""
+    rng = random.Random(f"rollouts-{rules}")
+    checked = 0
+    for seed in range(60):
+        seat = rng.randrange(4)
+        table = Table(sj.Rules.of(rules), seed, seed % 4, (2, 2), False, seat_is_python(seat))
+        pending = table.advance()
+        while pending is not None:
+            current = table.state()["current"]
+            if pending[0] == "play" and len(current) == 3:
+                if 1 <= len(table.hand(seat)) - len(current[0]) <= 3:
+                    break
+            table.answer(table.greedy_play() if pending[0] == "play" else None)
+            pending = table.advance()
+        if pending is None:
+            continue
+        state = table.state()
+        dealer, trump, current = state["dealer"], state["trump"], state["current"]
+        hands = [table.hand(s) for s in range(4)]
+        played = sum((p for t in state["tricks"] for p in t.plays), sj.Cards(""))
+        bottom = whole_pack() - played - sum(current, sj.Cards("")) - sum(hands, sj.Cards(""))
+        places = np.array([sj.to_masks([*hands, bottom])], dtype=np.uint64)
+        candidates = sj.legal_follows(hands[seat], current[0], trump)
+        k = len(hands[seat]) - len(current[0])
+        scores = table.rollouts(places, sj.to_masks(candidates), sj.Greedy().spec(), k)
+        points = 0
+        for t in state["tricks"]:
+            points += t.points if (t.winner - dealer) % 2 else 0
+            if t.attempted is not None:
+                lost = sj.Rules.of(rules).throw_penalty * len(t.attempted)
+                points += lost if (t.leader - dealer) % 2 == 0 else -lost
+        leader = (seat + 1) % 4
+        for play, score in zip(candidates, scores):
+            plays = [*current, play]
+            winner = (leader + sj.trick_winner(plays, trump)) % 4
+            won = sum(sj.points(p) for p in plays) if (winner - dealer) % 2 else 0
+            rest = list(hands)
+            rest[seat] = hands[seat] - play
+            final = sj.solve_endgame(
+                rest,
+                trump,
+                leader=winner,
+                dealer=dealer,
+                bottom=bottom,
+                rules=rules,
+                points=points + won,
+                values=False,
+            )
+            assert score == (1 if (seat - dealer) % 2 else -1) * final.defender_points
+        checked += 1
+    assert checked >= 20
+
+
+def test_pimc_takes_an_endgame_setting():
+    assert bot_from_text("pimc:endgame=3,rollouts=50") == sj.Pimc(rollouts=50, endgame=3)
+    assert bot_text(sj.Pimc(endgame=3)) == "pimc:endgame=3"
+    with pytest.raises(sj.BotError, match="Pimc.endgame"):
+        sj.Pimc(endgame=26)
+    table = Table(sj.Rules.of("v3"), 0, 0, (2, 2), False, seat_is_python(0))
+    pending = table.advance()
+    while pending != ("play", 0):
+        table.answer(None)
+        pending = table.advance()
+    places = np.zeros((1, 5, 2), dtype=np.uint64)
+    with pytest.raises(sj.ArgumentError, match="endgame must be 0"):
+        table.rollouts(places, sj.to_masks([table.greedy_play()]), sj.Greedy().spec(), -1)
+
+
+def test_a_pimc_bot_with_an_endgame_plays_whole_rounds():
+    """Rounds with two pimc seats finishing their rollouts with the solver come out legal,
+    and the same seed gives the same round."""
+    bots = [sj.Pimc(rollouts=40, endgame=3), "greedy"] * 2
+    first = sj.play_round(seed=5, rules="bo3", bots=bots)
+    sj.testing.check_record(first)
+    assert sj.play_round(seed=5, rules="bo3", bots=bots).to_dict() == first.to_dict()

@@ -141,18 +141,22 @@ class Pimc:
     (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
     per decision: candidates x worlds (at least one world each). Candidates: every legal
     follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
-    choice and a seeded sample of the rest. Declarations, revolutions and the bury are
-    greedy's (`greedy` settings). Same seed, same choices."""
+    choice and a seeded sample of the rest. With `endgame` > 0 the greedy bots play a world
+    out only until a lead where the hands hold that many cards or fewer, and the exact solver
+    (sj.solve_endgame) plays the rest best for both teams. Declarations, revolutions and the
+    bury are greedy's (`greedy` settings). Same seed, same choices."""
 
     rollouts: int = 1000
     max_candidates: int = 24
     seed: int = 0
+    endgame: int = 0
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
         validate.count(self.rollouts, "Pimc.rollouts", 1, 10**9, error=BotError)
         validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10**6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
+        validate.integer(self.endgame, "Pimc.endgame", 0, 25, error=BotError)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -161,7 +165,10 @@ class Pimc:
         return self.greedy.spec()._replace(kind=BOTS["search"])
 
     def __str__(self) -> str:
-        return f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates})"
+        return (
+            f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates}, "
+            f"endgame={self.endgame})"
+        )
 
     def choose(self, view: View, table: Table) -> Cards:
         """The play for the pending seat of `table`, whose view is `view`."""
@@ -184,7 +191,7 @@ class Pimc:
         worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
         places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
         scores = table.rollouts(
-            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec()
+            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec(), self.endgame
         )
         return candidates[int(np.argmax(scores))]
 

@@ -33,7 +33,11 @@ class Table:
     def greedy_play(self) -> Cards: ...
     def solve_endgame(self, values: bool = True) -> Endgame: ...
     def rollouts(
-        self, worlds: npt.NDArray[Any], candidates: npt.NDArray[Any], spec: Any
+        self,
+        worlds: npt.NDArray[Any],
+        candidates: npt.NDArray[Any],
+        spec: Any,
+        endgame: int = 0,
     ) -> npt.NDArray[Any]: ...
     @staticmethod
     def at_bury(

@@ -8,7 +8,8 @@ from libc.string cimport memcpy
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, points_raw, empty_buffer, legal_leads_raw,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, points_raw, empty_buffer,
+    legal_leads_raw,
     legal_follows_raw, set_of, cards_of,
 )
 from shengji.round._knowledge cimport (
@@ -22,8 +23,9 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, ILLEGAL_FOLLOW, game_start, apply,
-    throw_failed, when_of, game_rules,
+    throw_failed, when_of, game_rules, tally,
 )
+from shengji.round._endgame cimport Solver, solver_init, solver_free, solve_lead, endgame_bits
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, answer
 from shengji.play._driver cimport drive, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
@@ -96,7 +98,7 @@ cdef class Table:
         None when the round is over."""
         cdef int rc
         with nogil:
-            rc = drive(self.g, self.bots, self.know, False)
+            rc = drive(self.g, self.bots, self.know, False, 0)
         if rc == BAD_REDEALS:
             raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
         if rc < 0:
@@ -154,43 +156,50 @@ cdef class Table:
         """The rest of the round solved exactly from the pending lead, every hand known
         (sj.solve_endgame): the hands, the bottom, and the defenders' points so far from the
         tricks played and the penalties of failed throws."""
+        cdef int points, penalty
         g = self.g
         if not g.pending or g.ask != ASK_PLAY or g.step != 0:
             raise PlayError("an endgame is solved at a lead: no lead is pending")
-        points = 0
-        for t in self.tricks():
-            if (t.winner - g.dealer) % 2:
-                points += t.points
-            if t.attempted is not None:
-                lost = self.rules.throw_penalty * len(t.attempted)
-                points += lost if (t.leader - g.dealer) % 2 == 0 else -lost
+        tally(g, &points, &penalty)
         return solve_endgame([cards_of(g.hands[i]) for i in range(4)], self.trump,
                              leader=g.seat, dealer=g.dealer, bottom=cards_of(g.bottom),
-                             rules=self.rules, points=points, values=values)
+                             rules=self.rules, points=points + penalty, values=values)
 
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 spec):
+                 spec, int endgame=0):
         """For each candidate play of the pending seat, the mean over the worlds of its
         team's result when the round is played out from here by four greedy bots (`spec`):
         the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
         of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
-        The other hands and the bottom are the world's: the real ones are not used."""
+        The other hands and the bottom are the world's: the real ones are not used. With
+        `endgame` > 0 the bots play only until a lead where the hands hold that many cards
+        or fewer: the exact solver (sj.solve_endgame) gives the rest, both teams playing
+        best in the world."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], n = candidates.shape[0], i, j
-        cdef int seat = g.seat, q, rc = 0, team
+        cdef int seat = g.seat, q, rc = 0, team, points, penalty, final
         cdef BotSpec greedy[4]
         cdef Passes passes[4]
-        cdef CardSet c
+        cdef CardSet c, best
         cdef Game* scratch
+        cdef Solver S
         if not g.pending or g.ask != ASK_PLAY:
             raise PlayError("no play is pending")
         if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
             raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        if not 0 <= endgame <= MAX_HAND:
+            raise ArgumentError(f"endgame must be 0 (none) to {MAX_HAND} cards a hand, "
+                                f"got {endgame}")
         read_specs([spec] * 4, greedy, passes)
         scores = np.zeros(n, dtype=np.float64)
         cdef double[::1] out = scores
+        # one solver for every world: its table keys each position's bottom
+        rc = solver_init(&S, g.table, &g.rules.s, g.dealer, g.bottom,
+                         endgame_bits(endgame) if endgame else 0, True)
         scratch = <Game*>calloc(1, sizeof(Game))
-        if scratch == NULL:
+        if scratch == NULL or rc < 0:
+            free(scratch)
+            solver_free(&S)
             raise MemoryError()
         team = (seat - g.dealer) & 1          # 0: the dealer's team
         try:
@@ -212,16 +221,22 @@ cdef class Table:
                         c.twos = candidates[i, 1]
                         rc = apply(scratch, c, False, True)
                         if rc == 0:
-                            rc = drive(scratch, greedy, NULL, False)
+                            rc = drive(scratch, greedy, NULL, False, endgame)
+                        final = scratch.res.defender_points
+                        if rc == ASK_PLAY:      # the endgame, solved
+                            S.bottom_points = points_raw(scratch.bottom)
+                            rc = solve_lead(&S, scratch.hands, scratch.seat, &best)
+                            tally(scratch, &points, &penalty)
+                            final = max(0, points + penalty + rc)
                         free(scratch.buf.data)
                         if rc < 0:
                             break
-                        out[i] += scratch.res.defender_points if team else \
-                            -scratch.res.defender_points
+                        out[i] += final if team else -final
                     if rc < 0:
                         break
         finally:
             free(scratch)
+            solver_free(&S)
         if rc < 0:
             raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
                                     f"(candidate {i})")

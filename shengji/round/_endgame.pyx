@@ -48,8 +48,6 @@ cdef enum:
     LOWER = 2
     UPPER = 3
     INF = 1 << 30
-    TT_MIN_BITS = 10
-    TT_MAX_BITS = 18       # 2^18 slots of 96 bytes: 24 MB at most
 
 
 cdef inline bint defends(const Solver* S, int seat) noexcept nogil:
@@ -63,8 +61,9 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 
-cdef inline uint64_t position_hash(const CardSet* hands, int leader) noexcept nogil:
-    cdef uint64_t h = <uint64_t>leader
+cdef inline uint64_t position_hash(const CardSet* hands, int leader,
+                                   int bottom_points) noexcept nogil:
+    cdef uint64_t h = <uint64_t>leader | (<uint64_t>bottom_points << 2)
     cdef int i
     for i in range(4):
         h = mix(h ^ hands[i].ones)
@@ -118,6 +117,8 @@ cdef void link_runs(const Solver* S, CardSet hand, CardSet live, int8_t* prev,
     cdef int c, i, j, p, kind, other, last, run_points, points
     linked[0] = 0
     for c in range(5):
+        if popcount(singles & t.cat_mask[c]) < 2:
+            continue                # no run of two here
         last = -1                   # the top of the run being built, -1 for none
         run_points = -1
         i = t.cat_size[c] - 1       # by_order lists the highest first: go up from the lowest
@@ -309,7 +310,7 @@ cdef int64_t list_moves(Solver* S, CardSet* plays, const LeadShape* shape, int l
 
 cdef int at_lead(Solver* S, int leader, int alpha, int beta) noexcept nogil:
     """The defenders' points from this lead on (fail-soft within alpha..beta)."""
-    cdef uint64_t slot = position_hash(S.hands, leader) & S.tt_mask
+    cdef uint64_t slot = position_hash(S.hands, leader, S.bottom_points) & S.tt_mask
     cdef Entry* e = &S.tt[slot]
     cdef CardSet plays[4]
     cdef CardSet first, best, m
@@ -319,7 +320,8 @@ cdef int at_lead(Solver* S, int leader, int alpha, int beta) noexcept nogil:
     cdef int64_t base, i
     first.ones = first.twos = 0
     best = first
-    if e.bound and e.leader == leader and same_hands(e.hands, S.hands):
+    if (e.bound and e.leader == leader and e.bottom_points == S.bottom_points
+            and same_hands(e.hands, S.hands)):
         if (e.bound == EXACT or (e.bound == LOWER and e.value >= beta)
                 or (e.bound == UPPER and e.value <= alpha)):
             return e.value
@@ -353,6 +355,7 @@ cdef int at_lead(Solver* S, int leader, int alpha, int beta) noexcept nogil:
     e = &S.tt[slot]
     e.hands = S.hands
     e.leader = leader
+    e.bottom_points = S.bottom_points
     e.value = best_v
     e.best = best
     e.bound = UPPER if best_v <= a0 else LOWER if best_v >= b0 else EXACT
@@ -422,7 +425,8 @@ cdef int solve_lead(Solver* S, const CardSet* hands, int leader, CardSet* best) 
     v = at_lead(S, leader, -INF, INF)
     if S.error:
         return S.error
-    best[0] = S.tt[position_hash(S.hands, leader) & S.tt_mask].best   # stored last
+    # the root's slot was stored last
+    best[0] = S.tt[position_hash(S.hands, leader, S.bottom_points) & S.tt_mask].best
     return v
 
 
@@ -507,7 +511,7 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
         hs[i] = set_of(cards[i])
     n = len(cards[0])
     t = trump_table(trump.code)
-    bits = min(TT_MAX_BITS, max(TT_MIN_BITS, 2 * n + 6))
+    bits = endgame_bits(n)
     if solver_init(&S, t, &s, dealer_seat, set_of(down), bits, merge) < 0:
         solver_free(&S)
         raise MemoryError()
