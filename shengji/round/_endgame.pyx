@@ -186,6 +186,22 @@ cdef int higher_score(const void* a, const void* b) noexcept nogil:
     return (y > x) - (y < x)
 
 
+cdef void sort_moves(Move* m, int64_t n) noexcept nogil:
+    """By score, highest first (insertion sort for the usual short lists)."""
+    cdef int64_t i, j
+    cdef Move x
+    if n > 32:
+        qsort(m, n, sizeof(Move), higher_score)
+        return
+    for i in range(1, n):
+        x = m[i]
+        j = i
+        while j > 0 and m[j - 1].score < x.score:
+            m[j] = m[j - 1]
+            j -= 1
+        m[j] = x
+
+
 cdef int list_throws(Solver* S, int seat) noexcept nogil:
     """Appends to S.buf the throws (leads of two or more units) of the seat that stand (§6).
     A card thrown once is a single unit, which stands only at or above the others' highest
@@ -280,6 +296,9 @@ cdef int64_t list_moves(Solver* S, CardSet* plays, const LeadShape* shape, int l
         n = legal_follows_raw(S.table, S.hands[seat], plays[0], &S.buf)
     if n < 0:
         return n
+    if S.buf.n == 1:                    # forced: nothing to merge or order
+        rc = push_move(S, S.buf.data[0], 0)
+        return rc if rc < 0 else base
     if S.merge:
         link_runs(S, S.hands[seat], live_cards(S, plays, step), prev, &linked)
     for i in range(S.buf.n):
@@ -304,8 +323,20 @@ cdef int64_t list_moves(Solver* S, CardSet* plays, const LeadShape* shape, int l
         rc = push_move(S, m, score)
         if rc < 0:
             return rc
-    qsort(&S.moves[base], S.nmoves - base, sizeof(Move), higher_score)
+    sort_moves(&S.moves[base], S.nmoves - base)
     return base
+
+
+cdef inline int most_points(const Solver* S, int cards) noexcept nogil:
+    """A bound on the defenders' points from a lead with `cards` cards a hand: every point
+    still in the hands, and the bottom at the largest multiplier a lead of that many cards
+    could give (a tractor of cards // 2 pairs)."""
+    cdef CardSet all_ = union_of(union_of(S.hands[0], S.hands[1]),
+                                 union_of(S.hands[2], S.hands[3]))
+    cdef int m = 2 << (cards // 2)
+    if S.s.multiplier_cap and m > S.s.multiplier_cap:
+        m = S.s.multiplier_cap
+    return points_raw(all_) + S.bottom_points * m
 
 
 cdef int at_lead(Solver* S, int leader, int alpha, int beta) noexcept nogil:
@@ -316,10 +347,15 @@ cdef int at_lead(Solver* S, int leader, int alpha, int beta) noexcept nogil:
     cdef CardSet first, best, m
     cdef LeadShape shape
     cdef bint maximise = defends(S, leader)
-    cdef int a0 = alpha, b0 = beta, v, best_v = -INF if maximise else INF
+    cdef int a0 = alpha, b0 = beta, v, best_v = -INF if maximise else INF, most
     cdef int64_t base, i
     first.ones = first.twos = 0
     best = first
+    if beta <= 0:
+        return 0                        # no value is below 0
+    most = most_points(S, card_count(S.hands[leader]))
+    if alpha >= most:
+        return most
     if (e.bound and e.leader == leader and e.bottom_points == S.bottom_points
             and same_hands(e.hands, S.hands)):
         if (e.bound == EXACT or (e.bound == LOWER and e.value >= beta)
