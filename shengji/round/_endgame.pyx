@@ -420,6 +420,8 @@ cdef int follow(Solver* S, CardSet* plays, const LeadShape* shape, int leader, i
                 points += S.bottom_points * m_
             return points
         return points + at_lead(S, w, alpha - points, beta - points)
+    if beta <= 0:
+        return 0
     seat = (leader + step) & 3
     maximise = defends(S, seat)
     best_v = -INF if maximise else INF
