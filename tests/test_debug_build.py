@@ -59,6 +59,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
             "test_knowledge.py",
             "test_conditioned.py",
             "test_learned.py",
+            "test_endgame.py",
         )
     ]
     run = subprocess.run(
