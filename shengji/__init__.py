@@ -32,7 +32,7 @@ from shengji.core._core import (
     trick_winner,
 )
 from shengji.core.deals import deal, decks
-from shengji.core.results import Advance, Leads, Settlement, ThrowCheck, Unit
+from shengji.core.results import Advance, Endgame, Leads, Settlement, ThrowCheck, Unit
 from shengji.errors import (
     ArgumentError,
     BotError,
@@ -49,6 +49,7 @@ from shengji.errors import (
 from shengji.play.records import MatchRecord, RoundRecord
 from shengji.play.replay import replay
 from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
+from shengji.round._endgame import solve_endgame
 from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds
 from shengji.studies.analyze import analyze_bury, analyze_trump
@@ -63,6 +64,7 @@ __all__ = [
     "ThrowCheck",
     "Settlement",
     "Advance",
+    "Endgame",
     "Leads",
     "ShengjiError",
     "ArgumentError",
@@ -97,6 +99,7 @@ __all__ = [
     "Ladder",
     "analyze_bury",
     "analyze_trump",
+    "solve_endgame",
     "parse_cards",
     "category",
     "order",

@@ -62,6 +62,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
             "test_conditioned.py",
             "test_learned.py",
             "test_pimc.py",
+            "test_endgame.py",
         )
     ]
     run = subprocess.run(

@@ -226,14 +226,17 @@ class Pimc:
     (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
     per decision: candidates x worlds (at least one world each). Candidates: every legal
     follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
-    choice and a seeded sample of the rest. Declarations, revolutions and the bury are
-    greedy's (`greedy` settings). Same seed, same choices. `threads`: the threads its
+    choice and a seeded sample of the rest. With `endgame` > 0 the greedy bots play a world
+    out only until a lead where the hands hold that many cards or fewer, and the exact solver
+    (sj.solve_endgame) plays the rest best for both teams. Declarations, revolutions and the
+    bury are greedy's (`greedy` settings). Same seed, same choices. `threads`: the threads its
     rollouts run on (without the GIL); the choices are the same for any number."""
 
     rollouts: int = 1000
     max_candidates: int = 24
     seed: int = 0
     threads: int = 1
+    endgame: int = 0
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -241,6 +244,7 @@ class Pimc:
         validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10**6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
         validate.count(self.threads, "Pimc.threads", 1, 1024, error=BotError)
+        validate.integer(self.endgame, "Pimc.endgame", 0, 25, error=BotError)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -249,7 +253,10 @@ class Pimc:
         return self.greedy.spec()._replace(kind=BOTS["search"])
 
     def __str__(self) -> str:
-        return f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates})"
+        return (
+            f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates}, "
+            f"endgame={self.endgame})"
+        )
 
     def choose(self, view: View, table: Table) -> Cards:
         """The play for the pending seat of `table`, whose view is `view`."""
@@ -272,7 +279,8 @@ class Pimc:
         worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
         places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
         scores = table.rollouts(
-            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec(), self.threads
+            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec(),
+            self.threads, self.endgame
         )
         return candidates[int(np.argmax(scores))]
 

@@ -3,6 +3,7 @@
 # input through a negative return code (the BAD_* values) instead of raising, and the `def`
 # layer in _core.pyx turns codes into exceptions after the loop. See docs/engine.md.
 from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
+from libc.stdlib cimport realloc
 
 cdef enum:
     MAX_RUNS = 10          # room for runs and pieces: a category line of <= 16 positions has at
@@ -226,6 +227,31 @@ cdef inline PlayBuffer empty_buffer() noexcept nogil:
     b.n = 0
     b.cap = 0
     return b
+
+
+cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
+    """Appends c to out (grown by doubling); 0, or BAD_MEMORY."""
+    cdef CardSet* grown
+    if out.n == out.cap:
+        grown = <CardSet*>realloc(out.data, (out.cap * 2 + 16) * sizeof(CardSet))
+        if grown == NULL:
+            return BAD_MEMORY
+        out.data = grown
+        out.cap = out.cap * 2 + 16
+    out.data[out.n] = c
+    out.n += 1
+    return 0
+
+
+cdef inline int max_position(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    """The highest position on its category's line of these kinds (of one category); -1 for
+    none."""
+    cdef int best = -1
+    while kinds:
+        if t.pos_of[ctz(kinds)] > best:
+            best = t.pos_of[ctz(kinds)]
+        kinds &= kinds - 1
+    return best
 
 
 cdef inline int trump_code(int level, int suit) noexcept nogil:

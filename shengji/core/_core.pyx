@@ -146,15 +146,6 @@ cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept 
     return m
 
 
-cdef inline int max_position(const TrumpTable* t, uint64_t kinds) noexcept nogil:
-    cdef int best = -1
-    while kinds:
-        if t.pos_of[ctz(kinds)] > best:
-            best = t.pos_of[ctz(kinds)]
-        kinds &= kinds - 1
-    return best
-
-
 cdef int runs_of(uint64_t m, int8_t* lens, int8_t* tops) noexcept nogil:
     """Maximal runs of consecutive set bits of length >= 2 (tractor material); returns how many.
     A hand of 25 cards has at most 6 such runs, the arrays hold 8."""
@@ -372,19 +363,6 @@ cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet pl
     if shape.npairs == 0:
         return FOLLOW_OK
     return shape_code(t, &shape, suit_cards, play)
-
-
-cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
-    cdef CardSet* grown
-    if out.n == out.cap:
-        grown = <CardSet*>realloc(out.data, (out.cap * 2 + 16) * sizeof(CardSet))
-        if grown == NULL:
-            return BAD_MEMORY
-        out.data = grown
-        out.cap = out.cap * 2 + 16
-    out.data[out.n] = c
-    out.n += 1
-    return 0
 
 
 cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* counts, int nkinds,

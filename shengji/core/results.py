@@ -50,3 +50,22 @@ class Leads(NamedTuple):
     plays: list
     total: int
     truncated: bool
+
+
+class Endgame(NamedTuple):
+    """An endgame solved exactly (sj.solve_endgame): the defenders' final points when both
+    teams play best from the position, the settlement they give (§8, before must-play
+    clamping), the leader's best leads, every legal lead with the final points it leads to
+    (empty when not asked for), and the plays the search tried."""
+
+    defender_points: int
+    settlement: Settlement
+    best: tuple  # the best leads (shengji.Cards): all of them when values were asked, else one
+    values: tuple  # ((lead, final defender points), ...) for every legal lead, or ()
+    nodes: int
+
+    @property
+    def rises(self) -> tuple[int, int]:
+        """Levels each team goes up, (the dealer's team, the defenders), before clamping."""
+        s = self.settlement
+        return (s.rise, 0) if s.dealer_holds else (0, s.rise)

@@ -192,7 +192,7 @@ cdef class VecCore:
         rc = game_start(s.g, &self.rules, self.passes, <uint64_t>self.round_seeds_v[k],
                         self.dealers_v[k], self.levels[0], self.levels[1], self.first_round)
         if rc >= 0:
-            rc = drive(s.g, self.bots, s.know, False)
+            rc = drive(s.g, self.bots, s.know, False, 0)
         return NO_LEARNER if rc == ASK_DONE else rc
 
     cdef int act(self, int64_t k) noexcept nogil:
@@ -215,7 +215,7 @@ cdef class VecCore:
         rc = apply(g, s.move, s.flag, True)
         if rc != 0:
             return rc
-        rc = drive(g, self.bots, s.know, False)
+        rc = drive(g, self.bots, s.know, False, 0)
         if rc != ASK_DONE:
             return rc
         rising = g.dealer & 1 if g.res.dealer_holds else 1 - (g.dealer & 1)

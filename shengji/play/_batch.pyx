@@ -154,7 +154,7 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
                 if know != NULL:
                     knowledge_reset(know)
                 if rc >= 0:
-                    rc = drive(g, kinds, know, not play)
+                    rc = drive(g, kinds, know, not play, 0)
                 if rc < 0:
                     break
                 write_row(g, &row, i, play)

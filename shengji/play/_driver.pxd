@@ -1,7 +1,7 @@
 # The driver's contract for the native modules that play rounds (_batch, _playout, _table, and
 # the vector environment, _vector.pyx): the loop that lets native bots answer, the bots' specs
 # read from Python, a Game for them, the error of a refusal and the converters from Python.
-from shengji.core._core cimport CardSet
+from shengji.core._core cimport CardSet, card_count
 from shengji.round._engine cimport (
     Game, Passes, ASK_DONE, ASK_BURY, ASK_PLAY, PH_PLAY, run, apply, side_bury_is_moot,
 )
@@ -34,15 +34,17 @@ cdef inline int native_answer(Game* g, const BotSpec* b, RoundKnowledge* know, C
 # for its own calls, which the compiler may specialize (Table.rollouts asks it with no knowledge,
 # to the end of the round), instead of calling it through the C-API table once a round.
 cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
-                      bint declarations_only) noexcept nogil:
+                      bint declarations_only, int endgame) noexcept nogil:
     """Run the round, the native bots answering, until a Python seat must decide or the round
     ends. With declarations_only it stops once the first trick is about to start, the bottom
     buried; or sooner, at the dealer's bury, where which side cards go changes nothing before
     the first trick (side_bury_is_moot) and the bot would bury side cards only: the dealer
     then still holds the bottom, with the trumps it would keep. `know` is what the seats know
     of this round, read on for a learned seat's plays (NULL where no seat is learned): the
-    caller resets it (knowledge_reset) whenever it starts a round afresh in `g`. Returns
-    ASK_* or a BAD_* code (a native bot's answer refused is an engine bug)."""
+    caller resets it (knowledge_reset) whenever it starts a round afresh in `g`. With
+    `endgame` > 0 it stops (ASK_PLAY) at the first lead where hands hold `endgame` cards or
+    fewer, for the exact solver to take over. Returns ASK_* or a BAD_* code (a native bot's
+    answer refused is an engine bug)."""
     cdef int ask, rc
     cdef CardSet cards
     cdef bint flag
@@ -52,6 +54,9 @@ cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
             return ASK_DONE
         if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
                 bots[g.seat].kind == BOT_SEARCH and ask == ASK_PLAY):
+            return ask
+        if (endgame and ask == ASK_PLAY and g.step == 0
+                and card_count(g.hands[g.seat]) <= endgame):
             return ask
         if (declarations_only and ask == ASK_BURY and buries_side_cards(g, &bots[g.seat])
                 and side_bury_is_moot(g)):

@@ -130,7 +130,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
                     if know != NULL:
                         knowledge_reset(know)
                     if rc >= 0:
-                        rc = drive(g, specs, know, False)
+                        rc = drive(g, specs, know, False, 0)
                     if rc < 0:
                         break
                     c_points[i, j] = g.res.defender_points

@@ -5,6 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shengji.core._core import Cards, Trump
+from shengji.core.results import Endgame
 from shengji.round._knowledge import SeatKnowledge
 from shengji.round.history import Event, Trick
 
@@ -31,12 +32,14 @@ class Table:
     def answer(self, cards: Cards | None = None, flag: bool = False) -> int: ...
     def greedy_play(self) -> Cards: ...
     def bot_play(self, spec: Any, world: npt.ArrayLike | None = None) -> Cards: ...
+    def solve_endgame(self, values: bool = True) -> Endgame: ...
     def rollouts(
         self,
         worlds: npt.NDArray[Any],
         candidates: npt.NDArray[Any],
         spec: Any,
         threads: int = 1,
+        endgame: int = 0,
     ) -> npt.NDArray[Any]: ...
     @staticmethod
     def at_bury(

@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, points_raw, empty_buffer, legal_leads_raw,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, points_raw, empty_buffer,
+    legal_leads_raw,
     legal_follows_raw, set_of, cards_of,
 )
 from shengji.round._knowledge cimport (
@@ -24,8 +25,9 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
-    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only,
+    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally,
 )
+from shengji.round._endgame cimport Solver, solver_init, solver_free, solve_lead, endgame_bits
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
 from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
@@ -35,6 +37,7 @@ from shengji.core._core import KIND_NAMES, Cards, Trump
 from shengji.core.results import Settlement
 from shengji.core.schema import ROUND_NAMES
 from shengji.round import history
+from shengji.round._endgame import solve_endgame
 from shengji.play._driver import REFUSALS
 from shengji.play._batch import whole_packs
 from shengji.play._playout import DECK_OF_PLACES
@@ -110,7 +113,7 @@ cdef class Table:
         None when the round is over."""
         cdef int rc
         with nogil:
-            rc = drive(self.g, self.bots, self.know, False)
+            rc = drive(self.g, self.bots, self.know, False, 0)
         if rc == BAD_REDEALS:
             raise ShengjiError(f"nobody declared in {MAX_DEALS} deals: the round cannot start")
         if rc < 0:
@@ -189,15 +192,31 @@ cdef class Table:
             raise PlayError("the bot found no play")
         return cards_of(cards)
 
+    def solve_endgame(self, values=True):
+        """The rest of the round solved exactly from the pending lead, every hand known
+        (sj.solve_endgame): the hands, the bottom, and the defenders' points so far from the
+        tricks played and the penalties of failed throws."""
+        cdef int points, penalty
+        g = self.g
+        if not g.pending or g.ask != ASK_PLAY or g.step != 0:
+            raise PlayError("an endgame is solved at a lead: no lead is pending")
+        tally(g, &points, &penalty)
+        return solve_endgame([cards_of(g.hands[i]) for i in range(4)], self.trump,
+                             leader=g.seat, dealer=g.dealer, bottom=cards_of(g.bottom),
+                             rules=self.rules, points=points + penalty, values=values)
+
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 spec, int threads=1):
+                 spec, int threads=1, int endgame=0):
         """For each candidate play of the pending seat, the mean over the worlds of its
         team's result when the round is played out from here by four greedy bots (`spec`):
         the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
         of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
         The other hands and the bottom are the world's: the real ones are not used. The
         rollouts run on `threads` threads without the GIL, each on a share of them; each
-        rollout's result is the same on any thread, and the means are the same sums."""
+        rollout's result is the same on any thread, and the means are the same sums. With
+        `endgame` > 0 the bots play only until a lead where the hands hold that many cards
+        or fewer: the exact solver (sj.solve_endgame) gives the rest, both teams playing
+        best in the world."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total, lo, share
         cdef int team
@@ -209,12 +228,15 @@ cdef class Table:
             raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
         if threads < 1:
             raise ArgumentError(f"threads must be 1 or more, got {threads}")
+        if not 0 <= endgame <= MAX_HAND:
+            raise ArgumentError(f"endgame must be 0 (none) to {MAX_HAND} cards a hand, "
+                                f"got {endgame}")
         read_specs([spec] * 4, greedy, passes)
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
         share = (total + threads - 1) // threads if total else 1
         spans = [(lo, min(lo + share, total)) for lo in range(0, total, share)]
-        run = _Rollouts(self, worlds, candidates, points)
+        run = _Rollouts(self, worlds, candidates, points, endgame)
         memcpy(run.bots, greedy, sizeof(greedy))
         memcpy(run.passes, passes, sizeof(passes))
         if len(spans) <= 1:
@@ -424,27 +446,38 @@ cdef class _Rollouts:
     cdef const uint64_t[:, :, ::1] worlds
     cdef const uint64_t[:, ::1] candidates
     cdef int[::1] points
+    cdef int endgame
     cdef BotSpec bots[4]
     cdef Passes passes[4]
 
     def __init__(self, Table table, const uint64_t[:, :, ::1] worlds,
-                 const uint64_t[:, ::1] candidates, int[::1] points):
+                 const uint64_t[:, ::1] candidates, int[::1] points, int endgame):
         self.table = table
         self.worlds = worlds
         self.candidates = candidates
         self.points = points
+        self.endgame = endgame
 
     def play(self, int64_t lo, int64_t hi):
         """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points, without the
-        GIL, on a Game of their own: (0, -) or the first refusal (code, rollout)."""
+        GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
+        the first refusal (code, rollout)."""
         cdef Game* g = self.table.g
         cdef Game* scratch = <Game*>malloc(sizeof(Game))
         cdef PlayBuffer buf = empty_buffer()
         cdef int64_t r = lo, i, j, k = self.worlds.shape[0]
-        cdef int rc = 0
-        cdef CardSet c
+        cdef int rc = 0, final, points, penalty
+        cdef CardSet c, best
+        cdef Solver S
         if scratch == NULL:
             raise MemoryError()
+        if self.endgame:
+            # one solver for the span's worlds: its table keys each position's bottom
+            if solver_init(&S, g.table, &g.rules.s, g.dealer, g.bottom,
+                           endgame_bits(self.endgame), True) < 0:
+                free(scratch)
+                solver_free(&S)
+                raise MemoryError()
         memcpy(scratch, g, sizeof(Game))   # the deals and events, which no rollout changes
         try:
             with nogil:
@@ -460,15 +493,23 @@ cdef class _Rollouts:
                     c.twos = self.candidates[i, 1]
                     rc = apply(scratch, c, False, True)
                     if rc == 0:
-                        rc = drive(scratch, self.bots, NULL, False)
+                        rc = drive(scratch, self.bots, NULL, False, self.endgame)
                     buf = scratch.buf
-                    if rc == 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
+                    final = scratch.res.defender_points
+                    if rc == ASK_PLAY:      # the endgame, solved
+                        S.bottom_points = points_raw(scratch.bottom)
+                        rc = solve_lead(&S, scratch.hands, scratch.seat, &best)
+                        tally(scratch, &points, &penalty)
+                        final = max(0, points + penalty + rc)
+                    if rc >= 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
                         rc = BAD_FAST_PATH
                     if rc < 0:
                         break
-                    self.points[r] = scratch.res.defender_points
+                    self.points[r] = final
                     r += 1
         finally:
             free(buf.data)
             free(scratch)
+            if self.endgame:
+                solver_free(&S)
         return rc, r

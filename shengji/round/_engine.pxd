@@ -321,6 +321,7 @@ cdef inline bint show_passed(const Game* g, const Passes* p, int seat, int what,
         (g.declarer - seat) % 2 == 0)
 
 
+cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil

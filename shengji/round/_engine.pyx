@@ -979,23 +979,31 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
     return rc
 
 
+cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil:
+    """The defenders' points from the tricks finished so far, and the failed throws' penalties
+    (§6: + when a dealer-team seat threw, - when a defender did)."""
+    cdef int k, j, lost, dealer = g.dealer
+    cdef const Trick* tricks = g.tricks
+    trick_points[0] = 0
+    penalty[0] = 0
+    for k in range(g.ntricks):
+        if (tricks[k].winner - dealer) % 2:
+            for j in range(4):
+                trick_points[0] += points_raw(tricks[k].plays[j])
+        if throw_failed(&tricks[k]):
+            lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
+            penalty[0] += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
+
+
 cdef int finish(Game* g) noexcept nogil:
     """The end of the round (§6-§8): points, penalties, the bottom, settlement."""
     cdef RoundResult* out = &g.res
-    cdef int n = g.ntricks, k, j, lost, m, dealer = g.dealer
+    cdef int n = g.ntricks, m
     cdef Trick* tricks = g.tricks
-    out.trick_points = 0
-    out.penalty = 0
-    for k in range(n):
-        if (tricks[k].winner - dealer) % 2:
-            for j in range(4):
-                out.trick_points += points_raw(tricks[k].plays[j])
-        if throw_failed(&tricks[k]):
-            lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
-            out.penalty += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
+    tally(g, &out.trick_points, &out.penalty)
     out.bottom_points = points_raw(g.bottom)
     out.multiplier = 0
-    if n and (tricks[n - 1].winner - dealer) % 2:
+    if n and (tricks[n - 1].winner - g.dealer) % 2:
         m = bottom_multiplier_raw(g.table, &g.rules.s, tricks[n - 1].plays[
             (tricks[n - 1].winner - tricks[n - 1].leader) & 3 if g.rules.s.multiplier_by_winner
             else 0])

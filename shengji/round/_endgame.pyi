@@ -1,0 +1,19 @@
+# Type stub of shengji/round/_endgame.pyx, checked by stubtest in tests/test_typing.py.
+from collections.abc import Sequence
+from typing import Any
+
+from shengji.core._core import Cards, Trump
+from shengji.core.results import Endgame
+
+def solve_endgame(
+    hands: Sequence[Cards | str],
+    trump: Trump,
+    *,
+    leader: int,
+    dealer: int,
+    bottom: Cards | str,
+    rules: Any = "v3",
+    points: int = 0,
+    values: bool = True,
+    merge: bool = True,
+) -> Endgame: ...
