@@ -370,7 +370,7 @@ def test_rollouts_finish_with_the_solver(rules):
         places = np.array([sj.to_masks([*hands, bottom])], dtype=np.uint64)
         candidates = sj.legal_follows(hands[seat], current[0], trump)
         k = len(hands[seat]) - len(current[0])
-        scores = table.rollouts(places, sj.to_masks(candidates), sj.Greedy().spec(), k)
+        scores = table.rollouts(places, sj.to_masks(candidates), sj.Greedy().spec(), endgame=k)
         points = 0
         for t in state["tricks"]:
             points += t.points if (t.winner - dealer) % 2 else 0
@@ -411,7 +411,7 @@ def test_pimc_takes_an_endgame_setting():
         pending = table.advance()
     places = np.zeros((1, 5, 2), dtype=np.uint64)
     with pytest.raises(sj.ArgumentError, match="endgame must be 0"):
-        table.rollouts(places, sj.to_masks([table.greedy_play()]), sj.Greedy().spec(), -1)
+        table.rollouts(places, sj.to_masks([table.greedy_play()]), sj.Greedy().spec(), endgame=-1)
 
 
 def test_a_pimc_bot_with_an_endgame_plays_whole_rounds():

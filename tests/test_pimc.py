@@ -76,6 +76,11 @@ def test_rollouts_are_the_same_on_any_number_of_threads():
         for threads in (2, 3, 64):
             more = engine.rollouts(places, sj.to_masks(plays), sj.Greedy().spec(), threads)
             assert more.tolist() == one.tolist()
+        # with the endgame solver too: each thread's span has a solver of its own
+        solved = engine.rollouts(places, sj.to_masks(plays), sj.Greedy().spec(), endgame=4)
+        for threads in (2, 5):
+            more = engine.rollouts(places, sj.to_masks(plays), sj.Greedy().spec(), threads, 4)
+            assert more.tolist() == solved.tolist()
     bots = [sj.Pimc(rollouts=40, threads=2), "greedy", sj.Pimc(rollouts=40), "greedy"]
     for seed in range(2):
         threaded = sj.play_round("bo3", seed=seed, bots=bots)

@@ -279,8 +279,11 @@ class Pimc:
         worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
         places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
         scores = table.rollouts(
-            np.ascontiguousarray(places), to_masks(candidates), self.greedy.spec(),
-            self.threads, self.endgame
+            np.ascontiguousarray(places),
+            to_masks(candidates),
+            self.greedy.spec(),
+            self.threads,
+            self.endgame,
         )
         return candidates[int(np.argmax(scores))]
 
