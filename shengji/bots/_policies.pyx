@@ -6,7 +6,7 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
     kind_points, card_count, restrict, difference, union_of, ctz, popcount, play_rank, outranks,
-    legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
+    may_compete, legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
 )
 from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
@@ -430,13 +430,7 @@ cdef inline int small_rank(const TrumpTable* t, const LeadShape* shape, CardSet 
     highest position of the play's pairs, or of its cards when the lead holds no pair)."""
     cdef uint64_t m
     cdef int best = -1, p
-    ruffs[0] = False
-    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
-        if shape.nunits != 1:
-            return -1
-    elif shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
-        ruffs[0] = True
-    else:
+    if not may_compete(t, shape, play, ruffs):
         return -1
     if popcount(play.twos) < shape.npairs:
         return -1

@@ -266,6 +266,20 @@ cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet pl
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil
+cdef inline bint may_compete(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                             bint* ruffs) noexcept nogil:
+    """Whether a follow's category lets it compete for the trick (§5): a play of the led
+    category against a one-unit lead, or an all-trump answer to a side-suit lead, which
+    ruffs (ruffs set); anything else never wins."""
+    ruffs[0] = False
+    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
+        return shape.nunits == 1
+    if shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
+        ruffs[0] = True
+        return True
+    return False
+
+
 cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
                    bint* ruffs) noexcept nogil
 cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil

@@ -609,16 +609,8 @@ cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* p
 
 cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
                    bint* ruffs) noexcept nogil:
-    """The key a follow competes with (§5), or -1 when it cannot win: a play of the led
-    category competes only against a one-unit lead, an all-trump answer to a side-suit lead
-    ruffs (ruffs set), anything else never wins."""
-    ruffs[0] = False
-    if (play.ones & ~t.cat_mask[shape.cat]) == 0:
-        if shape.nunits != 1:
-            return -1
-    elif shape.cat != TRUMP and (play.ones & ~t.cat_mask[TRUMP]) == 0:
-        ruffs[0] = True
-    else:
+    """The key a follow competes with (§5), or -1 when it cannot win (may_compete)."""
+    if not may_compete(t, shape, play, ruffs):
         return -1
     return shaped_key(t, play, shape)
 

@@ -260,25 +260,13 @@ def pairing(
     progress: Callable[[int], object] | None,
 ) -> Pairing:
     """Bot i against bot j: their duel of deals, and of matches when asked."""
-    folder = None if out is None else os.path.join(out, f"pair-{i}-{j}")
-    d = duel(
-        texts[i],
-        texts[j],
-        deals=deals,
-        rules=rules,
-        seed=seed,
-        workers=workers,
-        out=folder,
-        progress=progress,
-    )
-    score = Interval(**{k: d.metric("score")[k] for k in ("value", "ci_low", "ci_high", "n")})
-    advantage = np.stack([d.frame[f"a_advantage__{s}"].to_numpy() for s in SEATINGS])
-    wins = None
-    if matches:
-        folder = None if out is None else os.path.join(out, f"pair-{i}-{j}-matches")
-        m = duel(
+
+    def played(suffix: str, deals: int | None = None, matches: int | None = None) -> Any:
+        folder = None if out is None else os.path.join(out, f"pair-{i}-{j}{suffix}")
+        return duel(
             texts[i],
             texts[j],
+            deals=deals,
             matches=matches,
             rules=rules,
             seed=seed,
@@ -286,13 +274,17 @@ def pairing(
             out=folder,
             progress=progress,
         )
-        wins = Interval(
-            **{k: m.metric("wins_mean")[k] for k in ("value", "ci_low", "ci_high", "n")}
-        )
+
+    def interval(metric: dict) -> Interval:
+        return Interval(metric["value"], metric["ci_low"], metric["ci_high"], metric["n"])
+
+    d = played("", deals=deals)
+    advantage = np.stack([d.frame[f"a_advantage__{s}"].to_numpy() for s in SEATINGS])
+    wins = interval(played("-matches", matches=matches).metric("wins_mean")) if matches else None
     return Pairing(
         i,
         j,
-        score,
+        interval(d.metric("score")),
         float(np.clip(advantage, 0, None).sum()),
         float(np.clip(-advantage, 0, None).sum()),
         wins,
