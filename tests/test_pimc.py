@@ -14,22 +14,25 @@ PRESETS = ["v3", "match16", "bo3"]
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_pimc_rounds_keep_every_invariant_and_repeat(preset):
-    pimc = sj.Pimc(rollouts=60, seed=3)
-    for seed in range(3):
+    for seed, pimc in enumerate(
+        [sj.Pimc(rollouts=60, seed=3)] * 3 + [sj.Pimc(rollouts=60, seed=3, policy="expert")]
+    ):
         bots = [pimc, "greedy", pimc, "greedy"] if seed % 2 else ["random", pimc, "greedy", pimc]
         rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4)
         check_round(rec)
         assert sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4) == rec
 
 
-def test_a_rollout_in_the_real_world_is_the_greedy_round():
-    """Given the real hands and bottom as its only world, the rollout of greedy's own play
-    scores what four greedy bots then really get."""
+@pytest.mark.parametrize("policy", ["greedy", "expert"])
+def test_a_rollout_in_the_real_world_is_the_round_its_policy_plays(policy):
+    """Given the real hands and bottom as its only world, the rollout of the policy's own play
+    scores what four bots of the policy (Pimc.policy) then really get."""
     rules = sj.Rules.preset("v3")
-    greedy = sj.Greedy()
+    pimc = sj.Pimc(policy=policy)
+    bot = pimc.rollout_spec()
+    assert bot == (sj.Expert() if policy == "expert" else sj.Greedy()).spec()
     for seed in range(6):
-        specs = [sj.Pimc(greedy=greedy).spec()] + [greedy.spec()] * 3
-        engine = Table(rules, seed, 1, (2, 2), False, specs)
+        engine = Table(rules, seed, 1, (2, 2), False, [pimc.spec()] + [bot] * 3)
         what, seat = engine.advance()
         assert (what, seat) == ("play", 0)
         world = np.zeros((1, 5, 2), dtype=np.uint64)
@@ -37,10 +40,10 @@ def test_a_rollout_in_the_real_world_is_the_greedy_round():
             world[0, q] = sj.to_masks([engine.hand(q)])[0]
         last = engine.knowledge(TABLE).buriers[-1]  # who knows the bottom
         world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
-        play = engine.greedy_play()
-        score = engine.rollouts(world, sj.to_masks([play]), greedy.spec())
+        play = engine.bot_play(bot)
+        score = engine.rollouts(world, sj.to_masks([play]), bot)
         while engine.advance() is not None:
-            assert engine.answer(engine.greedy_play()) == 0
+            assert engine.answer(engine.bot_play(bot)) == 0
         points = engine.record()["defender_points"]
         assert score[0] == (-points if seat % 2 == engine.record()["dealer"] % 2 else points)
 
@@ -94,6 +97,8 @@ def test_bad_settings_and_inputs():
         sj.Pimc(threads=0)
     with pytest.raises(ValueError, match="Pimc.greedy"):
         sj.Pimc(greedy="greedy")
+    with pytest.raises(sj.BotError, match="Pimc.policy must be one of greedy, expert"):
+        sj.Pimc(policy="random")
     engine = Table(
         sj.Rules.preset("v3"), 1, 0, (2, 2), False, [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3
     )

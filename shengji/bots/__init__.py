@@ -218,6 +218,9 @@ class Expert:
         return f"expert(off={','.join(off) or 'none'}, void_risk={self.void_risk})"
 
 
+ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
+
+
 @dataclass(frozen=True)
 class Pimc:
     """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
@@ -230,13 +233,15 @@ class Pimc:
     out only until a lead where the hands hold that many cards or fewer, and the exact solver
     (sj.solve_endgame) plays the rest best for both teams. Declarations, revolutions and the
     bury are greedy's (`greedy` settings). Same seed, same choices. `threads`: the threads its
-    rollouts run on (without the GIL); the choices are the same for any number."""
+    rollouts run on (without the GIL); the choices are the same for any number. `policy`: the
+    native bots that play the rollouts, "greedy" or "expert" (with its default rules)."""
 
     rollouts: int = 1000
     max_candidates: int = 24
     seed: int = 0
     threads: int = 1
     endgame: int = 0
+    policy: str = "greedy"
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -245,6 +250,10 @@ class Pimc:
         validate.seed(self.seed, "Pimc.seed", error=BotError)
         validate.count(self.threads, "Pimc.threads", 1, 1024, error=BotError)
         validate.integer(self.endgame, "Pimc.endgame", 0, 25, error=BotError)
+        if self.policy not in ROLLOUT_POLICIES:
+            raise BotError(
+                f"Pimc.policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.policy!r}"
+            )
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -255,8 +264,14 @@ class Pimc:
     def __str__(self) -> str:
         return (
             f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates}, "
-            f"endgame={self.endgame})"
+            f"endgame={self.endgame}, policy={self.policy})"
         )
+
+    def rollout_spec(self) -> BotSpec:
+        """The spec of the native bots that play its rollouts (policy)."""
+        if self.policy == "expert":
+            return Expert(greedy=self.greedy).spec()
+        return self.greedy.spec()
 
     def choose(self, view: View, table: Table) -> Cards:
         """The play for the pending seat of `table`, whose view is `view`."""
@@ -281,7 +296,7 @@ class Pimc:
         scores = table.rollouts(
             np.ascontiguousarray(places),
             to_masks(candidates),
-            self.greedy.spec(),
+            self.rollout_spec(),
             self.threads,
             self.endgame,
         )
