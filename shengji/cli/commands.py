@@ -203,12 +203,10 @@ def replay(args: argparse.Namespace) -> None:
 def ladder(args: argparse.Namespace) -> None:
     """Every pair of bots in duplicate: the payoff cross-table and the standings."""
     with needs("shengji ladder", "study"):
-        from tqdm import tqdm
+        import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     bots = [bot for spec in args.bots for bot in as_list(bots_from_text(spec))]
     pairs = len(bots) * (len(bots) - 1) // 2
-    with tqdm(
-        total=pairs * (args.deals + args.matches), unit="deal", desc="ladder", disable=None
-    ) as bar:
+    with progress_bar(pairs * (args.deals + args.matches), "deal", "ladder") as update:
         result = sj.ladder(
             bots,
             deals=args.deals,
@@ -218,7 +216,7 @@ def ladder(args: argparse.Namespace) -> None:
             workers=args.workers,
             out=args.out,
             resume=args.resume,
-            progress=bar.update,
+            progress=update,
         )
     print(result.table())
     print(f"written: {args.out}/ladder.json and a duel folder a pair")
