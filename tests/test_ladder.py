@@ -91,6 +91,7 @@ def test_a_ladder_folder_is_written_continued_and_guarded(tmp_path):
         (["greedy", "nonsense"], {}, sj.BotError, "bot 1"),
         (["greedy", "random"], {"deals": 0}, sj.ArgumentError, "deals"),
         (["greedy", "random"], {"matches": -1}, sj.ArgumentError, "matches"),
+        (["greedy", "random"], {"seed": -1}, sj.ArgumentError, "seed"),
     ],
 )
 def test_bad_ladders_are_named(bots, kwargs, error, message):

@@ -223,6 +223,7 @@ def ladder(
         raise ArgumentError(f"a ladder's bots must differ, got {', '.join(map(str, texts))}")
     deals = validate.count(deals, "deals")
     matches = validate.count(matches, "matches", low=0)
+    seed = validate.seed(seed, "seed")
     workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     manifest = {  # as JSON reads it back (tuples as lists), to compare with a folder's
         "bots": texts,
