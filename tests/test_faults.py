@@ -297,17 +297,12 @@ PHASES = {
 }
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process table in /proc")
-@pytest.mark.parametrize("phase", PHASES)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, signum):
-    """As Ctrl-C, timeout, Slurm and a closed terminal send them: to the parent and its
-    workers at once. Whatever the phase, one line and 128 + the signal (or the run was
-    already done: exit 0); never a traceback; the folder continues to the same numbers."""
-    out = tmp_path / "o"
+def start_duel(out, deals):
+    """A greedy-random duel of `deals` deals on 2 workers into `out`, started from the command
+    line in a session of its own (so that a signal can go to its whole group): its command,
+    environment and process."""
     cmd = [sys.executable, "-m", "shengji", "duel", "--a", "greedy", "--b", "random"]
-    cmd += ["--deals", "160000", "--workers", "2", "--out", str(out)]
+    cmd += ["--deals", str(deals), "--workers", "2", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.Popen(
         cmd,
@@ -317,6 +312,19 @@ def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, 
         env=env,
         start_new_session=True,
     )
+    return cmd, env, proc
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process table in /proc")
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, signum):
+    """As Ctrl-C, timeout, Slurm and a closed terminal send them: to the parent and its
+    workers at once. Whatever the phase, one line and 128 + the signal (or the run was
+    already done: exit 0); never a traceback; the folder continues to the same numbers."""
+    out = tmp_path / "o"
+    cmd, env, proc = start_duel(out, 160000)
     deadline = time.time() + 120
     while proc.poll() is None and time.time() < deadline and not PHASES[phase](out, proc.pid):
         time.sleep(0.002)
@@ -341,17 +349,7 @@ def test_ctrl_c_stops_at_the_running_chunks(tmp_path):
     """The queued chunks are never started: at most one a worker beyond those saved before
     the signal."""
     out = tmp_path / "o"
-    cmd = [sys.executable, "-m", "shengji", "duel", "--a", "greedy", "--b", "random"]
-    cmd += ["--deals", str(12 * 20_000), "--workers", "2", "--out", str(out)]
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
+    proc = start_duel(out, 12 * 20_000)[2]
     deadline = time.time() + 120
     while time.time() < deadline and not any((out / "chunks").glob("*.json")):
         time.sleep(0.01)

@@ -218,12 +218,7 @@ def add_duel(sub: Any) -> None:
     p.add_argument(
         "--seed", type=SEED, default=0, help="seed: deal i depends on (seed, i) only (default 0)"
     )
-    p.add_argument(
-        "--workers",
-        type=WORKERS,
-        default=None,
-        help="worker processes (default: one per core); the results do not depend on it",
-    )
+    add_worker_processes(p)
     p.add_argument(
         "--backend",
         choices=["local", "ray"],
@@ -236,12 +231,7 @@ def add_duel(sub: Any) -> None:
         metavar="ADDR",
         help="join the Ray cluster at ADDR (with --backend ray)",
     )
-    p.add_argument("--out", default="duel-out", help="output folder (default duel-out)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the duel already in --out (an error if there is none)",
-    )
+    add_run_folder(p, "duel")
     add_conditions(p)
 
 
@@ -283,17 +273,27 @@ def add_ladder(sub: Any) -> None:
     p.add_argument(
         "--seed", type=SEED, default=0, help="seed of the deals (default 0, the evaluation deals)"
     )
+    add_worker_processes(p)
+    add_run_folder(p, "ladder")
+
+
+def add_worker_processes(p: argparse.ArgumentParser) -> None:
+    """--workers of a command run in worker processes (duel, ladder)."""
     p.add_argument(
         "--workers",
         type=WORKERS,
         default=None,
         help="worker processes (default: one per core); the results do not depend on it",
     )
-    p.add_argument("--out", default="ladder-out", help="output folder (default ladder-out)")
+
+
+def add_run_folder(p: argparse.ArgumentParser, what: str) -> None:
+    """--out and --resume of a command whose run is a folder the same command continues."""
+    p.add_argument("--out", default=f"{what}-out", help=f"output folder (default {what}-out)")
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue the ladder already in --out (an error if there is none)",
+        help=f"continue the {what} already in --out (an error if there is none)",
     )
 
 

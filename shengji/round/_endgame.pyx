@@ -1,7 +1,7 @@
 # The exact endgame solver: the last tricks of a round with every hand known, searched to the
 # end by alpha-beta with move ordering and a transposition table (docs/engine.md "The exact
 # endgame"). The rules are the core's kernels (legal leads and follows, throw checks, trick
-# winners) and the engine's settlement (bottom_multiplier_raw, settle_raw): none is written
+# winners) and the engine's settlement (last_trick_multiplier, settle_raw): none is written
 # again here.
 #
 # The value searched is the defenders' points from here on: the tricks they win, and the bottom
@@ -33,7 +33,7 @@ from shengji.core._core cimport (
     check_cardset, set_of, cards_of, popcount, ctz, kind_points, max_position, submultisets,
     submultiset_of, buffer_push,
 )
-from shengji.round._engine cimport SettleRules, settle_raw, bottom_multiplier_raw, game_rules
+from shengji.round._engine cimport SettleRules, settle_raw, last_trick_multiplier, game_rules
 from shengji.core._deal cimport BOTTOM_SIZE
 
 from shengji.core import validate
@@ -413,8 +413,7 @@ cdef int follow(Solver* S, CardSet* plays, const LeadShape* shape, int leader, i
                 points += points_raw(plays[i])
         if S.hands[w].ones == 0:            # the last trick: the bottom goes with it (§7)
             if defends(S, w):
-                m_ = bottom_multiplier_raw(S.table, &S.s, plays[
-                    (w - leader) & 3 if S.s.multiplier_by_winner else 0])
+                m_ = last_trick_multiplier(S.table, &S.s, plays, leader, w)
                 if m_ < 0:
                     S.error = m_
                     return 0

@@ -325,6 +325,16 @@ cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil
 cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil
+
+
+cdef inline int last_trick_multiplier(const TrumpTable* t, const SettleRules* s,
+                                      const CardSet* plays, int leader, int winner) noexcept nogil:
+    """The bottom multiplier of a last trick the defenders won (plays from the leader's), read
+    from its lead or, with multiplier_by_winner, its winning play (Rules.multiplier_play)."""
+    return bottom_multiplier_raw(t, s, plays[(winner - leader) & 3 if s.multiplier_by_winner
+                                             else 0])
+
+
 cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
                     int dealer, int level0, int level1, bint first_round) noexcept nogil
 cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,

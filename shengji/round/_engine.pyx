@@ -1004,9 +1004,8 @@ cdef int finish(Game* g) noexcept nogil:
     out.bottom_points = points_raw(g.bottom)
     out.multiplier = 0
     if n and (tricks[n - 1].winner - g.dealer) % 2:
-        m = bottom_multiplier_raw(g.table, &g.rules.s, tricks[n - 1].plays[
-            (tricks[n - 1].winner - tricks[n - 1].leader) & 3 if g.rules.s.multiplier_by_winner
-            else 0])
+        m = last_trick_multiplier(g.table, &g.rules.s, tricks[n - 1].plays,
+                                  tricks[n - 1].leader, tricks[n - 1].winner)
         if m < 0:
             return m
         out.multiplier = m
