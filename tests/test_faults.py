@@ -28,7 +28,7 @@ from shengji.errors import (
     TrumpError,
 )
 from shengji.round.rules import Rules
-from shengji.studies import duels
+from shengji.studies import backends, duels
 from shengji.studies.store import file_sha256
 
 INTERRUPTED = (
@@ -359,6 +359,36 @@ def test_ctrl_c_stops_at_the_running_chunks(tmp_path):
     assert proc.returncode == 128 + signal.SIGINT and err.strip() == INTERRUPTED, err
     after = len(list((out / "chunks").glob("*.json")))
     assert before <= after <= before + 2 < 12
+
+
+def swallowed_sigterm():
+    """A SIGTERM to this process whose Stopped is swallowed, as code that clears every error
+    it meets (C code probing an object, a bare except) would swallow it."""
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1)  # the handler runs here at the latest
+    except KeyboardInterrupt:
+        pass
+
+
+def test_a_stop_whose_stopped_was_swallowed_still_stops_the_run():
+    with pytest.raises(backends.Stopped), backends.stopping_on_signals():
+        swallowed_sigterm()
+    with backends.stopping_on_signals():  # kept no longer than the run it stopped
+        pass
+
+
+def test_a_swallowed_stop_ends_the_chunk_loop_before_the_next_chunk():
+    ran = []
+
+    def chunk(rules, seed, start, count, strategies):
+        ran.append(start)
+        return {}, {}, {}
+
+    jobs = [(Rules(), 0, start, 1, ()) for start in range(3)]
+    with pytest.raises(backends.Stopped), backends.stopping_on_signals():
+        backends.execute(chunk, jobs, {}, lambda *_: swallowed_sigterm(), 1, "local", None)
+    assert ran == [0]
 
 
 # -- the smaller items of issue 27, each at its root ----------------------------------------

@@ -41,6 +41,7 @@ def execute(
         run_on_ray(chunk, jobs, options, save, ray_address, workers)
     else:
         run_locally(chunk, jobs, options, save, workers, advance)
+    check_stop()  # a stop swallowed in the last chunk's save ends the run before its merge
 
 
 # this process's sink of its running chunk's progress, (start, deals): the parent's
@@ -60,17 +61,36 @@ def report_progress(start: int, deals: int) -> None:
 def stopping_on_signals() -> Iterator[None]:
     """SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs inside as
     Ctrl-C does (Stopped), from the first moment to the last file written; the handlers
-    before are put back after. Outside the main thread (where Python allows no handler),
-    nothing changes."""
+    before are put back after. A stop signal is also kept until the outermost of these ends,
+    so that a Stopped that some code swallowed (as C code that clears any error it meets
+    would) still stops the run at its next check_stop, at the latest when this ends.
+    Outside the main thread (where Python allows no handler), nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    global DEPTH
     previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS}
+    DEPTH += 1
     try:
         yield
+        check_stop()
     finally:
+        DEPTH -= 1
+        if DEPTH == 0:
+            RECEIVED.clear()
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+DEPTH = 0  # how many stopping_on_signals are open in the main thread
+RECEIVED: list[int] = []  # the stop signals that came while one was open
+
+
+def check_stop() -> None:
+    """Stopped, if a stop signal came while stopping_on_signals is open: a no-op unless its
+    Stopped was swallowed on its way out (it stops the run here instead of never)."""
+    if RECEIVED:
+        raise Stopped(RECEIVED[0])
 
 
 BLOCKS = hasattr(signal, "pthread_sigmask")  # POSIX: a thread's signals may be held back
@@ -84,13 +104,14 @@ def held_signals() -> Iterator[None]:
     tracker (it never unblocks SIGHUP); and this process is not stopped halfway through
     starting one (a signal another thread takes is noted and raised after)."""
     held = (signal.SIGINT, *STOP_SIGNALS)
-    main = threading.current_thread() is threading.main_thread()
     noted: list[int] = []
-    handlers = (
-        {s: signal.signal(s, lambda signum, _: noted.append(signum)) for s in held} if main else {}
-    )
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
-    try:
+    handlers: dict[int, Any] = {}
+    before = None
+    try:  # a signal that stops this while it swaps a handler leaves no handler swapped
+        if threading.current_thread() is threading.main_thread():
+            for s in held:
+                handlers[s] = signal.signal(s, lambda signum, _: noted.append(signum))
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
         yield
     finally:
         if before is not None:
@@ -119,6 +140,7 @@ def run_locally(
         REPORT = None if advance is None else (lambda item: advance(*item))
         try:
             for job in jobs:
+                check_stop()
                 save(job[2], chunk(*job, **options))
         finally:
             REPORT = None
@@ -154,6 +176,7 @@ def run_locally(
                 job = queued.pop()
                 pending[pool.submit(chunk, *job, **options)] = job[2]
         while pending:
+            check_stop()
             done, _ = wait(pending, PROGRESS_POLL_S, FIRST_COMPLETED)
             read_reports()
             for future in done:
@@ -236,6 +259,7 @@ def run_on_ray(
     pending = {task.remote(*job, **options): job[2] for job in jobs}
     try:
         while pending:
+            check_stop()
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 save(pending.pop(ref), ray.get(ref))
@@ -263,5 +287,7 @@ class Stopped(KeyboardInterrupt):
 
 
 def stop_on_signal(signum: int, frame: Any) -> None:
-    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does."""
+    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does, and keep the signal
+    (check_stop) in case the Stopped is swallowed."""
+    RECEIVED.append(signum)
     raise Stopped(signum)
