@@ -133,12 +133,18 @@ class Browser:
         return json.loads(message)
 
     def open(self, path: Path, fragment: str = "") -> None:
-        """Open a file and wait until it has loaded."""
-        url = path.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+        """Open a file and wait until it has loaded (from about:blank, so that another
+        fragment of the page open loads the page again and its script reads the fragment)."""
+        page = path.resolve().as_uri()
+        self.send("Page.navigate", url="about:blank")
         self.events.clear()
-        self.send("Page.navigate", url=url)
-        while not any(e.get("method") == "Page.loadEventFired" for e in self.events):
-            self.events.append(self.receive())
+        self.send("Page.navigate", url=page + (f"#{fragment}" if fragment else ""))
+        deadline = time.monotonic() + self.timeout
+        loaded = f"document.readyState === 'complete' && location.href.split('#')[0] === {page!r}"
+        while not self.evaluate(loaded):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{page} did not load")
+            time.sleep(0.01)
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (JSON-able)."""

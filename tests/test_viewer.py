@@ -232,6 +232,28 @@ def test_the_command_writes_the_page_or_one_line(tmp_path, capsys):
     assert json.loads(saved.read_text())["seed"] == 2
 
 
+def test_a_match_saved_by_the_demo_is_viewed(tmp_path, capsys):
+    saved = tmp_path / "match.json"
+    argv = [
+        "demo",
+        "--match",
+        "--rules",
+        "bo3",
+        "--seed",
+        "1",
+        "--bots",
+        "greedy,random,greedy,random",
+    ]
+    assert main([*argv, "--save", str(saved)]) == 0
+    match = sj.play_match("bo3", seed=1, bots=["greedy", "random"] * 2)
+    out = capsys.readouterr().out
+    assert len(re.findall(r"^round +\d+ ", out, re.M)) == len(match.rounds)
+    assert sj.replay_match(json.loads(saved.read_text())) == match
+    assert main(["view", str(saved), "-o", str(tmp_path / "m.html")]) == 0
+    data = page_data((tmp_path / "m.html").read_text(encoding="utf-8"))
+    assert len(data["rounds"]) == len(match.rounds)
+
+
 def test_the_page_needs_nothing_from_outside():
     """Inline style and script only: nothing the page would fetch (the browser test also
     watches for requests)."""

@@ -16,6 +16,7 @@ from shengji.cli.render import (
     pretty,
     pretty_hand,
     print_analysis,
+    print_match,
     print_round,
     print_summary,
     progress_bar,
@@ -177,12 +178,21 @@ def analyze(args: argparse.Namespace) -> None:
 
 
 def demo(args: argparse.Namespace) -> None:
-    """One round with the chosen bots, printed; with --save, its record written as JSON."""
-    rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
+    """One round (or with --match a whole match) with the chosen bots, printed; with --save,
+    its record written as JSON."""
+    bots = bots_from_text(args.bots)
+    played = (
+        sj.play_match(args.rules, seed=args.seed, bots=bots)
+        if args.match
+        else sj.play_round(args.rules, seed=args.seed, bots=bots)
+    )
     if args.save:
         with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(rec.to_dict(), f, ensure_ascii=False)
-    print_round(rec)
+            json.dump(played.to_dict(), f, ensure_ascii=False)
+    if isinstance(played, sj.MatchRecord):
+        print_match(played)
+    else:
+        print_round(played)
 
 
 def replay(args: argparse.Namespace) -> None:

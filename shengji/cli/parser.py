@@ -305,7 +305,8 @@ def add_demo(sub: Any) -> None:
         help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "
         "declarations, the bottom and every trick. --save writes its record (JSON), "
-        "which `shengji replay` checks again.",
+        "which `shengji replay` checks again and `shengji view` shows as a web page. "
+        "--match plays a whole match instead, printed a line a round.",
     )
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument("--seed", type=SEED, default=0, help="round seed (default 0)")
@@ -318,7 +319,12 @@ def add_demo(sub: Any) -> None:
         "learned (the shipped network), learned:path=ckpt.npz "
         "(default greedy)",
     )
-    p.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
+    p.add_argument("--save", metavar="FILE", help="also write the round (or match) record as JSON")
+    p.add_argument(
+        "--match",
+        action="store_true",
+        help="play a whole match from levels 2 (round k seeded round_seed(seed, k))",
+    )
 
 
 def add_simulate(sub: Any) -> None:
