@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from browser import Browser, find_chromium
+from hypothesis import given
+from hypothesis import strategies as st
 
 import shengji as sj
 from shengji.cli import main
@@ -76,6 +78,17 @@ def test_a_round_page_shows_the_record(preset):
     data = page_data(sj.render_html(rec))
     assert data["match"] is None and len(data["rounds"]) == 1
     check_round_data(data["rounds"][0], rec)
+
+
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(0, 2**64 - 1),
+    bots=st.lists(st.sampled_from(["random", "greedy", "expert"]), min_size=4, max_size=4),
+    first_round=st.booleans(),
+)
+def test_any_round_page_shows_its_record(preset, seed, bots, first_round):
+    rec = sj.play_round(preset, seed=seed, bots=bots, dealer=seed % 4, first_round=first_round)
+    check_round_data(page_data(sj.render_html(rec))["rounds"][0], rec)
 
 
 def test_a_conditioned_round_says_how_it_was_dealt():
