@@ -47,8 +47,9 @@ from shengji.errors import (
     TrumpError,
 )
 from shengji.play.records import MatchRecord, RoundRecord
-from shengji.play.replay import replay
+from shengji.play.replay import replay, replay_match
 from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
+from shengji.play.viewer import render_html, view
 from shengji.round._endgame import solve_endgame
 from shengji.round.rules import Rules
 from shengji.round.views import View, Worlds
@@ -90,6 +91,9 @@ __all__ = [
     "MatchRecord",
     "play_round",
     "replay",
+    "replay_match",
+    "view",
+    "render_html",
     "play_match",
     "simulate_rounds",
     "round_seed",

@@ -66,3 +66,11 @@ def test_readme_links_to_files_that_exist():
     links = re.findall(r"\]\(([^)#\s]+)\)", README.read_text(encoding="utf-8"))
     local = [link for link in links if "://" not in link]
     assert local and all((README.parent / link).exists() for link in local), local
+
+
+def test_ci_runs_the_readme_test_command():
+    """.ci/run's command is the README's test command, word for word."""
+    readme = README.read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.endswith("python -m pytest"))
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ci[-1] == command

@@ -273,3 +273,46 @@ def test_a_changed_declaration_is_named_not_a_later_play():
     plays[1] = plays[2]
     with pytest.raises(sj.ShengjiError, match=r"^replay: trick 4, seat \d, play refused"):
         sj.replay(swapped)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_saved_match_replays_as_it_was_played(preset):
+    match = sj.play_match(preset, seed=4, bots=["greedy", "random"] * 2)
+    data = json.loads(json.dumps(match.to_dict()))
+    assert sj.MatchRecord.from_dict(data) == match
+    assert sj.replay_match(data) == match
+    assert sj.replay_match(match) == match
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_match_records_mutations_are_refused_by_name(preset):
+    """Every mutation of a match's own fields and of its rounds' top-level fields (the fields
+    within a round are fuzzed above) is refused in one short line, or changes nothing the
+    match's replay gives back."""
+    match = sj.play_match(preset, seed=5, bots=["greedy", "random"] * 2)
+    record = json.loads(json.dumps(match.to_dict()))
+    tried, problems = 0, []
+    for path in paths(record, every=False):
+        if len(path) > 3 or (len(path) == 3 and path[0] != "rounds"):
+            continue
+        for name, mutation in MUTATIONS.items():
+            tried += 1
+            where = f"{show(path)} = {name}"
+            try:
+                got = sj.replay_match(mutated(record, path, mutation))
+            except ValueError as e:
+                if "\n" in str(e) or len(str(e)) >= 400:
+                    problems.append(f"{where}: a message of {len(str(e))} characters")
+                continue
+            except Exception as e:
+                problems.append(f"{where}: {type(e).__name__}: {str(e)[:200]}")
+                continue
+            if [outcome(r) for r in got.rounds] != [outcome(r) for r in match.rounds] or (
+                got.levels,
+                got.games,
+                got.winner,
+            ) != (match.levels, match.games, match.winner):
+                problems.append(f"{where}: accepted, and the replay differs")
+    assert tried > 300
+    assert not problems, f"{len(problems)} of {tried} mutations:\n" + "\n".join(problems[:30])

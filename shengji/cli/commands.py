@@ -1,11 +1,12 @@
 """The commands, one function each, taking the parsed arguments: study, duel, simulate,
-analyze, demo and replay. Each prints its result (shengji.cli.render) or raises a
+analyze, demo, replay and view. Each prints its result (shengji.cli.render) or raises a
 ShengjiError, MissingExtra or OSError for shengji.cli.parser to report."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import shengji as sj
@@ -15,6 +16,7 @@ from shengji.cli.render import (
     pretty,
     pretty_hand,
     print_analysis,
+    print_match,
     print_round,
     print_summary,
     progress_bar,
@@ -176,28 +178,49 @@ def analyze(args: argparse.Namespace) -> None:
 
 
 def demo(args: argparse.Namespace) -> None:
-    """One round with the chosen bots, printed; with --save, its record written as JSON."""
-    rec = sj.play_round(args.rules, seed=args.seed, bots=bots_from_text(args.bots))
+    """One round (or with --match a whole match) with the chosen bots, printed; with --save,
+    its record written as JSON."""
+    bots = bots_from_text(args.bots)
+    played = (
+        sj.play_match(args.rules, seed=args.seed, bots=bots)
+        if args.match
+        else sj.play_round(args.rules, seed=args.seed, bots=bots)
+    )
     if args.save:
         with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(rec.to_dict(), f, ensure_ascii=False)
-    print_round(rec)
+            json.dump(played.to_dict(), f, ensure_ascii=False)
+    if isinstance(played, sj.MatchRecord):
+        print_match(played)
+    else:
+        print_round(played)
 
 
 def replay(args: argparse.Namespace) -> None:
     """A saved round record re-checked through the engine, then printed."""
-    with open(args.file, "rb") as f:
+    print_round(sj.replay(read_record(args.file, "a round record")))
+
+
+def view(args: argparse.Namespace) -> None:
+    """A saved round or match record as one HTML page (sj.view), written only if it replays."""
+    out = args.out or str(Path(args.file).with_suffix(".html"))
+    if Path(out).resolve() == Path(args.file).resolve():
+        raise ArgumentError(f"-o {out} would overwrite the record: name another file")
+    sj.view(read_record(args.file, "a round or match record"), out)
+    print(f"written: {out}")
+
+
+def read_record(path: str, what: str) -> Any:
+    """The JSON data of a saved record; ArgumentError naming the file when it is not UTF-8
+    JSON text (`what` says what it should have been)."""
+    with open(path, "rb") as f:
         data = f.read()
     try:
-        saved = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
-        raise ArgumentError(
-            f"{args.file} is not UTF-8 text (byte {e.start}): not a round record"
-        ) from None
+        raise ArgumentError(f"{path} is not UTF-8 text (byte {e.start}): not {what}") from None
     except ValueError as e:
-        what = "empty" if not data.strip() else f"not JSON ({e})"
-        raise ArgumentError(f"{args.file} is {what}: not a round record") from None
-    print_round(sj.replay(saved))
+        kind = "empty" if not data.strip() else f"not JSON ({e})"
+        raise ArgumentError(f"{path} is {kind}: not {what}") from None
 
 
 def ladder(args: argparse.Namespace) -> None:
@@ -235,4 +258,5 @@ COMMANDS = {
     "analyze": analyze,
     "demo": demo,
     "replay": replay,
+    "view": view,
 }

@@ -16,7 +16,7 @@ from shengji.studies.backends import stopping_on_signals
 
 DESCRIPTION = (
     "The `shengji` command line: play a round and print it, re-check and print a "
-    "saved one, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
+    "saved one or write it as a web page, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
     "one hand's bury or trump."
 )
 RULES = "preset: v3, match16 or bo3 (default v3)"
@@ -78,6 +78,7 @@ def build_parser() -> Parser:
     add_simulate(sub)
     add_analyze(sub)
     add_replay(sub)
+    add_view(sub)
     return parser
 
 
@@ -304,7 +305,8 @@ def add_demo(sub: Any) -> None:
         help="play one round and print it trick by trick",
         description="Deal one round with the chosen bots, play it and print the deal, the "
         "declarations, the bottom and every trick. --save writes its record (JSON), "
-        "which `shengji replay` checks again.",
+        "which `shengji replay` checks again and `shengji view` shows as a web page. "
+        "--match plays a whole match instead, printed a line a round.",
     )
     p.add_argument("--rules", default="v3", help=RULES)
     p.add_argument("--seed", type=SEED, default=0, help="round seed (default 0)")
@@ -317,7 +319,12 @@ def add_demo(sub: Any) -> None:
         "learned (the shipped network), learned:path=ckpt.npz "
         "(default greedy)",
     )
-    p.add_argument("--save", metavar="FILE", help="also write the round record as JSON")
+    p.add_argument("--save", metavar="FILE", help="also write the round (or match) record as JSON")
+    p.add_argument(
+        "--match",
+        action="store_true",
+        help="play a whole match from levels 2 (round k seeded round_seed(seed, k))",
+    )
 
 
 def add_simulate(sub: Any) -> None:
@@ -468,3 +475,26 @@ def add_replay(sub: Any) -> None:
         "does not replay exactly is refused with the first difference.",
     )
     p.add_argument("file", help="a JSON round record (shengji demo --save)")
+
+
+def add_view(sub: Any) -> None:
+    """`shengji view FILE [-o OUT]`."""
+    p = sub.add_parser(
+        "view",
+        help="a saved round or match record as one HTML page",
+        description="Replay a saved round record (shengji demo --save) or match record "
+        "(MatchRecord.to_dict()) and write one self-contained HTML page of it, which opens "
+        "from the file with no server or network: the hands as cards, the declarations, the "
+        "bury and the bottom, the tricks one by one (buttons and the arrow keys), the "
+        "defenders' points, the settlement and, where the record is annotated, each play's "
+        "cost and the best alternative; a match round by round. A record that does not "
+        "replay is refused and nothing is written.",
+    )
+    p.add_argument("file", help="a JSON round or match record")
+    p.add_argument(
+        "-o",
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="the page to write (default: the record's name with .html)",
+    )

@@ -72,6 +72,26 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
     )
 
 
+def print_match(match: sj.MatchRecord, out: Any = None) -> None:
+    """A match record, a line a round: the dealer, the trump, the defenders' points, who rose
+    and both teams' levels after it; then the games and the winner."""
+    out = sys.stdout if out is None else out
+    print(f"Match of {match.rules.name}, seed {match.seed}: {len(match.rounds)} rounds.", file=out)
+    for i, (rec, levels) in enumerate(zip(match.rounds, match.levels), 1):
+        s = rec.settlement
+        suit = rec.trump.suit
+        rising = "dealer's team holds" if s.dealer_holds else "defenders take over"
+        print(
+            f"round {i:3d}  dealer seat {rec.dealer}, level {sj.RANK_NAMES[rec.trump.level]} "
+            f"{SUIT_SYMBOLS[suit] if suit else 'no trump'}: defenders {rec.defender_points}, "
+            f"the {rising} +{s.rise} -> levels {sj.RANK_NAMES[levels[0]]} (0+2), "
+            f"{sj.RANK_NAMES[levels[1]]} (1+3)",
+            file=out,
+        )
+    games = ", ".join(f"team {'0+2' if g == 0 else '1+3'}" for g in match.games)
+    print(f"Games won by {games}: team {'0+2' if match.winner == 0 else '1+3'} wins.", file=out)
+
+
 def print_summary(summary: dict, out: Any = None, title: str | None = None) -> None:
     """The metrics as a table: each value with its 95% interval and count."""
     with needs("the summary table", "study"):

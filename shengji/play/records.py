@@ -81,6 +81,48 @@ class MatchRecord:
         """The match as JSON data, each round's as RoundRecord.to_dict() gives it."""
         return {f.name: to_data(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
+    @classmethod
+    def from_dict(cls, d: Any) -> MatchRecord:
+        """The match of to_dict()'s data, every field checked (each round's as
+        RoundRecord.from_dict checks it): ShengjiError "not a match record: <field path> ..."
+        at the first that does not fit. That the rounds follow one another, shengji.play.replay
+        .replay_match checks."""
+        if not isinstance(d, dict):
+            raise ShengjiError(f"not a match record: a dict of its fields, got {short(d)}")
+        missing = set(MATCH_FIELDS) - set(d)
+        if missing:
+            raise ShengjiError(f"not a match record: missing {', '.join(sorted(missing))}")
+        try:
+            fields = {k: check(d[k], k) for k, check in MATCH_FIELDS.items()}
+        except ValueError as e:
+            raise ShengjiError(f"not a match record: {e}") from None
+        rounds = []
+        for i, r in enumerate(fields["rounds"]):
+            try:
+                rounds.append(RoundRecord.from_dict(r))
+            except ShengjiError as e:
+                raise ShengjiError(f"not a match record: rounds[{i}]: {e}") from None
+        return cls(
+            rules=fields["rules"],
+            seed=fields["seed"],
+            rounds=tuple(rounds),
+            levels=tuple(map(tuple, fields["levels"])),
+            games=tuple(fields["games"]),
+            winner=fields["winner"],
+        )
+
+
+def match_advance(
+    rules: Rules, levels: tuple[int, int], rec: RoundRecord
+) -> tuple[tuple[int, int], int | None]:
+    """The teams' levels after round `rec` of a match, played at `levels` (§8), and the team
+    that won the game with it (None while the game goes on)."""
+    holds = rec.settlement.dealer_holds
+    team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
+    adv = rules.advance(levels[team], rec.settlement.rise, holds)
+    after = (adv.level, levels[1]) if team == 0 else (levels[0], adv.level)
+    return after, team if adv.won else None
+
 
 # -- The shape of a record (RoundRecord.to_dict(), JSON data): one check per field, applied by
 # RoundRecord.from_dict and by replay to a RoundRecord. A check takes (value, path) and returns
@@ -243,6 +285,22 @@ RECORD_FIELDS: dict[str, Check] = {
         bottom=_cards(optional=True),
         attempt=_integer(0, MAX_ATTEMPTS - 1),
     ),  # may be left out
+}
+
+
+MAX_MATCH_ROUNDS = 10_000  # play_match's default max_rounds
+MATCH_FIELDS: dict[str, Check] = {
+    "rules": _rules,
+    "seed": lambda v, path: validate.seed(v, path),
+    # each round is checked by RoundRecord.from_dict, which names its field
+    "rounds": _list_of(
+        lambda v, path: v, f"a list of 1 to {MAX_MATCH_ROUNDS:,} round records", 1, MAX_MATCH_ROUNDS
+    ),
+    "levels": _list_of(
+        lambda v, path: validate.levels(v, path), "a list of levels, one pair a round"
+    ),
+    "games": _list_of(_integer(0, 1), "a list of the teams (0 or 1) that won each game", 1),
+    "winner": _integer(0, 1),
 }
 
 

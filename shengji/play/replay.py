@@ -8,11 +8,12 @@ from typing import Any
 
 from shengji import reference as ref
 from shengji.bots import BotSpec
+from shengji.core._deal import round_seed
 from shengji.core.deals import record_deck
 from shengji.core.validate import round_args, short
 from shengji.errors import ShengjiError
 from shengji.play._table import Table
-from shengji.play.records import RoundRecord
+from shengji.play.records import MatchRecord, RoundRecord, match_advance
 
 
 def difference(recorded: Any, replayed: Any, path: str) -> str | None:
@@ -62,6 +63,76 @@ def replay(record: RoundRecord | dict) -> RoundRecord:
     again = replay_actions(record)
     check_tricks_with_reference(again)
     return again
+
+
+def replay_match(record: MatchRecord | dict) -> MatchRecord:
+    """A match record (or its to_dict()) checked: its shape (MatchRecord.from_dict), every
+    round replayed (replay), and each round where the one before leaves the match (§8): its
+    seed, first drawer, levels and first-round flag, the levels after it, the games won and
+    the winner, the match ending with its last round. Returns the replayed match; raises
+    ShengjiError at the first difference, naming the round."""
+    if isinstance(record, MatchRecord):
+        record = record.to_dict()
+    elif not isinstance(record, dict):
+        raise ShengjiError(
+            f"replay_match takes a MatchRecord or its to_dict(), got {type(record).__name__}"
+        )
+    match = MatchRecord.from_dict(record)
+    rules = match.rules
+    if len(match.levels) != len(match.rounds):
+        raise ShengjiError(
+            f"replay_match: {len(match.rounds)} rounds but {len(match.levels)} levels after them"
+        )
+    rounds: list[RoundRecord] = []
+    games: list[int] = []
+    levels, dealer, first = (2, 2), 0, True
+    for i, rec in enumerate(match.rounds):
+        where = f"replay_match: rounds[{i}]"
+        if max(games.count(0), games.count(1)) * 2 > rules.series:
+            raise ShengjiError(f"{where}: the match was won before it")
+        expected = {
+            "rules": rules,
+            "seed": round_seed(match.seed, i),
+            "first_drawer": dealer,
+            "levels": levels,
+            "first_round": first,
+        }
+        for name, value in expected.items():
+            if getattr(rec, name) != value:
+                shown = "the match's rules" if name == "rules" else value
+                raise ShengjiError(f"{where}.{name} does not follow the match: it must be {shown}")
+        try:
+            again = replay(rec)
+        except ShengjiError as e:
+            raise ShengjiError(f"{where}: {e}") from None
+        rounds.append(again)
+        levels, won = match_advance(rules, levels, again)
+        if match.levels[i] != levels:
+            raise ShengjiError(
+                f"replay_match: levels[{i}] differs: recorded {match.levels[i]}, replayed {levels}"
+            )
+        if won is None:
+            dealer, first = rules.next_dealer(again.dealer, again.settlement.dealer_holds), False
+        else:
+            games.append(won)
+            levels, dealer, first = (2, 2), 0, True
+    if max(games.count(0), games.count(1)) * 2 <= rules.series:
+        raise ShengjiError(f"replay_match: the match is not over after its {len(rounds)} rounds")
+    again_match = MatchRecord(
+        rules=rules,
+        seed=match.seed,
+        rounds=tuple(rounds),
+        levels=match.levels,
+        games=tuple(games),
+        winner=max((0, 1), key=games.count),
+    )
+    for name in ("games", "winner"):
+        if getattr(again_match, name) != getattr(match, name):
+            raise ShengjiError(
+                f"replay_match: {name} differs: recorded {getattr(match, name)}, replayed "
+                f"{getattr(again_match, name)}"
+            )
+    return again_match
 
 
 def replay_actions(record: RoundRecord | dict) -> RoundRecord:

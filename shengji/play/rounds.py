@@ -28,7 +28,7 @@ from shengji.core.validate import round_args
 from shengji.errors import CardError, IllegalAction, ShengjiError
 from shengji.play._batch import first_deals, simulate
 from shengji.play._table import Table
-from shengji.play.records import MatchRecord, RoundRecord
+from shengji.play.records import MatchRecord, RoundRecord, match_advance
 from shengji.round._knowledge import TABLE
 from shengji.round.rules import Rules
 from shengji.round.views import View
@@ -214,24 +214,19 @@ def play_match(
     levels_after: list[tuple[int, int]] = []
     games: list[int] = []
     while max(games.count(0), games.count(1)) * 2 <= rules.series:
-        levels = [2, 2]
+        levels = (2, 2)
         dealer, first = 0, True
         while True:
             if len(rounds) == max_rounds:
                 raise ShengjiError(f"the match did not end in {max_rounds} rounds")
-            rec = play_round(
-                rules, round_seed(seed, len(rounds)), bots, dealer, (levels[0], levels[1]), first
-            )
-            holds = rec.settlement.dealer_holds
-            team = rec.dealer % 2 if holds else 1 - rec.dealer % 2
-            adv = rules.advance(levels[team], rec.settlement.rise, holds)
-            levels[team] = adv.level
+            rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer, levels, first)
+            levels, won = match_advance(rules, levels, rec)
             rounds.append(rec)
-            levels_after.append((levels[0], levels[1]))
-            if adv.won:
-                games.append(team)
+            levels_after.append(levels)
+            if won is not None:
+                games.append(won)
                 break
-            dealer, first = rules.next_dealer(rec.dealer, holds), False
+            dealer, first = rules.next_dealer(rec.dealer, rec.settlement.dealer_holds), False
     return MatchRecord(
         rules=rules,
         seed=seed,
