@@ -32,6 +32,7 @@ from shengji.core._core import (
     trick_winner,
 )
 from shengji.core.deals import deal, decks
+from shengji.core.require import Require, require
 from shengji.core.results import Advance, Endgame, Leads, Settlement, ThrowCheck, Unit
 from shengji.errors import (
     ArgumentError,
@@ -120,6 +121,8 @@ __all__ = [
     "kind_name",
     "deal",
     "decks",
+    "require",
+    "Require",
     "to_masks",
     "batch_follow_codes",
     "batch_legal_follow_counts",

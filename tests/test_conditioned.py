@@ -379,4 +379,4 @@ def test_simulate_on_the_command_line_takes_a_condition(capsys):
     assert "200 rounds, seat 0 holds BJ BJ, bottom KH" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["simulate", "--matches", "2", "--bottom", "AS"])
-    assert "matches take neither" in capsys.readouterr().err
+    assert "matches take none" in capsys.readouterr().err

@@ -21,7 +21,7 @@ from shengji.cli.render import (
     print_summary,
     progress_bar,
 )
-from shengji.core.deals import parse_predeal
+from shengji.core.deals import as_require, parse_predeal
 from shengji.errors import ArgumentError
 
 DUEL_DEALS = 100_000  # the duel's default on the command line
@@ -51,6 +51,7 @@ def study(args: argparse.Namespace) -> None:
             against=args.against,
             predeal=parse_predeal(args.predeal),
             bottom=args.bottom,
+            require=args.require,
         )
     print_summary(summary)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
@@ -78,6 +79,7 @@ def duel(args: argparse.Namespace) -> None:
             progress=update,
             predeal=parse_predeal(args.predeal),
             bottom=args.bottom,
+            accept=as_require(args.require),
         )
     print_summary(result.summary)
     plot = "wins.png" if args.matches else "score.png"
@@ -95,8 +97,8 @@ def simulate(args: argparse.Namespace) -> None:
         raise ArgumentError("--workers is for rounds: matches are played one after another")
     rounds = 10_000 if args.rounds is None else args.rounds
     predeal = parse_predeal(args.predeal)
-    if args.matches and (predeal or args.bottom):
-        raise ArgumentError("--predeal and --bottom condition rounds: matches take neither")
+    if args.matches and (predeal or args.bottom or args.require):
+        raise ArgumentError("--predeal, --bottom and --require condition rounds: matches take none")
     if args.matches:
         matches = []
         with progress_bar(args.matches, "match", "matches") as update:
@@ -117,9 +119,11 @@ def simulate(args: argparse.Namespace) -> None:
                 workers=args.workers or 1,
                 predeal=predeal,
                 bottom=args.bottom,
+                accept=as_require(args.require),
             )
         )
         fixed = "".join(f", seat {seat} holds {cards}" for seat, cards in predeal.items())
+        fixed += "".join(f", {clause}" for clause in args.require or ())
         what = f"{rounds:,} rounds{fixed}{f', bottom {args.bottom}' if args.bottom else ''}"
     print_summary(
         {"metrics": metrics},

@@ -366,7 +366,7 @@ def add_simulate(sub: Any) -> None:
 
 
 def add_conditions(p: argparse.ArgumentParser) -> None:
-    """--predeal and --bottom: the cards fixed in every deal (shengji.core.deals)."""
+    """--predeal, --bottom and --require: how every deal is conditioned (shengji.core.deals)."""
     p.add_argument(
         "--predeal",
         action="append",
@@ -378,6 +378,15 @@ def add_conditions(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--bottom", default=None, metavar="CARDS", help="cards fixed to the bottom in every deal"
+    )
+    p.add_argument(
+        "--require",
+        action="append",
+        default=None,
+        metavar="CLAUSE",
+        help="a count every deal's place holds, dealt directly however rare (sj.require): "
+        '"0: spades >= 8", "bottom: points >= 20"; PLACE 0..3 or bottom, GROUP a suit, '
+        "jokers, points, a rank or a card, OP >=, >, <=, <, ==; repeat for more",
     )
 
 

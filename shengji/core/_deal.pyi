@@ -13,6 +13,20 @@ def condition_decks(
     fixed: npt.NDArray[np.int8],
     nfixed: npt.NDArray[np.intc],
 ) -> npt.NDArray[np.int8]: ...
+def table_decks(
+    seeds: npt.NDArray[np.uint64],
+    indices: npt.NDArray[np.uint64],
+    dealers: npt.NDArray[np.int8],
+    stream: int,
+    cumulative: npt.NDArray[np.float64],
+    tables: npt.NDArray[np.int64],
+    free_kinds: npt.NDArray[np.int8],
+    atom_starts: npt.NDArray[np.int64],
+    column_places: npt.NDArray[np.int8],
+    rest_labels: npt.NDArray[np.int8],
+    fixed_kinds: npt.NDArray[np.int8],
+    fixed_places: npt.NDArray[np.int8],
+) -> npt.NDArray[np.int8]: ...
 def place_counts(
     decks: npt.NDArray[np.int8], dealers: npt.NDArray[np.int8]
 ) -> npt.NDArray[np.int8]: ...

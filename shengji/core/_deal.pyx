@@ -256,6 +256,96 @@ def condition_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
     return out
 
 
+cdef inline void shuffle_slice(Rng* r, int8_t* cards, Py_ssize_t m) noexcept nogil:
+    """Fisher-Yates: the m cards in a uniform order."""
+    cdef Py_ssize_t j, k
+    cdef int8_t c
+    for j in range(m - 1, 0, -1):
+        k = <Py_ssize_t>rng_below(r, <uint64_t>(j + 1))
+        c = cards[j]
+        cards[j] = cards[k]
+        cards[k] = c
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def table_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
+                const int8_t[::1] dealers, uint64_t stream, const double[::1] cumulative,
+                const int64_t[:, :, ::1] tables, const int8_t[::1] free_kinds,
+                const int64_t[::1] atom_starts, const int8_t[::1] column_places,
+                const int8_t[::1] rest_labels, const int8_t[::1] fixed_kinds,
+                const int8_t[::1] fixed_places):
+    """Deals of a count condition (shengji.core.require.Plan): deal indices[i] of seeds[i],
+    dealers[i] drawing first, from the generator keyed (the (seed, index) generator's first
+    output, `stream`) as an attempt of condition_decks is keyed by its number. Its count
+    table is tables[t] for the first t with cumulative[t] above a uniform draw; each atom's
+    free cards (free_kinds[atom_starts[a]:atom_starts[a + 1]]) go in a uniform order to the
+    columns as its row says (column_places, -1 for the merged places), the merged column's
+    in a uniform order to rest_labels' places, and each place's cards, the fixed ones
+    included, in a uniform order to its draws: (n, 108) int8 in draw order."""
+    cdef Py_ssize_t i, n = seeds.shape[0], a, c, j, t, lo, hi, mid, taken, merged
+    cdef Py_ssize_t atoms = atom_starts.shape[0] - 1, columns = column_places.shape[0]
+    cdef Py_ssize_t count[PLACES]
+    cdef int8_t held[PLACES][SEAT_DRAWS]
+    cdef int8_t work[DECK_SIZE]
+    cdef int8_t pool[DECK_SIZE]
+    cdef int p, s, seat_offset
+    cdef double u
+    out = np.empty((n, DECK_SIZE), dtype=np.int8)
+    cdef int8_t[:, ::1] view = out
+    cdef Rng r
+    with nogil:
+        for i in range(n):
+            rng_seed(&r, seeds[i], indices[i])
+            rng_seed(&r, rng_next(&r), stream)
+            u = <double>(rng_next(&r) >> 11) * (1.0 / 9007199254740992.0)
+            lo, hi = 0, cumulative.shape[0] - 1
+            while lo < hi:  # the first table whose cumulative share passes u
+                mid = (lo + hi) // 2
+                if cumulative[mid] > u:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            t = lo
+            for p in range(PLACES):
+                count[p] = 0
+            for j in range(fixed_kinds.shape[0]):
+                p = fixed_places[j]
+                held[p][count[p]] = fixed_kinds[j]
+                count[p] += 1
+            merged = 0
+            for a in range(atoms):
+                lo, hi = atom_starts[a], atom_starts[a + 1]
+                for j in range(lo, hi):
+                    work[j] = free_kinds[j]
+                shuffle_slice(&r, &work[lo], hi - lo)
+                taken = lo
+                for c in range(columns):
+                    p = column_places[c]
+                    for j in range(tables[t, a, c]):
+                        if p < 0:
+                            pool[merged] = work[taken]
+                            merged += 1
+                        else:
+                            held[p][count[p]] = work[taken]
+                            count[p] += 1
+                        taken += 1
+            shuffle_slice(&r, &pool[0], merged)
+            for j in range(merged):
+                p = rest_labels[j]
+                held[p][count[p]] = pool[j]
+                count[p] += 1
+            for s in range(PLACES - 1):
+                shuffle_slice(&r, &held[s][0], SEAT_DRAWS)
+                seat_offset = (s - dealers[i]) & 3
+                for j in range(SEAT_DRAWS):
+                    view[i, 4 * j + seat_offset] = held[s][j]
+            shuffle_slice(&r, &held[PLACES - 1][0], BOTTOM_SIZE)
+            for j in range(BOTTOM_SIZE):
+                view[i, DECK_SIZE - BOTTOM_SIZE + j] = held[PLACES - 1][j]
+    return out
+
+
 def place_counts(const int8_t[:, ::1] decks, const int8_t[::1] dealers):
     """Per-place card counts of deals in draw order: int8 (n, 5, 54), places seats 0..3 (draw
     j < 100 goes to seat (dealers[i] + j) % 4) and the bottom."""

@@ -20,6 +20,7 @@ from shengji.core._deal import condition_decks, round_seed
 from shengji.core._deal import decks as plain_decks
 from shengji.core._deal import place_counts as native_counts
 from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, HAND_SIZE, KINDS, SEATS, SMALL_JOKER, SUITS
+from shengji.core.require import Require, require
 from shengji.core.schema import seat_variant
 from shengji.errors import ArgumentError, DealError
 
@@ -102,6 +103,8 @@ def condition_options(cond: Condition) -> dict[str, Any]:
         }
     if cond.fixed[4]:
         options["bottom"] = cards_text(cond.fixed[4])
+    if isinstance(cond.accept, Require):  # dealt directly: its clauses name it
+        options["require"] = cond.accept.texts
     return options
 
 
@@ -109,10 +112,29 @@ def option_condition(
     predeal: dict[str, str] | None,
     bottom: str | None,
     accept: Callable[[np.ndarray], Any] | None = None,
+    clauses: list[str] | None = None,
 ) -> Condition:
-    """The condition of a study's options (condition_options)."""
+    """The condition of a study's options (condition_options): `clauses` those of an
+    accept dealt directly (sj.require), which a manifest names."""
     return condition(
-        None if predeal is None else {int(k): v for k, v in predeal.items()}, bottom, accept
+        None if predeal is None else {int(k): v for k, v in predeal.items()},
+        bottom,
+        accept if clauses is None else require(*clauses),
+    )
+
+
+def as_require(clauses: Any) -> Require | None:
+    """An accept dealt directly from what a caller gave: a Require, one clause's text or a
+    list of them (the command line's --require), or None."""
+    if clauses is None or isinstance(clauses, Require):
+        return clauses
+    if isinstance(clauses, str):
+        return require(clauses)
+    if isinstance(clauses, (list, tuple)):
+        return require(*clauses)
+    raise DealError(
+        f"require must be sj.require(...) or count conditions as text, got "
+        f"{validate.short(clauses)}"
     )
 
 
@@ -176,6 +198,8 @@ def conditioned_decks(
     n = len(seeds)
     indices = np.ascontiguousarray(np.broadcast_to(indices, seeds.shape), dtype=np.uint64)
     dealers = np.ascontiguousarray(np.broadcast_to(dealers, seeds.shape), dtype=np.int8)
+    if isinstance(cond.accept, Require):  # dealt directly: one attempt each
+        return cond.accept.decks(cond.fixed, seeds, indices, dealers), np.ones(n, np.int64)
     fixed, nfixed = fixed_arrays(cond)
     out = np.empty((n, DECK_SIZE), np.int8)
     pending = np.arange(n)
@@ -230,16 +254,24 @@ def record_condition(cond: Condition, attempts: int) -> dict[str, Any]:
     cards (condition_options; an empty predeal and a None bottom where none) and the attempt
     accepted, counting from 0. With these, record_deck deals it again without `accept`."""
     options = condition_options(cond)
-    return {
+    out = {
         "predeal": options.get("predeal", {}),
         "bottom": options.get("bottom"),
         "attempt": int(attempts) - 1,
     }
+    if isinstance(cond.accept, Require):  # dealt directly: its clauses deal it again
+        out["require"] = cond.accept.texts
+    return out
 
 
 def record_deck(conditioned: dict[str, Any], seed: int, dealer: int) -> np.ndarray:
     """The first deal (int8, 108 in draw order) of a round seeded `seed` that `dealer` drew
     first under a record's condition (record_condition); a DealError if it is impossible."""
+    if "require" in conditioned:
+        cond = option_condition(
+            conditioned["predeal"] or None, conditioned["bottom"], require(*conditioned["require"])
+        )
+        return conditioned_decks(cond, [seed], 0, dealer)[0][0]
     fixed, nfixed = fixed_arrays(
         option_condition(conditioned["predeal"] or None, conditioned["bottom"])
     )

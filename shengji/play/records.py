@@ -13,9 +13,10 @@ from shengji.core import validate
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
 from shengji.core.deals import MAX_ATTEMPTS
+from shengji.core.require import require
 from shengji.core.results import Settlement
 from shengji.core.validate import short
-from shengji.errors import ArgumentError, CardError, RulesError, ShengjiError
+from shengji.errors import ArgumentError, CardError, DealError, RulesError, ShengjiError
 from shengji.play._table import EVENTS, WHEN
 from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict
 from shengji.round.rules import Rules
@@ -252,6 +253,33 @@ TRICK = _keys(
     attempted=_cards(optional=True),
 )
 
+CONDITION_FIELDS: dict[str, Check] = {
+    "predeal": _predeal,
+    "bottom": _cards(optional=True),
+    "attempt": _integer(0, MAX_ATTEMPTS - 1),
+}
+
+
+def _require(v: Any, path: str) -> list[str]:
+    """A directly dealt condition's clauses (sj.require), each readable."""
+    texts = _list_of(_text, "a list of count conditions", 1)(v, path)
+    try:
+        require(*texts)
+    except DealError as e:
+        raise ArgumentError(f"{path}: {e}") from None
+    return texts
+
+
+def _condition(v: Any, path: str) -> dict | None:
+    """None, or how the first deal was conditioned: {predeal, bottom, attempt}, and
+    `require` where it was dealt directly (record_condition)."""
+    fields = CONDITION_FIELDS
+    if isinstance(v, dict) and "require" in v:
+        fields = {**CONDITION_FIELDS, "require": _require}
+    what = f"None or a condition {{{', '.join(fields)}}}"
+    return _keys(what, optional=True, **fields)(v, path)
+
+
 RECORD_FIELDS: dict[str, Check] = {
     "rules": _rules,
     "seed": lambda v, path: validate.seed(v, path),
@@ -278,13 +306,7 @@ RECORD_FIELDS: dict[str, Check] = {
         "a settlement {dealer_holds, rise}", dealer_holds=validate.flag, rise=_integer(0, BIG)
     ),
     "bots": _list_of(_text, "a list of bot names"),  # may be left out
-    "condition": _keys(
-        "None or a condition {predeal, bottom, attempt}",
-        optional=True,
-        predeal=_predeal,
-        bottom=_cards(optional=True),
-        attempt=_integer(0, MAX_ATTEMPTS - 1),
-    ),  # may be left out
+    "condition": _condition,  # may be left out
 }
 
 

@@ -18,6 +18,7 @@ from shengji.core._core import Cards, follow_error
 from shengji.core._deal import round_seed
 from shengji.core.deals import (
     Condition,
+    Require,
     condition,
     conditioned_decks,
     record_condition,
@@ -263,7 +264,8 @@ def simulate_rounds(
     (shengji.core.deals; absolute seats, `dealer` drawing first), round i's being
     sj.deal(row.seed, 0, dealer, ...): play_round(seed=row.seed, ..., predeal=..., bottom=...,
     accept=...) replays it. frame.attrs["acceptance_rate"]: the share of the attempted deals
-    taken."""
+    taken, or for an accept of sj.require (dealt directly) the exact share of all deals that
+    meet it."""
     rules = Rules.of(rules)
     first_round = validate.flag(first_round, "first_round")
     seed, dealer, levels = round_args(seed, dealer, levels, rules, first_round)
@@ -290,7 +292,13 @@ def simulate_rounds(
         },
         ROUND_COLUMNS,
     )
-    out.attrs["acceptance_rate"] = n / int(sum(p["attempts"] for p in parts)) if n else 1.0
+    out.attrs["acceptance_rate"] = (
+        cond.accept.probability(cond.fixed)
+        if isinstance(cond.accept, Require)  # dealt directly: the exact share
+        else n / int(sum(p["attempts"] for p in parts))
+        if n
+        else 1.0
+    )
     return out
 
 

@@ -30,6 +30,7 @@ from shengji.bots import BotSpec, Learned, bot_from_text, bot_text, pinned, reso
 from shengji.core import validate
 from shengji.core.deals import (
     Condition,
+    Require,
     condition,
     condition_options,
     hand_features,
@@ -207,12 +208,13 @@ def duel_chunk(
     predeal: Any = None,
     bottom: Any = None,
     accept: Any = None,
+    require: list[str] | None = None,
 ) -> tuple[dict, dict, dict]:
     """Sums, histogram and per-deal rows of a chunk of a duel of `strategies` (a, b: bots or
     their texts); predeal ({seat: cards}, seats as text too: a manifest's JSON), bottom and
-    accept condition the deals."""
+    accept (or the clauses of a sj.require, `require`) condition the deals."""
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
-    cond = option_condition(predeal, bottom, accept)
+    cond = option_condition(predeal, bottom, accept, require)
     # in pieces, each reported as done (deal i depends on (seed, i) alone: the same rows)
     parts = []
     for first, n in pieces(start, count):
@@ -365,7 +367,7 @@ def duel(
     count = matches if matches is not None else DEFAULT_DEALS if deals is None else deals
     options = {} if matches is not None else {"first_round": first_round, "levels": list(levels)}
     options.update(condition_options(cond))
-    if accept is not None:
+    if accept is not None and not isinstance(accept, Require):  # else named by its clauses
         if out is not None:
             raise ArgumentError(
                 "accept is a function, which a folder's manifest cannot name: "

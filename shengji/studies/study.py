@@ -32,6 +32,7 @@ from shengji.core.cards import BOTTOM_SIZE, HAND_SIZE, SMALL_JOKER, SUITS, kind_
 from shengji.core.deals import (
     POINTS,
     Condition,
+    as_require,
     condition,
     condition_options,
     hand_features,
@@ -135,16 +136,17 @@ def calling_chunk(
     against: str | None = None,
     predeal: dict[str, str] | None = None,
     bottom: str | None = None,
+    require: list[str] | None = None,
 ) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
     declarations of every deal, the whole round of every play_every-th deal (0: none), and
     that deal in duplicate by each strategy against `against` (default the first). predeal,
-    bottom: the deals' fixed cards (shengji.core.deals.condition_options)."""
+    bottom, require: the deals' condition (shengji.core.deals.condition_options)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     seeds, cards = first_deals(seed, start, count)
-    cond = option_condition(predeal, bottom)
+    cond = option_condition(predeal, bottom, clauses=require)
     decks = None if cond.plain else round_decks(cond, seed, range(start, start + count), 0)[0]
     cards = cards if decks is None else decks
     rows["seed"] = seeds.astype(np.uint64)
@@ -279,15 +281,16 @@ def burying_chunk(
     against: str | None = None,
     predeal: dict[str, str] | None = None,
     bottom: str | None = None,
+    require: list[str] | None = None,
 ) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the burying study, each deal also
     played in duplicate by each strategy against `against` (default the first). predeal,
-    bottom: the deals' fixed cards (shengji.core.deals.condition_options)."""
+    bottom, require: the deals' condition (shengji.core.deals.condition_options)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
     per: dict[str, dict[str, np.ndarray]] = {}
-    cond = option_condition(predeal, bottom)
+    cond = option_condition(predeal, bottom, clauses=require)
     decks = None if cond.plain else round_decks(cond, seed, range(start, start + count), 0)[0]
     seeds, plain = first_deals(seed, start, count)
     rows["seed"] = seeds.astype(np.uint64)
@@ -377,12 +380,13 @@ def study_options(
     against: str | None,
     predeal: Any = None,
     bottom: Any = None,
+    require: Any = None,
 ) -> dict[str, Any]:
     """The study's options with the ones asked for, checked; the baseline of the duels
     (`against`: a strategy of the study, by default the first chosen, or a native bot's text)
-    by name or canonical text; the deals' fixed cards (predeal, bottom) where given."""
+    by name or canonical text; the deals' condition (predeal, bottom, require) where given."""
     options = dict(study.options)
-    options.update(condition_options(condition(predeal, bottom)))
+    options.update(condition_options(condition(predeal, bottom, as_require(require))))
     if play_every is not None:
         if "play_every" not in options:
             raise StudyError(
@@ -430,6 +434,7 @@ def run_study(
     against: str | None = None,
     predeal: Any = None,
     bottom: Any = None,
+    require: Any = None,
 ) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
@@ -446,7 +451,8 @@ def run_study(
     each strategy duels in duplicate (shengji.studies.duels), a strategy of the study (default the
     first chosen) or a native bot's text ("greedy:call=eager"). predeal {seat: cards},
     bottom: cards fixed to seats 0..3 (absolute; seat 0 draws first) or to the bottom, the
-    rest dealt uniformly (shengji.core.deals); redeals are not conditioned."""
+    rest dealt uniformly (shengji.core.deals); `require`: counts the deals' places hold
+    (sj.require, or its clauses as text), dealt directly; redeals are not conditioned."""
     if name not in STUDIES or STUDIES[name].versus:
         named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
         raise StudyError(
@@ -462,7 +468,7 @@ def run_study(
             f"{', '.join(study.strategies)}"
         )
     try:
-        options = study_options(study, chosen, play_every, bots, against, predeal, bottom)
+        options = study_options(study, chosen, play_every, bots, against, predeal, bottom, require)
     except ValueError as e:
         raise StudyError(str(e)) from None
     if str(options.get("against", "")).partition(":")[0] == "learned":
