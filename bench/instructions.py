@@ -54,7 +54,7 @@ CASES = {
             "*_6_batch_*simulate",
             "round",
         )
-        for bot in ("greedy", "random")
+        for bot in ("greedy", "expert", "random")
         for preset in ("v3", "match16", "bo3")
     },
     **{

@@ -194,7 +194,7 @@ def replace_section(text, name, body):
 def kept_sections(old):
     """The sections of the old results file that other scripts wrote, as they are."""
     kept = []
-    for name in ("strength",):
+    for name in ("strength", "mistakes"):
         begin, end = section_marks(name)
         if begin in old and end in old:
             kept.append((name, old[old.index(begin) + len(begin) : old.index(end)].strip("\n")))

@@ -45,6 +45,25 @@ def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     assert replace_section("new timings\n", *section).count("0: expert") == 1
 
 
+def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\nthe timings\n")
+    args = ["--rounds", "3", "--deals", "3", "--search-rounds", "1", "--search-deals", "1"]
+    done = run(
+        "bench/mistakes.py", *args, "--rollouts", "10", "--presets", "bo3", "--results", str(out)
+    )
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Mistakes\n")
+    assert "| expert " in text and "| pimc:rollouts=10 " in text and "greedy / 4" in text
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from write_results import kept_sections
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert [name for name, _ in kept_sections(text)] == ["mistakes"]
+
+
 def test_results_are_written_from_a_benchmark_json(tmp_path):
     made = tmp_path / "run.json"
     done = run(

@@ -232,6 +232,96 @@ def test_bury_keeps_its_aces_and_empties_short_suits():
     assert "AC" in buried["expert:value_bury=false"]
 
 
+def test_safe_bottom_buries_no_point_card_where_another_will_do():
+    """The dealer's short spades K♠ 10♠ 3♠: emptied by default, 20 points down; with
+    safe_bottom, the 3♠ and low clubs and diamonds go down instead."""
+    dealt = sj.Cards("BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H KS 10S 3S AC QC 10C 9C 8C 7C 6C AD KD QD")
+    bottom = sj.Cards("JD 9D 8D 7D 6D 5D 4D 3D")
+    spare = FULL - Counter(dealt + bottom)
+    rest = sorted(spare.elements(), key=lambda c: (sj.category(c, TRUMP), c))
+    others = [sj.Cards(" ".join(rest[25 * q : 25 * q + 25])) for q in range(3)]
+    world = sj.to_masks([dealt, *others, bottom])
+    buried = {}
+    for text in ("expert", "expert:safe_bottom=true"):
+        spec = bot_from_text(text).spec()
+        table = Table.at_bury(sj.Rules.of("v3"), 0, 0, (2, 2), world, "2H", None, [spec] * 4)
+        assert table.advance() is None
+        buried[text] = table.record()["buries"][0].cards
+    assert sj.points(buried["expert"]) == 20 and "KS" in buried["expert"]
+    assert sj.points(buried["expert:safe_bottom=true"]) == 0
+
+
+def test_void_trump_leads_a_low_trump_when_every_side_suit_may_be_ruffed():
+    # seat 0 holds spades and five trumps; seat 1 shows its spade void at the first trick
+    hand = "2H 2C 8H 7H 6H AS AS KS KS 10S 10S 9S 9S 8S 8S 7S 7S 6S 6S 5S 5S 4S 4S 3S 3S"
+    table = position(0, {0: hand, 2: "QS", 3: "JS"}, ["AS", "5C", "QS", "JS"], lacks={1: "S"})
+    off, on = plays(table, "expert", "expert:void_trump=true")
+    assert sj.category(off.split()[0], TRUMP) == "S"  # into the void: a spade tractor
+    assert on == "6H"  # its lowest trump without points, the 2♥ kept
+
+
+def decision(preset, seed, n):
+    """The table of an expert round (dealer seat 0) at its n-th play, replayed."""
+    rules = sj.Rules.preset(preset)
+    rec = sj.play_round(rules, seed, "expert", 0, (2, 2), False)
+    table = Table(rules, seed, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
+    shows = [e for e in rec.events if e.action in ("declare", "reinforce", "overturn")]
+    buries = list(rec.buries)
+    made = 0
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        if what != "play":
+            assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
+            continue
+        if made == n:
+            return table, rec, seat
+        assert table.answer(table.bot_play(sj.Expert().spec())) == 0
+        made += 1
+    raise AssertionError("the round has fewer plays")
+
+
+def test_guard_bottom_keeps_the_top_trump_of_a_bottom_with_points():
+    """v3 seed 6: the dealer buried 10 points (10♥); on lead at trick 2 with a big joker the
+    other big joker may beat, it keeps the joker for the last trick and leads the 4♣."""
+    table, rec, seat = decision("v3", 6, 4)
+    assert seat == rec.dealer == 0 and sj.points(rec.bottom) == 10
+    assert "BJ" in table.hand(0)
+    on, off = plays(table, "expert", "expert:guard_bottom=false")
+    assert off == "BJ" and "BJ" not in on
+
+
+def trumps_held(hand, suit):
+    """Cards of `hand` that are trumps at level 2 with trump suit `suit` (None: no trump)."""
+    trump = sj.Trump(2, suit)
+    return sum(1 for c in hand if sj.category(c, trump) == "T")
+
+
+def overturn_gains(bot, rounds):
+    """For each overturn of an opponent's declaration after the deal (v3, first deals of
+    rounds 0, 1, ...): how many more trumps the overturner holds by it, counted from the
+    deck's draw order."""
+    gains = []
+    for seed in range(rounds):
+        rec = sj.play_round("v3", seed=seed, bots=bot)
+        deck = rec.deals[0].split()
+        standing = None
+        for e in rec.events:
+            if e.deal != 0 or e.action not in ("declare", "overturn", "reinforce"):
+                continue
+            suit = None if next(iter(e.cards)) in ("BJ", "SJ") else next(iter(e.cards))[-1]
+            if e.action == "overturn" and e.when == "dealt" and (standing[0] - e.seat) % 2:
+                hand = [c for i, c in enumerate(deck[:100]) if (rec.first_drawer + i) % 4 == e.seat]
+                gains.append(trumps_held(hand, suit) - trumps_held(hand, standing[1]))
+            standing = (e.seat, suit)
+    return gains
+
+
+def test_fight_overturns_an_opponent_whenever_it_loses_no_trumps():
+    fight, greedy = overturn_gains("expert", 300), overturn_gains("expert:fight=false", 300)
+    assert min(fight) >= 0 and min(greedy) >= 2  # greedy's: 2 more trumps or no overturn
+    assert sum(g < 2 for g in fight) > 5 and len(fight) > len(greedy)
+
+
 # -- Determinism --------------------------------------------------------------------------------
 def test_same_seed_same_rounds_for_any_workers():
     one = sj.simulate_rounds(60, "match16", bots="expert", seed=5, workers=1)

@@ -150,7 +150,7 @@ class Expert:
     """The expert bot: plays as a club player does, natively, from what its seat may know (its
     hand, the cards played, the voids shown by play, the bottom it buried, the rules), each
     rule a setting (True: on). Its declarations and revolutions are greedy's (`greedy`
-    settings); its bury is greedy's too unless value_bury.
+    settings) but for fight; its bury is greedy's too unless value_bury.
 
     second_low: second hand does not win a trick worth less than 10 with a card a later
     opponent may beat. third_high: a win sure to hold (no later opponent may beat it with the
@@ -174,6 +174,13 @@ class Expert:
     into a tractor. one_sure: leads its sure side units one at a time (the highest, a pair
     first), not thrown together. force: a defender leads a low card without points of a
     suit the dealer has shown void in (and its partner has not), to shorten its trumps.
+    safe_bottom: with value_bury, no point card buried where another card will do (the
+    voids it would make cost less than the points risked at the last trick). void_trump:
+    when every side suit it holds may be ruffed by an opponent, a low trump without points
+    is led instead (its top trump kept). fight: overturns an opponent's declaration whenever
+    the new trump leaves it no fewer trumps (greedy's needs 2 more). guard_bottom: with
+    keep_top, the seat that buried points in the bottom keeps its top trump for the last
+    trick even when an unseen trump beats it.
     """
 
     second_low: bool = True
@@ -195,6 +202,10 @@ class Expert:
     tractors: bool = True
     one_sure: bool = False
     force: bool = False
+    safe_bottom: bool = False
+    void_trump: bool = False
+    fight: bool = True
+    guard_bottom: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

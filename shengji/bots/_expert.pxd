@@ -4,7 +4,7 @@
 # Its shows and revolutions are the greedy bot's; the driver (_driver.pxd) asks expert_answer.
 from shengji.core._core cimport CardSet
 from shengji.round._engine cimport Game
-from shengji.bots._policies cimport BotSpec
+from shengji.bots._policies cimport BotSpec, EXPERT_FIGHT
 
 cpdef enum:                # the rules, as bits of BotSpec.expert
     X_SECOND_LOW = 1       # second hand does not win a poor trick with a card a later seat beats
@@ -26,6 +26,10 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_TRACTORS = 65536     # pair_leads: the pair led extended upward into a tractor
     X_ONE_SURE = 131072    # leads its sure side units one at a time, not thrown together
     X_FORCE = 262144       # a defender leads a low card of a suit the dealer has shown void in
+    X_SAFE_BOTTOM = 524288 # value_bury: no point card buried where another card will do
+    X_VOID_TRUMP = 1048576 # every side suit held may be ruffed: a low trump led instead
+    X_FIGHT = EXPERT_FIGHT # overturns an opponent's declaration when it loses no trumps by it
+    X_GUARD_BOTTOM = 4194304  # keep_top: the burier of points keeps its top trump anyway
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

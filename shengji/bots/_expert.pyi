@@ -20,3 +20,7 @@ X_ODDS: int
 X_TRACTORS: int
 X_ONE_SURE: int
 X_FORCE: int
+X_SAFE_BOTTOM: int
+X_VOID_TRUMP: int
+X_FIGHT: int
+X_GUARD_BOTTOM: int

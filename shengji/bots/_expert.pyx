@@ -26,7 +26,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "value_bury": X_BURY, "count": X_COUNT, "keep_top": X_KEEP_TOP,
          "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS,
          "odds": X_ODDS, "tractors": X_TRACTORS, "one_sure": X_ONE_SURE,
-         "force": X_FORCE}
+         "force": X_FORCE, "safe_bottom": X_SAFE_BOTTOM,
+         "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM}
 
 
 cdef enum:
@@ -43,7 +44,7 @@ cdef enum:
     LEAD_VALUE = 1         # points the lead of the next trick is worth
     HOLD = 50              # percent: a win a later opponent may beat holds this often ...
     HOLD_POOR = 25         # ... second hand's, on a poor trick (second_low)
-    RESCUE = 30            # percent: the partner, still to play, takes a trick the opponents win
+    RESCUE = 45            # percent: the partner, still to play, takes a trick the opponents win
     CARD_COST = 1500       # per unit of play_cost (a big joker about 17 points)
     RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
@@ -54,6 +55,7 @@ cdef enum:
     POINT_COST = 4         # per point, the bottom not protected ...
     PROTECTED_POINT = 1    # ... and protected: the dealer holds PROTECTING_TRUMPS or more
     PROTECTING_TRUMPS = 99
+    SAFE_POINT = 40        # safe_bottom: per point (a 10 dearer than emptying a suit)
     LONE_POINT = 3         # per point of a suit kept with point cards only, beaten by unseen
     TOP_BURIED = 60        # a card buried above every card kept of its suit
     VOID_BASE = 60         # a side suit emptied: worth this, ...
@@ -100,8 +102,14 @@ cdef void see(const Game* g, const BotSpec* b, Seen* s) noexcept nogil:
     part = restrict(g.hands[g.seat], t.cat_mask[TRUMP])
     if b.expert & X_KEEP_TOP and part.ones and card_count(g.hands[g.seat]) > 1:
         c = highest_kind(t, part.ones)
-        if t.pos_of[c] > s.hi1[TRUMP]:
+        if t.pos_of[c] > s.hi1[TRUMP] or (b.expert & X_GUARD_BOTTOM and guards(g)):
             s.reserve = (<uint64_t>1) << c
+
+
+cdef inline bint guards(const Game* g) noexcept nogil:
+    """The seat buried the bottom (it knows it) and the bottom holds points."""
+    return (g.nburies and g.buriers[g.nburies - 1] == g.seat
+            and points_raw(g.bottom) > 0)
 
 
 cdef inline bint may_lack(const Seen* s, int q, int cat) noexcept nogil:
@@ -461,6 +469,13 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
                 continue
         if longest < 0 or (n < longest_n if x & X_SHORT_LEADS else n > longest_n):
             longest, longest_n = c, n
+    if longest < 0 and x & X_VOID_TRUMP and ntrumps:
+        # every side suit held may be ruffed: a low trump without points, the top one kept
+        low = kept_back(trumps, s.reserve)
+        if low.ones:
+            low = lowest_card(t, low, True)
+            if not points_raw(low):
+                return low
     if longest < 0:
         longest = fallback
     if longest >= 0:
@@ -473,11 +488,11 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     return lowest_card(t, trumps, True)
 
 
-cdef int bury_cost(const TrumpTable* t, int k, bint pair, bint sure, bint protected) noexcept nogil:
+cdef int bury_cost(const TrumpTable* t, int k, bint pair, bint sure, int point_cost) noexcept nogil:
     """What burying one card of kind k costs the hand: its rank, a sure winner's tricks, a
-    pair's, and its points (dearer when the bottom is not protected by many trumps)."""
+    pair's, and its points (point_cost each)."""
     return (RANK_COST * t.pos_of[k] + (SURE_COST if sure else 0) + (PAIR_COST if pair else 0)
-            + kind_points(k) * (PROTECTED_POINT if protected else POINT_COST))
+            + kind_points(k) * point_cost)
 
 
 cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
@@ -493,13 +508,15 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
     cdef int suit[MAX_SIDE]
     cdef bint taken[MAX_SIDE]
     cdef int ncards = 0, c, k, i, j, lowest, total, n_empty, ntrumps, subset, size, score
-    cdef int best_score = 0, top
-    cdef bint protected, have = False
+    cdef int best_score = 0, top, point_cost
+    cdef bint have = False
     cdef uint64_t m, bit
     ntrumps = card_count(restrict(hand, t.cat_mask[TRUMP]))
     if card_count(hand) - ntrumps < BOTTOM_SIZE:
         return bury_by(g, b)
-    protected = ntrumps >= PROTECTING_TRUMPS
+    point_cost = PROTECTED_POINT if ntrumps >= PROTECTING_TRUMPS else POINT_COST
+    if b.expert & X_SAFE_BOTTOM:
+        point_cost = SAFE_POINT
     unseen = unseen_by(g, g.seat)
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
@@ -513,7 +530,7 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
                 kinds[ncards] = k
                 suit[ncards] = c
                 cost[ncards] = bury_cost(t, k, (part.twos & bit) != 0, (sure.ones & bit) != 0,
-                                         protected)
+                                         point_cost)
                 ncards += 1
     for subset in range(16):
         size = 0

@@ -14,6 +14,8 @@ from shengji.round._engine cimport (
 cdef enum:
     OVERTURN_GAIN = 2      # trumps an overturn must gain the greedy bot over an opponent's ...
     OVERTURN_GAIN_PARTNER = 4  # ... or its partner's declaration
+    FIGHT_GAIN = 0         # ... the expert's over an opponent's, with its rule `fight`
+    EXPERT_FIGHT = 2097152 # BotSpec.expert's bit of that rule (_expert.pxd: X_FIGHT)
     BOT_PYTHON = 0         # answered in Python (shengji.bots)
     BOT_RANDOM = 1
     BOT_GREEDY = 2
@@ -66,10 +68,20 @@ cdef inline bint greedy_passes_overturn(CardSet hand, int level, int standing_su
             < (OVERTURN_GAIN_PARTNER if over_partner else OVERTURN_GAIN))
 
 
+cdef inline bint fight_passes_overturn(CardSet hand, int level, int standing_suit,
+                                       int new_suit, bint over_partner) noexcept nogil:
+    """The expert's weighing of an overturn with its rule `fight` (an OverturnPasser): as
+    greedy's, but an opponent's declaration is overturned whenever the hand loses no trumps
+    by it (FIGHT_GAIN): the call is worth having."""
+    return (trumps_held(hand, level, new_suit) - trumps_held(hand, level, standing_suit)
+            < (OVERTURN_GAIN_PARTNER if over_partner else FIGHT_GAIN))
+
+
 cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
     """The shows this bot passes whatever it holds (its temperament, as the engine's Passes):
-    the random player none; the greedy bot (and a search or a learned bot, which shows as it
-    does) the overturns greedy_passes_overturn weighs too small, "never" every optional show,
+    the random player none; the greedy bot (and a search, a learned or an expert bot, which
+    show as it does) the overturns greedy_passes_overturn weighs too small (an expert's rule
+    fight: fight_passes_overturn), "never" every optional show,
     "patient" a declaration of a short suit."""
     cdef Passes p
     p.optional = False
@@ -80,6 +92,8 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
         p.overturn_passed = greedy_passes_overturn
+        if b.kind == BOT_EXPERT and b.expert & EXPERT_FIGHT:
+            p.overturn_passed = fight_passes_overturn
     return p
 
 
