@@ -79,6 +79,15 @@ cdef uint64_t rng_next(Rng* r) noexcept nogil:
     return result
 
 
+cdef inline void rng_stream(Rng* r, uint64_t seed, uint64_t index,
+                            uint64_t stream) noexcept nogil:
+    """Key the generator by (seed, index) for stream 0, else by (that generator's first
+    output, stream): the streams of a deal, each depending on (seed, index, stream) alone."""
+    rng_seed(r, seed, index)
+    if stream:
+        rng_seed(r, rng_next(r), stream)
+
+
 cdef uint64_t rng_below(Rng* r, uint64_t bound) noexcept nogil:
     """Uniform in [0, bound) for bound > 0, without modulo bias (Lemire 2019)."""
     cdef uint64_t lo, hi, threshold
@@ -246,9 +255,7 @@ def condition_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
     cdef Rng r
     with nogil:
         for i in range(n):
-            rng_seed(&r, seeds[i], indices[i])
-            if attempts[i]:
-                rng_seed(&r, rng_next(&r), attempts[i])
+            rng_stream(&r, seeds[i], indices[i], attempts[i])
             if plain:
                 shuffle_deck(&r, &view[i, 0])
             else:
@@ -296,8 +303,7 @@ def table_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
     cdef Rng r
     with nogil:
         for i in range(n):
-            rng_seed(&r, seeds[i], indices[i])
-            rng_seed(&r, rng_next(&r), stream)
+            rng_stream(&r, seeds[i], indices[i], stream)
             u = <double>(rng_next(&r) >> 11) * (1.0 / 9007199254740992.0)
             lo, hi = 0, cumulative.shape[0] - 1
             while lo < hi:  # the first table whose cumulative share passes u
