@@ -218,3 +218,23 @@ def test_version_and_help_texts(capsys):
             main([command, "--help"])
         text = capsys.readouterr().out
         assert len(text.split("options:")[0].split("\n\n", 1)[1].strip()) > 60, command
+
+
+def test_output_piped_to_a_reader_that_leaves_is_no_error():
+    """`shengji demo | head -0`: the reader has gone; no error line, SIGPIPE's status."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "demo"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    proc.stdout.close()  # before the demo prints: its first write finds no reader
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 128 + 13 and err == "", err
+
+
+def test_replay_of_a_match_record_says_what_takes_it(tmp_path, capsys):
+    saved = tmp_path / "m.json"
+    assert main(["demo", "--match", "--rules", "bo3", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        main(["replay", str(saved)])
+    assert stop.value.code == 2
+    assert "is a match record: sj.replay_match checks it" in capsys.readouterr().err

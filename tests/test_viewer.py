@@ -399,3 +399,12 @@ def test_annotations_and_odd_text_show_in_the_browser(browser, tmp_path):
     )
     assert browser.evaluate("document.querySelectorAll('.seat b').length") == 0
     assert browser.errors() == []
+
+
+def test_a_seed_beyond_2_53_is_shown_exactly_and_a_path_is_a_record(tmp_path):
+    """The page's script reads numbers as doubles: seeds go as text."""
+    rec = sj.play_round("v3", seed=2**62 + 12345, bots="greedy")
+    saved = tmp_path / "r.json"
+    saved.write_text(json.dumps(rec.to_dict()))
+    page = sj.view(str(saved), tmp_path / "r.html").read_text()
+    assert f'"seed": "{2**62 + 12345}"' in page or f'"seed":"{2**62 + 12345}"' in page

@@ -23,6 +23,7 @@ from shengji.cli.render import (
 )
 from shengji.core.deals import as_require, parse_predeal
 from shengji.errors import ArgumentError
+from shengji.play.records import read_record
 
 DUEL_DEALS = 100_000  # the duel's default on the command line
 
@@ -201,7 +202,13 @@ def demo(args: argparse.Namespace) -> None:
 
 def replay(args: argparse.Namespace) -> None:
     """A saved round record re-checked through the engine, then printed."""
-    print_round(sj.replay(read_record(args.file, "a round record")))
+    data = read_record(args.file, "a round record")
+    if isinstance(data, dict) and "rounds" in data and "tricks" not in data:
+        raise ArgumentError(
+            f"{args.file} is a match record: sj.replay_match checks it and shengji view "
+            "shows it; replay takes a round record"
+        )
+    print_round(sj.replay(data))
 
 
 def view(args: argparse.Namespace) -> None:
@@ -211,20 +218,6 @@ def view(args: argparse.Namespace) -> None:
         raise ArgumentError(f"-o {out} would overwrite the record: name another file")
     sj.view(read_record(args.file, "a round or match record"), out)
     print(f"written: {out}")
-
-
-def read_record(path: str, what: str) -> Any:
-    """The JSON data of a saved record; ArgumentError naming the file when it is not UTF-8
-    JSON text (`what` says what it should have been)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise ArgumentError(f"{path} is not UTF-8 text (byte {e.start}): not {what}") from None
-    except ValueError as e:
-        kind = "empty" if not data.strip() else f"not JSON ({e})"
-        raise ArgumentError(f"{path} is {kind}: not {what}") from None
 
 
 def ladder(args: argparse.Namespace) -> None:

@@ -4,6 +4,7 @@ command (shengji.cli.commands) and turns every error into one line and an exit s
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from typing import Any, NoReturn
@@ -45,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         with stopping_on_signals():
             args = build_parser().parse_args(argv)
             COMMANDS[args.command](args)
+    except BrokenPipeError:
+        # the reader has gone (`shengji demo | head`): no error, and none again when Python
+        # flushes the closed output at exit; the status of a process SIGPIPE ends
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + getattr(signal, "SIGPIPE", 13)
     except (ValueError, OSError) as exc:
         fail(2, f"shengji: error: {exc}")
     except MissingExtra as exc:
@@ -243,7 +249,7 @@ def add_ladder(sub: Any) -> None:
         help="every pair of bots in duplicate: a payoff cross-table and standings",
         description="Every pair of the bots plays a duplicate duel on the same frozen deals "
         "(seed 0: the evaluation deals). The cross-table gives the row bot's score a deal "
-        "against the column bot with its paired 95%% interval; the standings each bot's "
+        "against the column bot with its paired 95% interval; the standings each bot's "
         "mean score against the field, its leveling rate (its levels over all the levels "
         "gained in its rounds) and, with --matches, the share of whole matches it won. "
         "Each pair's duel is a folder under OUT, continued by the same command after an "

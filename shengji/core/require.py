@@ -46,7 +46,7 @@ PLACES = SEATS + 1  # seats 0..3, then the bottom
 PLACE_TEXT = ("0", "1", "2", "3", "bottom")
 STREAM = 2**63 + 1  # the random words' stream: no attempt of a filtered deal uses it
 MAX_TABLES = 200_000  # count tables a condition may have: more is refused, not dealt slowly
-MAX_ROWS = 1_000_000  # atom rows weighed while listing them: beyond, refused as well
+MAX_ROWS = 250_000  # atom rows weighed while listing them: beyond, refused as well
 UNBOUNDED = DECK_SIZE * 10  # above any weighted count a place can reach
 OPS = {">=": (0, None), ">": (1, None), "<=": (None, 0), "<": (None, -1), "==": (0, 0)}
 CLAUSE = re.compile(r"^\s*(\w+)\s*:\s*(\w+)\s*(>=|<=|==|>|<)\s*(\d+)\s*$")
@@ -257,18 +257,19 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
             out.append(min(s, ceiling[c]))
         return tuple(out)
 
-    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
+    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
     rows_seen = [0]
 
-    def completions(i: int, left: tuple[int, ...], sums: tuple[int, ...]) -> int:
-        """The weight of every way to place atoms i.. that meets the clauses."""
+    def completions(i: int, left: tuple[int, ...], sums: tuple[int, ...]) -> tuple[int, int]:
+        """The weight of every way to place atoms i.. that meets the clauses, and how many
+        ways (tables) there are."""
         if i == len(atoms):
-            met = all(s >= c.low for s, c in zip(sums, req.clauses))
-            return int(met and not any(left))
+            met = all(s >= c.low for s, c in zip(sums, req.clauses)) and not any(left)
+            return int(met), int(met)
         key = (i, left, sums)
         if key not in memo:
             rows = [tuple(left)] if i == len(atoms) - 1 else compositions(sizes[i], left)
-            total = 0
+            total = count = 0
             for row in rows:
                 rows_seen[0] += 1
                 if rows_seen[0] > MAX_ROWS:
@@ -276,15 +277,17 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
                 after = step(sums, atoms[i][0], row)
                 if after is not None:
                     rest_left = tuple(a - b for a, b in zip(left, row))
-                    ways = completions(i + 1, rest_left, after)
-                    if ways:
-                        total += multinomial(sizes[i], row) * ways
-            memo[key] = total
+                    ways, tables_after = completions(i + 1, rest_left, after)
+                    total += multinomial(sizes[i], row) * ways
+                    count += tables_after
+            memo[key] = total, count
         return memo[key]
 
-    total = completions(0, caps, tuple(offsets))
+    total, count = completions(0, caps, tuple(offsets))
     if total == 0:
         raise DealError(f"no deal meets {' and '.join(req.texts)}{fixed_text(fixed)}")
+    if count > MAX_TABLES:
+        raise DealError(too_intricate(req))
     tables: list[tuple[tuple[int, ...], ...]] = []
     weights: list[int] = []
 
@@ -299,15 +302,13 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
         if i == len(atoms):
             tables.append(rows)
             weights.append(weight)
-            if len(tables) > MAX_TABLES:
-                raise DealError(too_intricate(req))
             return
         candidates = [tuple(left)] if i == len(atoms) - 1 else compositions(sizes[i], left)
         for row in candidates:
             after = step(sums, atoms[i][0], row)
             if after is not None:
                 rest_left = tuple(a - b for a, b in zip(left, row))
-                if completions(i + 1, rest_left, after):
+                if completions(i + 1, rest_left, after)[0]:
                     collect(
                         i + 1, rest_left, after, (*rows, row), weight * multinomial(sizes[i], row)
                     )
@@ -344,7 +345,8 @@ def too_intricate(req: Require) -> str:
     return (
         f"{' and '.join(req.texts)} splits the cards it counts among the places in too many "
         f"ways to deal directly (over {MAX_TABLES:,} tables or {MAX_ROWS:,} rows weighed): "
-        "name fewer places or groups, or filter with an accept function"
+        "name fewer places or groups, or in Python pass an accept function (sj.decks, "
+        "sj.duel, ... accept=), which filters drawn deals"
     )
 
 

@@ -5,6 +5,8 @@ engine is shengji.play.replay; docs/engine.md "Rounds" describes the record."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -352,3 +354,20 @@ def checked_fields(d: Any) -> dict[str, Any]:
         return {k: check(d[k], k) for k, check in RECORD_FIELDS.items() if k in d}
     except ValueError as e:
         raise ShengjiError(f"not a round record: {e}") from None
+
+
+def read_record(path: str | os.PathLike, what: str) -> Any:
+    """The JSON data of a saved record; ArgumentError naming the file when it is not UTF-8
+    JSON text (`what` says what it should have been)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ArgumentError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ArgumentError(f"{path} is not UTF-8 text (byte {e.start}): not {what}") from None
+    except ValueError as e:
+        kind = "empty" if not data.strip() else f"not JSON ({e})"
+        raise ArgumentError(f"{path} is {kind}: not {what}") from None

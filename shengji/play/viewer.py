@@ -21,7 +21,7 @@ from shengji.core._core import RANK_NAMES, Cards, Trump, category, order
 from shengji.core.cards import SUIT_SYMBOLS, TRUMP_CATEGORY
 from shengji.core.validate import short
 from shengji.errors import ArgumentError, ShengjiError
-from shengji.play.records import MatchRecord, RoundRecord, match_advance
+from shengji.play.records import MatchRecord, RoundRecord, match_advance, read_record
 from shengji.play.replay import replay, replay_match
 
 # -- Annotations: what an analysis of a round (issue 23's `analyze round`) adds to its record.
@@ -69,8 +69,11 @@ def render_html(record: Any) -> str:
 
 
 def view(record: Any, path: str | Path) -> Path:
-    """Write render_html(record) to `path` (an .html file) and return the path. Nothing is
-    written when the record is refused (ShengjiError, as render_html raises it)."""
+    """Write render_html(record) to `path` (an .html file) and return the path; `record` may
+    also be the path of a saved record's JSON file. Nothing is written when the record is
+    refused (ShengjiError, as render_html raises it)."""
+    if isinstance(record, (str, Path)):
+        record = read_record(record, "a round or match record")
     page = render_html(record)
     out = Path(path)
     out.write_text(page, encoding="utf-8")
@@ -93,7 +96,7 @@ def match_data(match: MatchRecord, notes: list[Any]) -> dict[str, Any]:
     return {
         "match": {
             "rules": match.rules.name,
-            "seed": match.seed,
+            "seed": str(match.seed),  # as text: a seed passes 2**53, a script's exact integers
             "levels": [list(map(level_name, pair)) for pair in match.levels],
             "games": list(match.games),
             "winner": match.winner,
@@ -128,7 +131,7 @@ def round_data(rec: RoundRecord, annotations: Any, title: str | None) -> dict[st
     return {
         "title": title,
         "rules": rec.rules.name,
-        "seed": rec.seed,
+        "seed": str(rec.seed),  # as text, as the match's
         "bots": list(rec.bots),
         "levels": [level_name(v) for v in rec.levels],
         "first_round": rec.first_round,
@@ -199,7 +202,10 @@ def condition_text(condition: dict | None) -> str | None:
     parts = [f"seat {seat} was dealt {cards}" for seat, cards in condition["predeal"].items()]
     if condition["bottom"] is not None:
         parts.append(f"the bottom held {condition['bottom']}")
-    parts.append(f"deal taken at attempt {condition['attempt'] + 1}")
+    if "require" in condition:
+        parts.append("dealt directly to meet " + " and ".join(condition["require"]))
+    else:
+        parts.append(f"the deal of attempt {condition['attempt']} (counting from 0) taken")
     return "conditioned: " + "; ".join(parts)
 
 
