@@ -151,7 +151,8 @@ def count_bury(trump: Trump, kept: Cards, buried: Cards) -> Counter:
 def count_round(record: RoundRecord) -> Counter:
     """Every class's count in one round, with its outcomes (hold: 1 when the dealer's team
     keeps the deal; last: 1 when the defenders win the last trick; dug: ... and the bottom
-    holds points)."""
+    holds points). The bury counted is the last (after any 抄底): the one the bottom keeps;
+    a record holds no hand for the buries before it."""
     last = record.buries[-1]
     found = count_play(
         record.trump,
