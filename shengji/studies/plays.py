@@ -93,6 +93,8 @@ class Outcomes:
         """Candidate i's cost against the best, (levels, points), both the best's mean minus
         its own for the seat's team (0 for the best), and the best's index."""
         best = self.order()[0]
+        if i == best:
+            return 0.0, 0.0, best
         levels = float(self.levels[best].mean() - self.levels[i].mean())
         points = float(-self.sign * (self.points[best].mean() - self.points[i].mean()))
         return levels, points, best
