@@ -218,7 +218,7 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
             r.trick,
             r.seat,
             pretty(r.made),
-            pretty(r.best) if isinstance(r.best, str) else "-",
+            "-" if r.best is None else pretty(r.best),
             f"{r.levels:.3f}",
             f"{r.points:.1f}",
             r.candidates,

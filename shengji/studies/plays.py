@@ -313,7 +313,10 @@ def analyze_round(
         f"knowledge, bots {', '.join(resolve_bots(bots)[2])}, seed {seed}",
         "plays": notes,
     }
-    return pd.DataFrame(rows, columns=list(ROUND_COLUMNS)), data
+    frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
+    # None where the play made was the best (pandas would read a missing text as NaN)
+    frame["best"] = pd.Series([row[3] for row in rows], dtype=object)
+    return frame, data
 
 
 def decision_seed(seed: int, trick: int, seat: int) -> int:
