@@ -224,6 +224,10 @@ def test_a_round_annotated_costs_each_play_against_the_best():
         gained = one.defender_points_mean[0] - made.defender_points_mean
         assert row.points == pytest.approx(gained if rec.dealer % 2 == 0 else -gained)
         assert row.best == (None if made.name == 0 else one.play[0])
+        if made.name:
+            levels = one.attrs["samples"].levels
+            _, low, high = Sums.of(levels[0] - levels[made.name]).interval(False)
+            assert (row.ci_low, row.ci_high) == pytest.approx((low, high))
         costly += row.best is not None
     assert costly  # some play was not the best
     page = sj.render_html(data)

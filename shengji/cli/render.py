@@ -209,7 +209,7 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
 
 def print_costs(frame: Any, title: str, out: Any = None) -> None:
     """analyze_round's table: each decision's play made, the best play where it was not,
-    and the cost in levels and points; the total cost of each seat below."""
+    and the cost in levels (with its 95% interval) and points; each seat's total below."""
     with needs("the analysis table", "study"):
         from tabulate import tabulate
     out = sys.stdout if out is None else out
@@ -220,6 +220,7 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
             pretty(r.made),
             "-" if r.best is None else pretty(r.best),
             f"{r.levels:.3f}",
+            "" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
             f"{r.points:.1f}",
             r.candidates,
         ]
@@ -229,8 +230,17 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
     print(
         tabulate(
             rows,
-            headers=["trick", "seat", "played", "best", "cost, levels", "cost, points", "plays"],
-            colalign=("right", "right", "left", "left", "right", "right", "right"),
+            headers=[
+                "trick",
+                "seat",
+                "played",
+                "best",
+                "cost, levels",
+                "95%",
+                "cost, points",
+                "plays",
+            ],
+            colalign=("right", "right", "left", "left", "right", "right", "right", "right"),
             disable_numparse=True,
         ),
         file=out,

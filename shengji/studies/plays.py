@@ -31,7 +31,17 @@ MAX_WORLDS = 1_000_000
 MAX_CANDIDATES = 100  # leads beyond: the units, then the first throws (the attrs say how many)
 EXACT_MAX_CARDS = 8  # a hand the endgame solver values in about a second at most
 PLAY_COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "n", "made")
-ROUND_COLUMNS = ("trick", "seat", "made", "best", "levels", "points", "candidates")
+ROUND_COLUMNS = (
+    "trick",
+    "seat",
+    "made",
+    "best",
+    "levels",
+    "ci_low",
+    "ci_high",
+    "points",
+    "candidates",
+)
 
 
 def native_specs(bots: Any) -> list:
@@ -89,15 +99,17 @@ class Outcomes:
         gained = -self.sign * self.points.mean(axis=1)
         return sorted(range(len(self.plays)), key=lambda i: (-levels[i], -gained[i], i))
 
-    def cost(self, i: int) -> tuple[float, float, int]:
-        """Candidate i's cost against the best, (levels, points), both the best's mean minus
-        its own for the seat's team (0 for the best), and the best's index."""
+    def cost(self, i: int) -> tuple[float, float, float | None, float | None, int]:
+        """Candidate i's cost against the best: (levels, points, low, high, best), the levels
+        and points the best's mean minus its own for the seat's team (0 for the best), the
+        95% interval of the levels', world by world (None for the best, or one world), and
+        the best's index."""
         best = self.order()[0]
         if i == best:
-            return 0.0, 0.0, best
-        levels = float(self.levels[best].mean() - self.levels[i].mean())
+            return 0.0, 0.0, None, None, best
+        levels, low, high = Sums.of(self.levels[best] - self.levels[i]).interval(False)
         points = float(-self.sign * (self.points[best].mean() - self.points[i].mean()))
-        return levels, points, best
+        return levels, points, low, high, best
 
 
 def pending_seat(table: Table) -> int:
@@ -264,7 +276,9 @@ def analyze_round(
     done.
 
     Returns (a pandas DataFrame of the decisions in the order played: trick, seat, made,
-    best, levels, points, candidates; the record's JSON data with its "annotations" in the
+    best (None where the play made was the best), levels, ci_low and ci_high (the 95%
+    interval of the levels' cost, world by world; None where it is 0 by definition),
+    points, candidates (the plays compared); the record's JSON data with its "annotations" in the
     viewer's schema, docs/manual/viewer.md). The record is replayed and checked first: a bad
     one raises a ShengjiError before anything is played."""
     with needs("shengji.studies.plays", "study"):
@@ -287,14 +301,16 @@ def analyze_round(
             trick = len(table.tricks())
             made = made_play(rec, trick, who)
             plays, _ = candidates_of(table, max_candidates, made)
-            levels = points = 0.0
+            levels, points, low, high = 0.0, 0.0, None, None
             best: Cards | None = None
             if len(plays) > 1:
                 places = sample(table, worlds, decision_seed(seed, trick, who))
                 out = played_out(table, plays, places, specs, workers)
-                levels, points, top = out.cost(plays.index(made))
+                levels, points, low, high, top = out.cost(plays.index(made))
                 best = None if out.plays[top] == made else out.plays[top]
-            rows.append([trick, who, str(made), best and str(best), levels, points, len(plays)])
+            rows.append(
+                [trick, who, str(made), best and str(best), levels, low, high, points, len(plays)]
+            )
             notes.append(
                 {
                     "trick": trick,
@@ -310,12 +326,13 @@ def analyze_round(
     data = rec.to_dict()
     data["annotations"] = {
         "source": f"shengji analyze round: {worlds:,} worlds a decision from the seat's "
-        f"knowledge, bots {', '.join(resolve_bots(bots)[2])}, seed {seed}",
+        f"knowledge, bots {', '.join(dict.fromkeys(resolve_bots(bots)[2]))}, seed {seed}",
         "plays": notes,
     }
     frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
     # None where the play made was the best (pandas would read a missing text as NaN)
-    frame["best"] = pd.Series([row[3] for row in rows], dtype=object)
+    for column in ("best", "ci_low", "ci_high"):
+        frame[column] = pd.Series([row[ROUND_COLUMNS.index(column)] for row in rows], dtype=object)
     return frame, data
 
 
