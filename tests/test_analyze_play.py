@@ -21,7 +21,9 @@ from shengji.core.cards import BB_ALL, CATEGORIES
 from shengji.play._table import Table
 from shengji.play.replay import replay_to
 from shengji.studies.plays import decision_seed, made_play, sample
+from shengji.studies.report import study_samples
 from shengji.studies.stats import Sums
+from shengji.studies.study import run_study
 
 pd = pytest.importorskip("pandas")  # the study extra
 
@@ -345,3 +347,23 @@ def test_a_refused_record_writes_nothing(tmp_path):
         text=True,
     )
     assert run.returncode == 2 and "required: --seat" in run.stderr
+
+
+def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):
+    """A study's strategies compared pairwise: against `low`, the burying study's own paired
+    differences (level_delta_diff), interval and all; every pair's mean the difference of the
+    two strategies' means."""
+    summary = run_study("burying", "v3", deals=40, seed=1, out=tmp_path / "study")
+    table = sj.payoff(study_samples(tmp_path / "study"))
+    metrics = {(m["name"], m["group"]): m for m in summary["metrics"]}
+    for r in table[table.column == "low"].itertuples():
+        m = metrics["level_delta_diff", f"strategy={r.row}-low"]
+        assert (r.mean_diff, r.ci_low, r.ci_high, r.n) == pytest.approx(
+            (m["value"], m["ci_low"], m["ci_high"], m["n"])
+        )
+    for r in table.itertuples():
+        a = metrics["level_delta_mean", f"strategy={r.row}"]["value"]
+        b = metrics["level_delta_mean", f"strategy={r.column}"]["value"]
+        assert r.mean_diff == pytest.approx(a - b)
+    with pytest.raises(sj.StudyError, match="not a finished study's folder"):
+        study_samples(tmp_path / "nothing")

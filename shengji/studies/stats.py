@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from shengji._optional import needs
 from shengji.errors import StudyError
 
 if TYPE_CHECKING:
@@ -80,18 +81,21 @@ class Samples:
 
 def payoff(frame: Any, metric: str = "levels") -> Any:
     """The pairwise table of an analysis's candidates (sj.analyze_play, analyze_bury,
-    analyze_trump), as redeal's Payoff: for every ordered pair (row, column), best first, the
-    mean of the row's outcome minus the column's, world by world (`metric`: "levels", the
-    level change of the team analysed; "points", the defenders' points), with its 95% paired
-    interval (none with one world). A pandas DataFrame in long form: row, column, mean_diff,
-    ci_low, ci_high, n; the diagonal left out."""
-    import pandas as pd  # an analysis's frame is one: the study extra is there
+    analyze_trump: their frame) or a study's strategies (Samples, as
+    shengji.studies.report.study_samples reads them), as redeal's Payoff: for every ordered
+    pair (row, column), best first, the mean of the row's outcome minus the column's, world
+    (or deal) by world (`metric`: "levels", the level change of the team analysed; "points",
+    the defenders' points), with its 95% paired interval (none with one world). A pandas
+    DataFrame in long form: row, column, mean_diff, ci_low, ci_high, n; the diagonal left
+    out."""
+    with needs("shengji.payoff", "study"):
+        import pandas as pd
 
-    samples = frame.attrs.get("samples") if hasattr(frame, "attrs") else None
+    samples = frame if isinstance(frame, Samples) else getattr(frame, "attrs", {}).get("samples")
     if not isinstance(samples, Samples):
         raise StudyError(
             "payoff takes the frame of an analysis (analyze_play, analyze_bury, analyze_trump), "
-            "which keeps its paired outcomes"
+            "which keeps its paired outcomes, or a study's Samples (study_samples)"
         )
     if metric not in ("levels", "points"):
         raise StudyError(f'payoff: metric must be "levels" or "points", got {metric!r}')
