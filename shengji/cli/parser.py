@@ -444,7 +444,7 @@ def add_analyze(sub: Any) -> None:
         description="Rank every legal play of one seat's decision in a saved round (shengji "
         "demo --save): each played out by native bots in the same worlds, sampled exactly "
         "from what that seat knew then (never the hands it could not see), ranked by its "
-        "team's mean level change, each with the 95%% interval of its difference to the "
+        "team's mean level change, each with the 95% interval of its difference to the "
         "best, paired by world. --exact: the endgame solver's values with every hand known.",
     )
     play.add_argument("file", help="a JSON round record (shengji demo --save)")
