@@ -57,6 +57,8 @@ from shengji.round.views import View, Worlds
 from shengji.studies.analyze import analyze_bury, analyze_trump
 from shengji.studies.duels import Duel, duel
 from shengji.studies.ladder import Ladder, ladder
+from shengji.studies.plays import analyze_play, analyze_round
+from shengji.studies.stats import payoff
 
 __all__ = [
     "Cards",
@@ -104,6 +106,9 @@ __all__ = [
     "Ladder",
     "analyze_bury",
     "analyze_trump",
+    "analyze_play",
+    "analyze_round",
+    "payoff",
     "solve_endgame",
     "parse_cards",
     "category",

@@ -63,6 +63,7 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
             "test_learned.py",
             "test_pimc.py",
             "test_endgame.py",
+            "test_analyze_play.py",
         )
     ]
     run = subprocess.run(

@@ -14,7 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 WITH_PYTHON = [p for p in PAGES if "```python\n" in p.read_text(encoding="utf-8")]
-ANALYSIS = re.compile(r"```bash\n(shengji analyze .*?)\n```\n\n```text\n(.*?)```", re.S)
+# a bash block ending in an analysis (the commands before it make its input), then its output
+ANALYSIS = re.compile(
+    r"```bash\n((?:shengji (?!analyze)[^\n]*\n)*shengji analyze [^\n]*)\n```\n\n```text\n(.*?)```",
+    re.S,
+)
 
 
 def statements(text: str) -> list[list[str]]:
@@ -52,11 +56,18 @@ def test_the_readme_checks_enough():
     assert sum(bool(r) for _, r in statements(README.read_text(encoding="utf-8"))) >= 10
 
 
-def test_analysis_examples_print_what_they_show(capsys):
-    """Each worked example of an analysis prints the table its page shows."""
+def test_analysis_examples_print_what_they_show(capsys, tmp_path, monkeypatch):
+    """Each worked example of an analysis prints the table its page shows (the commands
+    before it in its block run first, in one folder for all: a round saved by one example is
+    read by the next)."""
+    monkeypatch.chdir(tmp_path)
     examples = [m.groups() for p in PAGES for m in ANALYSIS.finditer(p.read_text(encoding="utf-8"))]
-    assert examples
-    for command, shown in examples:
+    assert any("analyze round" in command for command, _ in examples)
+    for commands, shown in examples:
+        *before, command = commands.splitlines()
+        for line in before:
+            assert main(shlex.split(line)[1:]) == 0
+        capsys.readouterr()
         assert main(shlex.split(command)[1:]) == 0
         assert capsys.readouterr().out == shown
 

@@ -16,7 +16,9 @@ from shengji.cli.render import (
     pretty,
     pretty_hand,
     print_analysis,
+    print_costs,
     print_match,
+    print_payoff,
     print_round,
     print_summary,
     progress_bar,
@@ -138,10 +140,14 @@ def simulate(args: argparse.Namespace) -> None:
 
 
 def analyze(args: argparse.Namespace) -> None:
-    """The ranked choices of one hand, each with the interval of its difference to the best."""
+    """The ranked choices of one hand or one decision, each with the interval of its
+    difference to the best (with --payoff, every pair's); or a round's plays, annotated."""
     with needs("shengji analyze", "study"):
         import tabulate  # noqa: F401  (the table: missing, nothing is played first)
 
+    if args.what in ("play", "round"):
+        analyze_plays(args)
+        return
     from shengji.studies.analyze import analyze_bury, analyze_trump, trump_of, trump_text
 
     bots = bots_from_text(args.bots)
@@ -180,6 +186,53 @@ def analyze(args: argparse.Namespace) -> None:
         frame,
         f"{title}: rules {args.rules}, bots {args.bots}, {args.worlds:,} worlds, seed {args.seed}",
     )
+    if args.payoff > 0:
+        print_payoff(frame, args.payoff)
+
+
+def analyze_plays(args: argparse.Namespace) -> None:
+    """`shengji analyze play` and `shengji analyze round` of a saved round record."""
+    record = read_record(args.file, "a round record")
+    bots = bots_from_text(args.bots)
+    if args.what == "play":
+        frame = sj.analyze_play(
+            record,
+            (args.trick, args.seat),
+            args.worlds,
+            bots,
+            args.seed,
+            exact=args.exact,
+            max_candidates=args.max_candidates,
+            workers=args.workers,
+        )
+        how = (
+            "exact, every hand known"
+            if args.exact
+            else f"bots {args.bots}, {args.worlds:,} worlds from the seat's knowledge, "
+            f"seed {args.seed}"
+        )
+        shown = len(frame)
+        legal = frame.attrs["legal"]
+        print_analysis(
+            frame,
+            f"Trick {args.trick}, seat {args.seat}: {legal} legal plays"
+            + (f" ({shown} played out: the units, then throws)" if shown < legal else "")
+            + f"; {how}. The level change is the seat's team's",
+        )
+        if args.payoff > 0:
+            print_payoff(frame, args.payoff)
+        return
+    if args.out and Path(args.out).resolve() == Path(args.file).resolve():
+        raise ArgumentError(f"--out {args.out} would overwrite the record: name another file")
+    with progress_bar(None, "decision", "analyze round") as update:
+        frame, annotated = sj.analyze_round(
+            record, args.seat, args.worlds, bots, args.seed, workers=args.workers, progress=update
+        )
+    print_costs(frame, f"{annotated['annotations']['source']}; the cost of each play made")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(annotated, f, ensure_ascii=False)
+        print(f"written: {args.out} (shengji view {args.out} shows the costs)")
 
 
 def demo(args: argparse.Namespace) -> None:

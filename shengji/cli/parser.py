@@ -18,7 +18,7 @@ from shengji.studies.backends import stopping_on_signals
 DESCRIPTION = (
     "The `shengji` command line: play a round and print it, re-check and print a "
     "saved one or write it as a web page, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
-    "one hand's bury or trump."
+    "one hand's bury or trump, or the plays of a round."
 )
 RULES = "preset: v3, match16 or bo3 (default v3)"
 SEED = cli_type(seed, "--seed")
@@ -397,10 +397,10 @@ def add_conditions(p: argparse.ArgumentParser) -> None:
 
 
 def add_analyze(sub: Any) -> None:
-    """`shengji analyze bury` and `shengji analyze trump`."""
+    """`shengji analyze bury`, `trump`, `play` and `round`."""
     p = sub.add_parser(
         "analyze",
-        help="one hand: which cards to bury, which trump to declare",
+        help="one hand: which cards to bury, which trump to declare; a round's plays",
         description="Play each choice of one hand out in the same sampled worlds (uniform deals "
         "of the cards it cannot see) and rank the choices by the dealer's team's "
         "mean level change, each with the 95% interval of its difference to the "
@@ -408,7 +408,9 @@ def add_analyze(sub: Any) -> None:
         "under a trump it declared; the candidates are each greedy bury strategy's "
         "choice, yours (--candidate) and a search from the best. trump: a 25-card "
         "hand at the end of the draw, its team dealing; each trump it could "
-        "declare.",
+        "declare. play: every legal play of one decision of a saved round, from what "
+        "its seat knew then. round: every play of a saved round against the best, "
+        "written into the record for shengji view.",
     )
     what = p.add_subparsers(dest="what", required=True)
     bury = what.add_parser(
@@ -451,6 +453,107 @@ def add_analyze(sub: Any) -> None:
     trump.add_argument("--hand", required=True, help="the seat's 25 cards")
     trump.add_argument("--level", required=True, help="the level played: 2..10, J, Q, K, A")
     add_analysis_options(trump)
+    play = what.add_parser(
+        "play",
+        help="rank every legal play of one decision of a saved round",
+        description="Rank every legal play of one seat's decision in a saved round (shengji "
+        "demo --save): each played out by native bots in the same worlds, sampled exactly "
+        "from what that seat knew then (never the hands it could not see), ranked by its "
+        "team's mean level change, each with the 95% interval of its difference to the "
+        "best, paired by world. --exact: the endgame solver's values with every hand known.",
+    )
+    play.add_argument("file", help="a JSON round record (shengji demo --save)")
+    play.add_argument(
+        "--trick",
+        required=True,
+        type=cli_type(count, "--trick", low=0, high=10**6),
+        help="the trick, from 0 (as shengji replay and the viewer number them)",
+    )
+    play.add_argument(
+        "--seat",
+        required=True,
+        type=cli_type(count, "--seat", low=0, high=3),
+        help="the seat deciding: 0..3",
+    )
+    play.add_argument(
+        "--exact",
+        action="store_true",
+        help="the endgame solver's exact values, every hand known (a lead of at most 8 "
+        "cards a hand)",
+    )
+    play.add_argument(
+        "--max-candidates",
+        type=cli_type(count, "--max-candidates", high=10**6),
+        default=100,
+        metavar="N",
+        help="the most leads played out: the units, then the throws (default 100; the play "
+        "made is always among them)",
+    )
+    add_play_options(play, 1000)
+    add_payoff_option(play)
+    round_ = what.add_parser(
+        "round",
+        help="every play of a saved round against the best, for shengji view",
+        description="Every play of a saved round (or of one seat) analysed as `analyze "
+        "play` analyses one: its cost against the best play in its team's levels and "
+        "points, printed as a table and, with --out, written into the record's "
+        "annotations, which shengji view shows. Nothing is written for a record that "
+        "does not replay.",
+    )
+    round_.add_argument("file", help="a JSON round record (shengji demo --save)")
+    round_.add_argument(
+        "--seat",
+        type=cli_type(count, "--seat", low=0, high=3),
+        default=None,
+        help="only this seat's plays (default: every seat's)",
+    )
+    round_.add_argument(
+        "--out",
+        "-o",
+        default=None,
+        metavar="FILE",
+        help="write the annotated record here (a JSON record for shengji view)",
+    )
+    add_play_options(round_, 200)
+    add_payoff_option(bury)
+    add_payoff_option(trump)
+
+
+def add_payoff_option(p: argparse.ArgumentParser) -> None:
+    """--payoff [N]: the payoff table of the best N choices."""
+    p.add_argument(
+        "--payoff",
+        nargs="?",
+        const=8,
+        default=0,
+        type=cli_type(count, "--payoff", high=1000),
+        metavar="N",
+        help="also print the payoff table of the best N choices (default 8): every pair's "
+        "mean difference in level change with its paired 95%% interval",
+    )
+
+
+def add_play_options(p: argparse.ArgumentParser, worlds: int) -> None:
+    """The options of analyze play and round: worlds, bots, seed and workers."""
+    p.add_argument(
+        "--worlds",
+        type=cli_type(count, "--worlds", high=1_000_000),
+        default=worlds,
+        help=f"worlds sampled at each decision, the same for every play (default {worlds:,})",
+    )
+    p.add_argument(
+        "--bots",
+        default="expert",
+        help="the native bots that play the worlds out: expert, greedy or random (options "
+        "after colons), for every seat or four separated by commas (default expert)",
+    )
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the worlds (default 0)")
+    p.add_argument(
+        "--workers",
+        type=WORKERS,
+        default=1,
+        help="threads playing the worlds out, the same numbers for any count (default 1)",
+    )
 
 
 def add_analysis_options(p: argparse.ArgumentParser) -> None:

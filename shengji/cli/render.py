@@ -126,22 +126,31 @@ def print_summary(summary: dict, out: Any = None, title: str | None = None) -> N
 
 
 def print_analysis(frame: Any, title: str, out: Any = None) -> None:
-    """An analysis's choices (analyze_bury, analyze_trump) ranked under its title: each one's
-    mean level change, the 95% interval of its difference to the best, the defenders' points,
-    the dealer's hold rate, and which strategy found it (`by`, for buries)."""
+    """An analysis's choices (analyze_bury, analyze_trump, analyze_play) ranked under its
+    title: each one's mean level change, the 95% interval of its difference to the best,
+    the defenders' points, the dealer's hold rate (bury, trump), which strategy found it
+    (`by`, for buries) and the play made (`*`, for plays)."""
     with needs("the analysis table", "study"):
         from tabulate import tabulate
     out = sys.stdout if out is None else out
     choice = frame.columns[0]
+    holds = "dealer_holds" in frame
+
+    def interval(rank: int, r: Any) -> str:
+        if rank == 1:
+            return "best"
+        return "-" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]"
+
     rows = [
         [
             rank,
-            pretty(r[choice]) if choice == "bury" else r[choice],
+            (pretty(r[choice]) if choice in ("bury", "play") else r[choice])
+            + (" *" if "made" in frame and r.made else ""),
             f"{r.level_delta_mean:+.3f}",
-            "best" if rank == 1 else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+            interval(rank, r),
             f"{r.defender_points_mean:.1f}",
-            f"{r.dealer_holds:.3f}",
         ]
+        + ([f"{r.dealer_holds:.3f}"] if holds else [])
         + ([r.by] if "by" in frame else [])
         for rank, (_, r) in enumerate(frame.iterrows(), 1)
     ]
@@ -149,20 +158,99 @@ def print_analysis(frame: Any, title: str, out: Any = None) -> None:
     print(
         tabulate(
             rows,
-            headers=[
-                "#",
-                choice,
-                "level change",
-                "minus the best (95%)",
-                "defenders' points",
-                "dealer holds",
-            ]
+            headers=["#", choice, "level change", "minus the best (95%)", "defenders' points"]
+            + (["dealer holds"] if holds else [])
             + (["by"] if "by" in frame else []),
             colalign=("right", "left", "right", "right", "right", "right", "left"),
             disable_numparse=True,
         ),
         file=out,
     )
+    if "made" in frame and frame["made"].any():
+        print("* the play made", file=out)
+
+
+def print_payoff(frame: Any, top: int, out: Any = None) -> None:
+    """An analysis's payoff table (sj.payoff) of its `top` best choices: the mean level
+    change of each row's choice minus each column's, world by world, best first; each
+    pair's 95% interval below it."""
+    with needs("the payoff table", "study"):
+        from tabulate import tabulate
+    out = sys.stdout if out is None else out
+    pairs = sj.payoff(frame)
+    labels = list(frame.attrs["samples"].labels)[:top]
+    cell = {(r.row, r.column): r for r in pairs.itertuples()}
+    rows = []
+    for i, a in enumerate(labels, 1):
+        means, spans = [str(i)], [""]
+        for b in labels:
+            if a == b:
+                means.append("")
+                spans.append("")
+            else:
+                r = cell[a, b]
+                means.append(f"{r.mean_diff:+.3f}")
+                spans.append("" if r.ci_low is None else f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]")
+        rows += [means, spans]
+    print(
+        f"Payoff of the best {len(labels)}: the row's level change minus the column's, world "
+        "by world (95% interval below); "
+        + ", ".join(
+            f"{i} {pretty(a) if frame.columns[0] in ('bury', 'play') else a}"
+            for i, a in enumerate(labels, 1)
+        ),
+        file=out,
+    )
+    print(
+        tabulate(rows, headers=["", *map(str, range(1, len(labels) + 1))], disable_numparse=True),
+        file=out,
+    )
+
+
+def print_costs(frame: Any, title: str, out: Any = None) -> None:
+    """analyze_round's table: each decision's play made, the best play where it was not,
+    and the cost in levels (with its 95% interval) and points; each seat's total below."""
+    with needs("the analysis table", "study"):
+        from tabulate import tabulate
+    out = sys.stdout if out is None else out
+    rows = [
+        [
+            r.trick,
+            r.seat,
+            pretty(r.made),
+            "-" if r.best is None else pretty(r.best),
+            f"{r.levels:.3f}",
+            "" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+            f"{r.points:.1f}",
+            r.candidates,
+        ]
+        for r in frame.itertuples()
+    ]
+    print(title, file=out)
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "trick",
+                "seat",
+                "played",
+                "best",
+                "cost, levels",
+                "95%",
+                "cost, points",
+                "plays",
+            ],
+            colalign=("right", "right", "left", "left", "right", "right", "right", "right"),
+            disable_numparse=True,
+        ),
+        file=out,
+    )
+    for seat, part in frame.groupby("seat"):
+        print(
+            f"seat {seat}: {part.levels.sum():.3f} levels and {part.points.sum():.1f} points "
+            f"lost over {len(part)} plays",
+            file=out,
+        )
 
 
 LOG_EVERY_S = 60.0  # a line of progress this often when the output is not a terminal

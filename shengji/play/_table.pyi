@@ -41,6 +41,14 @@ class Table:
         threads: int = 1,
         endgame: int = 0,
     ) -> npt.NDArray[Any]: ...
+    def playouts(
+        self,
+        worlds: npt.NDArray[Any],
+        candidates: npt.NDArray[Any],
+        specs: Any,
+        threads: int = 1,
+        endgame: int = 0,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
     @staticmethod
     def at_bury(
         rules: Any,

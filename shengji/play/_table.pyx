@@ -26,6 +26,7 @@ from shengji.round._engine cimport (
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
     apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally,
+    settle_raw,
 )
 from shengji.round._endgame cimport Solver, solver_init, solver_free, solve_lead, endgame_bits
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
@@ -217,10 +218,24 @@ cdef class Table:
         `endgame` > 0 the bots play only until a lead where the hands hold that many cards
         or fewer: the exact solver (sj.solve_endgame) gives the rest, both teams playing
         best in the world."""
+        points, _ = self.playouts(worlds, candidates, [spec] * 4, threads, endgame)
+        team = (self.g.seat - self.g.dealer) & 1          # 0: the dealer's team
+        sums = points.sum(axis=1, dtype=np.int64).astype(np.float64)
+        return (sums if team else -sums) / max(worlds.shape[0], 1)
+
+    def playouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 specs, int threads=1, int endgame=0):
+        """Each candidate play of the pending seat played out in each world, as rollouts
+        plays them, by the native bots `specs` (four BotSpecs, seat 0 first; random, greedy
+        or expert: bots that read no knowledge): (points, deltas), (n, k) int32 arrays of
+        the defenders' final points and the dealer's team's level change (its rise when it
+        holds, minus the defenders' rise; §8 before must-play clamping) of candidate i in
+        world j. Every candidate starts from the same copy of the round, its bots' random
+        state included, so candidates differ only by their play."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total, lo, share
-        cdef int team
-        cdef BotSpec greedy[4]
+        cdef int i
+        cdef BotSpec bots[4]
         cdef Passes passes[4]
         if not g.pending or g.ask != ASK_PLAY:
             raise PlayError("no play is pending")
@@ -231,13 +246,17 @@ cdef class Table:
         if not 0 <= endgame <= MAX_HAND:
             raise ArgumentError(f"endgame must be 0 (none) to {MAX_HAND} cards a hand, "
                                 f"got {endgame}")
-        read_specs([spec] * 4, greedy, passes)
+        read_specs(specs, bots, passes)
+        for i in range(4):
+            if bots[i].kind == BOT_LEARNED:
+                raise PlayError("a play-out's bots read no knowledge: not a learned one")
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
+        deltas = np.zeros(total, dtype=np.int32)   # and the dealer's team's level change
         share = (total + threads - 1) // threads if total else 1
         spans = [(lo, min(lo + share, total)) for lo in range(0, total, share)]
-        run = _Rollouts(self, worlds, candidates, points, endgame)
-        memcpy(run.bots, greedy, sizeof(greedy))
+        run = _Rollouts(self, worlds, candidates, points, deltas, endgame)
+        memcpy(run.bots, bots, sizeof(bots))
         memcpy(run.passes, passes, sizeof(passes))
         if len(spans) <= 1:
             failed = [run.play(*span) for span in spans]
@@ -248,9 +267,7 @@ cdef class Table:
             if rc < 0:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
                                         f"(candidate {at // k})")
-        team = (g.seat - g.dealer) & 1          # 0: the dealer's team
-        sums = points.reshape(n, k).sum(axis=1, dtype=np.int64).astype(np.float64)
-        return (sums if team else -sums) / max(k, 1)
+        return points.reshape(n, k), deltas.reshape(n, k)
 
     @staticmethod
     def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
@@ -446,27 +463,31 @@ cdef class _Rollouts:
     cdef const uint64_t[:, :, ::1] worlds
     cdef const uint64_t[:, ::1] candidates
     cdef int[::1] points
+    cdef int[::1] deltas
     cdef int endgame
     cdef BotSpec bots[4]
     cdef Passes passes[4]
 
     def __init__(self, Table table, const uint64_t[:, :, ::1] worlds,
-                 const uint64_t[:, ::1] candidates, int[::1] points, int endgame):
+                 const uint64_t[:, ::1] candidates, int[::1] points, int[::1] deltas,
+                 int endgame):
         self.table = table
         self.worlds = worlds
         self.candidates = candidates
         self.points = points
+        self.deltas = deltas
         self.endgame = endgame
 
     def play(self, int64_t lo, int64_t hi):
-        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points, without the
+        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points and deltas
+        (the level change their settlement gives the dealer's team), without the
         GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
         the first refusal (code, rollout)."""
         cdef Game* g = self.table.g
         cdef Game* scratch = <Game*>malloc(sizeof(Game))
         cdef PlayBuffer buf = empty_buffer()
         cdef int64_t r = lo, i, j, k = self.worlds.shape[0]
-        cdef int rc = 0, final, points, penalty
+        cdef int rc = 0, final, points, penalty, rise, holds
         cdef CardSet c, best
         cdef Solver S
         if scratch == NULL:
@@ -506,6 +527,8 @@ cdef class _Rollouts:
                     if rc < 0:
                         break
                     self.points[r] = final
+                    holds = settle_raw(&scratch.rules.s, final, &rise)
+                    self.deltas[r] = rise if holds else -rise
                     r += 1
         finally:
             free(buf.data)

@@ -8,10 +8,11 @@ from typing import Any
 
 from shengji import reference as ref
 from shengji.bots import BotSpec
+from shengji.core import validate
 from shengji.core._deal import round_seed
 from shengji.core.deals import record_deck
 from shengji.core.validate import round_args, short
-from shengji.errors import ShengjiError
+from shengji.errors import EngineError, ShengjiError
 from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord, match_advance
 
@@ -148,34 +149,9 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         )
     rules = record.rules
     seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
-    deck = None
-    if record.condition is not None:
-        try:
-            deck = record_deck(record.condition, seed, dealer)
-        except ValueError as e:
-            raise ShengjiError(f"replay: condition: {e}") from None
-    table = Table(rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck)
-    shows = [
-        e
-        for e in record.events
-        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
-    ]
-    buries = list(record.buries)
-    if table.deck(0) != record.deals[0]:
-        raise ShengjiError(
-            f"replay: the first deal differs from the one seed {seed} gives"
-            + ("" if deck is None else " under the record's condition")
-        )
+    table, shows, buries = replay_table(record)
     while (pending := table.advance()) is not None:
-        what, seat = pending
-        if what == "play":
-            # every show and bury comes before the tricks: one left over is where the record
-            # and the rules part (a later play's refusal would only be its consequence)
-            unasked(shows, buries)
-        code = replay_answer(table, record, shows, buries, what, seat)
-        if code:
-            where = f"trick {len(table.tricks())}, " if what == "play" else ""
-            raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: {table.refusal(code)}")
+        replay_step(table, record, shows, buries, *pending)
     unasked(shows, buries)
     again = RoundRecord(
         rules=rules,
@@ -193,6 +169,67 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         if found:
             raise ShengjiError(f"replay: {found}")
     return again
+
+
+def replay_table(record: RoundRecord) -> tuple[Table, list, list]:
+    """A table at the start of the record's round (its first deal checked against the
+    seed's), every seat answered from Python, and the record's shows and buries to answer."""
+    seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
+    deck = None
+    if record.condition is not None:
+        try:
+            deck = record_deck(record.condition, seed, dealer)
+        except ValueError as e:
+            raise ShengjiError(f"replay: condition: {e}") from None
+    table = Table(
+        record.rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck
+    )
+    if table.deck(0) != record.deals[0]:
+        raise ShengjiError(
+            f"replay: the first deal differs from the one seed {seed} gives"
+            + ("" if deck is None else " under the record's condition")
+        )
+    shows = [
+        e
+        for e in record.events
+        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
+    ]
+    return table, shows, list(record.buries)
+
+
+def replay_step(
+    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
+) -> None:
+    """The recorded answer to the table's pending decision given; ShengjiError where the
+    rules refuse it."""
+    if what == "play":
+        # every show and bury comes before the tricks: one left over is where the record
+        # and the rules part (a later play's refusal would only be its consequence)
+        unasked(shows, buries)
+    code = replay_answer(table, record, shows, buries, what, seat)
+    if code:
+        where = f"trick {len(table.tricks())}, " if what == "play" else ""
+        raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: {table.refusal(code)}")
+
+
+def replay_to(record: RoundRecord | dict, trick: int, seat: int) -> tuple[RoundRecord, Table]:
+    """The record replayed (replay: every check), and a table of its round stopped where
+    `seat` plays in trick `trick` (from 0), its play pending. ShengjiError naming the
+    decision when the round has no such one."""
+    seat = validate.seat(seat, "seat")
+    trick = validate.integer(trick, "trick", 0, 10**6)
+    rec = replay(record)
+    if trick >= len(rec.tricks):
+        raise ShengjiError(
+            f"trick {trick} is not in the record: its round has {len(rec.tricks)} tricks, "
+            f"0 to {len(rec.tricks) - 1}"
+        )
+    table, shows, buries = replay_table(rec)
+    while (pending := table.advance()) is not None:
+        if pending == ("play", seat) and len(table.tricks()) == trick:
+            return rec, table
+        replay_step(table, rec, shows, buries, *pending)
+    raise EngineError(f"engine bug: the replay of a checked record never reached trick {trick}")
 
 
 def unasked(shows: list, buries: list) -> None:

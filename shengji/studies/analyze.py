@@ -25,7 +25,7 @@ from shengji.play.rounds import ask_python_bot
 from shengji.round._worlds import WorldSampler
 from shengji.round.rules import Rules
 from shengji.studies.backends import execute
-from shengji.studies.stats import Sums, level_delta
+from shengji.studies.stats import Samples, Sums, level_delta
 
 __all__ = ["analyze_bury", "analyze_trump", "trump_of", "trump_text"]
 
@@ -290,7 +290,12 @@ def ranked(
                 **{name: values[i] for name, values in (extra or {}).items()},
             }
         )
-    return pd.DataFrame(rows, columns=[column, *COLUMNS, *(extra or {})])
+    frame = pd.DataFrame(rows, columns=[column, *COLUMNS, *(extra or {})])
+    # the paired outcomes, for a payoff table (shengji.studies.plays.payoff)
+    frame.attrs["samples"] = Samples(
+        tuple(labels[i] for i in order), delta[order], cols["defender_points"][order]
+    )
+    return frame
 
 
 def swaps(bury: Cards, hand: Cards) -> list[Cards]:

@@ -3,6 +3,7 @@ everything its numbers depend on, and the plots."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,8 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji._version import __version__
-from shengji.studies.stats import Sums, metric
+from shengji.errors import StudyError
+from shengji.studies.stats import Samples, Sums, level_delta, metric
 from shengji.studies.store import digest_of
 
 if TYPE_CHECKING:
@@ -127,3 +129,46 @@ def plot(summary: dict[str, Any], study: Study, folder: Path) -> None:
         fig.savefig(tmp)
         plt.close(fig)
         os.replace(tmp, folder / f"{quantity}.png")
+
+
+def study_samples(out: str | os.PathLike) -> Samples:
+    """A finished study's strategies, deal by deal, for shengji.payoff: each strategy's level
+    change of the dealer's team and the defenders' points (deals.parquet's rise, dealer_holds
+    and defender_points columns) in the deals every strategy played out (a trump-calling
+    study plays out every play_every-th), the strategies best first. StudyError for a folder
+    that holds no such study (a duel's score is its own: shengji.duel)."""
+    with needs("study_samples", "study"):
+        import pandas as pd
+
+    folder = Path(out)
+    try:
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        frame = pd.read_parquet(folder / "deals.parquet")
+    except (OSError, ValueError) as e:
+        raise StudyError(f"{out}: not a finished study's folder ({e})") from None
+    strategies = summary.get("strategies") if isinstance(summary, dict) else None
+    names = [
+        f"{c}__{s}" for s in strategies or () for c in ("rise", "dealer_holds", "defender_points")
+    ]
+    missing = [n for n in names if n not in frame]
+    if not strategies or missing:
+        raise StudyError(
+            f"{out}: a study whose strategies play rounds out has their rise, dealer_holds and "
+            f"defender_points by deal; missing {', '.join(missing[:3]) or 'its strategies'}"
+        )
+    played = frame[names].notna().all(axis=1).to_numpy()
+
+    def column(name: str) -> np.ndarray:
+        return frame[name].to_numpy()[played].astype(np.int64)
+
+    levels = np.stack(
+        [
+            level_delta(
+                {"rise": column(f"rise__{s}"), "dealer_holds": column(f"dealer_holds__{s}")}
+            )
+            for s in strategies
+        ]
+    )
+    points = np.stack([column(f"defender_points__{s}") for s in strategies])
+    order = sorted(range(len(strategies)), key=lambda i: (-levels[i].mean(), i))
+    return Samples(tuple(strategies[i] for i in order), levels[order], points[order])

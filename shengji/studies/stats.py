@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from shengji._optional import needs
+from shengji.errors import StudyError
+
 if TYPE_CHECKING:
     from shengji.play.records import MatchRecord
 
@@ -59,6 +62,51 @@ class Sums:
         var = max(0.0, self.squares / self.n - mean**2) * self.n / max(1, self.n - 1)
         half = Z95 * math.sqrt(var / self.n)
         return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, eq=False)
+class Samples:
+    """An analysis's outcomes, candidate by candidate (best first) and world by world, kept
+    in its frame's attrs for payoff: the labels, the level change of the team analysed and
+    the defenders' points, (candidates, worlds) arrays. Equal only to itself, and not copied
+    with the frame (it is never changed): pandas compares and copies attrs."""
+
+    labels: tuple[str, ...]
+    levels: np.ndarray
+    points: np.ndarray
+
+    def __deepcopy__(self, memo: dict) -> Samples:
+        return self
+
+
+def payoff(frame: Any, metric: str = "levels") -> Any:
+    """The pairwise table of an analysis's candidates (sj.analyze_play, analyze_bury,
+    analyze_trump: their frame) or a study's strategies (Samples, as
+    shengji.studies.report.study_samples reads them), as redeal's Payoff: for every ordered
+    pair (row, column), best first, the mean of the row's outcome minus the column's, world
+    (or deal) by world (`metric`: "levels", the level change of the team analysed; "points",
+    the defenders' points), with its 95% paired interval (none with one world). A pandas
+    DataFrame in long form: row, column, mean_diff, ci_low, ci_high, n; the diagonal left
+    out."""
+    with needs("shengji.payoff", "study"):
+        import pandas as pd
+
+    samples = frame if isinstance(frame, Samples) else getattr(frame, "attrs", {}).get("samples")
+    if not isinstance(samples, Samples):
+        raise StudyError(
+            "payoff takes the frame of an analysis (analyze_play, analyze_bury, analyze_trump), "
+            "which keeps its paired outcomes, or a study's Samples (study_samples)"
+        )
+    if metric not in ("levels", "points"):
+        raise StudyError(f'payoff: metric must be "levels" or "points", got {metric!r}')
+    values = np.asarray(getattr(samples, metric), dtype=np.int64)
+    rows = []
+    for i, a in enumerate(samples.labels):
+        for j, b in enumerate(samples.labels):
+            if i != j:
+                mean, low, high = Sums.of(values[i] - values[j]).interval(False)
+                rows.append([a, b, mean, low, high, values.shape[1]])
+    return pd.DataFrame(rows, columns=["row", "column", "mean_diff", "ci_low", "ci_high", "n"])
 
 
 def is_proportion(name: str) -> bool:

@@ -1,0 +1,342 @@
+"""One play analysed (analyze_play), and a whole round (analyze_round): every legal play at a
+seat's decision played out in the same worlds, sampled exactly from what that seat knew then
+(shengji.round._worlds), by native bots from the same copy of the round; the plays ranked by
+the mean level change of the seat's team, each with the 95% interval of its difference to the
+best, paired by world; `exact`: the endgame solver's values with every hand known. A round's
+analysis is the cost of each play made against the best, in the viewer's annotations
+(docs/manual/viewer.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from shengji._optional import needs
+from shengji.bots import resolve_bots
+from shengji.core import validate
+from shengji.core._core import Cards, to_masks
+from shengji.core.validate import short
+from shengji.errors import BotError, ShengjiError
+from shengji.play._table import Table
+from shengji.play.records import RoundRecord
+from shengji.play.replay import replay, replay_step, replay_table, replay_to
+from shengji.round.views import world_sampler
+from shengji.studies.stats import Samples, Sums
+
+__all__ = ["analyze_play", "analyze_round"]
+
+MAX_WORLDS = 1_000_000
+MAX_CANDIDATES = 100  # leads beyond: the units, then the first throws (the attrs say how many)
+EXACT_MAX_CARDS = 8  # cards a hand the solver values within seconds (7: about 1 s, 8: up to 11 s)
+PLAY_COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "n", "made")
+ROUND_COLUMNS = (
+    "trick",
+    "seat",
+    "made",
+    "best",
+    "levels",
+    "ci_low",
+    "ci_high",
+    "points",
+    "candidates",
+)
+
+
+def native_specs(bots: Any) -> list:
+    """The four seats' specs of `bots` for play-outs: native bots (Table.playouts refuses a
+    learned one, which reads knowledge)."""
+    specs, objects, names = resolve_bots(bots)
+    for seat, (obj, name) in enumerate(zip(objects, names)):
+        if obj is not None:
+            raise BotError(
+                f"seat {seat}: the play-outs are played natively by bots that read no "
+                f"knowledge (random, greedy, expert), not {name}"
+            )
+    return specs
+
+
+def decision_of(decision: Any) -> tuple[int, int]:
+    """(trick, seat) of a decision, checked for shape (the record checks that it has it)."""
+    if not isinstance(decision, (tuple, list)) or len(decision) != 2:
+        raise ShengjiError(
+            f"decision must be (trick, seat): the trick from 0 and the seat 0..3, got "
+            f"{short(decision)}"
+        )
+    return (
+        validate.integer(decision[0], "decision's trick", 0, 10**6),
+        validate.seat(decision[1], "decision's seat"),
+    )
+
+
+def candidates_of(table: Table, cap: int, made: Cards | None) -> tuple[list[Cards], int]:
+    """The pending seat's legal plays (leads: every unit, then throws, the first `cap`), the
+    play `made` added where the cap left it out, and how many legal plays there are."""
+    masks, total = table.legal_plays(cap)
+    plays = [Cards.from_masks(int(a), int(b)) for a, b in masks]
+    if made is not None and made not in plays:
+        plays.append(made)
+    return plays, total
+
+
+class Outcomes:
+    """The candidates of one decision played out: (candidates, worlds) arrays of the seat's
+    team's level change and the defenders' final points, and the seat's team's sign (+1:
+    the dealer's)."""
+
+    def __init__(self, plays: list[Cards], deltas: np.ndarray, points: np.ndarray, sign: int):
+        self.plays = plays
+        self.levels = sign * deltas.astype(np.int64)
+        self.points = points.astype(np.int64)
+        self.sign = sign
+
+    def order(self) -> list[int]:
+        """The candidates best first: the highest mean level change of the seat's team, then
+        the fewest points to the other team (the level change ties often); the first listed
+        on ties."""
+        levels = self.levels.mean(axis=1)
+        gained = -self.sign * self.points.mean(axis=1)
+        return sorted(range(len(self.plays)), key=lambda i: (-levels[i], -gained[i], i))
+
+    def cost(self, i: int) -> tuple[float, float, float | None, float | None, int]:
+        """Candidate i's cost against the best: (levels, points, low, high, best), the levels
+        and points the best's mean minus its own for the seat's team (0 for the best), the
+        95% interval of the levels', world by world (None for the best, or one world), and
+        the best's index."""
+        best = self.order()[0]
+        if i == best:
+            return 0.0, 0.0, None, None, best
+        levels, low, high = Sums.of(self.levels[best] - self.levels[i]).interval(False)
+        points = float(-self.sign * (self.points[best].mean() - self.points[i].mean()))
+        return levels, points, low, high, best
+
+
+def pending_seat(table: Table) -> int:
+    """The seat whose play is pending."""
+    pending = table.pending
+    assert pending is not None and pending[0] == "play", pending
+    return pending[1]
+
+
+def sample(table: Table, worlds: int, seed: int) -> np.ndarray:
+    """`worlds` worlds of the pending seat's knowledge, (worlds, 5, 2) masks (its own hand and
+    everything it knows kept; the other hands and the bottom dealt uniformly among the
+    deals it allows)."""
+    seat = pending_seat(table)
+    return np.ascontiguousarray(world_sampler(table.knowledge(seat)).sample(worlds, seed))
+
+
+def played_out(
+    table: Table, plays: list[Cards], places: np.ndarray, specs: list, workers: int
+) -> Outcomes:
+    """Every play of the pending seat played out natively in every world (Table.playouts)."""
+    points, deltas = table.playouts(places, to_masks(plays), specs, workers)
+    return Outcomes(plays, deltas, points, team_sign(table))
+
+
+def team_sign(table: Table) -> int:
+    """+1 when the pending seat is of the dealer's team, else -1."""
+    return 1 if (pending_seat(table) - table.state()["dealer"]) % 2 == 0 else -1
+
+
+def solved(table: Table, plays: list[Cards]) -> Outcomes:
+    """The exact outcome of each lead (one world: the real hands), every hand known, both
+    teams playing best after it (Table.solve_endgame); ShengjiError when the position is
+    not a lead or too large for the solver."""
+    seat = pending_seat(table)
+    s = table.state()
+    if s["current"]:
+        raise ShengjiError(
+            f"exact values are the endgame solver's, at a lead: seat {seat} follows here "
+            f"(trick {len(s['tricks'])})"
+        )
+    size = len(table.hand(seat))
+    if size > EXACT_MAX_CARDS:
+        raise ShengjiError(
+            f"the position is too large for the exact solver: {size} cards a hand, at most "
+            f"{EXACT_MAX_CARDS} (trick {len(s['tricks'])})"
+        )
+    values = dict(table.solve_endgame(values=True).values)
+    rules = table.rules
+    points = np.array([[values[p]] for p in plays], np.int64)
+    settled = [rules.settle(int(v)) for v in points[:, 0]]
+    deltas = np.array([[s.rise if s.dealer_holds else -s.rise] for s in settled], np.int64)
+    return Outcomes(plays, deltas, points, team_sign(table))
+
+
+def frame_of(out: Outcomes, made: Cards | None, legal: int, decision: tuple[int, int]) -> Any:
+    """The ranked frame of one decision's outcomes (analyze_play's answer)."""
+    with needs("shengji.studies.plays", "study"):
+        import pandas as pd
+
+    order = out.order()
+    best = out.levels[order[0]]
+    rows = []
+    for i in order:
+        _, low, high = Sums.of(out.levels[i] - best).interval(False)
+        rows.append(
+            {
+                "play": str(out.plays[i]),
+                "level_delta_mean": float(out.levels[i].mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "defender_points_mean": float(out.points[i].mean()),
+                "n": out.levels.shape[1],
+                "made": out.plays[i] == made,
+            }
+        )
+    frame = pd.DataFrame(rows, columns=["play", *PLAY_COLUMNS])
+    frame.attrs.update(
+        legal=legal,
+        decision=decision,
+        samples=Samples(
+            tuple(str(out.plays[i]) for i in order), out.levels[order], out.points[order]
+        ),
+    )
+    return frame
+
+
+def made_play(record: RoundRecord, trick: int, seat: int) -> Cards:
+    """The play `seat` made in trick `trick` of the record (a failed throw: what it tried)."""
+    t = record.tricks[trick]
+    step = t.seats.index(seat)
+    return t.tried if step == 0 else t.plays[step]
+
+
+def analyze_play(
+    record_or_position: Any,
+    decision: Any = None,
+    worlds: int = 1000,
+    bots: Any = "expert",
+    seed: int = 0,
+    exact: bool = False,
+    max_candidates: int = MAX_CANDIDATES,
+    workers: int = 1,
+) -> Any:
+    """Every legal play at one decision, ranked: in a round record (a RoundRecord or its JSON
+    data, replayed and checked first), `decision` = (trick from 0, seat 0..3), the seat's
+    play in that trick; or at a position, a Table whose play is pending (decision None).
+    Each legal play (a lead's units, then its throws, the first `max_candidates` of them, the
+    play made always among them; or every legal follow) is played out by `bots` (native
+    bots that read no knowledge: random, greedy or expert, one for all seats or four) in the
+    same `worlds` worlds, sampled exactly and uniformly from what the seat knew then (seeded
+    by `seed`; never the hands it could not see), every candidate from the same copy of the
+    round, its bots' random state included: the differences are paired by world. `exact`:
+    instead, the endgame solver's values with every hand known (the record's real hands), at
+    a lead of at most EXACT_MAX_CARDS cards a hand. workers: threads the play-outs run on
+    (without the GIL; the same numbers for any count).
+
+    Returns a pandas DataFrame, best first: `play`; `level_delta_mean`, the seat's team's
+    mean level change (§8, before must-play clamping); `ci_low`, `ci_high`, the 95% interval
+    of its difference to the best's, world by world (0 for the best; none with one world);
+    `defender_points_mean`; `n`, the worlds; `made`, the play made in the record. Its attrs:
+    `legal` (how many legal plays there are), `decision` and `samples` (the paired outcomes,
+    for shengji.payoff)."""
+    worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
+    seed = validate.seed(seed)
+    exact = validate.flag(exact, "exact")
+    max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
+    workers = validate.integer(workers, "workers", 1, 1024)
+    specs = native_specs(bots)
+    if isinstance(record_or_position, Table):
+        if decision is not None:
+            raise ShengjiError("decision is for a record: a Table is analysed at its pending play")
+        table, made = record_or_position, None
+        if table.pending is None or table.pending[0] != "play":
+            raise ShengjiError(f"the table has no play pending (pending: {table.pending})")
+        trick_seat = (len(table.tricks()), table.pending[1])
+    else:
+        trick_seat = decision_of(decision)
+        record, table = replay_to(record_or_position, *trick_seat)
+        made = made_play(record, *trick_seat)
+    plays, legal = candidates_of(table, max_candidates, made)
+    if exact:
+        out = solved(table, plays)
+    else:
+        out = played_out(table, plays, sample(table, worlds, seed), specs, workers)
+    return frame_of(out, made, legal, trick_seat)
+
+
+def analyze_round(
+    record: Any,
+    seat: int | None = None,
+    worlds: int = 200,
+    bots: Any = "expert",
+    seed: int = 0,
+    max_candidates: int = MAX_CANDIDATES,
+    workers: int = 1,
+    progress: Callable[[int], object] | None = None,
+) -> tuple[Any, dict]:
+    """Every play of a round record (or of one `seat`'s) analysed as analyze_play analyses
+    one (`worlds` worlds a decision from that seat's knowledge, each decision's worlds seeded
+    by `seed` and its place in the round): its cost against the best play, in the seat's
+    team's levels and points (the best's mean minus its own; 0 for the best). A decision
+    with one legal play costs nothing and plays nothing out. progress(n): n more decisions
+    done.
+
+    Returns (a pandas DataFrame of the decisions in the order played: trick, seat, made,
+    best (None where the play made was the best), levels, ci_low and ci_high (the 95%
+    interval of the levels' cost, world by world; None where it is 0 by definition),
+    points, candidates (the plays compared); the record's JSON data with its "annotations" in the
+    viewer's schema, docs/manual/viewer.md). The record is replayed and checked first: a bad
+    one raises a ShengjiError before anything is played."""
+    with needs("shengji.studies.plays", "study"):
+        import pandas as pd
+
+    seat = validate.seat(seat, "seat", optional=True)
+    worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
+    seed = validate.seed(seed)
+    max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
+    workers = validate.integer(workers, "workers", 1, 1024)
+    specs = native_specs(bots)
+    if isinstance(record, dict) and "rounds" in record:
+        raise ShengjiError("analyze_round takes a round record, not a match record")
+    rec = replay(record)
+    table, shows, buries = replay_table(rec)
+    rows, notes = [], []
+    while (pending := table.advance()) is not None:
+        what, who = pending
+        if what == "play" and seat in (None, who):
+            trick = len(table.tricks())
+            made = made_play(rec, trick, who)
+            plays, _ = candidates_of(table, max_candidates, made)
+            levels, points, low, high = 0.0, 0.0, None, None
+            best: Cards | None = None
+            if len(plays) > 1:
+                places = sample(table, worlds, decision_seed(seed, trick, who))
+                out = played_out(table, plays, places, specs, workers)
+                levels, points, low, high, top = out.cost(plays.index(made))
+                best = None if out.plays[top] == made else out.plays[top]
+            rows.append(
+                [trick, who, str(made), best and str(best), levels, low, high, points, len(plays)]
+            )
+            notes.append(
+                {
+                    "trick": trick,
+                    "seat": who,
+                    "levels": levels,
+                    "points": points,
+                    "best": best and str(best),
+                }
+            )
+            if progress:
+                progress(1)
+        replay_step(table, rec, shows, buries, what, who)
+    data = rec.to_dict()
+    data["annotations"] = {
+        "source": f"shengji analyze round: {worlds:,} worlds a decision from the seat's "
+        f"knowledge, bots {', '.join(dict.fromkeys(resolve_bots(bots)[2]))}, seed {seed}",
+        "plays": notes,
+    }
+    frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
+    # None where the play made was the best (pandas would read a missing text as NaN)
+    for column in ("best", "ci_low", "ci_high"):
+        frame[column] = pd.Series([row[ROUND_COLUMNS.index(column)] for row in rows], dtype=object)
+    return frame, data
+
+
+def decision_seed(seed: int, trick: int, seat: int) -> int:
+    """The worlds' seed of one decision of analyze_round: analyze_play's with this seed
+    samples the same worlds."""
+    return (seed * 1_000_003 + trick * 4 + seat) % 2**64

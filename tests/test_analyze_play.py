@@ -1,0 +1,369 @@
+"""One play, and a whole round, analysed: each candidate's outcomes are the round played out by
+hand through the public API in the same worlds, the worlds keep everything the seat knew and
+deal the rest, the exact values are the solver's, the same seed gives the same table (on any
+number of threads), the round's annotations fit the viewer, and bad input is one clear error
+with nothing written."""
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import shengji as sj
+from shengji.bots import resolve_bots
+from shengji.cli import main
+from shengji.core.cards import BB_ALL, CATEGORIES
+from shengji.play._table import Table
+from shengji.play.replay import replay_to
+from shengji.studies.plays import decision_seed, made_play, sample
+from shengji.studies.report import study_samples
+from shengji.studies.stats import Sums
+from shengji.studies.study import run_study
+
+pd = pytest.importorskip("pandas")  # the study extra
+
+SPECS = {name: resolve_bots(name)[0] for name in ("greedy", "expert")}
+
+
+def simple_round(bots: str, start: int = 0) -> sj.RoundRecord:
+    """A round in which seat 0 dealt and declared in the first deal, buried once and nobody
+    overturned (a round Table.at_bury can start again from its bury), from seed `start` on."""
+    for seed in range(start, start + 400):
+        rec = sj.play_round("v3", seed=seed, bots=bots)
+        if (
+            (rec.dealer, rec.declarer, len(rec.deals), len(rec.buries)) == (0, 0, 1, 1)
+            and all(e.action in ("declare", "reinforce") for e in rec.events)
+            and len(rec.tricks) > 8
+        ):
+            return rec
+    raise AssertionError("no simple round")
+
+
+def played_by_hand(rec: sj.RoundRecord, trick: int, seat: int, play: sj.Cards, world, bots):
+    """The plain reference of one play-out: the round started again at the bury with the
+    hands of `world` (each seat's cards now, plus those it has played), the record's plays
+    answered up to the decision, `play` made, and every later play the bot's (Table.bot_play)
+    answered one by one. (defender points, the dealer's team's level change); None where the
+    world cannot have led to the position (the seats' knowledge holds their voids, not what a
+    follow shows of pairs: a world may give a seat a pair of a suit it did not follow a pair
+    lead with, and the engine refuses that earlier follow)."""
+    _, decided = replay_to(rec, trick, seat)
+    played = decided.knowledge(seat).played
+    hands = [sj.Cards.from_masks(int(world[q, 0]), int(world[q, 1])) + played[q] for q in range(4)]
+    rest = sj.Cards.from_masks(int(world[4, 0]), int(world[4, 1]))
+    show = rec.events[-1].cards
+    # the dealer's 33 cards, the shown ones among the 25 drawn (a world may have them buried),
+    # and the world's bottom buried
+    dealt = hands[0] + rest
+    bottom = sj.Cards(list(dealt - show)[-8:])
+    table = Table.at_bury(
+        rec.rules,
+        0,
+        0,
+        rec.levels,
+        sj.to_masks([dealt - bottom, *hands[1:], bottom]),
+        show,
+        rest,
+        [sj.BotSpec.python()] * 4,
+    )
+    spec = bots[0]
+    decision = (trick, rec.tricks[trick].seats.index(seat))
+    while (pending := table.advance()) is not None:
+        if pending[0] != "play":  # nobody overturned in the record: each passes
+            assert table.answer(None, False) == 0
+            continue
+        now = (len(table.tricks()), len(table.state()["current"]))
+        if now < decision:
+            t = rec.tricks[now[0]]
+            if table.answer(t.tried if now[1] == 0 else t.plays[now[1]]):
+                return None
+            continue
+        assert table.answer(play if now == decision else table.bot_play(spec)) == 0
+    out = table.record()
+    s = out["settlement"]
+    return out["defender_points"], s.rise if s.dealer_holds else -s.rise
+
+
+@pytest.mark.parametrize("bots", ["greedy", "expert"])
+def test_each_candidate_is_the_round_played_out_by_hand_in_the_same_worlds(bots):
+    """With a few worlds, each candidate's outcome in each world is the round played out
+    through the public API in that world (every world the history allows), for a lead and a
+    follow; each mean is its worlds'; the ranking sorts the means (the seat's team's level
+    change, then its points); the play made is marked."""
+    rec = simple_round(bots)
+    checked = 0
+    for trick, step in ((5, 0), (6, 2)):
+        seat = rec.tricks[trick].seats[step]
+        frame = sj.analyze_play(rec, (trick, seat), worlds=6, bots=bots, seed=7, max_candidates=6)
+        samples = frame.attrs["samples"]
+        assert list(samples.labels) == list(frame["play"])
+        _, table = replay_to(rec, trick, seat)
+        places = sample(table, 6, 7)
+        sign = 1 if seat % 2 == 0 else -1  # seat 0 deals
+        for i, label in enumerate(samples.labels):
+            for j, world in enumerate(places):
+                got = played_by_hand(rec, trick, seat, sj.Cards(label), world, SPECS[bots])
+                if got is not None:
+                    assert (samples.points[i, j], samples.levels[i, j]) == (got[0], sign * got[1])
+                    checked += 1
+            assert frame.level_delta_mean[i] == pytest.approx(samples.levels[i].mean())
+            assert frame.defender_points_mean[i] == pytest.approx(samples.points[i].mean())
+        keys = [(m, -sign * p) for m, p in zip(frame.level_delta_mean, frame.defender_points_mean)]
+        assert keys == sorted(keys, reverse=True)
+        assert frame["made"].sum() == 1
+        assert frame.loc[frame["made"], "play"].iloc[0] == str(made_play(rec, trick, seat))
+    assert checked >= 24  # of 2 decisions x 6 candidates x 6 worlds
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 24), st.integers(0, 3), st.integers(0, 2**32))
+def test_the_worlds_keep_what_the_seat_knows_and_deal_the_rest(round_seed, trick, seat, seed):
+    """Every world of a decision keeps the seat's own hand, gives each other seat as many
+    cards as it holds, none of a category it has shown void in, holds exactly the cards not
+    yet played, and differs from the real hands in some world (they are not read)."""
+    rec = sj.play_round("v3", seed=round_seed, bots="greedy")
+    trick = trick % len(rec.tricks)
+    _, table = replay_to(rec, trick, seat)
+    know = table.knowledge(seat)
+    places = sample(table, 40, seed)
+    trump = rec.trump
+    played = sum(know.played, sj.Cards())
+    real = [table.hand(q) for q in range(4)]
+    differs = False
+    for world in places:
+        hands = [sj.Cards.from_masks(int(a), int(b)) for a, b in world]
+        assert hands[seat] == real[seat]
+        assert [len(h) for h in hands[:4]] == [len(h) for h in real]
+        for q in range(4):
+            void = {c for i, c in enumerate(CATEGORIES) if know.voids[q] >> i & 1}
+            assert not any(sj.category(card, trump) in void for card in hands[q]), (q, void)
+        assert sum(hands, sj.Cards()) + played == sj.Cards.from_masks(BB_ALL, BB_ALL)
+        differs |= hands[:4] != real
+    assert differs or all(len(h) <= 1 for q, h in enumerate(real) if q != seat)
+
+
+def test_the_same_seed_gives_the_same_table_on_any_number_of_threads():
+    rec = sj.play_round("v3", seed=5, bots="expert")
+    decision = (4, rec.tricks[4].leader)
+    one = sj.analyze_play(rec, decision, worlds=60, bots="greedy", seed=3)
+    pd.testing.assert_frame_equal(one, sj.analyze_play(rec, decision, 60, "greedy", 3))
+    pd.testing.assert_frame_equal(one, sj.analyze_play(rec, decision, 60, "greedy", 3, workers=2))
+    other = sj.analyze_play(rec, decision, worlds=60, bots="greedy", seed=4)
+    assert not np.array_equal(one.attrs["samples"].points, other.attrs["samples"].points)
+    # a Table at the decision (a position) is analysed as the record's decision is
+    _, table = replay_to(rec, *decision)
+    at = sj.analyze_play(table, worlds=60, bots="greedy", seed=3)
+    pd.testing.assert_frame_equal(one.drop(columns="made"), at.drop(columns="made"))
+
+
+def hands_at(rec: sj.RoundRecord, trick: int) -> list[sj.Cards]:
+    """Each seat's cards at the start of trick `trick`: its hand less what it played."""
+    hands = list(rec.hands)
+    for t in rec.tricks[:trick]:
+        for q, play in zip(t.seats, t.plays):
+            hands[q] = hands[q] - play
+    return hands
+
+
+def test_exact_values_are_the_solvers_of_the_real_hands():
+    rec = sj.play_round("v3", seed=2, bots="expert")
+    trick = next(i for i, t in enumerate(rec.tricks) if len(hands_at(rec, i)[0]) <= 6)
+    leader = rec.tricks[trick].leader
+    frame = sj.analyze_play(rec, (trick, leader), exact=True)
+    points = sum(t.points for t in rec.tricks[:trick] if t.winner % 2 != rec.dealer % 2)
+    points += sum(
+        rec.rules.throw_penalty * len(t.attempted) * (1 if t.leader % 2 == rec.dealer % 2 else -1)
+        for t in rec.tricks[:trick]
+        if t.attempted is not None
+    )
+    solved = sj.solve_endgame(
+        hands_at(rec, trick),
+        rec.trump,
+        leader=leader,
+        dealer=rec.dealer,
+        bottom=rec.bottom,
+        rules=rec.rules,
+        points=points,
+    )
+    sign = 1 if (leader - rec.dealer) % 2 == 0 else -1
+    values = dict(solved.values)
+    assert len(frame) == len(values) and (frame["n"] == 1).all()
+    for row in frame.itertuples():
+        s = rec.rules.settle(values[sj.Cards(row.play)])
+        assert row.defender_points_mean == values[sj.Cards(row.play)]
+        assert row.level_delta_mean == sign * (s.rise if s.dealer_holds else -s.rise)
+    assert sj.Cards(frame.play[0]) in solved.best
+
+
+def test_a_round_annotated_costs_each_play_against_the_best():
+    """Each row of a round's analysis is its decision's analyze_play (its worlds seeded by
+    decision_seed): the cost is the best's mean minus the play's, nothing where the play was
+    the best or the only one; the annotations are the viewer's and reach its page."""
+    rec = sj.play_round("v3", seed=11, bots="greedy")
+    frame, data = sj.analyze_round(rec, seat=1, worlds=30, bots="greedy", seed=2)
+    assert list(frame.trick) == list(range(len(rec.tricks))) and set(frame.seat) == {1}
+    assert (frame.levels >= 0).all()
+    notes = data["annotations"]["plays"]
+    assert [(n["trick"], n["seat"]) for n in notes] == list(zip(frame.trick, frame.seat))
+    costly = 0
+    for row, note in zip(frame.itertuples(), notes):
+        assert (note["levels"], note["points"], note["best"]) == (row.levels, row.points, row.best)
+        if row.candidates == 1:
+            assert (row.levels, row.points, row.best) == (0, 0, None)
+            continue
+        one = sj.analyze_play(
+            rec, (row.trick, 1), 30, "greedy", decision_seed(2, row.trick, 1), max_candidates=100
+        )
+        made = one[one.made].iloc[0]
+        assert row.levels == pytest.approx(one.level_delta_mean[0] - made.level_delta_mean)
+        # the points the seat's team gets: the defenders' points, or for the dealer's team
+        # the points it keeps from them
+        gained = one.defender_points_mean[0] - made.defender_points_mean
+        assert row.points == pytest.approx(gained if rec.dealer % 2 == 0 else -gained)
+        assert row.best == (None if made.name == 0 else one.play[0])
+        if made.name:
+            levels = one.attrs["samples"].levels
+            _, low, high = Sums.of(levels[0] - levels[made.name]).interval(False)
+            assert (row.ci_low, row.ci_high) == pytest.approx((low, high))
+        costly += row.best is not None
+    assert costly  # some play was not the best
+    page = sj.render_html(data)
+    assert data["annotations"]["source"] in page
+    everyone, _ = sj.analyze_round(rec, worlds=5, bots="greedy")
+    assert len(everyone) == 4 * len(rec.tricks)
+
+
+def test_the_payoff_table_is_every_pair_paired_by_world():
+    rec = sj.play_round("v3", seed=5, bots="expert")
+    frame = sj.analyze_play(rec, (3, rec.tricks[3].leader), worlds=50, bots="greedy")
+    table = sj.payoff(frame)
+    n = len(frame)
+    assert len(table) == n * (n - 1)
+    levels = frame.attrs["samples"].levels
+    labels = list(frame.play)
+    for r in table.itertuples():
+        i, j = labels.index(r.row), labels.index(r.column)
+        mean, low, high = Sums.of(levels[i] - levels[j]).interval(False)
+        assert (r.mean_diff, r.ci_low, r.ci_high) == (mean, low, high)
+        # the column against the best is analyze_play's own interval
+        if j == 0:
+            assert (r.ci_low, r.ci_high) == pytest.approx((frame.ci_low[i], frame.ci_high[i]))
+    points = sj.payoff(frame, "points")
+    assert points.mean_diff.abs().sum() > 0
+    bury = sj.analyze_trump(
+        "BJ BJ SJ 2S 2H AS KS QS 9S 5S 4H 3H 9C 8C 7C 6C 5C 4C AD KD QD 9D 8D 7D 6D", 2, worlds=30
+    )
+    pair = sj.payoff(bury).iloc[0]
+    assert pair.mean_diff == pytest.approx(bury.level_delta_mean[0] - bury.level_delta_mean[1])
+    with pytest.raises(sj.StudyError, match="frame of an analysis"):
+        sj.payoff(pd.DataFrame({"a": [1]}))
+    with pytest.raises(sj.StudyError, match="metric"):
+        sj.payoff(frame, "holds")
+
+
+def bad_inputs() -> dict:
+    """Calls of analyze_play and analyze_round that must be refused, by the words of the
+    error."""
+    rec = sj.play_round("v3", seed=0, bots="greedy")
+    data = rec.to_dict()
+    other = {**data, "rules": {**data["rules"], "dealer_rises": [[75, 4]]}}
+    newer = {**data, "rules": {**data["rules"], "jokers_high": True}}
+    third = json.loads(json.dumps(data))
+    third["hands"][1] = " ".join(["AS"] * 3 + third["hands"][1].split()[3:])
+    out_of_turn = json.loads(json.dumps(data))
+    out_of_turn["tricks"][2]["leader"] = (out_of_turn["tricks"][2]["leader"] + 1) % 4
+    last = len(rec.tricks)
+    lead = (last - 1, rec.tricks[-1].leader)
+    follow = (last - 1, rec.tricks[-1].seats[1])
+    return {
+        f"trick {last} is not in the record": lambda: sj.analyze_play(rec, (last, 0)),
+        "seat (a seat)": lambda: sj.analyze_play(rec, (0, 4)),
+        "decision must be (trick, seat)": lambda: sj.analyze_play(rec, 3),
+        "settlement.rise differs": lambda: sj.analyze_play(other, (0, 0)),
+        "unknown Rules setting": lambda: sj.analyze_play(newer, (0, 0)),
+        "not a round record: hands[1]": lambda: sj.analyze_play(third, (0, 0)),
+        "replay: tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
+        "at a lead: seat": lambda: sj.analyze_play(rec, follow, exact=True),
+        "too large for the exact solver": lambda: sj.analyze_play(rec, (0, rec.dealer), exact=True),
+        "not a match record": lambda: sj.analyze_round({"rounds": []}),
+        "natively by bots that read no knowledge": lambda: sj.analyze_play(
+            rec, lead, bots=sj.Pimc(rollouts=10)
+        ),
+        "not a learned one": lambda: sj.analyze_play(rec, lead, bots="learned"),
+        "worlds": lambda: sj.analyze_play(rec, lead, worlds=0),
+    }
+
+
+@pytest.mark.parametrize("words", list(bad_inputs()))
+def test_bad_input_is_one_clear_error(words):
+    with pytest.raises(sj.ShengjiError, match=re.escape(words)):
+        bad_inputs()[words]()
+
+
+def test_the_command_line_ranks_a_play_and_annotates_a_round(tmp_path, capsys):
+    rec = sj.play_round("v3", seed=4, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    seat = rec.tricks[6].seats[1]
+    args = ["analyze", "play", str(path), "--trick", "6", "--seat", str(seat)]
+    assert main([*args, "--worlds", "40", "--bots", "greedy", "--payoff", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    frame = sj.analyze_play(rec, (6, seat), 40, "greedy")
+    assert f"Trick 6, seat {seat}: {frame.attrs['legal']} legal plays" in out[0]
+    assert out[3].split()[0] == "1" and "best" in out[3]
+    assert sum(line.endswith("*") or " * " in line for line in out[3 : 3 + len(frame)]) == 1
+    assert any(line.startswith("Payoff of the best 3") for line in out)
+    annotated = tmp_path / "annotated.json"
+    args = ["analyze", "round", str(path), "--worlds", "5", "--bots", "greedy", "--seat", "2"]
+    assert main([*args, "--out", str(annotated)]) == 0
+    out = capsys.readouterr().out
+    assert "lost over" in out and f"written: {annotated}" in out
+    assert main(["view", str(annotated), "-o", str(tmp_path / "page.html")]) == 0
+    notes = json.loads(annotated.read_text())["annotations"]["plays"]
+    assert {n["seat"] for n in notes} == {2} and len(notes) == len(rec.tricks)
+
+
+def test_a_refused_record_writes_nothing(tmp_path):
+    data = sj.play_round("v3", seed=0, bots="greedy").to_dict()
+    data["rules"]["dealer_rises"] = [[75, 4]]
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(data))
+    out = tmp_path / "annotated.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "analyze", "round", str(path), "--out", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 2 and "settlement.rise differs" in run.stderr, run.stderr
+    assert len(run.stderr.splitlines()) == 1 and not out.exists()
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "analyze", "play", str(path), "--trick", "0"],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 2 and "required: --seat" in run.stderr
+
+
+def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):
+    """A study's strategies compared pairwise: against `low`, the burying study's own paired
+    differences (level_delta_diff), interval and all; every pair's mean the difference of the
+    two strategies' means."""
+    summary = run_study("burying", "v3", deals=40, seed=1, out=tmp_path / "study")
+    table = sj.payoff(study_samples(tmp_path / "study"))
+    metrics = {(m["name"], m["group"]): m for m in summary["metrics"]}
+    for r in table[table.column == "low"].itertuples():
+        m = metrics["level_delta_diff", f"strategy={r.row}-low"]
+        assert (r.mean_diff, r.ci_low, r.ci_high, r.n) == pytest.approx(
+            (m["value"], m["ci_low"], m["ci_high"], m["n"])
+        )
+    for r in table.itertuples():
+        a = metrics["level_delta_mean", f"strategy={r.row}"]["value"]
+        b = metrics["level_delta_mean", f"strategy={r.column}"]["value"]
+        assert r.mean_diff == pytest.approx(a - b)
+    with pytest.raises(sj.StudyError, match="not a finished study's folder"):
+        study_samples(tmp_path / "nothing")
