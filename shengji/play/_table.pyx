@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, points_raw, empty_buffer,
-    legal_leads_raw,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
+    empty_buffer, legal_leads_raw, union_of,
     legal_follows_raw, set_of, cards_of,
 )
 from shengji.round._knowledge cimport (
@@ -25,9 +25,11 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
-    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally,
+    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
-from shengji.round._endgame cimport Solver, solver_init, solver_free, solve_lead, endgame_bits
+from shengji.round._endgame cimport (
+    Solver, solver_init, solver_free, solve_lead, endgame_bits, link_runs, canonical,
+)
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
 from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
@@ -208,19 +210,29 @@ cdef class Table:
     def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
                  spec, int threads=1, int endgame=0):
         """For each candidate play of the pending seat, the mean over the worlds of its
-        team's result when the round is played out from here by four greedy bots (`spec`):
-        the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
-        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
-        The other hands and the bottom are the world's: the real ones are not used. The
-        rollouts run on `threads` threads without the GIL, each on a share of them; each
-        rollout's result is the same on any thread, and the means are the same sums. With
-        `endgame` > 0 the bots play only until a lead where the hands hold that many cards
-        or fewer: the exact solver (sj.solve_endgame) gives the rest, both teams playing
-        best in the world."""
+        team's result when the round is played out from here by four bots of `spec`: the
+        defenders' final points, negative for the dealer's team (Table.outcomes, whose
+        arguments it takes)."""
+        k = worlds.shape[0]
+        points = self.outcomes(worlds, candidates, spec, threads, endgame)[1]
+        return points.sum(axis=1, dtype=np.int64).astype(np.float64) / max(k, 1)
+
+    def outcomes(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 spec, int threads=1, int endgame=0):
+        """Each candidate play of the pending seat played out in each world by four bots of
+        `spec` (greedy ones: Greedy().spec()): (levels, points), int32 arrays (n, k) of its
+        team's result in each rollout, its level change (its rise when it rises, minus the
+        other team's rise: Rules.settle) and its points (the defenders' final points,
+        negative for the dealer's team). worlds: (k, 5, 2) masks of the four hands and the
+        rest (View.sample_worlds); candidates: (n, 2) legal plays. The other hands and the
+        bottom are the world's: the real ones are not used. The rollouts run on `threads`
+        threads without the GIL, each on a share of them; each rollout's result is the same
+        on any thread. With `endgame` > 0 the bots play only until a lead where the hands
+        hold that many cards or fewer: the exact solver (sj.solve_endgame) gives the rest,
+        both teams playing best in the world."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total, lo, share
-        cdef int team
-        cdef BotSpec greedy[4]
+        cdef BotSpec bots[4]
         cdef Passes passes[4]
         if not g.pending or g.ask != ASK_PLAY:
             raise PlayError("no play is pending")
@@ -231,13 +243,14 @@ cdef class Table:
         if not 0 <= endgame <= MAX_HAND:
             raise ArgumentError(f"endgame must be 0 (none) to {MAX_HAND} cards a hand, "
                                 f"got {endgame}")
-        read_specs([spec] * 4, greedy, passes)
+        read_specs([spec] * 4, bots, passes)
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
+        levels = np.zeros(total, dtype=np.int32)   # and the dealer's team's level change
         share = (total + threads - 1) // threads if total else 1
         spans = [(lo, min(lo + share, total)) for lo in range(0, total, share)]
-        run = _Rollouts(self, worlds, candidates, points, endgame)
-        memcpy(run.bots, greedy, sizeof(greedy))
+        run = _Rollouts(self, worlds, candidates, points, levels, endgame)
+        memcpy(run.bots, bots, sizeof(bots))
         memcpy(run.passes, passes, sizeof(passes))
         if len(spans) <= 1:
             failed = [run.play(*span) for span in spans]
@@ -248,9 +261,39 @@ cdef class Table:
             if rc < 0:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
                                         f"(candidate {at // k})")
-        team = (g.seat - g.dealer) & 1          # 0: the dealer's team
-        sums = points.reshape(n, k).sum(axis=1, dtype=np.int64).astype(np.float64)
-        return (sums if team else -sums) / max(k, 1)
+        if (g.seat - g.dealer) & 1 == 0:          # the dealer's team
+            points = -points
+        else:
+            levels = -levels
+        return levels.reshape(n, k), points.reshape(n, k)
+
+    def canonical(self, const uint64_t[:, ::1] plays):
+        """Which of the pending seat's `plays` ((n, 2) masks) use the lowest card of each run
+        of its equivalent cards (the endgame solver's, _endgame.link_runs: single cards of
+        one category and of equal points with no unplayed card between them), bool (n,).
+        Every unplayed card counts as live, the bottom's too, so that the runs hold in every
+        world the seat may imagine: a play and its equivalents differ only in which of such
+        cards they spend."""
+        cdef Game* g = self.g
+        cdef CardSet live = g.bottom, play
+        cdef int8_t prev[NUM_KINDS]
+        cdef uint64_t linked = 0
+        cdef int64_t i
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if plays.shape[1] != 2:
+            raise PlayError("plays must be (n, 2) masks")
+        for i in range(4):
+            live = union_of(live, g.hands[i])
+        for i in range(g.step):
+            live = union_of(live, g.tricks[g.ntricks].plays[i])
+        link_runs(g.table, g.hands[g.seat], live, prev, &linked)
+        keep = np.ones(plays.shape[0], dtype=bool)
+        for i in range(plays.shape[0]):
+            play.ones = plays[i, 0]
+            play.twos = plays[i, 1]
+            keep[i] = not linked or canonical(play, prev, linked)
+        return keep
 
     @staticmethod
     def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
@@ -446,27 +489,30 @@ cdef class _Rollouts:
     cdef const uint64_t[:, :, ::1] worlds
     cdef const uint64_t[:, ::1] candidates
     cdef int[::1] points
+    cdef int[::1] levels
     cdef int endgame
     cdef BotSpec bots[4]
     cdef Passes passes[4]
 
     def __init__(self, Table table, const uint64_t[:, :, ::1] worlds,
-                 const uint64_t[:, ::1] candidates, int[::1] points, int endgame):
+                 const uint64_t[:, ::1] candidates, int[::1] points, int[::1] levels,
+                 int endgame):
         self.table = table
         self.worlds = worlds
         self.candidates = candidates
         self.points = points
+        self.levels = levels
         self.endgame = endgame
 
     def play(self, int64_t lo, int64_t hi):
-        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points, without the
-        GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
+        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points and levels
+        (the dealer's team's level change), without the GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
         the first refusal (code, rollout)."""
         cdef Game* g = self.table.g
         cdef Game* scratch = <Game*>malloc(sizeof(Game))
         cdef PlayBuffer buf = empty_buffer()
         cdef int64_t r = lo, i, j, k = self.worlds.shape[0]
-        cdef int rc = 0, final, points, penalty
+        cdef int rc = 0, final, points, penalty, holds, rise
         cdef CardSet c, best
         cdef Solver S
         if scratch == NULL:
@@ -496,16 +542,20 @@ cdef class _Rollouts:
                         rc = drive(scratch, self.bots, NULL, False, self.endgame)
                     buf = scratch.buf
                     final = scratch.res.defender_points
+                    holds = scratch.res.dealer_holds
+                    rise = scratch.res.rise
                     if rc == ASK_PLAY:      # the endgame, solved
                         S.bottom_points = points_raw(scratch.bottom)
                         rc = solve_lead(&S, scratch.hands, scratch.seat, &best)
                         tally(scratch, &points, &penalty)
                         final = max(0, points + penalty + rc)
+                        holds = settle_raw(&g.rules.s, final, &rise)
                     if rc >= 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
                         rc = BAD_FAST_PATH
                     if rc < 0:
                         break
                     self.points[r] = final
+                    self.levels[r] = rise if holds else -rise
                     r += 1
         finally:
             free(buf.data)
