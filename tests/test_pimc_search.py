@@ -246,8 +246,8 @@ def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
     engine, view = next((e, v) for e, v in decisions("v3", [1]) if len(plays_of(v)) > 2)
     for search in ("even", "halving"):
         assert sj.Pimc(ms=5, search=search, merge=True).choose(view, engine) in plays_of(view)
-    seconds = iter(range(10**6))  # every reading a second later
-    monkeypatch.setattr("shengji.bots.time.perf_counter", lambda: float(next(seconds)))
+    seconds = iter(range(10**6))  # every reading a second of CPU later
+    monkeypatch.setattr("shengji.bots.time.process_time", lambda: float(next(seconds)))
     with pytest.raises(sj.BotError, match=r"Pimc.ms=5 is too short for one rollout"):
         sj.Pimc(ms=5).choose(view, engine)
 

@@ -386,7 +386,8 @@ class Search:
         for _ in range(rounds - 1):
             alive_counts.append((alive_counts[-1] + 1) // 2)
         counts = [max(least, budget // rounds // alive) for alive in alive_counts]
-        worlds = self.worlds(sum(counts))
+        # a time budget may be spent already: no sampler set up for no world
+        worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0, 5, 2), np.uint64)
         at = 0
         for r, count in enumerate(counts):
             if count:
@@ -399,17 +400,24 @@ class Search:
 
     def timed_budget(self, alive: np.ndarray) -> int:
         """With a time budget: every candidate played in a first world, timed; the rollouts
-        the rest of the time allows at that pace (0 when none)."""
+        the rest of the time allows at that pace (0 when none), less a second sampler's
+        setup. A rollout that takes more CPU time than the whole budget is refused (CPU time,
+        not the clock: a pause of the process is not the rollout's)."""
         assert self.pimc.ms is not None
         start = time.perf_counter()
-        self.play(alive, self.worlds(1))
-        each = (time.perf_counter() - start) / len(alive)
-        if each * 1000 > self.pimc.ms:
+        worlds = self.worlds(1)
+        sampled, cpu = time.perf_counter(), time.process_time()
+        self.play(alive, worlds)
+        played = time.perf_counter()
+        each_cpu = (time.process_time() - cpu) / len(alive)
+        if each_cpu * 1000 > self.pimc.ms:
             raise BotError(
                 f"Pimc.ms={self.pimc.ms} is too short for one rollout here "
-                f"({each * 1000:.2f} ms a rollout)"
+                f"({each_cpu * 1000:.2f} ms of CPU a rollout)"
             )
-        return int((self.pimc.ms / 1000 - (time.perf_counter() - start)) / each)
+        each = max((played - sampled) / len(alive), 1e-9)
+        left = self.pimc.ms / 1000 - (played - start) - (sampled - start)
+        return max(0, int(left / each))
 
 
 @dataclass(frozen=True)
