@@ -7,8 +7,10 @@ how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -230,22 +232,38 @@ class Expert:
 
 
 ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
+SCORES = ("points", "levels")  # what a Pimc's rollouts are scored by
+SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
 
 
 @dataclass(frozen=True)
 class Pimc:
     """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
-    its seat knows (View.sample_worlds), plays every candidate out in each world with four
-    greedy bots (natively), and plays the candidate with the best mean result for its team
-    (the defenders' final points, negated for the dealer's team). `rollouts` is the budget
-    per decision: candidates x worlds (at least one world each). Candidates: every legal
-    follow, or as leads every unit and greedy's own lead; beyond `max_candidates`, greedy's
-    choice and a seeded sample of the rest. With `endgame` > 0 the greedy bots play a world
-    out only until a lead where the hands hold that many cards or fewer, and the exact solver
-    (sj.solve_endgame) plays the rest best for both teams. Declarations, revolutions and the
-    bury are greedy's (`greedy` settings). Same seed, same choices. `threads`: the threads its
-    rollouts run on (without the GIL); the choices are the same for any number. `policy`: the
-    native bots that play the rollouts, "greedy" or "expert" (with its default rules)."""
+    its seat knows (View.sample_worlds), plays candidates out in each world with four
+    native bots (`policy`: "greedy" or "expert" with its default rules) and plays the
+    candidate with the best mean result for its team. Every candidate compared is played in
+    the same worlds. Candidates: every legal follow, or as leads every unit and greedy's own
+    lead; beyond `max_candidates`, greedy's choice and a seeded sample of the rest.
+
+    rollouts: the budget per decision, candidates x worlds (at least one world each).
+    ms: a budget in milliseconds instead (None: `rollouts`): a first world for every
+    candidate times a rollout, and the rest of the time is spent as `rollouts` would be;
+    its choices then depend on the machine's speed, so the same seed gives the same choices
+    only with a rollout budget. A time too short for one rollout raises a BotError.
+    score: "points", the team's final points (the defenders' points, negated for the
+    dealer's team); "levels", the team's level change (Rules.settle: its rise, minus the
+    other team's), the points breaking ties. search: "even", the budget spread evenly over
+    the candidates; "halving", successive halving: rounds of equal budget, each playing
+    the remaining candidates in new worlds and keeping the better half (by their results
+    in all the worlds so far), so the close candidates get the most worlds. merge: of
+    plays that differ only in which of the seat's equivalent cards they spend (single cards
+    of one category and of equal points with no unplayed card between them, as the endgame
+    solver merges them: Table.canonical), only the one spending the lowest is a candidate.
+    endgame: with k > 0 the bots play a world out only until a lead where the hands hold
+    k cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
+    teams. Declarations, revolutions and the bury are greedy's (`greedy` settings). Same
+    seed, same choices (with a rollout budget). `threads`: the threads its rollouts run on
+    (without the GIL); the choices are the same for any number (with a rollout budget)."""
 
     rollouts: int = 1000
     max_candidates: int = 24
@@ -253,6 +271,10 @@ class Pimc:
     threads: int = 1
     endgame: int = 0
     policy: str = "greedy"
+    score: str = "points"
+    search: str = "even"
+    merge: bool = False
+    ms: int | None = None
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -261,10 +283,15 @@ class Pimc:
         validate.seed(self.seed, "Pimc.seed", error=BotError)
         validate.count(self.threads, "Pimc.threads", 1, 1024, error=BotError)
         validate.integer(self.endgame, "Pimc.endgame", 0, 25, error=BotError)
-        if self.policy not in ROLLOUT_POLICIES:
-            raise BotError(
-                f"Pimc.policy must be one of {', '.join(ROLLOUT_POLICIES)}, got {self.policy!r}"
-            )
+        validate.integer(
+            self.ms, "Pimc.ms (a budget in milliseconds)", 1, 10**7, optional=True, error=BotError
+        )
+        for name, values in (("policy", ROLLOUT_POLICIES), ("score", SCORES), ("search", SEARCHES)):
+            if getattr(self, name) not in values:
+                raise BotError(
+                    f"Pimc.{name} must be one of {', '.join(values)}, got {getattr(self, name)!r}"
+                )
+        object.__setattr__(self, "merge", validate.flag(self.merge, "Pimc.merge", error=BotError))
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -273,9 +300,11 @@ class Pimc:
         return self.greedy.spec()._replace(kind=BOTS["search"])
 
     def __str__(self) -> str:
+        budget = f"ms={self.ms}" if self.ms is not None else f"rollouts={self.rollouts}"
         return (
-            f"pimc(rollouts={self.rollouts}, max_candidates={self.max_candidates}, "
-            f"endgame={self.endgame}, policy={self.policy})"
+            f"pimc({budget}, max_candidates={self.max_candidates}, "
+            f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
+            f"search={self.search}, merge={self.merge})"
         )
 
     def rollout_spec(self) -> BotSpec:
@@ -284,8 +313,9 @@ class Pimc:
             return Expert(greedy=self.greedy).spec()
         return self.greedy.spec()
 
-    def choose(self, view: View, table: Table) -> Cards:
-        """The play for the pending seat of `table`, whose view is `view`."""
+    def candidates(self, view: View, table: Table, rng: np.random.Generator) -> list[Cards]:
+        """The plays it compares (see the class): merged, then sampled down to
+        max_candidates."""
         assert view.trump is not None
         mine = table.greedy_play()
         if view.lead is None:
@@ -294,24 +324,111 @@ class Pimc:
             candidates = units + ([mine] if mine not in units else [])
         else:
             candidates = legal_follows(view.hand, view.lead, view.trump)
-        if len(candidates) == 1:
-            return candidates[0]
-        moment = 4 * len(view.tricks) + len(view.current)
-        rng = np.random.default_rng([self.seed, table.seed, moment])
+        if self.merge and len(candidates) > 1:
+            keep = table.canonical(to_masks(candidates))
+            # greedy's throw has no equivalent among the units: it stays
+            candidates = [
+                c
+                for c, k in zip(candidates, keep)
+                if k or (view.lead is None and c == mine and mine not in units)
+            ]
         if len(candidates) > self.max_candidates:
+            if mine not in candidates:  # merged away: its equivalent stays
+                mine = candidates[0]
             others = [c for c in candidates if c != mine]
             picked = rng.choice(len(others), self.max_candidates - 1, replace=False)
             candidates = [mine] + [others[i] for i in sorted(picked)]
-        worlds = view.sample_worlds(max(1, self.rollouts // len(candidates)), rng)
-        places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
-        scores = table.rollouts(
-            np.ascontiguousarray(places),
-            to_masks(candidates),
-            self.rollout_spec(),
-            self.threads,
-            self.endgame,
+        return candidates
+
+    def choose(self, view: View, table: Table) -> Cards:
+        """The play for the pending seat of `table`, whose view is `view`."""
+        moment = 4 * len(view.tricks) + len(view.current)
+        rng = np.random.default_rng([self.seed, table.seed, moment])
+        candidates = self.candidates(view, table, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[Search(self, view, table, to_masks(candidates), rng).best()]
+
+
+class Search:
+    """One decision's rollouts (Pimc.choose): the candidates' summed results over the worlds
+    each has been played in, every candidate still compared having been played in the same
+    worlds."""
+
+    def __init__(
+        self, pimc: Pimc, view: View, table: Table, masks: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        self.pimc, self.view, self.table, self.masks, self.rng = pimc, view, table, masks, rng
+        n = len(masks)
+        self.levels = np.zeros(n, dtype=np.int64)
+        self.points = np.zeros(n, dtype=np.int64)
+        self.spec = pimc.rollout_spec()
+
+    def worlds(self, k: int) -> np.ndarray:
+        """k new worlds as Table.outcomes takes them (one sampler for all: it costs about a
+        millisecond to set up)."""
+        sampled = self.view.sample_worlds(k, self.rng)
+        return np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+
+    def play(self, alive: np.ndarray, worlds: np.ndarray) -> None:
+        """The candidates `alive` (indices) played in `worlds`."""
+        levels, points = self.table.outcomes(
+            worlds, self.masks[alive], self.spec, self.pimc.threads, self.pimc.endgame
         )
-        return candidates[int(np.argmax(scores))]
+        self.levels[alive] += levels.sum(axis=1)
+        self.points[alive] += points.sum(axis=1)
+
+    def ranked(self, alive: np.ndarray) -> np.ndarray:
+        """`alive` best first by the score (the first listed first on ties)."""
+        keys = [alive, -self.points[alive]]
+        if self.pimc.score == "levels":
+            keys.append(-self.levels[alive])
+        return alive[np.lexsort(keys)]
+
+    def best(self) -> int:
+        """The index of the candidate to play, by the budget and search of the Pimc."""
+        n = len(self.masks)
+        alive = np.arange(n)
+        budget, least = self.pimc.rollouts, 1
+        if self.pimc.ms is not None:  # every candidate has a world already
+            budget, least = self.timed_budget(alive), 0
+        rounds = 1 if self.pimc.search == "even" else max(1, math.ceil(math.log2(n)))
+        alive_counts = [n]
+        for _ in range(rounds - 1):
+            alive_counts.append((alive_counts[-1] + 1) // 2)
+        counts = [max(least, budget // rounds // alive) for alive in alive_counts]
+        # a time budget may be spent already: no sampler set up for no world
+        worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0, 5, 2), np.uint64)
+        at = 0
+        for r, count in enumerate(counts):
+            if count:
+                self.play(alive, worlds[at : at + count])
+                at += count
+            alive = self.ranked(alive)
+            if r < rounds - 1:  # the better half plays on
+                alive = np.sort(alive[: alive_counts[r + 1]])
+        return int(alive[0])
+
+    def timed_budget(self, alive: np.ndarray) -> int:
+        """With a time budget: every candidate played in a first world, timed; the rollouts
+        the rest of the time allows at that pace (0 when none), less a second sampler's
+        setup. A rollout that takes more CPU time than the whole budget is refused (CPU time,
+        not the clock: a pause of the process is not the rollout's)."""
+        assert self.pimc.ms is not None
+        start = time.perf_counter()
+        worlds = self.worlds(1)
+        sampled, cpu = time.perf_counter(), time.process_time()
+        self.play(alive, worlds)
+        played = time.perf_counter()
+        each_cpu = (time.process_time() - cpu) / len(alive)
+        if each_cpu * 1000 > self.pimc.ms:
+            raise BotError(
+                f"Pimc.ms={self.pimc.ms} is too short for one rollout here "
+                f"({each_cpu * 1000:.2f} ms of CPU a rollout)"
+            )
+        each = max((played - sampled) / len(alive), 1e-9)
+        left = self.pimc.ms / 1000 - (played - start) - (sampled - start)
+        return max(0, int(left / each))
 
 
 @dataclass(frozen=True)
@@ -423,13 +540,15 @@ OWNERS: dict[str, Any] = {
 def settings_of(cls: type) -> dict[str, str]:
     """A bot class's settings that have a text form, by name: their types' names."""
     return {
-        f.name: str(f.type) for f in dataclasses.fields(cls) if f.type in ("str", "int", "bool")
+        f.name: str(f.type)
+        for f in dataclasses.fields(cls)
+        if f.type in ("str", "int", "bool", "int | None")
     }
 
 
 def read_setting(text: str, key: str, value: str, kind: str) -> Any:
     """One setting's value of a bot's text form, read as its kind ("int", "bool" or text)."""
-    if kind == "int":
+    if kind in ("int", "int | None"):
         try:
             return int(value)
         except ValueError:

@@ -49,6 +49,15 @@ class Table:
         threads: int = 1,
         endgame: int = 0,
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+    def outcomes(
+        self,
+        worlds: npt.NDArray[Any],
+        candidates: npt.NDArray[Any],
+        spec: Any,
+        threads: int = 1,
+        endgame: int = 0,
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+    def canonical(self, plays: npt.NDArray[Any]) -> npt.NDArray[np.bool_]: ...
     @staticmethod
     def at_bury(
         rules: Any,

@@ -10,8 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, points_raw, empty_buffer,
-    legal_leads_raw,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
+    empty_buffer, legal_leads_raw, union_of,
     legal_follows_raw, set_of, cards_of,
 )
 from shengji.round._knowledge cimport (
@@ -25,10 +25,11 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
     ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
-    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally,
-    settle_raw,
+    apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
-from shengji.round._endgame cimport Solver, solver_init, solver_free, solve_lead, endgame_bits
+from shengji.round._endgame cimport (
+    Solver, solver_init, solver_free, solve_lead, endgame_bits, link_runs, canonical,
+)
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
 from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
@@ -268,6 +269,45 @@ cdef class Table:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
                                         f"(candidate {at // k})")
         return points.reshape(n, k), deltas.reshape(n, k)
+
+    def outcomes(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
+                 spec, int threads=1, int endgame=0):
+        """Table.playouts by four bots of `spec`, from the pending seat's team: (levels,
+        points), int32 arrays (n, k) of its level change in each rollout (its rise when it
+        rises, minus the other team's rise: Rules.settle) and its points (the defenders'
+        final points, negative for the dealer's team)."""
+        points, deltas = self.playouts(worlds, candidates, [spec] * 4, threads, endgame)
+        if (self.g.seat - self.g.dealer) & 1 == 0:          # the dealer's team
+            return deltas, -points
+        return -deltas, points
+
+    def canonical(self, const uint64_t[:, ::1] plays):
+        """Which of the pending seat's `plays` ((n, 2) masks) use the lowest card of each run
+        of its equivalent cards (the endgame solver's, _endgame.link_runs: single cards of
+        one category and of equal points with no unplayed card between them), bool (n,).
+        Every unplayed card counts as live, the bottom's too, so that the runs hold in every
+        world the seat may imagine: a play and its equivalents differ only in which of such
+        cards they spend."""
+        cdef Game* g = self.g
+        cdef CardSet live = g.bottom, play
+        cdef int8_t prev[NUM_KINDS]
+        cdef uint64_t linked = 0
+        cdef int64_t i
+        if not g.pending or g.ask != ASK_PLAY:
+            raise PlayError("no play is pending")
+        if plays.shape[1] != 2:
+            raise PlayError("plays must be (n, 2) masks")
+        for i in range(4):
+            live = union_of(live, g.hands[i])
+        for i in range(g.step):
+            live = union_of(live, g.tricks[g.ntricks].plays[i])
+        link_runs(g.table, g.hands[g.seat], live, prev, &linked)
+        keep = np.ones(plays.shape[0], dtype=bool)
+        for i in range(plays.shape[0]):
+            play.ones = plays[i, 0]
+            play.twos = plays[i, 1]
+            keep[i] = not linked or canonical(play, prev, linked)
+        return keep
 
     @staticmethod
     def at_bury(rules, seed, int dealer, levels, const uint64_t[:, ::1] world, show, bury,
@@ -517,11 +557,14 @@ cdef class _Rollouts:
                         rc = drive(scratch, self.bots, NULL, False, self.endgame)
                     buf = scratch.buf
                     final = scratch.res.defender_points
+                    holds = scratch.res.dealer_holds
+                    rise = scratch.res.rise
                     if rc == ASK_PLAY:      # the endgame, solved
                         S.bottom_points = points_raw(scratch.bottom)
                         rc = solve_lead(&S, scratch.hands, scratch.seat, &best)
                         tally(scratch, &points, &penalty)
                         final = max(0, points + penalty + rc)
+                        holds = settle_raw(&g.rules.s, final, &rise)
                     if rc >= 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
                         rc = BAD_FAST_PATH
                     if rc < 0:

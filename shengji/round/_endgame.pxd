@@ -2,7 +2,7 @@
 # last tricks of a round with every hand known (Table.solve_endgame, the play-outs).
 from libc.stdint cimport uint64_t, int8_t, int32_t, int64_t
 
-from shengji.core._core cimport CardSet, TrumpTable, PlayBuffer
+from shengji.core._core cimport CardSet, TrumpTable, PlayBuffer, ctz
 from shengji.round._engine cimport SettleRules
 
 
@@ -51,3 +51,17 @@ cdef inline int endgame_bits(int cards) noexcept nogil:
 
 cdef int solve_lead(Solver* S, const CardSet* hands, int leader, CardSet* best) noexcept nogil
 cdef int lead_value(Solver* S, const CardSet* hands, int leader, CardSet lead) noexcept nogil
+
+
+cdef void link_runs(const TrumpTable* t, CardSet hand, CardSet live, int8_t* prev,
+                    uint64_t* linked) noexcept nogil
+
+
+cdef inline bint canonical(CardSet play, const int8_t* prev, uint64_t linked) noexcept nogil:
+    """The play uses the lowest cards of each run of equivalent ones (link_runs)."""
+    cdef uint64_t m = play.ones & linked
+    while m:
+        if not (play.ones >> prev[ctz(m)]) & 1:
+            return False
+        m &= m - 1
+    return True

@@ -108,11 +108,11 @@ cdef void solver_free(Solver* S) noexcept nogil:
     S.tt = NULL
 
 
-cdef void link_runs(const Solver* S, CardSet hand, CardSet live, int8_t* prev,
+cdef void link_runs(const TrumpTable* t, CardSet hand, CardSet live, int8_t* prev,
                     uint64_t* linked) noexcept nogil:
     """The runs of equivalent cards of `hand` (see the top of this file) among the `live`
-    cards: prev[k] is the next lower card of k's run, for k in `linked`."""
-    cdef const TrumpTable* t = S.table
+    cards: prev[k] is the next lower card of k's run, for k in `linked` (the solver's moves,
+    and pimc's candidates: Table.canonical)."""
     cdef uint64_t singles = hand.ones & ~hand.twos, mine, bit, m
     cdef int c, i, j, p, kind, other, last, run_points, points
     linked[0] = 0
@@ -155,16 +155,6 @@ cdef void link_runs(const Solver* S, CardSet hand, CardSet live, int8_t* prev,
                 last = kind
             if other:
                 last = -1
-
-
-cdef inline bint canonical(CardSet play, const int8_t* prev, uint64_t linked) noexcept nogil:
-    """The play uses the lowest cards of each run of equivalent ones."""
-    cdef uint64_t m = play.ones & linked
-    while m:
-        if not (play.ones >> prev[ctz(m)]) & 1:
-            return False
-        m &= m - 1
-    return True
 
 
 cdef int push_move(Solver* S, CardSet c, int32_t score) noexcept nogil:
@@ -300,7 +290,7 @@ cdef int64_t list_moves(Solver* S, CardSet* plays, const LeadShape* shape, int l
         rc = push_move(S, S.buf.data[0], 0)
         return rc if rc < 0 else base
     if S.merge:
-        link_runs(S, S.hands[seat], live_cards(S, plays, step), prev, &linked)
+        link_runs(S.table, S.hands[seat], live_cards(S, plays, step), prev, &linked)
     for i in range(S.buf.n):
         m = S.buf.data[i]
         if linked and not canonical(m, prev, linked):

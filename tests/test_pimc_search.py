@@ -1,0 +1,271 @@
+"""Pimc's sharper search: rollouts scored by the level change (Table.outcomes), equivalent
+candidates merged (Table.canonical) against a plain reference and the exact solver, successive
+halving against a plain reference of its rounds, the time budget, and the same choices on any
+number of threads."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji.bots import Search, bot_from_text, bot_text
+from shengji.play.rounds import Table, view_of
+from shengji.round._knowledge import TABLE
+
+PRESETS = ["v3", "match16", "bo3"]
+DECK = sj.Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both packs
+
+
+def decisions(preset, seeds, pimc=None):
+    """(engine, view) at each of seat 0's plays in greedy rounds (seat 0 playing greedy's
+    choice after each)."""
+    rules = sj.Rules.preset(preset)
+    pimc = pimc or sj.Pimc()
+    for seed in seeds:
+        engine = Table(
+            rules, seed, seed % 4, (2, 2), False, [pimc.spec()] + [sj.Greedy().spec()] * 3
+        )
+        while engine.advance() is not None:
+            yield engine, view_of(engine, rules, (2, 2), "play", 0)
+            assert engine.answer(engine.greedy_play()) == 0
+
+
+def plays_of(view):
+    if view.lead is None:
+        return sj.legal_leads(view.hand, view.trump, cap=1).plays
+    return sj.legal_follows(view.hand, view.lead, view.trump)
+
+
+def kind(card):
+    return int(sj.to_masks([card])[0, 0]).bit_length() - 1
+
+
+def runs(view):
+    """The runs of the seat's equivalent cards, plainly: single cards (held once) of one
+    category and of equal points with no other unplayed card ordered between them or with
+    either (cards of one order at one place tie, and only such cards); each run lowest first
+    (by order, then by kind)."""
+    played = sj.Cards()
+    for trick in view.tricks:
+        for play in trick.plays:
+            played = played + play
+    live = DECK - played  # the hands, the bottom and the trick in progress
+    singles = sorted(
+        {c for c in view.hand if list(view.hand).count(c) == 1},
+        key=lambda c: (str(sj.category(c, view.trump)), sj.order(c, view.trump), kind(c)),
+    )
+
+    def linked(a, b):  # a before b in the sort
+        if sj.category(a, view.trump) != sj.category(b, view.trump):
+            return False
+        lo, hi = sj.order(a, view.trump), sj.order(b, view.trump)
+        others = list(live - sj.Cards(singles))
+        if lo == hi:
+            return True
+
+        def inside(c):
+            return (
+                sj.category(c, view.trump) == sj.category(a, view.trump)
+                and lo <= sj.order(c, view.trump) <= hi
+            )
+
+        return not any(inside(c) for c in others) and all(
+            sj.points(c) == sj.points(a) for c in singles if inside(c)
+        )
+
+    out = []
+    for c in singles:
+        if out and linked(out[-1][-1], c):
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return [run for run in out if len(run) > 1]
+
+
+def twin(play, view):
+    """The play with the cards it spends of each run replaced by the lowest of the run."""
+    twin = sj.Cards(play)
+    for run in runs(view):
+        used = [c for c in run if c in play and list(view.hand).count(c) == 1]
+        twin = twin - sj.Cards(used) + sj.Cards(run[: len(used)])
+    return twin
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_canonical_plays_are_the_plain_references(preset):
+    merged = 0
+    for engine, view in decisions(preset, range(3)):
+        plays = plays_of(view)
+        keep = engine.canonical(sj.to_masks(plays))
+        assert keep.tolist() == [twin(p, view) == p for p in plays]
+        assert keep.any()
+        merged += int((~keep).sum())
+    assert merged > 20  # the comparison met merged plays
+
+
+def worlds_of(view, k, seed):
+    sampled = view.sample_worlds(k, np.random.default_rng(seed))
+    return np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_merged_play_solves_to_its_twins_result_in_every_world(preset):
+    """Played to the end of its trick and then solved exactly, a play and its equivalent
+    spending the lowest cards score the same in every world: merging loses nothing."""
+    compared = 0
+    for engine, view in decisions(preset, range(12)):
+        if len(view.hand) > 6:
+            continue
+        plays = plays_of(view)
+        keep = engine.canonical(sj.to_masks(plays))
+        if keep.all():
+            continue
+        twins = [twin(p, view) for p in plays]
+        masks = sj.to_masks(plays + twins)
+        levels, points = engine.outcomes(worlds_of(view, 6, 0), masks, sj.Greedy().spec(), 1, 25)
+        n = len(plays)
+        for i in np.flatnonzero(~keep):
+            assert levels[i].tolist() == levels[n + i].tolist()
+            assert points[i].tolist() == points[n + i].tolist()
+            compared += 1
+    assert compared > 10
+
+
+def test_outcomes_score_the_level_change_of_the_real_round():
+    """In the real world as its only world, the rollout of greedy's play scores the team's
+    level change as Rules.settle gives it for the round greedy then plays, and its points."""
+    rules = sj.Rules.preset("bo3")
+    for seed in range(6):
+        engine = Table(
+            rules, seed, seed % 4, (2, 2), False, [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3
+        )
+        assert engine.advance() == ("play", 0)
+        world = np.zeros((1, 5, 2), dtype=np.uint64)
+        for q in range(4):
+            world[0, q] = sj.to_masks([engine.hand(q)])[0]
+        last = engine.knowledge(TABLE).buriers[-1]
+        world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
+        levels, points = engine.outcomes(
+            world, sj.to_masks([engine.greedy_play()]), sj.Greedy().spec()
+        )
+        while engine.advance() is not None:
+            assert engine.answer(engine.greedy_play()) == 0
+        record = engine.record()
+        settled = rules.settle(record["defender_points"])
+        dealing = record["dealer"] % 2 == 0
+        rise = settled.rise if settled.dealer_holds == dealing else -settled.rise
+        assert levels.tolist() == [[rise]]
+        assert points.tolist() == [
+            [-record["defender_points"] if dealing else record["defender_points"]]
+        ]
+
+
+def halving_reference(levels, points, budget, score):
+    """Successive halving plainly, from every candidate's results in every world (n, k): the
+    rounds' worlds in order, each round's candidates ranked by their means over the worlds
+    they have played, the better half (rounded up) kept."""
+    n = len(levels)
+    rounds = max(1, math.ceil(math.log2(n)))
+    alive, sizes = list(range(n)), [n]
+    while len(sizes) < rounds:
+        sizes.append((sizes[-1] + 1) // 2)
+    seen = 0
+    for r in range(rounds):
+        seen += max(1, budget // rounds // len(alive))
+
+        def key(i, seen=seen):
+            mean_points = points[i, :seen].mean()
+            if score == "levels":
+                return (-levels[i, :seen].mean(), -mean_points, i)
+            return (-mean_points, i)
+
+        alive = sorted(alive, key=key)
+        if r < rounds - 1:
+            alive = sorted(alive[: sizes[r + 1]])
+    return alive[0]
+
+
+def search_of(pimc, view, engine):
+    """The Search of pimc's decision and its candidates, as Pimc.choose makes them."""
+    moment = 4 * len(view.tricks) + len(view.current)
+    rng = np.random.default_rng([pimc.seed, engine.seed, moment])
+    candidates = pimc.candidates(view, engine, rng)
+    return Search(pimc, view, engine, sj.to_masks(candidates), rng), candidates
+
+
+@pytest.mark.parametrize("score", ["points", "levels"])
+def test_halving_is_the_plain_reference_on_the_same_worlds(score):
+    """The search's choice is the reference's, which sees every candidate in every world the
+    search sampled (most of them unplayed by the search); with two candidates or fewer it is
+    the even search's."""
+    pimc = sj.Pimc(rollouts=160, search="halving", score=score, seed=5)
+    checked = 0
+    for engine, view in decisions("v3", range(3), pimc):
+        search, candidates = search_of(pimc, view, engine)
+        n = len(candidates)
+        if n == 1:
+            continue
+        rounds = max(1, math.ceil(math.log2(n)))
+        sizes = [n]
+        while len(sizes) < rounds:
+            sizes.append((sizes[-1] + 1) // 2)
+        worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // s) for s in sizes))
+        levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
+        expected = halving_reference(levels, points, pimc.rollouts, score)
+        assert search_of(pimc, view, engine)[0].best() == expected  # the same worlds again
+        if n <= 2:
+            even = dataclasses.replace(pimc, search="even")
+            assert search_of(even, view, engine)[0].best() == expected
+        checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_sharper_search_repeats_on_any_number_of_threads(preset):
+    for seed in range(2):
+        rounds = [
+            sj.play_round(
+                preset,
+                seed=seed,
+                bots=[
+                    sj.Pimc(
+                        rollouts=80, score="levels", search="halving", merge=True, threads=threads
+                    ),
+                    "greedy",
+                ]
+                * 2,
+            )
+            for threads in (1, 2, 3)
+        ]
+        assert rounds[0] == rounds[1] == rounds[2]
+
+
+def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
+    engine, view = next((e, v) for e, v in decisions("v3", [1]) if len(plays_of(v)) > 2)
+    for search in ("even", "halving"):
+        assert sj.Pimc(ms=5, search=search, merge=True).choose(view, engine) in plays_of(view)
+    seconds = iter(range(10**6))  # every reading a second of CPU later
+    monkeypatch.setattr("shengji.bots.time.process_time", lambda: float(next(seconds)))
+    with pytest.raises(sj.BotError, match=r"Pimc.ms=5 is too short for one rollout"):
+        sj.Pimc(ms=5).choose(view, engine)
+
+
+def test_bad_search_settings_are_refused_and_the_text_form_reads_back():
+    for text, message in [
+        ("pimc:ms=0", "Pimc.ms"),
+        ("pimc:ms=-5", "Pimc.ms"),
+        ("pimc:ms=fast", "ms must be an integer"),
+        ("pimc:score=tricks", "Pimc.score must be one of points, levels"),
+        ("pimc:search=bandit", "Pimc.search must be one of even, halving"),
+        ("pimc:merge=yes", "merge must be true or false"),
+    ]:
+        with pytest.raises(sj.BotError, match=message):
+            bot_from_text(text)
+    with pytest.raises(sj.BotError, match="Pimc.merge"):
+        sj.Pimc(merge=1)
+    text = "pimc:rollouts=300,score=levels,search=halving,merge=true,ms=10"
+    bot = bot_from_text(text)
+    assert bot == sj.Pimc(rollouts=300, score="levels", search="halving", merge=True, ms=10)
+    assert bot_from_text(bot_text(bot)) == bot
