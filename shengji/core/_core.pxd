@@ -280,9 +280,21 @@ cdef inline bint may_compete(const TrumpTable* t, const LeadShape* shape, CardSe
     return False
 
 
-cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
-                   bint* ruffs) noexcept nogil
 cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil
+
+
+cdef inline int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                          bint* ruffs) noexcept nogil:
+    """The key a follow competes with (§5), or -1 when it cannot win (may_compete). Inline,
+    with shaped_key's answer to a lead without tractors (the highest position of the play's
+    pairs, or of its cards when the lead holds no pair) in place: every follow asks it."""
+    if not may_compete(t, shape, play, ruffs):
+        return -1
+    if shape.nbins:
+        return shaped_key(t, play, shape)
+    if popcount(play.twos) < shape.npairs:
+        return -1
+    return max_position(t, play.twos if shape.npairs else play.ones)
 
 
 cdef inline bint outranks(int key, bint ruffs, int best_key, bint best_ruffs) noexcept nogil:
@@ -300,6 +312,8 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil
+cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                       CardSet* forced) noexcept nogil
 cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
