@@ -85,17 +85,18 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
         m_ones &= m_ones - 1
     for j in range(m + 1):
         ways[n][j] = 1 if j == 0 else 0
-    for i in range(n - 1, -1, -1):
-        for j in range(m + 1):
-            w = ways[i + 1][j]
-            if j >= 1:
-                w += ways[i + 1][j - 1]
-            if j >= 2 and counts[i] == 2:
-                w += ways[i + 1][j - 2]
-            ways[i][j] = w
+    for i in range(n - 1, -1, -1):      # rows without a branch per entry
+        ways[i][0] = 1
+        for j in range(1, m + 1):
+            ways[i][j] = ways[i + 1][j] + ways[i + 1][j - 1]
+        if counts[i] == 2:
+            for j in range(2, m + 1):
+                ways[i][j] += ways[i + 1][j - 2]
     x = rng_below(r, ways[0][m])
     j = m
     for i in range(n):
+        if j == 0:                      # the rest of the kinds give nothing
+            break
         take = 0
         while True:
             w = ways[i + 1][j - take]

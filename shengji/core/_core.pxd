@@ -119,10 +119,9 @@ cdef inline CardSet submultiset_of(CardSet part, uint64_t code) noexcept nogil:
         else:
             copies = <int>(code & 1)
             code >>= 1
-        if copies >= 1:
-            out.ones |= bit
-        if copies == 2:
-            out.twos |= bit
+        # no branch on the copies: the code's digits are random in the random player's leads
+        out.ones |= bit & -<uint64_t>(copies != 0)
+        out.twos |= bit & -<uint64_t>(copies >> 1)
     return out
 
 
@@ -229,15 +228,26 @@ cdef inline PlayBuffer empty_buffer() noexcept nogil:
     return b
 
 
+cdef inline int buffer_reserve(PlayBuffer* out, int64_t extra) noexcept nogil:
+    """Room in out for `extra` more plays (grown by doubling); 0, or BAD_MEMORY."""
+    cdef CardSet* grown
+    cdef int64_t cap = out.cap
+    if out.n + extra <= cap:
+        return 0
+    while cap < out.n + extra:
+        cap = cap * 2 + 16
+    grown = <CardSet*>realloc(out.data, cap * sizeof(CardSet))
+    if grown == NULL:
+        return BAD_MEMORY
+    out.data = grown
+    out.cap = cap
+    return 0
+
+
 cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
     """Appends c to out (grown by doubling); 0, or BAD_MEMORY."""
-    cdef CardSet* grown
-    if out.n == out.cap:
-        grown = <CardSet*>realloc(out.data, (out.cap * 2 + 16) * sizeof(CardSet))
-        if grown == NULL:
-            return BAD_MEMORY
-        out.data = grown
-        out.cap = out.cap * 2 + 16
+    if out.n == out.cap and buffer_reserve(out, 1) < 0:
+        return BAD_MEMORY
     out.data[out.n] = c
     out.n += 1
     return 0

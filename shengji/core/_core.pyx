@@ -476,7 +476,8 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
     order (a digit per kind: 0..1 copies of a single kind, 0..2 of a pair) while fewer than
     `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
     or a BAD_* code."""
-    cdef int64_t before = out.n
+    cdef int64_t before = out.n, room, n, end
+    cdef CardSet* data
     cdef int c, rc
     cdef uint64_t m, sub
     cdef CardSet part, x
@@ -514,15 +515,23 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
             sub = (sub - 1) & part.twos
         total[0] += <int64_t>submultisets(part)
     for c in range(5):
+        room = cap - (out.n - before)               # plays it may still list
+        if room <= 0:
+            break
         part = restrict(hand, t.cat_mask[c])
+        # room made once, then plain stores: this loop may list thousands of throws
+        rc = buffer_reserve(out, min(room, <int64_t>submultisets(part)))
+        if rc < 0:
+            return rc
+        data = out.data
+        n = out.n
+        end = n + room
         x.ones = x.twos = 0                         # code 0, then codes 1 .. weight in turn
-        while next_submultiset(part, &x):
-            if out.n - before >= cap:
-                return out.n - before
+        while n < end and next_submultiset(part, &x):
             if not is_unit(t, x):
-                rc = buffer_push(out, x)
-                if rc < 0:
-                    return rc
+                data[n] = x
+                n += 1
+        out.n = n
     return out.n - before
 
 
