@@ -44,40 +44,17 @@ cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
     return mask & -mask
 
 
-cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
-    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
-    m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
-    common case: a single led) is a uniform pick among the pool's cards, two a uniform pick
-    among the pairs of distinct kinds and the doubled kinds."""
+cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """random_submultiset's draw of any size: count the sub-multisets kind by kind, then walk
+    the counts down."""
     cdef int8_t kinds[NUM_KINDS]
     cdef int8_t counts[NUM_KINDS]
     cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
-    cdef int n = 0, i, j, take, k
+    cdef int n = 0, i, j, take
     cdef uint64_t m_ones = pool.ones, x, w
     cdef CardSet out
     out.ones = 0
     out.twos = 0
-    if m == 1:
-        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
-        x = rng_below(r, card_count(pool))
-        w = popcount(m_ones)
-        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
-        return out
-    if m == 2:
-        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
-        n = popcount(m_ones)
-        w = <uint64_t>(n * (n - 1) // 2)
-        x = rng_below(r, w + popcount(pool.twos))
-        if x >= w:
-            out.ones = nth_bit(pool.twos, <int>(x - w))
-            out.twos = out.ones
-            return out
-        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
-        while x >= <uint64_t>(n - 1 - i):
-            x -= n - 1 - i
-            i += 1
-        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
-        return out
     while m_ones:
         kinds[n] = ctz(m_ones)
         counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
@@ -110,6 +87,41 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
             out.twos |= <uint64_t>1 << kinds[i]
         j -= take
     return out
+
+
+cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
+    m <= the pool's size). One card (the common case: a single led) is a uniform pick among
+    the pool's cards, two a uniform pick among the pairs of distinct kinds and the doubled
+    kinds; more are counted (counted_submultiset), apart: its table would weigh on every
+    call."""
+    cdef int n, i
+    cdef uint64_t m_ones = pool.ones, x, w
+    cdef CardSet out
+    out.ones = 0
+    out.twos = 0
+    if m == 1:
+        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
+        x = rng_below(r, card_count(pool))
+        w = popcount(m_ones)
+        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
+        return out
+    if m == 2:
+        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
+        n = popcount(m_ones)
+        w = <uint64_t>(n * (n - 1) // 2)
+        x = rng_below(r, w + popcount(pool.twos))
+        if x >= w:
+            out.ones = nth_bit(pool.twos, <int>(x - w))
+            out.twos = out.ones
+            return out
+        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
+        while x >= <uint64_t>(n - 1 - i):
+            x -= n - 1 - i
+            i += 1
+        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
+        return out
+    return counted_submultiset(r, pool, m)
 
 
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
