@@ -8,7 +8,9 @@ them, so a change to the engine or the bots is measured without noise.
 Needs valgrind (Debian: `apt-get install -y valgrind`). Each case runs in its own
 `valgrind --tool=callgrind` process with PYTHONHASHSEED=0, collecting only inside one native
 call (`--toggle-collect`): the rounds of `simulate` (deals, declarations, bury, every trick,
-settlement, by four native bots) or the rollouts of one pimc decision (`Table.rollouts`). The
+settlement, by four native bots), the rollouts of one pimc decision (`Table.rollouts`) or
+the steps of the vector env (512 envs, self-play, random legal actions: `VecCore.step`,
+from the reset on, so a case's count depends on --steps). The
 imports and the Python around the call are not counted. A play is a lead or a follow: 4 a
 trick (the `tricks` column), so "per play" is a round's count over its plays, shows and the
 bury included in the round's."""
@@ -46,6 +48,18 @@ pimc.choose(view_of(table, rules, (2, 2), "play", 0), table)
 print("UNITS", 1, 1)
 """
 
+VECTOR = """
+import numpy as np
+from shengji.envs.vector import VecEnv
+env = VecEnv(512, rules={preset!r}, seed=0)
+_, info = env.reset()
+rng = np.random.default_rng(0)
+for _ in range({steps}):
+    actions = (rng.random(512) * info["num_moves"]).astype(np.int64)
+    _, _, _, _, info = env.step(actions)
+print("UNITS", 512 * {steps}, 512 * {steps})
+"""
+
 # name: (script, the native function whose calls are counted, unit of the first count)
 CASES = {
     **{
@@ -64,6 +78,14 @@ CASES = {
             "decision",
         )
         for moment, dealer in (("first lead", 0), ("a follow", 3))
+    },
+    **{
+        f"vector env decisions, {preset}": (
+            VECTOR.format(preset=preset, steps="{steps}"),
+            "*_7VecCore_*step",
+            "decision",
+        )
+        for preset in ("v3", "bo3")
     },
 }
 
@@ -108,6 +130,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="checkout to measure")
     parser.add_argument("--rounds", type=int, default=200, help="rounds a rounds case plays")
+    parser.add_argument(
+        "--steps", type=int, default=200, help="steps of 512 envs a vector case takes"
+    )
     parser.add_argument("-k", default="", help="only the cases whose name holds this")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
@@ -117,7 +142,8 @@ def main(argv=None):
     for name, (script, function, unit) in CASES.items():
         if args.k not in name:
             continue
-        total, n, plays = count(args.tree, script.format(rounds=args.rounds), function)
+        script = script.format(rounds=args.rounds, steps=args.steps)
+        total, n, plays = count(args.tree, script, function)
         per_play = f"{total / plays:>10,.0f}" if unit == "round" else ""
         print(f"{name:<40}{total / n:>14,.0f}  {unit:<9}{per_play}", flush=True)
 

@@ -44,15 +44,58 @@ cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
     return mask & -mask
 
 
-cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
-    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
-    m <= the pool's size): count them kind by kind, then walk the counts down. One card (the
-    common case: a single led) is a uniform pick among the pool's cards, two a uniform pick
-    among the pairs of distinct kinds and the doubled kinds."""
+cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """random_submultiset's draw of any size: count the sub-multisets kind by kind, then walk
+    the counts down."""
     cdef int8_t kinds[NUM_KINDS]
     cdef int8_t counts[NUM_KINDS]
     cdef uint64_t ways[NUM_KINDS + 1][MAX_HAND + 1]   # ways[i][j]: j cards from kinds i..
-    cdef int n = 0, i, j, take, k
+    cdef int n = 0, i, j, take
+    cdef uint64_t m_ones = pool.ones, x, w
+    cdef CardSet out
+    out.ones = 0
+    out.twos = 0
+    while m_ones:
+        kinds[n] = ctz(m_ones)
+        counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
+        n += 1
+        m_ones &= m_ones - 1
+    for j in range(m + 1):
+        ways[n][j] = 1 if j == 0 else 0
+    for i in range(n - 1, -1, -1):      # rows without a branch per entry
+        ways[i][0] = 1
+        for j in range(1, m + 1):
+            ways[i][j] = ways[i + 1][j] + ways[i + 1][j - 1]
+        if counts[i] == 2:
+            for j in range(2, m + 1):
+                ways[i][j] += ways[i + 1][j - 2]
+    x = rng_below(r, ways[0][m])
+    j = m
+    for i in range(n):
+        if j == 0:                      # the rest of the kinds give nothing
+            break
+        take = 0
+        while True:
+            w = ways[i + 1][j - take]
+            if x < w:
+                break
+            x -= w
+            take += 1
+        if take >= 1:
+            out.ones |= <uint64_t>1 << kinds[i]
+        if take == 2:
+            out.twos |= <uint64_t>1 << kinds[i]
+        j -= take
+    return out
+
+
+cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
+    m <= the pool's size). One card (the common case: a single led) is a uniform pick among
+    the pool's cards, two a uniform pick among the pairs of distinct kinds and the doubled
+    kinds; more are counted (counted_submultiset), apart: its table would weigh on every
+    call."""
+    cdef int n, i
     cdef uint64_t m_ones = pool.ones, x, w
     cdef CardSet out
     out.ones = 0
@@ -78,37 +121,7 @@ cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
             i += 1
         out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
         return out
-    while m_ones:
-        kinds[n] = ctz(m_ones)
-        counts[n] = 2 if (pool.twos >> kinds[n]) & 1 else 1
-        n += 1
-        m_ones &= m_ones - 1
-    for j in range(m + 1):
-        ways[n][j] = 1 if j == 0 else 0
-    for i in range(n - 1, -1, -1):
-        for j in range(m + 1):
-            w = ways[i + 1][j]
-            if j >= 1:
-                w += ways[i + 1][j - 1]
-            if j >= 2 and counts[i] == 2:
-                w += ways[i + 1][j - 2]
-            ways[i][j] = w
-    x = rng_below(r, ways[0][m])
-    j = m
-    for i in range(n):
-        take = 0
-        while True:
-            w = ways[i + 1][j - take]
-            if x < w:
-                break
-            x -= w
-            take += 1
-        if take >= 1:
-            out.ones |= <uint64_t>1 << kinds[i]
-        if take == 2:
-            out.twos |= <uint64_t>1 << kinds[i]
-        j -= take
-    return out
+    return counted_submultiset(r, pool, m)
 
 
 cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
@@ -424,37 +437,17 @@ cdef double choose_count(int n, int k) noexcept nogil:
     return c
 
 
-cdef inline int small_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
-                           bint* ruffs) noexcept nogil:
-    """play_rank for a lead of one or two cards (a lead with no tractor: shaped_key is the
-    highest position of the play's pairs, or of its cards when the lead holds no pair)."""
-    cdef uint64_t m
-    cdef int best = -1, p
-    if not may_compete(t, shape, play, ruffs):
-        return -1
-    if popcount(play.twos) < shape.npairs:
-        return -1
-    m = play.twos if shape.npairs else play.ones
-    while m:
-        p = t.pos_of[ctz(m)]
-        m &= m - 1
-        if p > best:
-            best = p
-    return best
-
-
 cdef inline long follow_score(const TrumpTable* t, const LeadShape* shape, int step,
                               CardSet cand, int best_key, bint best_ruffs, int table_points,
-                              bint partner_wins, bint small) noexcept nogil:
+                              bint partner_wins) noexcept nogil:
     """Lower is better: feed a winning partner points; else win a trick worth taking (points on
     the table, or players still to come) as cheaply as possible; else lose cheaply, keeping
-    points from the opponents. (best_key, best_ruffs): the play winning so far. small: the
-    lead is of one or two cards (small_rank ranks the play)."""
+    points from the opponents. (best_key, best_ruffs): the play winning so far."""
     cdef int pts = points_raw(cand), key
     cdef bint ruffs
     if partner_wins:
         return -100000 * pts + play_cost(t, cand)
-    key = small_rank(t, shape, cand, &ruffs) if small else play_rank(t, shape, cand, &ruffs)
+    key = play_rank(t, shape, cand, &ruffs)
     if outranks(key, ruffs, best_key, best_ruffs) and (table_points + pts >= 5 or step < 3):
         return -10000000 + play_cost(t, cand)
     return 100000 * pts + play_cost(t, cand)
@@ -474,10 +467,9 @@ ctypedef struct Weighing:
     CardSet play
 
 
-cdef inline void weigh(const TrumpTable* t, Weighing* w, CardSet cand,
-                       bint small) noexcept nogil:
+cdef inline void weigh(const TrumpTable* t, Weighing* w, CardSet cand) noexcept nogil:
     cdef long score = follow_score(t, w.shape, w.step, cand, w.best_key, w.best_ruffs,
-                                   w.table_points, w.partner_wins, small)
+                                   w.table_points, w.partner_wins)
     if not w.have or score < w.score:
         w.score = score
         w.play = cand
@@ -498,11 +490,11 @@ cdef void weigh_small(const TrumpTable* t, Weighing* w, CardSet pool, int ncards
         if ncards == 1:
             cand.ones = bit
             cand.twos = 0
-            weigh(t, w, cand, True)
+            weigh(t, w, cand)
             continue
         if pool.twos & bit:
             cand.ones = cand.twos = bit
-            weigh(t, w, cand, True)
+            weigh(t, w, cand)
         if pairs_only:
             continue
         rest = m
@@ -510,7 +502,7 @@ cdef void weigh_small(const TrumpTable* t, Weighing* w, CardSet pool, int ncards
         while rest:
             cand.ones = bit | (rest & -rest)
             rest &= rest - 1
-            weigh(t, w, cand, True)
+            weigh(t, w, cand)
 
 
 cdef int weigh_listed(const TrumpTable* t, Weighing* w, CardSet hand, CardSet lead,
@@ -522,7 +514,7 @@ cdef int weigh_listed(const TrumpTable* t, Weighing* w, CardSet hand, CardSet le
     if n < 0:
         return <int>n
     for i in range(n):
-        weigh(t, w, buf.data[i], False)
+        weigh(t, w, buf.data[i])
     return 0
 
 
@@ -579,7 +571,7 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
         w.play = union_of(suit_cards, discard(t, difference(hand, suit_cards),
                                               shape.ncards - nc, w.partner_wins))
         w.score = follow_score(t, shape, w.step, w.play, w.best_key, w.best_ruffs,
-                               w.table_points, w.partner_wins, False)
+                               w.table_points, w.partner_wins)
         w.have = True
         trumps = restrict(hand, t.cat_mask[TRUMP])
         if (nc == 0 and shape.cat != TRUMP and not w.partner_wins

@@ -119,10 +119,9 @@ cdef inline CardSet submultiset_of(CardSet part, uint64_t code) noexcept nogil:
         else:
             copies = <int>(code & 1)
             code >>= 1
-        if copies >= 1:
-            out.ones |= bit
-        if copies == 2:
-            out.twos |= bit
+        # no branch on the copies: the code's digits are random in the random player's leads
+        out.ones |= bit & -<uint64_t>(copies != 0)
+        out.twos |= bit & -<uint64_t>(copies >> 1)
     return out
 
 
@@ -229,15 +228,26 @@ cdef inline PlayBuffer empty_buffer() noexcept nogil:
     return b
 
 
+cdef inline int buffer_reserve(PlayBuffer* out, int64_t extra) noexcept nogil:
+    """Room in out for `extra` more plays (grown by doubling); 0, or BAD_MEMORY."""
+    cdef CardSet* grown
+    cdef int64_t cap = out.cap
+    if out.n + extra <= cap:
+        return 0
+    while cap < out.n + extra:
+        cap = cap * 2 + 16
+    grown = <CardSet*>realloc(out.data, cap * sizeof(CardSet))
+    if grown == NULL:
+        return BAD_MEMORY
+    out.data = grown
+    out.cap = cap
+    return 0
+
+
 cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
     """Appends c to out (grown by doubling); 0, or BAD_MEMORY."""
-    cdef CardSet* grown
-    if out.n == out.cap:
-        grown = <CardSet*>realloc(out.data, (out.cap * 2 + 16) * sizeof(CardSet))
-        if grown == NULL:
-            return BAD_MEMORY
-        out.data = grown
-        out.cap = out.cap * 2 + 16
+    if out.n == out.cap and buffer_reserve(out, 1) < 0:
+        return BAD_MEMORY
     out.data[out.n] = c
     out.n += 1
     return 0
@@ -280,9 +290,21 @@ cdef inline bint may_compete(const TrumpTable* t, const LeadShape* shape, CardSe
     return False
 
 
-cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
-                   bint* ruffs) noexcept nogil
 cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil
+
+
+cdef inline int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
+                          bint* ruffs) noexcept nogil:
+    """The key a follow competes with (§5), or -1 when it cannot win (may_compete). Inline,
+    with shaped_key's answer to a lead without tractors (the highest position of the play's
+    pairs, or of its cards when the lead holds no pair) in place: every follow asks it."""
+    if not may_compete(t, shape, play, ruffs):
+        return -1
+    if shape.nbins:
+        return shaped_key(t, play, shape)
+    if popcount(play.twos) < shape.npairs:
+        return -1
+    return max_position(t, play.twos if shape.npairs else play.ones)
 
 
 cdef inline bint outranks(int key, bint ruffs, int best_key, bint best_ruffs) noexcept nogil:
@@ -300,6 +322,8 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil
+cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                       CardSet* forced) noexcept nogil
 cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,

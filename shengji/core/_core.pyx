@@ -476,7 +476,8 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
     order (a digit per kind: 0..1 copies of a single kind, 0..2 of a pair) while fewer than
     `cap` plays are listed. total: how many legal leads there are. Returns the number listed,
     or a BAD_* code."""
-    cdef int64_t before = out.n
+    cdef int64_t before = out.n, room, n, end
+    cdef CardSet* data
     cdef int c, rc
     cdef uint64_t m, sub
     cdef CardSet part, x
@@ -514,15 +515,23 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
             sub = (sub - 1) & part.twos
         total[0] += <int64_t>submultisets(part)
     for c in range(5):
+        room = cap - (out.n - before)               # plays it may still list
+        if room <= 0:
+            break
         part = restrict(hand, t.cat_mask[c])
+        # room made once, then plain stores: this loop may list thousands of throws
+        rc = buffer_reserve(out, min(room, <int64_t>submultisets(part)))
+        if rc < 0:
+            return rc
+        data = out.data
+        n = out.n
+        end = n + room
         x.ones = x.twos = 0                         # code 0, then codes 1 .. weight in turn
-        while next_submultiset(part, &x):
-            if out.n - before >= cap:
-                return out.n - before
+        while n < end and next_submultiset(part, &x):
             if not is_unit(t, x):
-                rc = buffer_push(out, x)
-                if rc < 0:
-                    return rc
+                data[n] = x
+                n += 1
+        out.n = n
     return out.n - before
 
 
@@ -607,14 +616,6 @@ cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* p
     return best
 
 
-cdef int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
-                   bint* ruffs) noexcept nogil:
-    """The key a follow competes with (§5), or -1 when it cannot win (may_compete)."""
-    if not may_compete(t, shape, play, ruffs):
-        return -1
-    return shaped_key(t, play, shape)
-
-
 # ---------------------------------------------------------------------------------------------
 # Decomposition (§3) and throws (§6)
 # ---------------------------------------------------------------------------------------------
@@ -694,23 +695,10 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
 
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil:
-    """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*."""
-    cdef uint64_t unit_kinds[NUM_KINDS]
-    cdef int8_t unit_pairs[NUM_KINDS]
-    cdef int8_t lens[MAX_RUNS]
-    cdef int8_t tops[MAX_RUNS]
-    cdef int nunits, i, h, r, nr, top, p, k, low = -1, max_single = -1, max_pair = -1
-    cdef bint fails
-    cdef uint64_t cat_mask, singles
-    cdef CardSet seen
-    if card_count(lead) > MAX_HAND:
-        return BAD_LEAD_SIZE
-    if lead.ones == 0:
-        return BAD_LEAD_EMPTY
-    cat_mask = t.cat_mask[t.cat_of[ctz(lead.ones)]]
-    if lead.ones & ~cat_mask:
-        return BAD_LEAD_MIXED
-    seen = lead
+    """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*:
+    the other hands checked, then throw_verdict."""
+    cdef CardSet seen = lead
+    cdef int h
     for h in range(n):
         if check_cardset(others[h]) < 0:
             return BAD_MASK
@@ -719,11 +707,46 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
         if overflows(seen, others[h]):
             return BAD_COPIES
         seen = union_of(seen, others[h])
+    return throw_verdict(t, lead, others, n, forced)
+
+
+cdef inline int top_position(const TrumpTable* t, int cat, uint64_t kinds) noexcept nogil:
+    """max_position of kinds of category cat, from the top of its line down: the fewer steps
+    for the many cards of three hands in one category."""
+    cdef int i, k
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if (kinds >> k) & 1:
+            return t.pos_of[k]
+    return -1
+
+
+cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                       CardSet* forced) noexcept nogil:
+    """check_throw_raw for other hands known to be good (the engine's own): the lead alone is
+    checked."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    cdef int8_t lens[MAX_RUNS]
+    cdef int8_t tops[MAX_RUNS]
+    cdef int nunits, i, h, r, nr, top, k, cat, low = -1, max_single, max_pair
+    cdef bint fails
+    cdef uint64_t cat_mask, singles, their_ones = 0, their_twos = 0
+    if card_count(lead) > MAX_HAND:
+        return BAD_LEAD_SIZE
+    if lead.ones == 0:
+        return BAD_LEAD_EMPTY
+    cat = t.cat_of[ctz(lead.ones)]
+    cat_mask = t.cat_mask[cat]
+    if lead.ones & ~cat_mask:
+        return BAD_LEAD_MIXED
     forced[0] = lead
+    # a single or a pair beats the unit if some hand holds one above it: the hands' cards
+    # taken together (not their pairs: two hands' singles of a kind make no pair)
     for h in range(n):
-        p = max_position(t, others[h].ones & cat_mask)
-        if p > max_single:
-            max_single = p
+        their_ones |= others[h].ones
+        their_twos |= others[h].twos
+    max_single = top_position(t, cat, their_ones & cat_mask)
     # Units come largest first, so the last failing one is the lowest (§6 强制出小). The singles
     # come last, the lowest (by position, then kind index) at the end: with several units, one
     # of them a single, that single fails if any does, before any pair or tractor is looked at.
@@ -741,10 +764,7 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
     nunits = decompose_raw(t, lead, unit_kinds, unit_pairs)
     if nunits == 1:
         return 1
-    for h in range(n):
-        p = max_position(t, others[h].twos & cat_mask)
-        if p > max_pair:
-            max_pair = p
+    max_pair = max_position(t, their_twos & cat_mask)
     for i in range(nunits - 1, -1, -1):
         top = max_position(t, unit_kinds[i])
         if unit_pairs[i] == 0:

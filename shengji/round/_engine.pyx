@@ -10,7 +10,7 @@ from libc.string cimport memcpy
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
-    ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, check_throw_raw, follow_code, winner_of, points_raw, lead_shape,
+    ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, follow_code, winner_of, points_raw, lead_shape,
     shaped_key, play_rank, outranks,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
@@ -895,7 +895,8 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         else:
             for i in range(3):
                 others[i] = g.hands[(g.seat + 1 + i) & 3]
-            rc = check_throw_raw(g.table, cards, others, 3, &tr.plays[0])
+            # the other hands are the engine's own: only the lead needs checking
+            rc = throw_verdict(g.table, cards, others, 3, &tr.plays[0])
             if rc < 0:
                 return rc
             if one_kind and rc != 1:

@@ -72,16 +72,34 @@ cdef inline int16_t relative(int q, int seat) noexcept nogil:
     return -1 if q < 0 else (q - seat) & 3
 
 
+# SPREAD[b][j]: bit j of the byte b, so that a mask's counts are written 8 kinds at a time
+cdef int16_t SPREAD[256][8]
+
+
+def _build_spread():
+    cdef int b, j
+    for b in range(256):
+        for j in range(8):
+            SPREAD[b][j] = (b >> j) & 1
+
+
+_build_spread()
+
+
 cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
-    """out[kind] = the copies of kind in c, for the kinds in c (the rest left as they are)."""
-    cdef uint64_t rest = c.ones
-    while rest:
-        out[ctz(rest)] = 1
-        rest &= rest - 1
-    rest = c.twos           # within c.ones
-    while rest:
-        out[ctz(rest)] = 2
-        rest &= rest - 1
+    """out[kind] = the copies of kind in c, for all 54 kinds: 8 kinds at a time, their counts
+    summed as two 64-bit words of four int16s each (no lane carries: a count is at most 2),
+    without a branch per card."""
+    cdef uint64_t a[2]
+    cdef uint64_t b[2]
+    cdef int i
+    for i in range(7):
+        memcpy(a, SPREAD[(c.ones >> (8 * i)) & 0xFF], sizeof(a))
+        memcpy(b, SPREAD[(c.twos >> (8 * i)) & 0xFF], sizeof(b))
+        a[0] += b[0]
+        a[1] += b[1]
+        # the last byte holds kinds 48..53 alone: 6 counts
+        memcpy(out + 8 * i, a, sizeof(a) if i < 6 else (NUM_KINDS - 48) * sizeof(int16_t))
 
 
 cdef inline bint one_seat(uint8_t w) noexcept nogil:
@@ -119,25 +137,28 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
                              const Moment* m) noexcept nogil:
     """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
     table's knowledge (what every seat knows each seat holds), at the moment m."""
-    cdef int seat = K.seat, i, q, c, row
+    cdef int seat = K.seat, i, q, c
     cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
-    memset(out, 0, AT_VOIDS * sizeof(int16_t))    # the counts; every later field is written
+    cdef CardSet none
+    cdef CardSet current[4]
+    none.ones = none.twos = 0
+    memset(out + AT_SHOWN, 0, 4 * NUM_KINDS * sizeof(int16_t))  # every other field is written
     write_counts(out + AT_HAND, K.hand)
     write_counts(out + AT_UNSEEN, unseen_of(K))
-    if K.bottom_known:
-        write_counts(out + AT_BOTTOM, K.bottom)
+    write_counts(out + AT_BOTTOM, K.bottom if K.bottom_known else none)
     memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
     write_shown(out + AT_SHOWN, T, seat)
+    current[0] = current[1] = current[2] = current[3] = none
+    for i in range(m.ncurrent):
+        current[((m.leader if m.leader >= 0 else 0) + i - seat) & 3] = m.current[i]
     for i in range(4):
         q = (seat + i) & 3
         write_counts(out + AT_PLAYED + 54 * i, K.played[q])
+        write_counts(out + AT_CURRENT + 54 * i, current[i])
         for c in range(5):
             out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
         out[AT_SIZES + i] = K.sizes[q]
         out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
-    for i in range(m.ncurrent):
-        row = ((m.leader if m.leader >= 0 else 0) + i - seat) & 3
-        write_counts(out + AT_CURRENT + 54 * row, m.current[i])
     out[AT_TRUMP] = t.level if t != NULL else 0
     out[AT_TRUMP + 1] = (t.suit if t.suit >= 0 else 4) if t != NULL else -1
     out[AT_POINTS] = m.points[seat & 1]
