@@ -202,4 +202,6 @@ def test_the_command_line_names_the_condition_in_the_manifest(tmp_path, capsys):
     )
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["options"]["require"] == ["bottom: points >= 40"]
-    assert "attempts_mean" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    share = sj.require("bottom: points >= 40").probability()
+    assert f"deals meeting bottom: points >= 40: {share:.4g} of all deals" in shown

@@ -23,7 +23,7 @@ from shengji.cli.render import (
     print_summary,
     progress_bar,
 )
-from shengji.core.deals import as_require, parse_predeal
+from shengji.core.deals import as_require, condition, parse_predeal
 from shengji.errors import ArgumentError
 from shengji.play.records import read_record
 
@@ -57,6 +57,7 @@ def study(args: argparse.Namespace) -> None:
             require=args.require,
         )
     print_summary(summary)
+    print_share(args)
     print(f"written: {args.out}/summary.json, deals.parquet and the plots")
 
 
@@ -85,8 +86,21 @@ def duel(args: argparse.Namespace) -> None:
             accept=as_require(args.require),
         )
     print_summary(result.summary)
+    print_share(args)
     plot = "wins.png" if args.matches else "score.png"
     print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
+
+
+def print_share(args: argparse.Namespace) -> None:
+    """Under a run's table, the exact share of all deals (keeping the fixed cards) that meet
+    its --require clauses: its deals were dealt directly, so no attempt count says it."""
+    req = as_require(args.require)
+    if req is not None:
+        cond = condition(parse_predeal(args.predeal), args.bottom, req)
+        among = "the deals with the fixed cards" if any(cond.fixed) else "all deals"
+        print(
+            f"deals meeting {' and '.join(req.texts)}: {req.probability(cond.fixed):.4g} of {among}"
+        )
 
 
 def simulate(args: argparse.Namespace) -> None:
@@ -137,6 +151,8 @@ def simulate(args: argparse.Namespace) -> None:
             else " (seat 0 deals every round: its team, seats 0 and 2, is the dealer's team)"
         ),
     )
+    if not args.matches:
+        print_share(args)
 
 
 def analyze(args: argparse.Namespace) -> None:
