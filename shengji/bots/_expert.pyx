@@ -8,6 +8,7 @@ from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
 from shengji.core._core cimport (
     CardSet, rank_kinds, TrumpTable, LeadShape, TRUMP, NUM_KINDS, card_count, restrict, difference,
     union_of, ctz, popcount, points_raw, kind_points, play_rank, outranks, legal_follows_raw,
+    top_position,
 )
 from shengji.core._deal cimport BOTTOM_SIZE
 from shengji.round._engine cimport (
@@ -71,16 +72,6 @@ ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
     int8_t voids[4]        # categories each seat has shown it lacks (Game.voids)
     int8_t risk            # a category with fewer unseen cards may be void at any seat (0: off)
     uint64_t reserve       # keep_top: its top trump kind, kept for the last trick (0: none)
-
-
-cdef int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:
-    """The highest position on category cat's line among `kinds` (-1 for none)."""
-    cdef int i, k
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if (kinds >> k) & 1:
-            return t.pos_of[k]
-    return -1
 
 
 cdef void see(const Game* g, const BotSpec* b, Seen* s) noexcept nogil:

@@ -276,6 +276,17 @@ cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet pl
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil
+cdef inline int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:
+    """The highest position on category cat's line among `kinds` (-1 for none), from the top
+    of the line down: few steps for the many cards of several hands in one category."""
+    cdef int i, k
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if (kinds >> k) & 1:
+            return t.pos_of[k]
+    return -1
+
+
 cdef inline bint may_compete(const TrumpTable* t, const LeadShape* shape, CardSet play,
                              bint* ruffs) noexcept nogil:
     """Whether a follow's category lets it compete for the trick (§5): a play of the led

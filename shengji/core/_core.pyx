@@ -710,17 +710,6 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
     return throw_verdict(t, lead, others, n, forced)
 
 
-cdef inline int top_position(const TrumpTable* t, int cat, uint64_t kinds) noexcept nogil:
-    """max_position of kinds of category cat, from the top of its line down: the fewer steps
-    for the many cards of three hands in one category."""
-    cdef int i, k
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if (kinds >> k) & 1:
-            return t.pos_of[k]
-    return -1
-
-
 cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                        CardSet* forced) noexcept nogil:
     """check_throw_raw for other hands known to be good (the engine's own): the lead alone is
@@ -746,7 +735,7 @@ cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others,
     for h in range(n):
         their_ones |= others[h].ones
         their_twos |= others[h].twos
-    max_single = top_position(t, cat, their_ones & cat_mask)
+    max_single = top_position(t, their_ones & cat_mask, cat)
     # Units come largest first, so the last failing one is the lowest (§6 强制出小). The singles
     # come last, the lowest (by position, then kind index) at the end: with several units, one
     # of them a single, that single fails if any does, before any pair or tractor is looked at.
