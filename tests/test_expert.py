@@ -75,13 +75,7 @@ def test_plays_only_from_what_its_seat_knows(preset):
     checked = moved = 0
     for seed in range(4):
         rec = sj.play_round(rules, seed, "expert", seed % 4, (2, 2), False)
-        table = Table(rules, seed, seed % 4, (2, 2), False, [sj.BotSpec.python()] * 4)
-        shows = [
-            e
-            for e in rec.events
-            if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
-        ]
-        buries = list(rec.buries)
+        table, shows, buries = replay.replay_table(rec)
         while (pending := table.advance()) is not None:
             what, seat = pending
             if what != "play":
@@ -264,9 +258,7 @@ def decision(preset, seed, n):
     """The table of an expert round (dealer seat 0) at its n-th play, replayed."""
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, "expert", 0, (2, 2), False)
-    table = Table(rules, seed, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
-    shows = [e for e in rec.events if e.action in ("declare", "reinforce", "overturn")]
-    buries = list(rec.buries)
+    table, shows, buries = replay.replay_table(rec)
     made = 0
     while (pending := table.advance()) is not None:
         what, seat = pending

@@ -91,13 +91,7 @@ def decisions_of_native_round(preset, seed, bots, first_round):
     then replayed through an engine whose seats all answer from Python."""
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, bots, seed % 4, (2, 2), first_round)
-    engine = Table(rules, seed, seed % 4, (2, 2), first_round, PYTHON)
-    shows = [
-        e
-        for e in rec.events
-        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
-    ]
-    buries = list(rec.buries)
+    engine, shows, buries = replay.replay_table(rec)
     while (pending := engine.advance()) is not None:
         yield engine, pending
         assert replay.replay_answer(engine, rec, shows, buries, *pending) == 0

@@ -12,7 +12,7 @@ import pytest
 
 import shengji as sj
 from shengji.play import replay
-from shengji.play.rounds import Table, view_of
+from shengji.play.rounds import view_of
 from shengji.round import views
 from shengji.round._worlds import WorldSampler
 
@@ -31,13 +31,7 @@ def views_of_a_round(preset, seed, first_round):
     where each decision's view is taken."""
     rules = sj.Rules.preset(preset)
     rec = sj.play_round(rules, seed, "random", seed % 4, (2, 2), first_round)
-    engine = Table(rules, seed, seed % 4, (2, 2), first_round, [sj.BotSpec.python()] * 4)
-    shows = [
-        e
-        for e in rec.events
-        if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
-    ]
-    buries = list(rec.buries)
+    engine, shows, buries = replay.replay_table(rec)
     out = []
     while (pending := engine.advance()) is not None:
         what, seat = pending
