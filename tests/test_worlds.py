@@ -13,6 +13,7 @@ import pytest
 import shengji as sj
 from shengji.play import replay
 from shengji.play.rounds import view_of
+from shengji.reference import worlds as reference_worlds
 from shengji.round import views
 from shengji.round._worlds import WorldSampler
 
@@ -25,12 +26,12 @@ def chi_square_limit(df, z=3.719):
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
-def views_of_a_round(preset, seed, first_round):
-    """(view, the real hands) at every decision of a random-bot round: the round is played by
-    native random bots, then replayed through an engine whose seats all answer from Python,
-    where each decision's view is taken."""
+def views_of_a_round(preset, seed, first_round, bots="random"):
+    """(view, the real hands) at every decision of a round: the round is played by native
+    bots (random ones unless told), then replayed through an engine whose seats all answer
+    from Python, where each decision's view is taken."""
     rules = sj.Rules.preset(preset)
-    rec = sj.play_round(rules, seed, "random", seed % 4, (2, 2), first_round)
+    rec = sj.play_round(rules, seed, bots, seed % 4, (2, 2), first_round)
     engine, shows, buries = replay.replay_table(rec)
     out = []
     while (pending := engine.advance()) is not None:
@@ -98,17 +99,22 @@ def as_weights(where):
 
 def expected_worlds(groups, need, mixtures):
     """The exact weight of each world: the product groups and every combination of the
-    mixtures' alternatives, dealt in full."""
+    mixtures' alternatives, dealt in full; a group (where, cards, seat) puts at most one copy
+    of each of its kinds in that seat."""
     expected = Counter()
     for combo in itertools.product(*mixtures):
         ways = math.prod(w for w, _ in combo)
         cards, weights = [], []
-        for where, text in groups + [g for _, gs in combo for g in gs]:
+        for where, text, *_ in groups + [g for _, gs in combo for g in gs]:
             for card in sj.Cards(text):
                 cards.append(card)
                 weights.append(as_weights(where))
         for world, n in labelled_deals(cards, weights, need).items():
-            expected[world] += ways * n
+            if all(
+                max((Counter(world[seat]) & Counter(sj.Cards(text))).values(), default=0) <= 1
+                for _, text, seat in (g for g in groups if len(g) == 3)
+            ):
+                expected[world] += ways * n
     return expected
 
 
@@ -180,6 +186,18 @@ MANY_ALTERNATIVES = [
                 [(3, [(0b00100, "KS"), (0b00110, "KS")]), (1, [(0b01110, "KS"), (0b01110, "KS")])],
             ],
         ),
+        # a seat that holds at most one copy of each of some kinds (it showed it had no pair)
+        ([("AS AS KH KH QD QD", 0b10110, 1), ("3C 5C", 0b10110)], [0, 3, 2, 0, 3], []),
+        (
+            [("AS AS KS KS", 0b01110, 1), ("7H 7H 8H 8H 9H 9H", 0b11110, 3), ("2D", 0b00110)],
+            [0, 3, 2, 3, 3],
+            [],
+        ),
+        (
+            [("AS AS KS KS", 0b10110, 2), ("QH", (0, 1, 2, 0, 1))],
+            [0, 3, 2, 0, 2],
+            [[(1, [(0b00010, "7C"), (0b10110, "7C")]), (2, [(0b10000, "7C"), (0b00110, "7C")])]],
+        ),
         # 81 combinations: two mixtures of nine explanations each, with plain and weighed cards
         ([("AS 3C", 0b10110), ("7D", (0, 2, 1, 3, 1))], [0, 2, 2, 2, 1], MANY_ALTERNATIVES),
         # 90 combinations: a third mixture, some places void
@@ -194,7 +212,7 @@ MANY_ALTERNATIVES = [
 )
 def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
     groups, need, mixtures = case
-    groups = [(where, text) for text, where in groups]
+    groups = [(where, text, *seat) for text, where, *seat in groups]
     expected = expected_worlds(groups, need, mixtures)
     assert len(expected) > 3
     sampler = WorldSampler(groups, need, [""] * 5, mixtures)
@@ -215,10 +233,11 @@ def test_an_endgame_view_against_plain_enumeration():
     """Late in real rounds (of one deal), the worlds of a view against every deal weighed by
     the plain reference of what the seat knows (shengji.reference.knowledge: each placement
     of a kind's two copies weighs as many explanations of what the seat saw as allow it),
-    the voids and the hand sizes."""
+    the voids and the hand sizes, less the deals in which a play made could not have been
+    made (shengji.reference.worlds)."""
     from shengji.reference import knowledge as reference_knowledge
 
-    checked = ambiguous = 0
+    checked = ambiguous = ruled_out = 0
     for seed in range(60):
         rec = sj.play_round("v3", seed, "random", seed % 4, (2, 2), False)
         if len(rec.deals) != 1:
@@ -269,7 +288,12 @@ def test_an_endgame_view_against_plain_enumeration():
                         if sj.category(card, view.trump) in view.voids[q] and q in at
                     ]
                     weight *= 0 if void else weights[k][tuple(sorted(at))]
-                if weight:
+                hands = [view.hand if q == view.seat else world[q] for q in range(4)]
+                if weight and not reference_worlds.replays(
+                    hands, view.tricks, view.current, view.leader, view.trump
+                ):
+                    ruled_out += 1
+                elif weight:
                     expected[world] = weight
             total = sum(expected.values())
             draws = 40 * len(expected) + 2000
@@ -295,7 +319,94 @@ def test_an_endgame_view_against_plain_enumeration():
                 for k, n in enumerate(view.unseen().counts())
             )
             break
-    assert checked >= 10 and ambiguous >= 5, (checked, ambiguous)
+    assert checked >= 10 and ambiguous >= 5 and ruled_out, (checked, ambiguous, ruled_out)
+
+
+def kinds_of(mask):
+    return [k for k in range(54) if mask >> k & 1]
+
+
+def hands_of(world):
+    return [sj.Cards.from_masks(int(a), int(b)) for a, b in world[:4]]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_worlds_replay_every_play_made(preset):
+    """What the plays show beyond the voids (a pair answered by two odd cards: no pair then,
+    nor now, nor the twin of a card played since): the sampler's checks are the rules
+    replayed (the plain reference, shengji.reference.worlds, on worlds drawn without the
+    checks, both verdicts met); in every world that replays, each seat holds no pair that
+    no_pairs rules out; and every world sampled replays."""
+    verdicts, shown = Counter(), 0
+    for seed, bots in itertools.product(range(2), ("greedy", "expert")):
+        views = [v for v, _ in views_of_a_round(preset, seed, False, bots) if v.action == "play"]
+        for view in views[4::9]:
+            groups, need, fixed, mixtures, checks = view.knowledge.places(from_plays=False)
+            checker = WorldSampler(groups, need, fixed, mixtures, checks)
+            none, at_most_one = view.knowledge.no_pairs()
+            shown += any(none) or any(at_most_one)
+            for world in WorldSampler(groups, need, fixed, mixtures).sample(12, seed):
+                hands = hands_of(world)
+                verdict = reference_worlds.replays(
+                    hands, view.tricks, view.current, view.leader, view.trump
+                )
+                assert checker.world_replays(hands) == verdict
+                verdicts[verdict] += 1
+                for q in range(4):
+                    counts = hands[q].counts()
+                    assert not verdict or not any(counts[k] for k in kinds_of(none[q]))
+                    assert not verdict or all(counts[k] <= 1 for k in kinds_of(at_most_one[q]))
+            for world in view.sample_worlds(12, seed).hands:
+                assert reference_worlds.replays(
+                    hands_of(world), view.tricks, view.current, view.leader, view.trump
+                )
+    assert verdicts[True] > 50 and verdicts[False] > 20 and shown > 5, (verdicts, shown)
+
+
+def test_what_the_follows_show_of_pairs_is_dealt_directly_with_the_same_worlds():
+    """Where a seat showed it had no pair of a suit, the worlds with that dealt directly
+    (no_pairs: the seat gets at most one copy of each kind) against those left to the checks
+    alone: the same law (two-sample chi-squares of how many of those kinds' cards each place
+    holds, and of where each kind's copies are), and fewer worlds drawn in vain."""
+    positions = 0
+    for seed in range(3):
+        for view, _ in views_of_a_round("v3", seed, False, "greedy")[::5]:
+            if view.action != "play":
+                continue
+            direct = view.knowledge.places()
+            singles = [g for g in direct[0] if len(g) == 3]
+            if not singles:
+                continue
+            _, kinds, seat = max(singles, key=lambda g: len(g[1]))
+            masks = [sj.to_masks([kinds])[0]] + [
+                sj.to_masks([sj.Cards([k])])[0] for k in sorted(set(kinds))
+            ]
+            tallies, rates = [], []
+            for places in (direct, view.knowledge.places(from_plays=False)):
+                sampler = WorldSampler(*places)
+                worlds = sampler.sample(3000, seed)
+                # per world: how many of the kinds' cards each place holds, then where each
+                # kind's copies are
+                tallies.append(
+                    [
+                        Counter(
+                            tuple(
+                                int(w[p, 0] & m[0]).bit_count() + int(w[p, 1] & m[1]).bit_count()
+                                for p in range(5)
+                            )
+                            for w in worlds
+                        )
+                        for m in masks
+                    ]
+                )
+                rates.append(sampler.kept / sampler.drawn)
+            for a, b in zip(*tallies):
+                cells = set(a) | set(b)
+                chi2 = sum((a[c] - b[c]) ** 2 / (a[c] + b[c]) for c in cells)
+                assert chi2 < chi_square_limit(max(1, len(cells) - 1)), (chi2, a, b)
+            assert rates[0] >= rates[1], rates
+            positions += rates[0] > rates[1]
+    assert positions >= 5, positions
 
 
 def test_impossible_constraints_and_bad_arguments_are_named():
@@ -334,6 +445,25 @@ def test_impossible_constraints_and_bad_arguments_are_named():
             [mixture(k, two_ways) for k in kinds[:6]]
             + [[(1, [(0b10000, "AD"), (0b10000, "AD")]), (1, [(0b10000, "KD"), (0b10000, "KD")])]],
         )
+    # a seat that holds at most one copy of each kind: of pairs, in a place it may be in
+    for group in [(0b0110, "AS AS KH", 1), (0b0110, "AS AS", 3), (0b0110, "AS AS", 5)]:
+        with pytest.raises(sj.ArgumentError, match="held at most once per kind"):
+            WorldSampler([group], [0, 2, 1, 0, 0], [""] * 5)
+    # checks: a trump's table and rows of 14 columns; a world no check passes is too rare
+    spades = sj.Trump(2, "S").code
+    with pytest.raises(sj.ArgumentError, match="no trump's table"):
+        WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (65, []))
+    with pytest.raises(sj.ArgumentError, match="rows of 14 columns"):
+        WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (spades, [[1, 0]]))
+    # seat 1 answered a pair of 3D with 4D 5D, yet holds 7D 7D in every world: no world
+    # replays that follow
+    follow = [1, 0, *sj.to_masks(["3D 3D", "4D 5D"]).ravel(), 0, 0]
+    follow += [*sj.to_masks(["4D 5D"]).ravel(), 0, 0, 0, 0]
+    never = WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (spades, [follow]))
+    assert not never.world_replays(["", "7D 7D", "", ""])
+    assert never.world_replays(["", "7D 8D", "", ""])
+    with pytest.raises(sj.ShengjiError, match="too rare to sample: 0 of 100,001 drawn"):
+        never.sample(1, 0)
     view = next(
         v for v, _ in views_of_a_round("v3", 1, False) if v.action == "play" and len(v.tricks) == 10
     )
@@ -424,7 +554,7 @@ def test_a_reached_position_beyond_64_combinations_counts_exactly():
     dealt plainly, and its worlds agree with what the seat knows and hold the real deal's
     cards."""
     view, hands = reached_view()
-    groups, need, fixed, mixtures = view.knowledge.places()
+    groups, need, fixed, mixtures, _ = view.knowledge.places(from_plays=False)
     assert math.prod(len(m) for m in mixtures) == 256
     total = sum(
         math.prod(w for w, _ in combo) * combination_deals(groups, need, fixed, combo)
@@ -449,7 +579,7 @@ def test_a_reached_position_beyond_64_combinations_is_uniform():
     share of each placement: every combination of the alternatives, every placement of the
     copies it allows, the other cards dealt plainly."""
     view, _ = reached_view()
-    groups, need, fixed, mixtures = view.knowledge.places()
+    groups, need, fixed, mixtures, _ = view.knowledge.places(from_plays=False)
     sampler = WorldSampler(groups, need, fixed, mixtures)
     draws = 20_000
     worlds = sampler.sample(draws, 17)

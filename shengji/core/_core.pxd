@@ -273,6 +273,9 @@ cdef const TrumpTable* trump_table(int code) noexcept nogil
 cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil
+cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
+                       CardSet lead, CardSet play) noexcept nogil   # follow_code, the lead's
+                                                                    # shape (lead_shape) given
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil

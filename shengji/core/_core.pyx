@@ -341,11 +341,17 @@ cdef inline int shape_code(const TrumpTable* t, const LeadShape* shape, CardSet 
 
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
     cdef LeadShape shape
-    cdef int rc, nc
-    cdef CardSet suit_cards
-    rc = lead_shape(t, lead, &shape)
+    cdef int rc = lead_shape(t, lead, &shape)
     if rc < 0:
         return rc
+    return follow_shaped(t, &shape, hand, lead, play)
+
+
+cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
+                       CardSet lead, CardSet play) noexcept nogil:
+    cdef LeadShape shape = shape_of_lead[0]
+    cdef int nc
+    cdef CardSet suit_cards
     if card_count(hand) > MAX_HAND:
         return BAD_HAND_SIZE
     if overflows(hand, lead):

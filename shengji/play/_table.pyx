@@ -371,7 +371,7 @@ cdef class Table:
             raise ArgumentError(f"seat must be 0..3, or {TABLE} for the table, got {seat}")
         catch_up(self.know, self.g)
         return SeatKnowledge.of(&self.know.seen[seat],
-                                self.g.table.code if self.g.trump_suit >= 0 else -1)
+                                self.g.table.code if self.g.trump_suit >= 0 else -1, self.g)
 
     @property
     def trump(self):

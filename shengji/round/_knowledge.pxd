@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, uint32_t, int8_t
 from libc.string cimport memset
 
 from shengji.core._core cimport CardSet, ALL_KINDS, difference
-from shengji.round._engine cimport Game
+from shengji.round._engine cimport Game, Trick, MAX_TRICKS
 
 cpdef enum:
     REST = 4               # place of the cards in no hand: the bottom (and, while drawing,
@@ -87,9 +87,18 @@ cdef inline void knowledge_reset(RoundKnowledge* rk) noexcept nogil:
     rk.deal = -1
 
 
+ctypedef struct PlayLog:
+    # the plays made to tricks in this deal, as every seat saw them: what they show of the
+    # hands beyond the voids (a pair answered by two odd cards: no pair then) is read from
+    # them when worlds are sampled (SeatKnowledge.play_checks)
+    int nplays             # 4 per finished trick, then the trick in progress's
+    Trick tricks[MAX_TRICKS]
+
+
 cdef class SeatKnowledge:
     cdef Knowledge k
+    cdef PlayLog log
     cdef int trump_code    # the trump's table (for the voids' categories), -1 before a trump
 
     @staticmethod
-    cdef SeatKnowledge of(const Knowledge* k, int trump_code)
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code, const Game* g)

@@ -5,6 +5,12 @@ import numpy as np
 import numpy.typing as npt
 
 from shengji.core._core import Cards
+from shengji.round._worlds import CHECK_COLUMNS as CHECK_COLUMNS
+from shengji.round._worlds import CHECK_LEAD as CHECK_LEAD
+from shengji.round._worlds import CHECK_PLAY as CHECK_PLAY
+from shengji.round._worlds import CHECK_SEAT as CHECK_SEAT
+from shengji.round._worlds import CHECK_SINCE as CHECK_SINCE
+from shengji.round._worlds import CHECK_THROW as CHECK_THROW
 
 REST: int
 PLAYED: int
@@ -43,11 +49,14 @@ class SeatKnowledge:
     def bitboards(self) -> npt.NDArray[np.uint64]: ...
     def replace(self, sizes: Any = None, voids: Any = None) -> SeatKnowledge: ...
     def check(self) -> None: ...
+    def play_checks(self) -> npt.NDArray[np.uint64]: ...
+    def no_pairs(self) -> tuple[list[int], list[int]]: ...
     def places(
-        self,
+        self, from_plays: bool = True
     ) -> tuple[
-        list[tuple[Any, Cards]],
+        list[Any],
         list[int],
         list[Cards],
         list[list[tuple[int, list[tuple[int, Cards]]]]],
+        tuple[int, npt.NDArray[np.uint64]] | None,
     ]: ...

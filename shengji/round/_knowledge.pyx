@@ -19,6 +19,9 @@ import numpy as np
 
 from shengji.core._core import Cards
 from shengji.errors import ArgumentError, CardError, ShengjiError
+from shengji.round._worlds import (
+    CHECK_COLUMNS, CHECK_LEAD, CHECK_PLAY, CHECK_SEAT, CHECK_SINCE, CHECK_THROW,
+)
 
 
 # -- One kind's alternatives -------------------------------------------------------------------
@@ -350,11 +353,14 @@ cdef object kinds_cards(list kinds):
 
 def restore_knowledge(bytes state, int trump_code):
     """A SeatKnowledge from SeatKnowledge.state_bytes() (unpickling)."""
-    if len(state) != sizeof(Knowledge) or not -1 <= trump_code < 65:
-        raise ArgumentError(f"not a knowledge state: {len(state)} bytes (of {sizeof(Knowledge)}), "
-                            f"trump table {trump_code}")
+    if len(state) != sizeof(Knowledge) + sizeof(PlayLog) or not -1 <= trump_code < 65:
+        raise ArgumentError(f"not a knowledge state: {len(state)} bytes (of "
+                            f"{sizeof(Knowledge) + sizeof(PlayLog)}), trump table {trump_code}")
     cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
     memcpy(&out.k, <const char*>state, sizeof(Knowledge))
+    memcpy(&out.log, (<const char*>state) + sizeof(Knowledge), sizeof(PlayLog))
+    if not 0 <= out.log.nplays <= 4 * MAX_TRICKS:
+        raise ArgumentError(f"not a knowledge state: {out.log.nplays} plays")
     out.trump_code = trump_code
     return out
 
@@ -365,18 +371,21 @@ cdef class SeatKnowledge:
     how it tracks the two copies of a kind."""
 
     @staticmethod
-    cdef SeatKnowledge of(const Knowledge* k, int trump_code):
+    cdef SeatKnowledge of(const Knowledge* k, int trump_code, const Game* g):
         cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
         out.k = k[0]
         out.trump_code = trump_code
+        memset(&out.log, 0, sizeof(PlayLog))     # unused tricks too: states compare as bytes
+        out.log.nplays = 4 * g.ntricks + g.step if g.phase >= PH_PLAY else 0
+        memcpy(out.log.tricks, g.tricks, sizeof(Trick) * ((out.log.nplays + 3) // 4))
         return out
 
     def __reduce__(self):
         return (restore_knowledge, (self.state_bytes(), self.trump_code))
 
     def state_bytes(self):
-        """The struct as bytes (for pickling and comparing)."""
-        return (<char*>&self.k)[:sizeof(Knowledge)]
+        """The structs as bytes (for pickling and comparing)."""
+        return (<char*>&self.k)[:sizeof(Knowledge)] + (<char*>&self.log)[:sizeof(PlayLog)]
 
     def __eq__(self, other):
         return (isinstance(other, SeatKnowledge)
@@ -479,7 +488,10 @@ cdef class SeatKnowledge:
 
     def replace(self, sizes=None, voids=None):
         """A copy with other hand sizes or voids (to try the sampler on a changed state)."""
-        cdef SeatKnowledge out = SeatKnowledge.of(&self.k, self.trump_code)
+        cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
+        out.k = self.k
+        out.log = self.log
+        out.trump_code = self.trump_code
         for q in range(4):
             if sizes is not None:
                 out.k.sizes[q] = sizes[q]
@@ -501,13 +513,76 @@ cdef class SeatKnowledge:
                                f"{self.k.rest} cards in no hand and {played} played are not "
                                "the 108 cards")
 
-    def places(self):
-        """What the seat knows, as the world sampler (shengji.round._worlds.WorldSampler) takes it:
-        (groups, need, fixed, mixtures). groups: (allowed places, Cards), the places a bitmask
-        (seats 0..3, 4 the rest) or, for a copy that is one of several explanations, a weight
-        per place; need: the unseen cards each place holds; fixed: the cards each place is
-        known to hold; mixtures: for a kind whose two unseen copies are tracked by several
-        alternatives, [(ways, [(mask, Cards), ...]), ...]."""
+    def play_checks(self):
+        """What the plays so far show of the hands beyond the voids, as checks a world must
+        pass (the world sampler rejects the worlds that fail one): a (checks, CHECK_COLUMNS)
+        uint64 array, a row per follow of a lead of several cards by another seat (it was
+        legal from the hand then, §4) and per lead of several kinds (§6 gave the verdict it
+        did against the other hands then: it stood, or it forced the unit led). Columns:
+        CHECK_SEAT the follower or leader, CHECK_THROW 1 for a lead, then [ones, twos] of the
+        lead (as tried) at CHECK_LEAD, of the play (the unit led, for a lead) at CHECK_PLAY,
+        and of each seat's cards played from that play on (that play included) at
+        CHECK_SINCE + 2 * seat: a seat's hand then is its hand now and those."""
+        cdef int n = self.log.nplays, i, j, q, seat
+        cdef const Trick* t
+        cdef CardSet since[4]
+        cdef CardSet lead, play
+        rows = []
+        for q in range(4):
+            since[q].ones = since[q].twos = 0
+        for i in range(n - 1, -1, -1):
+            t = &self.log.tricks[i // 4]
+            j = i % 4
+            seat = (t.leader + j) & 3
+            play = t.plays[j]
+            since[seat] = union_of(since[seat], play)
+            lead = t.attempted if j == 0 else t.plays[0]
+            if j == 0 and not (lead.ones & (lead.ones - 1)):
+                continue        # one kind: one unit, nothing to check
+            if j > 0 and (seat == self.k.seat or card_count(lead) == 1):
+                continue        # its own hand is known; a single's follow shows a void at most
+            row = [seat, j == 0, lead.ones, lead.twos, play.ones, play.twos]
+            for q in range(4):
+                row += [since[q].ones, since[q].twos]
+            rows.append(row)
+        return np.array(rows[::-1], dtype=np.uint64).reshape(len(rows), CHECK_COLUMNS)
+
+    def no_pairs(self):
+        """What the follows show of pairs, as per-card limits: (none, at_most_one), per seat
+        the kinds it holds no copy of now, and those it holds at most one copy of now. A seat
+        that answered a lead holding a pair with no pair of the led category had none there
+        (§4.2: it must play a pair when it holds one, and with too few cards of the category
+        it played them all): of each kind of that category it holds now at most one copy, and
+        none of a kind it has played since. (A part of what play_checks shows, which the
+        sampler deals directly.)"""
+        cdef int cat
+        cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
+        none = [0, 0, 0, 0]
+        at_most_one = [0, 0, 0, 0]
+        if table == NULL:
+            return none, at_most_one
+        for row in self.play_checks().tolist():
+            seat, lead_twos, play_twos = row[CHECK_SEAT], row[CHECK_LEAD + 1], row[CHECK_PLAY + 1]
+            cat = table.cat_of[ctz(row[CHECK_LEAD])]
+            throw = row[CHECK_THROW]
+            if throw or not lead_twos or play_twos & table.cat_mask[cat]:
+                continue
+            played = row[CHECK_SINCE + 2 * seat]
+            none[seat] |= table.cat_mask[cat] & played
+            at_most_one[seat] |= table.cat_mask[cat] & ~played
+        return none, at_most_one
+
+    def places(self, bint from_plays=True):
+        """What the seat knows, as the world sampler (shengji.round._worlds.WorldSampler) takes
+        it: (groups, need, fixed, mixtures, checks). groups: (allowed places, Cards), the
+        places a bitmask (seats 0..3, 4 the rest) or, for a copy that is one of several
+        explanations, a weight per place; or (mask, Cards, seat) for kinds whose two copies
+        may be anywhere in the mask but the seat holds at most one of each (no_pairs); need:
+        the unseen cards each place holds; fixed: the cards each place is known to hold;
+        mixtures: for a kind whose two unseen copies are tracked by several alternatives,
+        [(ways, [(mask, Cards), ...]), ...]; checks: (the trump's table, play_checks()) once
+        there is a trump, else None. from_plays=False leaves what the follows show of pairs
+        to the checks alone: the same worlds, more of them drawn in vain (tests compare)."""
         cdef int seat = self.k.seat, q, kind, i, c, p, u, nu
         cdef const KindKnowledge* kk
         cdef uint8_t w, mine = bit(seat) if seat < 4 else 0
@@ -529,11 +604,16 @@ cdef class SeatKnowledge:
             for q in range(4):
                 if (self.k.voids[q] >> c) & 1:
                     blocked_by_cat[c] |= bit(q)
+        none, at_most_one = self.no_pairs() if from_plays else ([0] * 4, [0] * 4)
         groups = {}
+        singles = {}
         mixtures = []
         for kind in range(NUM_KINDS):
             kk = &self.k.kinds[kind]
             blocked = blocked_by_cat[table.cat_of[kind]] if table != NULL else 0
+            for q in range(4):
+                if none[q] >> kind & 1:
+                    blocked |= bit(q)
             alts = []
             for i in range(kk.nalts):
                 unseen = []
@@ -550,6 +630,13 @@ cdef class SeatKnowledge:
                                    "it has not seen")
             if nu == 0:
                 continue
+            if len(alts) == 1 and nu == 2 and alts[0][1][0] == alts[0][1][1]:
+                mask = alts[0][1][0]
+                seats = [q for q in range(4) if at_most_one[q] >> kind & 1 and mask >> q & 1]
+                if seats:
+                    # dealt at most once to the first of them (the others: checked)
+                    singles.setdefault((mask, seats[0]), []).extend((kind, kind))
+                    continue
             if len(alts) == 1:
                 for mask in alts[0][1]:
                     groups.setdefault(mask, []).append(kind)
@@ -560,5 +647,7 @@ cdef class SeatKnowledge:
             else:
                 mixtures.append([(ways, [(m, kinds_cards([kind])) for m in masks])
                                  for ways, masks in alts])
-        return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()],
-                need, fixed, mixtures)
+        checks = (self.trump_code, self.play_checks()) if table != NULL else None
+        return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()]
+                + [(mask, kinds_cards(kinds), q) for (mask, q), kinds in singles.items()],
+                need, fixed, mixtures, checks)

@@ -7,6 +7,13 @@ import numpy.typing as npt
 
 from shengji.core._core import Cards
 
+CHECK_SEAT: int
+CHECK_THROW: int
+CHECK_LEAD: int
+CHECK_PLAY: int
+CHECK_SINCE: int
+CHECK_COLUMNS: int
+
 def place_weights(where: Any) -> tuple[float, ...]: ...
 def pair_weights(alternatives: Any) -> tuple[int, list[float]]: ...
 
@@ -21,6 +28,12 @@ class WorldSampler:
         need: Sequence[int],
         fixed: Sequence[Cards | str],
         mixtures: Iterable[Any] = (),
+        checks: tuple[int, Any] | None = None,
         max_states: int = 4000000,
     ) -> None: ...
+    @property
+    def drawn(self) -> int: ...
+    @property
+    def kept(self) -> int: ...
+    def world_replays(self, hands: Sequence[Cards | str]) -> bool: ...
     def sample(self, k: int, seed: int) -> npt.NDArray[np.uint64]: ...

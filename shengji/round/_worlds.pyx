@@ -26,7 +26,10 @@ from libc.stdlib cimport calloc, realloc, free
 
 import numpy as np
 
-from shengji.core._core cimport CardSet, popcount, ctz
+from shengji.core._core cimport (
+    CardSet, TrumpTable, LeadShape, popcount, ctz, union_of, trump_table, lead_shape,
+    shaped_key, follow_shaped, throw_verdict,
+)
 from shengji.core._deal cimport Rng, rng_seed, rng_next, rng_below
 
 from shengji.core._core import Cards
@@ -42,6 +45,14 @@ cdef enum:
     STEPS_PER_STATE = 50   # most steps taken counting them, per state allowed: beyond, the
                            # constraints are refused as too many to sample exactly
     ARENA_CAP = 4000000    # rows kept for drawing; past this they are listed again
+    MAX_CHECKS = 100       # a check per play at most
+    REJECTS_PER_KEPT = 1000  # most worlds drawn in vain per world kept, beyond the first
+    FIRST_DRAWS = 100000     # draws: past both, the worlds that replay are too rare to sample
+
+# The columns of a check's row (SeatKnowledge.play_checks): the seat, 1 for a lead, then
+# [ones, twos] of the lead, of the play, and of each seat's cards played since
+CHECK_SEAT, CHECK_THROW, CHECK_LEAD, CHECK_PLAY, CHECK_SINCE = 0, 1, 2, 4, 6
+CHECK_COLUMNS = 14
 
 cdef double FACTORIAL[MAX_CARDS + 1]
 
@@ -56,6 +67,17 @@ cdef void fill_factorials() noexcept:
 fill_factorials()
 
 
+ctypedef struct Check:
+    # a play a world must replay (SeatKnowledge.play_checks): a follow legal from the hand
+    # then, or a lead whose §6 verdict against the other hands then is the one it had
+    int8_t seat
+    bint throw
+    CardSet lead
+    LeadShape shape        # the lead's
+    CardSet play
+    CardSet since[4]       # each seat's cards played from that play on: hand then = now + these
+
+
 ctypedef struct Component:
     # one combination of the mixed kinds' alternatives, with the cards of every group
     double ways            # the explanations it stands for
@@ -67,6 +89,8 @@ ctypedef struct Component:
     int size[MAX_GROUPS]
     int mask[MAX_GROUPS]   # the places a group's cards may go to
     bint paired[MAX_GROUPS]  # a mixture's pair stage: its two copies weighted by `pair`
+    int8_t single[MAX_GROUPS]  # a seat holding at most one copy of each kind of the group
+                           # (its cards both copies of each kind), or -1
     double pair[MAX_GROUPS][NPLACES * NPLACES]  # its ways for copy 1 at p, copy 2 at q
     int room[MAX_GROUPS + 1][NPLACES]   # cards of groups g.. that may go to each place
     double weight[MAX_GROUPS][NPLACES]  # explanations per card of the group put in each place
@@ -123,17 +147,74 @@ cdef inline uint64_t state_key(int c, int g, const int* left) noexcept nogil:
     return key
 
 
+cdef inline double place_factor(const Component* comp, int g, int p, int n) noexcept nogil:
+    """What n of group g's cards in place p weigh: w^n / n! (the labelled splits of a group
+    are n_g! / prod_p x_p!, n_g! applied once for the group), or, in the place that holds at
+    most one copy of each of the group's k kinds, the ways to choose n kinds and a copy of
+    each, C(k, n) 2^n, times (2k - n)! / (2k)! (the rest of the group split among the other
+    places)."""
+    cdef int k
+    if comp.single[g] != p:
+        return pow(comp.weight[g][p], n) / FACTORIAL[n]
+    k = comp.size[g] // 2
+    if n > k:
+        return 0.0
+    return (FACTORIAL[k] / (FACTORIAL[n] * FACTORIAL[k - n]) * pow(2.0, n)
+            * FACTORIAL[2 * k - n] / FACTORIAL[2 * k])
+
+
+cdef inline int room_after(const Component* comp, int g, int p, const int* left) noexcept nogil:
+    """The cards the places after p that group g may go to still need: the most of the
+    group they can take (the rest goes to p and before)."""
+    cdef int q, room = 0
+    for q in range(p + 1, NPLACES):
+        if (comp.mask[g] >> q) & 1:
+            room += left[q]
+    return room
+
+
+cdef int one_each(Rng* r, const Component* comp, int g, int x, int8_t* rest,
+                  CardSet* place) noexcept nogil:
+    """Group g's x cards for the place that holds at most one copy of each of its kinds: x
+    kinds chosen uniformly, a copy of each into `place`; the group's other cards into
+    `rest`, how many returned (to be shuffled and handed out to the other places)."""
+    cdef int k = comp.size[g] // 2, j, i, n = 0
+    cdef int8_t kinds[MAX_CARDS]
+    cdef int8_t tmp
+    cdef uint64_t bit
+    for j in range(k):
+        kinds[j] = comp.kinds[g][2 * j]
+    for j in range(x):                  # the first x of a partial Fisher-Yates
+        i = j + <int>rng_below(r, k - j)
+        tmp = kinds[j]
+        kinds[j] = kinds[i]
+        kinds[i] = tmp
+        bit = <uint64_t>1 << kinds[j]
+        place.twos |= place.ones & bit
+        place.ones |= bit
+    for j in range(k):
+        rest[n] = kinds[j]
+        n += 1
+        if j >= x:
+            rest[n] = kinds[j]
+            n += 1
+    return n
+
+
 cdef class WorldSampler:
     """Uniform deals of unseen cards to places. `groups`: (places, Cards) pairs, the places a
     bitmask of where the cards may be, or for a card that is one of several explanations of
-    what the seat saw, a weight per place (the explanations that put it there); `need`:
+    what the seat saw, a weight per place (the explanations that put it there); or (mask,
+    Cards, place) for both copies of kinds the place holds at most one of each; `need`:
     how many unseen cards each of the 5 places (seats 0..3, the rest) holds; `fixed`: the cards
     each place is known to hold (the seat's own hand), added to every world; `mixtures`: for
     each kind whose unseen copies go together, its alternatives [(ways, groups), ...]: every
     combination of them is dealt with the groups, weighted by its ways (beyond MAX_COMPONENTS
     combinations, each mixture is a stage of its own: its alternatives must place the same
-    two copies of one kind). `max_states`: the most states counted before the constraints
-    are refused as too many."""
+    two copies of one kind). `checks`: (trump table, rows) of the plays a world must replay
+    (SeatKnowledge.play_checks), or None: a world that fails one is drawn again, so that the
+    worlds are uniform among those that pass (`drawn` and `kept` count the draws).
+    `max_states`: the most states counted before the constraints are refused as too many."""
     cdef int ncomponents
     cdef Component* comps
     cdef int need[NPLACES]
@@ -153,6 +234,11 @@ cdef class WorldSampler:
     cdef int64_t steps
     cdef int64_t max_states
     cdef readonly double deals   # labelled deals in all (the total weight)
+    cdef const TrumpTable* check_table
+    cdef int nchecks
+    cdef Check checks[MAX_CHECKS]
+    cdef readonly int64_t drawn  # worlds drawn so far, and of them ...
+    cdef readonly int64_t kept   # ... those that replay every check (all, without checks)
 
     def __cinit__(self):
         self.comps = NULL
@@ -172,11 +258,13 @@ cdef class WorldSampler:
         free(self.arena_rows)
         free(self.arena_cum)
 
-    def __init__(self, groups, need, fixed, mixtures=(), int64_t max_states=STATE_CAP):
+    def __init__(self, groups, need, fixed, mixtures=(), checks=None,
+                 int64_t max_states=STATE_CAP):
         cdef int g, p, c, total
         cdef int left[NPLACES]
         if len(need) != NPLACES or len(fixed) != NPLACES:
             raise ArgumentError(f"need and fixed give the {NPLACES} places")
+        self.read_checks(checks)
         for p in range(NPLACES):
             self.need[p] = int(need[p])
             f = Cards(fixed[p])
@@ -235,23 +323,104 @@ cdef class WorldSampler:
         for c in range(self.ncomponents):
             self.comps[c].root_first = -1
 
+    cdef int read_checks(self, checks) except -1:
+        """The checks of SeatKnowledge.places(): (trump table, play_checks() rows), or None."""
+        cdef int i, q
+        cdef Check* k
+        self.nchecks = 0
+        self.drawn = self.kept = 0
+        if checks is None:
+            return 0
+        code, rows = checks
+        if not 0 <= code < 65:
+            raise ArgumentError(f"checks: {code!r} is no trump's table (0..64)")
+        rows = np.asarray(rows, dtype=np.uint64)
+        if rows.ndim != 2 or rows.shape[1] != CHECK_COLUMNS or len(rows) > MAX_CHECKS:
+            raise ArgumentError(f"checks: rows of {CHECK_COLUMNS} columns, at most {MAX_CHECKS}, "
+                                f"got the shape {rows.shape}")
+        self.check_table = trump_table(code)
+        for i, row in enumerate(rows.tolist()):
+            seat, throw = row[CHECK_SEAT], row[CHECK_THROW]
+            if not 0 <= seat < 4 or throw > 1:
+                raise ArgumentError(f"checks: row {i} has seat {seat}, throw {throw}")
+            k = &self.checks[self.nchecks]
+            k.seat = seat
+            k.throw = throw
+            k.lead.ones = row[CHECK_LEAD]
+            k.lead.twos = row[CHECK_LEAD + 1]
+            k.play.ones = row[CHECK_PLAY]
+            k.play.twos = row[CHECK_PLAY + 1]
+            for q in range(4):
+                k.since[q].ones = row[CHECK_SINCE + 2 * q]
+                k.since[q].twos = row[CHECK_SINCE + 2 * q + 1]
+            if lead_shape(self.check_table, k.lead, &k.shape) < 0:
+                raise ArgumentError(f"checks: row {i} has a lead of no one category")
+            # what no hand can fail is not checked: a lead of one unit stands, and a follow
+            # of the led category with the lead's shape (§4.2's best) is legal from any hand
+            if (throw and k.shape.nunits == 1) or (
+                    not throw and not k.play.ones & ~self.check_table.cat_mask[k.shape.cat]
+                    and shaped_key(self.check_table, k.play, &k.shape) >= 0):
+                continue
+            self.nchecks += 1
+        return 0
+
+    cdef bint replays(self, const CardSet* world) noexcept nogil:
+        """Whether the world (the four hands now) passes every check: each checked play was
+        legal from the hand then (§4), each checked lead got its verdict (§6)."""
+        cdef const Check* k
+        cdef CardSet others[3]
+        cdef CardSet forced
+        cdef int i, h
+        for i in range(self.nchecks):
+            k = &self.checks[i]
+            if k.throw:
+                for h in range(3):
+                    others[h] = union_of(world[(k.seat + 1 + h) & 3],
+                                         k.since[(k.seat + 1 + h) & 3])
+                if throw_verdict(self.check_table, k.lead, others, 3, &forced) < 0 or \
+                        forced.ones != k.play.ones or forced.twos != k.play.twos:
+                    return False
+            elif follow_shaped(self.check_table, &k.shape,
+                               union_of(world[k.seat], k.since[k.seat]), k.lead, k.play) != 0:
+                return False
+        return True
+
+    def world_replays(self, hands):
+        """Whether four hands pass the checks this sampler was given (replays())."""
+        cdef CardSet world[4]
+        if len(hands) != 4:
+            raise ArgumentError(f"a world is four hands, got {len(hands)}")
+        for q in range(4):
+            h = Cards(hands[q])
+            world[q].ones = h.ones
+            world[q].twos = h.twos
+        return self.replays(world)
+
     cdef int fill(self, Component* comp, double ways, list groups, list pairs) except -1:
         """A component's groups: cards with the same place weights together, the most
         constrained first (fewer states to count); then the pair stages (pair_weights)."""
         cdef int g, p, k, j
         cdef uint64_t bits
         merged = {}
-        for where, cards in groups:
-            weights = place_weights(where)
-            merged[weights] = merged.get(weights, Cards()) + Cards(cards)
+        for group in groups:
+            where, cards = group[0], Cards(group[1])
+            single = group[2] if len(group) > 2 else -1
+            key = (place_weights(where), single)
+            if single != -1 and (not 0 <= single < NPLACES or cards.ones != cards.twos
+                                 or not key[0][single] or any(w not in (0, 1) for w in key[0])):
+                raise ArgumentError(f"a group of {cards} held at most once per kind by place "
+                                    f"{single!r}: both copies of each kind, the place allowed, "
+                                    "places as a mask")
+            merged[key] = merged.get(key, Cards()) + cards
         listed = sorted(((w, c) for w, c in merged.items() if len(c)),
-                        key=lambda wc: (sum(x > 0 for x in wc[0]), len(wc[1])))
+                        key=lambda wc: (sum(x > 0 for x in wc[0][0]), len(wc[1])))
         if len(listed) + len(pairs) > MAX_GROUPS:
             raise ArgumentError(f"at most {MAX_GROUPS} groups of cards and mixtures")
         comp.ways = ways
         comp.ngroups = len(listed) + len(pairs)
         for g, (kind, weights) in enumerate(pairs, len(listed)):
             comp.paired[g] = True
+            comp.single[g] = -1
             comp.size[g] = 2
             comp.kinds[g][0] = comp.kinds[g][1] = kind
             comp.mask[g] = 0
@@ -262,8 +431,9 @@ cdef class WorldSampler:
             if comp.mask[g] == 0:
                 comp.ways = 0
                 return 0
-        for g, (weights, cards) in enumerate(listed):
+        for g, ((weights, single), cards) in enumerate(listed):
             comp.paired[g] = False
+            comp.single[g] = single
             comp.mask[g] = 0
             for p in range(NPLACES):
                 comp.weight[g][p] = weights[p]
@@ -409,15 +579,15 @@ cdef class WorldSampler:
                 return 0.0
             hi = rest
             n = rest
-            w = weight * pow(comp.weight[g][p], n) / FACTORIAL[n]
+            w = weight * place_factor(comp, g, p, n)
             left[p] -= n
             total = self.spread(c, g, NPLACES, 0, left, w)
             left[p] += n
             return total
-        for n in range(hi + 1):
+        for n in range(max(0, rest - room_after(comp, g, p, left)), hi + 1):
             left[p] -= n
             total += self.spread(c, g, p + 1, rest - n, left,
-                                 weight * pow(comp.weight[g][p], n) / FACTORIAL[n])
+                                 weight * place_factor(comp, g, p, n))
             left[p] += n
         return total
 
@@ -465,11 +635,11 @@ cdef class WorldSampler:
             row[p] = 0
             return self.add_rows(c, g, p + 1, rest, left, row, weight)
         hi = left[p] if left[p] < rest else rest
-        for n in range(hi + 1):
+        for n in range(max(0, rest - room_after(comp, g, p, left)), hi + 1):
             row[p] = n
             left[p] -= n
             if self.add_rows(c, g, p + 1, rest - n, left, row,
-                             weight * pow(comp.weight[g][p], n) / FACTORIAL[n]) < 0:
+                             weight * place_factor(comp, g, p, n)) < 0:
                 left[p] += n
                 return -1
             left[p] += n
@@ -581,9 +751,12 @@ cdef class WorldSampler:
                 row = &self.arena_rows[lo * NPLACES]
             for p in range(NPLACES):
                 left[p] -= row[p]
-            n = comp.size[g]
-            for j in range(n):
-                cards[j] = comp.kinds[g][j]
+            if comp.single[g] >= 0:
+                n = one_each(r, comp, g, row[comp.single[g]], cards, &out[comp.single[g]])
+            else:
+                n = comp.size[g]
+                for j in range(n):
+                    cards[j] = comp.kinds[g][j]
             for j in range(n - 1):          # Fisher-Yates, front to back
                 i = j + <int>rng_below(r, n - j)
                 tmp = cards[j]
@@ -591,6 +764,8 @@ cdef class WorldSampler:
                 cards[i] = tmp
             j = 0
             for p in range(NPLACES):
+                if p == comp.single[g]:
+                    continue
                 for i in range(row[p]):
                     bit = <uint64_t>1 << cards[j]
                     out[p].twos |= out[p].ones & bit
@@ -608,15 +783,30 @@ cdef class WorldSampler:
         out = np.empty((k, NPLACES, 2), dtype=np.uint64)
         cdef uint64_t[:, :, ::1] view = out
         rng_seed(&r, <uint64_t>int(seed), 0x5A4D)
+        cdef bint rare = False
         with nogil:
-            for i in range(k):
+            i = 0
+            while i < k:
                 self.sample_into(&r, places)
                 if self.out_of_memory:
                     break
+                self.drawn += 1
+                if self.nchecks and not self.replays(places):
+                    # a world the plays made rule out: drawn again (uniform over the rest)
+                    if self.drawn > FIRST_DRAWS and \
+                            self.drawn > REJECTS_PER_KEPT * (self.kept + 1):
+                        rare = True
+                        break
+                    continue
+                self.kept += 1
                 for p in range(NPLACES):
                     view[i, p, 0] = places[p].ones
                     view[i, p, 1] = places[p].twos
+                i += 1
         if self.out_of_memory:
             self.out_of_memory = False
             raise MemoryError("no memory for the rows of the worlds to draw")
+        if rare:
+            raise ShengjiError(f"the worlds that replay the plays made are too rare to sample: "
+                               f"{self.kept:,} of {self.drawn:,} drawn")
         return out

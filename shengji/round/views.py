@@ -105,7 +105,8 @@ class View:
     def sample_worlds(self, k: int, rng: Any = 0) -> Worlds:
         """k deals of the unseen cards consistent with everything this seat knows (each
         seat's hand size, the voids others have shown, the cards shown and where they may be
-        now, the bottom it buried and where those cards may be now), uniformly among the
+        now, the bottom it buried and where those cards may be now, and what the plays made
+        show: in every world each play was legal from the hand then), uniformly among the
         deals of the physical cards. rng: an int seed or a numpy Generator.
         Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
         hands, Cards rest)."""
@@ -116,7 +117,7 @@ class View:
             raise ArgumentError(
                 f"seat {self.seat}: rng must be a seed (int) or a numpy Generator, got {rng!r}"
             )
-        places = world_sampler(self.knowledge).sample(k, seed)
+        places = draw_worlds(self.knowledge, k, seed)
         return Worlds(places[:, :4], places[:, REST])
 
     def encode(self) -> dict[str, np.ndarray]:
@@ -175,10 +176,11 @@ ENCODING_DTYPES: dict[str, np.dtype[Any]] = {
 ENCODING_DTYPES.update(voids=np.dtype(np.bool_), points=np.dtype(np.int16))
 
 
-def world_sampler(knowledge: SeatKnowledge) -> WorldSampler:
-    """The sampler of the worlds a seat's knowledge allows; errors name the seat."""
+def draw_worlds(knowledge: SeatKnowledge, k: int, seed: int) -> np.ndarray:
+    """k worlds the seat's knowledge allows, (k, 5, 2) masks (WorldSampler.sample); errors
+    name the seat."""
     try:
-        return WorldSampler(*knowledge.places())
+        return WorldSampler(*knowledge.places()).sample(k, seed)
     except ShengjiError as e:
         raise ShengjiError(f"seat {knowledge.seat}: {e}") from None
 

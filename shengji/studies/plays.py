@@ -22,7 +22,7 @@ from shengji.errors import BotError, ShengjiError
 from shengji.play._table import Table
 from shengji.play.records import RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
-from shengji.round.views import world_sampler
+from shengji.round.views import draw_worlds
 from shengji.studies.stats import Samples, Sums
 
 __all__ = ["analyze_play", "analyze_round"]
@@ -124,7 +124,7 @@ def sample(table: Table, worlds: int, seed: int) -> np.ndarray:
     everything it knows kept; the other hands and the bottom dealt uniformly among the
     deals it allows)."""
     seat = pending_seat(table)
-    return np.ascontiguousarray(world_sampler(table.knowledge(seat)).sample(worlds, seed))
+    return np.ascontiguousarray(draw_worlds(table.knowledge(seat), worlds, seed))
 
 
 def played_out(
