@@ -57,7 +57,7 @@ from shengji.round.views import View, Worlds
 from shengji.studies.analyze import analyze_bury, analyze_trump
 from shengji.studies.duels import Duel, duel
 from shengji.studies.ladder import Ladder, ladder
-from shengji.studies.plays import analyze_play, analyze_round
+from shengji.studies.plays import analyze_play, analyze_round, position
 from shengji.studies.stats import payoff
 
 __all__ = [
@@ -108,6 +108,7 @@ __all__ = [
     "analyze_trump",
     "analyze_play",
     "analyze_round",
+    "position",
     "payoff",
     "solve_endgame",
     "parse_cards",

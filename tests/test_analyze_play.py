@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -20,6 +21,8 @@ from shengji.cli import main
 from shengji.core.cards import BB_ALL, CATEGORIES
 from shengji.play._table import Table
 from shengji.play.replay import replay_to
+from shengji.round._worlds import WorldSampler
+from shengji.studies.analyze import trump_text
 from shengji.studies.plays import decision_seed, made_play, sample
 from shengji.studies.report import study_samples
 from shengji.studies.stats import Sums
@@ -125,7 +128,8 @@ def test_each_candidate_is_the_round_played_out_by_hand_in_the_same_worlds(bots)
 def test_the_worlds_keep_what_the_seat_knows_and_deal_the_rest(round_seed, trick, seat, seed):
     """Every world of a decision keeps the seat's own hand, gives each other seat as many
     cards as it holds, none of a category it has shown void in, holds exactly the cards not
-    yet played, and differs from the real hands in some world (they are not read)."""
+    yet played, and differs from the real hands in some world (they are not read), unless
+    the plays made rule out every other deal the knowledge allows."""
     rec = sj.play_round("v3", seed=round_seed, bots="greedy")
     trick = trick % len(rec.tricks)
     _, table = replay_to(rec, trick, seat)
@@ -144,7 +148,12 @@ def test_the_worlds_keep_what_the_seat_knows_and_deal_the_rest(round_seed, trick
             assert not any(sj.category(card, trump) in void for card in hands[q]), (q, void)
         assert sum(hands, sj.Cards()) + played == sj.Cards.from_masks(BB_ALL, BB_ALL)
         differs |= hands[:4] != real
-    assert differs or all(len(h) <= 1 for q, h in enumerate(real) if q != seat)
+    if not differs:
+        groups, need, fixed, mixtures, checks = know.places(from_plays=False)
+        checker = WorldSampler(groups, need, fixed, mixtures, checks)
+        for world in WorldSampler(groups, need, fixed, mixtures).sample(200, seed):
+            hands = [sj.Cards.from_masks(int(a), int(b)) for a, b in world[:4]]
+            assert hands == real or not checker.world_replays(hands)
 
 
 def test_the_same_seed_gives_the_same_table_on_any_number_of_threads():
@@ -168,6 +177,58 @@ def hands_at(rec: sj.RoundRecord, trick: int) -> list[sj.Cards]:
         for q, play in zip(t.seats, t.plays):
             hands[q] = hands[q] - play
     return hands
+
+
+def position_args(rec: sj.RoundRecord, trick: int, step: int = 0) -> dict:
+    """sj.position's arguments for `rec` at play `step` of trick `trick`: the hands as the
+    play began, the record's trump, dealer, declarer and levels, and the plays before."""
+    start = [sj.Cards() for _ in range(4)]
+    for t in rec.tricks:
+        for q, play in zip(t.seats, t.plays):
+            start[q] = start[q] + play
+    plays = [
+        [q, str(t.tried if j == 0 else play)]
+        for i, t in enumerate(rec.tricks[: trick + 1])
+        for j, (q, play) in enumerate(zip(t.seats, t.plays))
+        if i < trick or j < step
+    ]
+    return {
+        "hands": [str(h) for h in start],
+        "trump": trump_text(rec.trump),
+        "dealer": rec.dealer,
+        "declarer": rec.declarer,
+        "plays": plays,
+        "rules": rec.rules.name,
+        "levels": list(rec.levels),
+    }
+
+
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def test_a_position_is_the_round_at_that_play(preset):
+    """sj.position of a record's deal and its plays up to a decision: the hands, tricks,
+    trump and pending seat the record has there, throws as tried included; analyze_play
+    ranks its next play, from the position's JSON form alike."""
+    checked = throws = 0
+    for seed in range(4):
+        rec = sj.play_round(preset, seed, "expert" if seed < 2 else "random")  # random throws
+        for trick, step in ((0, 0), (6, 2), (len(rec.tricks) - 1, 3)):
+            args = position_args(rec, trick, step)
+            table = sj.position(**args)
+            t = rec.tricks[trick]
+            assert table.pending == ("play", t.seats[step])
+            hands = hands_at(rec, trick)
+            for q, play in zip(t.seats[:step], t.plays[:step]):
+                hands[q] = hands[q] - play
+            assert [table.hand(q) for q in range(4)] == hands
+            assert table.tricks() == rec.tricks[:trick]
+            state = table.state()
+            assert state["current"] == list(t.plays[:step])
+            assert (state["trump"], state["declarer"]) == (rec.trump, rec.declarer)
+            checked += 1
+            throws += sum(x.attempted is not None for x in rec.tricks[:trick])
+    frame = sj.analyze_play({"position": args}, worlds=20, bots="greedy")
+    assert frame.attrs["decision"] == (trick, t.seats[step]) and len(frame) >= 1
+    assert checked == 12 and throws, throws
 
 
 def test_exact_values_are_the_solvers_of_the_real_hands():
@@ -280,7 +341,30 @@ def bad_inputs() -> dict:
     last = len(rec.tricks)
     lead = (last - 1, rec.tricks[-1].leader)
     follow = (last - 1, rec.tricks[-1].seats[1])
+    args = position_args(rec, 3)
+    short_hand = {**args, "hands": [args["hands"][0], args["hands"][1][3:], *args["hands"][2:]]}
+    held = Counter(sj.Cards(" ".join(args["hands"])))
+    twice = next(c for c, n in held.items() if n == 2 and c not in args["hands"][0].split())
+    three = {
+        **args,
+        "hands": [" ".join([*args["hands"][0].split()[1:], twice]), *args["hands"][1:]],
+    }
+    wrong = [*args["plays"][:-1], [(args["plays"][-1][0] + 1) % 4, args["plays"][-1][1]]]
+    leader = rec.tricks[3].leader
+    illegal = [*args["plays"], [leader, str(list(hands_at(rec, 3)[(leader + 1) % 4])[0])]]
     return {
+        "seat 1's as the play began": lambda: sj.position(**short_hand),
+        "a third copy of": lambda: sj.position(**three),
+        "is to play": lambda: sj.position(**{**args, "plays": wrong}),
+        "play 12": lambda: sj.position(**{**args, "plays": illegal}),
+        "end the round": lambda: sj.position(
+            **{**args, "plays": [[q, str(p)] for t in rec.tricks for q, p in zip(t.seats, t.plays)]}
+        ),
+        "declarer 1: the hand cannot declare 2NT": lambda: sj.position(
+            **{**args, "trump": "2NT", "declarer": 1}
+        ),
+        "plays at the trump's level": lambda: sj.position(**{**args, "levels": [3, 3]}),
+        "position: hands and trump": lambda: sj.analyze_play({"position": {"hands": []}}),
         f"trick {last} is not in the record": lambda: sj.analyze_play(rec, (last, 0)),
         "seat (a seat)": lambda: sj.analyze_play(rec, (0, 4)),
         "decision must be (trick, seat)": lambda: sj.analyze_play(rec, 3),
@@ -346,7 +430,7 @@ def test_a_refused_record_writes_nothing(tmp_path):
         capture_output=True,
         text=True,
     )
-    assert run.returncode == 2 and "required: --seat" in run.stderr
+    assert run.returncode == 2 and "--trick and --seat name the decision" in run.stderr
 
 
 def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):

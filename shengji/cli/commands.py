@@ -211,9 +211,17 @@ def analyze_plays(args: argparse.Namespace) -> None:
     record = read_record(args.file, "a round record")
     bots = bots_from_text(args.bots)
     if args.what == "play":
+        decision = (args.trick, args.seat)
+        at_position = isinstance(record, dict) and "position" in record
+        if at_position and decision != (None, None):
+            raise ArgumentError(
+                f"{args.file} is a position: its decision is its next play (no --trick, --seat)"
+            )
+        if not at_position and None in decision:
+            raise ArgumentError("--trick and --seat name the decision of a round record")
         frame = sj.analyze_play(
             record,
-            (args.trick, args.seat),
+            None if at_position else decision,
             args.worlds,
             bots,
             args.seed,
@@ -229,9 +237,10 @@ def analyze_plays(args: argparse.Namespace) -> None:
         )
         shown = len(frame)
         legal = frame.attrs["legal"]
+        trick, seat = frame.attrs["decision"]
         print_analysis(
             frame,
-            f"Trick {args.trick}, seat {args.seat}: {legal} legal plays"
+            f"Trick {trick}, seat {seat}: {legal} legal plays"
             + (f" ({shown} played out: the units, then throws)" if shown < legal else "")
             + f"; {how}. The level change is the seat's team's",
         )

@@ -455,25 +455,26 @@ def add_analyze(sub: Any) -> None:
     add_analysis_options(trump)
     play = what.add_parser(
         "play",
-        help="rank every legal play of one decision of a saved round",
+        help="rank every legal play of one decision of a saved round or of a position",
         description="Rank every legal play of one seat's decision in a saved round (shengji "
-        "demo --save): each played out by native bots in the same worlds, sampled exactly "
+        'demo --save), or of the next play of a position (a JSON file {"position": '
+        '{"hands": [the four hands as the play began], "trump": "2S", '
+        '"dealer": 0, "plays": [every play since, in order], ...}}, the arguments of '
+        "sj.position): each played out by native bots in the same worlds, sampled exactly "
         "from what that seat knew then (never the hands it could not see), ranked by its "
         "team's mean level change, each with the 95% interval of its difference to the "
         "best, paired by world. --exact: the endgame solver's values with every hand known.",
     )
-    play.add_argument("file", help="a JSON round record (shengji demo --save)")
+    play.add_argument("file", help="a JSON round record (shengji demo --save) or position")
     play.add_argument(
         "--trick",
-        required=True,
         type=cli_type(count, "--trick", low=0, high=10**6),
-        help="the trick, from 0 (as shengji replay and the viewer number them)",
+        help="in a record, the trick, from 0 (as shengji replay and the viewer number them)",
     )
     play.add_argument(
         "--seat",
-        required=True,
         type=cli_type(count, "--seat", low=0, high=3),
-        help="the seat deciding: 0..3",
+        help="in a record, the seat deciding: 0..3",
     )
     play.add_argument(
         "--exact",

@@ -8,24 +8,36 @@ analysis is the cost of each play made against the best, in the viewer's annotat
 
 from __future__ import annotations
 
+import inspect
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from shengji._optional import needs
-from shengji.bots import resolve_bots
+from shengji.bots import BotSpec, resolve_bots
 from shengji.core import validate
-from shengji.core._core import Cards, to_masks
+from shengji.core._core import RANK_NAMES, Cards, Trump, kind_name, to_masks
+from shengji.core.cards import HAND_SIZE, KINDS, SEATS
 from shengji.core.validate import short
-from shengji.errors import BotError, ShengjiError
+from shengji.errors import (
+    ArgumentError,
+    BotError,
+    CardError,
+    EngineError,
+    IllegalAction,
+    ShengjiError,
+)
 from shengji.play._table import Table
 from shengji.play.records import RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
+from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
+from shengji.studies.analyze import cards_of, hand_of, show_of, trump_of, trump_text
 from shengji.studies.stats import Samples, Sums
 
-__all__ = ["analyze_play", "analyze_round"]
+__all__ = ["analyze_play", "analyze_round", "position"]
 
 MAX_WORLDS = 1_000_000
 MAX_CANDIDATES = 100  # leads beyond: the units, then the first throws (the attrs say how many)
@@ -204,6 +216,141 @@ def made_play(record: RoundRecord, trick: int, seat: int) -> Cards:
     return t.tried if step == 0 else t.plays[step]
 
 
+def position(
+    hands: Any,
+    trump: Any,
+    dealer: int = 0,
+    plays: Any = (),
+    rules: Any = "v3",
+    levels: Any = None,
+    declarer: int | None = None,
+    seed: int = 0,
+) -> Table:
+    """A round at a position given by its deal and its plays so far, for analyze_play:
+    `hands`, the four seats' 25 cards as the play began (the dealer's after its bury: the
+    bottom, which it took up and buried again, is the 8 cards of the two decks the hands
+    leave); `trump`, a Trump or its text (2S, 10H, 2NT); `dealer`, who drew first and leads
+    the first trick; `declarer`, who declared the trump as soon as its hand offered it (its
+    level card of the trump suit, or a joker pair for no trump; None: the dealer if its hand
+    can, else the first seat after it that can), every other show and revolution passed;
+    `plays`, every play made since, in order, each cards or (seat, cards) (a seat given must
+    be the one to play; a throw as it was tried: the engine forces the unit when it fails);
+    `levels`, each team's level (team = seat % 2), the dealer's team's the trump's (None:
+    both at it); `seed`, the round's seed (the bots' random choices in play-outs). Returns a
+    Table whose next decision is the next play; a ShengjiError names what cannot be: a hand
+    not of 25 cards, a third copy of a card, a trump that seat cannot declare, a play out of
+    turn or against the rules, plays that end the round."""
+    rules = Rules.of(rules)
+    trump = trump_of(trump)
+    dealer = validate.seat(dealer, "dealer")
+    levels = validate.levels((trump.level, trump.level) if levels is None else levels)
+    if levels[dealer % 2] != trump.level:
+        raise ShengjiError(
+            f"levels {levels}: the dealer's team (team {dealer % 2}) plays at the trump's "
+            f"level {RANK_NAMES[trump.level]}"
+        )
+    seed = validate.seed(seed)
+    if not isinstance(hands, (list, tuple)) or len(hands) != 4:
+        raise ArgumentError(f"hands: the four seats' hands, got {short(hands)}")
+    held = [hand_of(h, HAND_SIZE, f"seat {q}'s as the play began") for q, h in enumerate(hands)]
+    copies = Counter(card for hand in held for card in hand)
+    if max(copies.values()) > 2:
+        third = sorted(card for card, n in copies.items() if n > 2)
+        raise CardError(f"hands: a third copy of {' '.join(third)} (two decks hold two of each)")
+    bottom = Cards([kind_name(k) for k in range(KINDS)] * 2) - sum(held, Cards())
+    declarer, show = declaration(held, trump, rules, dealer, declarer)
+    if not isinstance(plays, (list, tuple)):
+        raise ArgumentError(f"plays: a list of plays, got {short(plays)}")
+    index = {kind_name(k): k for k in range(KINDS)}
+    deck = [0] * (SEATS * HAND_SIZE)
+    for q, hand in enumerate(held):  # the dealer draws first: seat q draws 4i + (q - dealer)
+        for i, card in enumerate(hand):
+            deck[SEATS * i + (q - dealer) % SEATS] = index[card]
+    deck += [index[card] for card in bottom]
+    table = Table(
+        rules, seed, dealer, levels, False, [BotSpec.python()] * 4, np.array(deck, np.int8)
+    )
+    while (pending := table.advance()) is not None and pending[0] != "bury":
+        options, _ = table.options
+        mine = [
+            o
+            for o in options
+            if pending == ("show", declarer) and set(o) == set(show) and len(o) <= len(show)
+        ]
+        refused = table.answer(mine[0] if mine else None, False)
+        if refused:
+            raise ShengjiError(
+                f"seat {pending[1]} cannot pass its {pending[0]} before the bury: "
+                f"{table.refusal(refused)}"
+            )
+    if pending is None or table.state()["trump"] != trump:
+        raise EngineError(f"the position's round did not reach the bury with trump {trump}")
+    table.answer(bottom, False)
+    for i, play in enumerate(plays):
+        pending = pass_to_play(table)
+        if pending is None:
+            raise ShengjiError(f"play {i}: the round is over after {i} plays")
+        seat, cards = pending[1], play
+        if isinstance(play, (list, tuple)) and len(play) == 2 and isinstance(play[0], int):
+            if play[0] != seat:
+                raise IllegalAction(play[0], "play", f"play {i}: seat {seat} is to play")
+            cards = play[1]
+        cards = cards_of(cards, f"play {i}")
+        refused = table.answer(cards, False)
+        if refused:
+            raise IllegalAction(seat, "play", f"play {i}, {cards}: {table.refusal(refused)}")
+    if pass_to_play(table) is None:
+        raise ShengjiError(f"the {len(plays)} plays end the round: no play is left to analyse")
+    return table
+
+
+def declaration(
+    hands: list[Cards], trump: Trump, rules: Rules, dealer: int, declarer: int | None
+) -> tuple[int, Cards]:
+    """(the declarer, its declaration of `trump`): the seat given, or the dealer or the first
+    seat after it whose hand can declare it."""
+    if declarer is not None:
+        declarer = validate.seat(declarer, "declarer")
+        try:
+            return declarer, show_of(hands[declarer], trump, rules)
+        except ShengjiError as e:
+            raise ShengjiError(f"declarer {declarer}: {e}") from None
+    for q in ((dealer + i) % SEATS for i in range(SEATS)):
+        try:
+            return q, show_of(hands[q], trump, rules)
+        except ShengjiError:
+            continue
+    raise ShengjiError(f"no seat's hand can declare {trump_text(trump)}")
+
+
+def pass_to_play(table: Table) -> tuple[str, int] | None:
+    """The table's next play, every seat passing the shows and revolutions before it (a
+    position's round goes straight from the bury to the play); None once the round is
+    over."""
+    while (pending := table.advance()) is not None and pending[0] != "play":
+        refused = table.answer(None, False)
+        if refused:
+            raise ShengjiError(
+                f"seat {pending[1]} cannot pass at {pending[0]}: {table.refusal(refused)}"
+            )
+    return pending
+
+
+def position_of(data: Any) -> Table:
+    """The position of a JSON file's data, {"position": {hands, trump, ...}} (position()'s
+    arguments by name)."""
+    fields = data["position"]
+    if not isinstance(fields, dict):
+        raise ArgumentError(f"position: the arguments of sj.position by name, got {short(fields)}")
+    names = list(inspect.signature(position).parameters)
+    if set(fields) - set(names) or not {"hands", "trump"} <= set(fields):
+        raise ArgumentError(
+            f"position: hands and trump, with {', '.join(names[2:])} if need be; got "
+            f"{sorted(fields)}"
+        )
+    return position(**fields)
+
+
 def analyze_play(
     record_or_position: Any,
     decision: Any = None,
@@ -216,7 +363,8 @@ def analyze_play(
 ) -> Any:
     """Every legal play at one decision, ranked: in a round record (a RoundRecord or its JSON
     data, replayed and checked first), `decision` = (trick from 0, seat 0..3), the seat's
-    play in that trick; or at a position, a Table whose play is pending (decision None).
+    play in that trick; or at a position (decision None), a Table whose play is pending
+    (position() makes one from a deal and its plays) or {"position": position()'s arguments}.
     Each legal play (a lead's units, then its throws, the first `max_candidates` of them, the
     play made always among them; or every legal follow) is played out by `bots` (native
     bots that read no knowledge: random, greedy or expert, one for all seats or four) in the
@@ -239,6 +387,8 @@ def analyze_play(
     max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
     workers = validate.integer(workers, "workers", 1, 1024)
     specs = native_specs(bots)
+    if isinstance(record_or_position, dict) and "position" in record_or_position:
+        record_or_position = position_of(record_or_position)
     if isinstance(record_or_position, Table):
         if decision is not None:
             raise ShengjiError("decision is for a record: a Table is analysed at its pending play")
