@@ -171,7 +171,7 @@ BAD_INPUT = [
     (["study", "trump-calling", "--strategies", "eager,bogus"], "'bogus'"),
     (["study", "trump-calling", "--strategies", "eager,eager"], "repeated"),
     (["study", "burying", "--play-every", "3"], "--play-every is an option of the trump"),
-    (["study", "trump-calling", "--bots", "random"], "--bots is an option of the burying"),
+    (["study", "trump-calling", "--bots", "random"], "choose greedy or expert"),
     (["study", "trump-calling", "--ray-address", "127.0.0.1:1"], "only with the ray backend"),
     (["study", "burying", "--against", "pimc"], "--against: 'pimc' is not a native bot"),
     (["study", "burying", "--against", "greedy:call=eagr"], "--against: bot 'greedy:call=eagr'"),

@@ -209,7 +209,7 @@ def test_a_variant_of_the_rules_is_another_study(reference_run):
         (["--deals", "0"], "must be an integer from 1"),
         (["--deals", "-3"], "must be an integer from 1"),
         (["--play-every", "-1"], "argument --play-every: must be an integer from 0"),
-        (["--bots", "greedy"], "--bots is an option of the burying study"),
+        (["--bots", "random"], "unknown bots 'random' for the trump-calling study"),
     ],
 )
 def test_cli_bad_input(args, words, tmp_path):
@@ -457,7 +457,7 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
 def test_the_summary_names_everything_its_numbers_depend_on(reference_run, tmp_path):
     out, summary = reference_run
     assert summary["strategies"] == list(st.CALLING)
-    assert summary["options"] == {"play_every": 10, "against": "eager"}
+    assert summary["options"] == {"play_every": 10, "bots": "greedy", "against": "eager"}
     assert summary["settings"] == sj.Rules.preset("bo3").to_dict()
     assert summary["version"] and summary["digest"] == store.digest_of(
         json.loads((out / "manifest.json").read_text())

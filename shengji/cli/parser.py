@@ -95,7 +95,7 @@ def add_study(sub: Any) -> None:
         help="Monte Carlo studies: trump-calling, burying",
         description="Deal many rounds and measure, with 95% intervals. trump-calling: one "
         "seat's hand and the bottom, and calling strategies (eager, patient with "
-        "3, 5 or 7 cards of a suit, never) for four greedy bots in first rounds: "
+        "3, 5 or 7 cards of a suit, never) for four --bots in first rounds: "
         "the declarations of every deal, and every --play-every-th deal played "
         "out. burying: burying strategies (low, voids, points, random, "
         "low_voids) played out by --bots on the same deals, with differences "
@@ -160,7 +160,8 @@ def add_study(sub: Any) -> None:
         "--bots",
         default=None,
         choices=["greedy", "expert", "random"],
-        help="burying: the bots that play the rounds out after the bury (default greedy)",
+        help="who plays the rounds out (default greedy): burying, greedy, expert or random "
+        "bots after the bury; trump-calling, greedy or expert bots with each calling strategy",
     )
     p.add_argument(
         "--against",
@@ -569,7 +570,7 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bots",
         default="greedy",
-        help="who plays: greedy, random or pimc (options after colons: "
+        help="who plays: greedy, expert, random or pimc (options after colons: "
         "pimc:rollouts=100, slow: about 0.15 s a play-out), for every "
         "seat or four separated by commas (default greedy)",
     )

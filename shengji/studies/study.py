@@ -58,7 +58,8 @@ CALLING = {
     "never": Greedy(call="never"),
 }
 BURYING = {name: Greedy(bury=name) for name in ("low", "voids", "points", "random", "low_voids")}
-PLAY_BOTS = ("greedy", "expert", "random")  # who plays the burying study's rounds out
+# who may play each study's rounds out (random bots have no calling strategies)
+PLAY_BOTS = {"trump-calling": ("greedy", "expert"), "burying": ("greedy", "expert", "random")}
 DEAL_METRICS = (
     "hand_has_level_card",
     "hand_has_level_pair",
@@ -121,8 +122,11 @@ def bury_specs(strategy: str, bots: str) -> list[BotSpec]:
     return [BotSpec.random(bury=strategy)] * 4
 
 
-def calling_spec(strategy: str) -> BotSpec:
-    """The native bot of a trump-calling strategy."""
+def calling_spec(strategy: str, bots: str = "greedy") -> BotSpec:
+    """The native bot of a trump-calling strategy that plays as `bots` (greedy or expert:
+    the expert bot declares as its greedy settings say, and overturns as it does)."""
+    if bots == "expert":
+        return Expert(greedy=CALLING[strategy]).spec()
     return CALLING[strategy].spec()
 
 
@@ -133,6 +137,7 @@ def calling_chunk(
     count: int,
     strategies: tuple[str, ...] = tuple(CALLING),
     play_every: int = 10,
+    bots: str = "greedy",
     against: str | None = None,
     predeal: dict[str, str] | None = None,
     bottom: str | None = None,
@@ -140,8 +145,9 @@ def calling_chunk(
 ) -> tuple[dict, dict, dict]:
     """Sums, histograms and per-deal columns of one chunk of the trump-calling study: the
     declarations of every deal, the whole round of every play_every-th deal (0: none), and
-    that deal in duplicate by each strategy against `against` (default the first). predeal,
-    bottom, require: the deals' condition (shengji.core.deals.condition_options)."""
+    that deal in duplicate by each strategy against `against` (default the first), four
+    `bots` (greedy or expert) with each strategy. predeal, bottom, require: the deals'
+    condition (shengji.core.deals.condition_options)."""
     sums: dict[str, Sums] = {}
     hists: dict[str, list[int]] = {}
     rows: dict[str, Any] = {}
@@ -158,7 +164,7 @@ def calling_chunk(
     first = -(-start // play_every) * play_every if play_every else start + count
     played[first - start :: play_every or 1] = True
     for strategy in strategies:
-        specs = [CALLING[strategy].spec()] * 4
+        specs = [calling_spec(strategy, bots)] * 4
         cols = simulate(
             rules, seed, start, count, specs, 0, (LEVEL, LEVEL), True, play=False, decks=decks
         )
@@ -203,7 +209,7 @@ def calling_chunk(
         first,
         int(played.sum()),
         strategies,
-        calling_spec,
+        lambda s: calling_spec(s, bots),
         against,
         True,
         max(play_every, 1),
@@ -358,7 +364,7 @@ STUDIES = {
         calling_columns,
         tuple(CALLING),
         50_000,
-        {"play_every": 10, "against": None},
+        {"play_every": 10, "bots": "greedy", "against": None},
     ),
     "burying": Study(
         "burying",
@@ -395,10 +401,13 @@ def study_options(
         options["play_every"] = validate.count(play_every, "play_every", 0)
     if bots is not None:
         if "bots" not in options:
-            raise StudyError(f"--bots is an option of the burying study, not of {study.name}")
-        if bots not in PLAY_BOTS:
             raise StudyError(
-                f"unknown bots {bots!r} for the burying study: choose {' or '.join(PLAY_BOTS)}"
+                f"--bots is an option of the trump-calling and burying studies, not of {study.name}"
+            )
+        if bots not in PLAY_BOTS[study.name]:
+            raise StudyError(
+                f"unknown bots {bots!r} for the {study.name} study: choose "
+                f"{' or '.join(PLAY_BOTS[study.name])}"
             )
         options["bots"] = bots
     if "against" in options:
