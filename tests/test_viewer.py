@@ -125,14 +125,21 @@ def test_a_whole_match_page_is_under_1_mb(preset):
 
 
 def annotated(rec: sj.RoundRecord) -> dict:
-    """The record's data with made-up annotations of two plays (only the display is tested)."""
+    """The record's data with made-up annotations of two plays (only the display is tested):
+    the second seat's best play given as the play it made."""
     t = rec.tricks[2]
     return {
         **rec.to_dict(),
         "annotations": {
             "source": "test notes",
             "plays": [
-                {"trick": 2, "seat": t.seats[1], "levels": 0.5, "points": 12.5, "best": "AS"},
+                {
+                    "trick": 2,
+                    "seat": t.seats[1],
+                    "levels": 0.5,
+                    "points": 12.5,
+                    "best": str(t.plays[1]),
+                },
                 {"trick": 2, "seat": t.seats[0], "levels": 0, "points": 0, "best": None},
             ],
         },
@@ -144,9 +151,20 @@ def test_annotations_reach_the_page():
     r = page_data(sj.render_html(annotated(rec)))["rounds"][0]
     seats = rec.tricks[2].seats
     assert r["annotations"]["source"] == "test notes"
-    assert r["annotations"]["plays"][2][seats[1]] == [0.5, 12.5, ["AS"]]
+    best = r["annotations"]["plays"][2][seats[1]]
+    assert best[:2] == [0.5, 12.5] and sj.Cards(best[2]) == rec.tricks[2].plays[1]
     assert r["annotations"]["plays"][2][seats[0]] == [0, 0, None]
     assert sum(n is not None for trick in r["annotations"]["plays"] for n in trick) == 2
+
+
+def test_the_page_shows_the_bottom_as_dealt_and_at_the_end():
+    """A deal conditioned on its bottom: the page holds the bottom as dealt (the condition
+    it met) beside the bottom at the end (the last bury)."""
+    rec = sj.play_round("v3", seed=5, bots="expert", accept=sj.require("bottom: points >= 60"))
+    r = page_data(sj.render_html(rec))["rounds"][0]
+    dealt = sj.Cards(rec.deals[-1].split()[100:])
+    assert sj.Cards(r["dealt_bottom"]) == dealt and sj.points(dealt) >= 60
+    assert sj.Cards(r["bottom"]) == rec.bottom and r["bottom_points"] == rec.bottom_points
 
 
 def damaged_rounds() -> dict:
@@ -164,7 +182,9 @@ def damaged_rounds() -> dict:
         ("trick", 99, "trick of the round"),
         ("seat", 4, "seat 0..3"),
         ("levels", "a lot", "must be a number"),
+        ("levels", -0.5, "is a cost"),
         ("best", "ZZ", "card text"),
+        ("best", "BJ BJ SJ SJ", "is not a play seat"),
     ):
         broken = json.loads(json.dumps(note))
         broken["annotations"]["plays"][0][key] = value
@@ -391,9 +411,11 @@ def test_annotations_and_odd_text_show_in_the_browser(browser, tmp_path):
     notes = browser.evaluate(
         f"[...document.querySelectorAll('#centre .p{t.seats[1]} .note')].map(n => n.textContent)"
     )
-    assert notes == ["\u22120.50 levels, \u221212.50 points", "best: A\u2660"]
+    assert notes[0] == "cost 0.50 levels, 12.50 points"  # as the trick table gives it
+    assert notes[1].startswith("best: ")
     best = f"#centre .p{t.seats[1]} .note .card"
-    assert browser.evaluate(f"document.querySelector('{best}').dataset.card") == "AS"
+    shown = browser.evaluate(f"[...document.querySelectorAll('{best}')].map(c => c.dataset.card)")
+    assert sj.Cards(shown) == t.plays[1]
     assert "</script><b>x</b>" in browser.evaluate(
         "document.querySelector('.seat.south').textContent"
     )

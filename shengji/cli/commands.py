@@ -211,13 +211,19 @@ def analyze_plays(args: argparse.Namespace) -> None:
     record = read_record(args.file, "a round record")
     bots = bots_from_text(args.bots)
     if args.what == "play":
-        decision = (args.trick, args.seat)
+        # the trick counted from 1, as shengji replay and the viewer show it
+        decision = (None if args.trick is None else args.trick - 1, args.seat)
         at_position = isinstance(record, dict) and "position" in record
         if at_position and decision != (None, None):
             raise ArgumentError(
                 f"{args.file} is a position: its decision is its next play (no --trick, --seat)"
             )
         if not at_position and None in decision:
+            if not (isinstance(record, dict) and "tricks" in record):
+                raise ArgumentError(
+                    f"{args.file} is neither a round record (shengji demo --save) nor a "
+                    'position ({"position": {...}}, docs/manual/analyses.md)'
+                )
             raise ArgumentError("--trick and --seat name the decision of a round record")
         frame = sj.analyze_play(
             record,
@@ -240,7 +246,8 @@ def analyze_plays(args: argparse.Namespace) -> None:
         trick, seat = frame.attrs["decision"]
         print_analysis(
             frame,
-            f"Trick {trick}, seat {seat}: {legal} legal plays"
+            f"Trick {trick + 1}, seat {seat}, rules {frame.attrs['rules']}: {legal} legal "
+            f"play{'s' if legal != 1 else ''}"
             + (f" ({shown} played out: the units, then throws)" if shown < legal else "")
             + f"; {how}. The level change is the seat's team's",
         )

@@ -469,8 +469,8 @@ def add_analyze(sub: Any) -> None:
     play.add_argument("file", help="a JSON round record (shengji demo --save) or position")
     play.add_argument(
         "--trick",
-        type=cli_type(count, "--trick", low=0, high=10**6),
-        help="in a record, the trick, from 0 (as shengji replay and the viewer number them)",
+        type=cli_type(count, "--trick", low=1, high=10**6),
+        help="in a record, the trick, from 1 (as shengji replay and the viewer number them)",
     )
     play.add_argument(
         "--seat",

@@ -47,7 +47,8 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
         when = {"drawing": f"at draw {e.at}", "dealt": "after the deal", "buried": "after burying"}[
             e.when
         ]
-        print(f"  deal {e.deal}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
+        # deals and tricks counted from 1, as the viewer shows them (records index from 0)
+        print(f"  deal {e.deal + 1}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
     print(
         f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
         f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
@@ -215,7 +216,7 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
     out = sys.stdout if out is None else out
     rows = [
         [
-            r.trick,
+            r.trick + 1,  # counted from 1, as shengji replay and the viewer show them
             r.seat,
             pretty(r.made),
             "-" if r.best is None else pretty(r.best),

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from shengji.core._core import RANK_NAMES, Cards, Trump, category, order
-from shengji.core.cards import SUIT_SYMBOLS, TRUMP_CATEGORY
+from shengji.core.cards import HAND_SIZE, SEATS, SUIT_SYMBOLS, TRUMP_CATEGORY
 from shengji.core.validate import short
 from shengji.errors import ArgumentError, ShengjiError
 from shengji.play.records import MatchRecord, RoundRecord, match_advance, read_record
@@ -152,6 +153,7 @@ def round_data(rec: RoundRecord, annotations: Any, title: str | None) -> dict[st
         ],
         "hands": [hand_groups(h, trump) for h in rec.hands],
         "buries": [{"seat": b.seat, "cards": shown(b.cards, trump)} for b in rec.buries],
+        "dealt_bottom": shown(Cards(rec.deals[-1].split()[SEATS * HAND_SIZE :]), trump),
         "bottom": shown(rec.bottom, trump),
         "tricks": tricks,
         "trick_points": rec.trick_points,
@@ -209,6 +211,14 @@ def condition_text(condition: dict | None) -> str | None:
     return "conditioned: " + "; ".join(parts)
 
 
+def hand_at(rec: RoundRecord, trick: int, seat: int) -> Cards:
+    """The seat's cards as trick `trick` begins: its hand less what it played before."""
+    hand = rec.hands[seat]
+    for t in rec.tricks[:trick]:
+        hand = hand - t.plays[t.seats.index(seat)]
+    return hand
+
+
 def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None:
     """The annotations of a round (the schema above) checked against it: for the page,
     {"source", "plays": [[[levels, points, best] or None for each seat] for each trick]};
@@ -250,13 +260,28 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
                 or not math.isfinite(value)
             ):
                 raise ArgumentError(f"{path}.{key} must be a number, got {short(value)}")
+        if note["levels"] < 0:
+            raise ArgumentError(
+                f"{path}.levels is a cost (the best's mean minus this play's), 0 or more, got "
+                f"{short(note['levels'])}"
+            )
         best = note["best"]
         if best is not None:
             if not isinstance(best, str):
                 raise ArgumentError(f"{path}.best must be None or card text, got {short(best)}")
             try:
-                best = shown(Cards(best), rec.trump)
+                cards = Cards(best)
             except ShengjiError as e:
                 raise ArgumentError(f"{path}.best must be card text: {e}") from None
+            held = hand_at(rec, trick, seat)
+            t = rec.tricks[trick]
+            if Counter(cards) - Counter(held) or (
+                seat != t.leader and len(cards) != len(t.plays[0])
+            ):
+                raise ArgumentError(
+                    f"{path}.best {short(best)} is not a play seat {seat} could make at trick "
+                    f"{trick}: it held {held}"
+                )
+            best = shown(cards, rec.trump)
         plays[trick][seat] = [note["levels"], note["points"], best]
     return {"source": annotations["source"], "plays": plays}

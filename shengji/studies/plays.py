@@ -11,14 +11,15 @@ from __future__ import annotations
 import inspect
 from collections import Counter
 from collections.abc import Callable
+from itertools import zip_longest
 from typing import Any
 
 import numpy as np
 
 from shengji._optional import needs
-from shengji.bots import BotSpec, resolve_bots
+from shengji.bots import BotSpec, bot_text, resolve_bots
 from shengji.core import validate
-from shengji.core._core import RANK_NAMES, Cards, Trump, kind_name, to_masks
+from shengji.core._core import RANK_NAMES, Cards, Trump, category, decompose, kind_name, to_masks
 from shengji.core.cards import HAND_SIZE, KINDS, SEATS
 from shengji.core.validate import short
 from shengji.errors import (
@@ -40,7 +41,8 @@ from shengji.studies.stats import Samples, Sums
 __all__ = ["analyze_play", "analyze_round", "position"]
 
 MAX_WORLDS = 1_000_000
-MAX_CANDIDATES = 100  # leads beyond: the units, then the first throws (the attrs say how many)
+MAX_CANDIDATES = 100  # leads beyond: the units, then throws (the attrs say how many)
+LEADS_LISTED = 10_000  # leads listed to choose the throws from, each category in turn
 EXACT_MAX_CARDS = 8  # cards a hand the solver values within seconds (7: about 1 s, 8: up to 11 s)
 PLAY_COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "n", "made")
 ROUND_COLUMNS = (
@@ -83,10 +85,22 @@ def decision_of(decision: Any) -> tuple[int, int]:
 
 
 def candidates_of(table: Table, cap: int, made: Cards | None) -> tuple[list[Cards], int]:
-    """The pending seat's legal plays (leads: every unit, then throws, the first `cap`), the
-    play `made` added where the cap left it out, and how many legal plays there are."""
-    masks, total = table.legal_plays(cap)
+    """The pending seat's legal plays, the first `cap` (leads: every unit, then throws taken
+    from each category in turn, so that a long suit's throws do not crowd out the others'),
+    the play `made` added where the cap left it out, and how many legal plays there are."""
+    lead = not table.state()["current"]
+    masks, total = table.legal_plays(max(cap, LEADS_LISTED) if lead else cap)
     plays = [Cards.from_masks(int(a), int(b)) for a, b in masks]
+    if lead and len(plays) > cap:
+        trump = table.trump
+        first_throw = next(
+            (i for i, p in enumerate(plays) if len(decompose(p, trump)) > 1), len(plays)
+        )
+        by_category: dict[str, list[Cards]] = {}
+        for play in plays[first_throw:]:
+            by_category.setdefault(category(next(iter(play)), trump), []).append(play)
+        throws = [p for turn in zip_longest(*by_category.values()) for p in turn if p]
+        plays = plays[:first_throw] + throws[: max(0, cap - first_throw)]
     if made is not None and made not in plays:
         plays.append(made)
     return plays, total
@@ -379,8 +393,8 @@ def analyze_play(
     mean level change (§8, before must-play clamping); `ci_low`, `ci_high`, the 95% interval
     of its difference to the best's, world by world (0 for the best; none with one world);
     `defender_points_mean`; `n`, the worlds; `made`, the play made in the record. Its attrs:
-    `legal` (how many legal plays there are), `decision` and `samples` (the paired outcomes,
-    for shengji.payoff)."""
+    `legal` (how many legal plays there are), `decision`, `rules` (the preset's name) and
+    `samples` (the paired outcomes, for shengji.payoff)."""
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
     exact = validate.flag(exact, "exact")
@@ -405,7 +419,9 @@ def analyze_play(
         out = solved(table, plays)
     else:
         out = played_out(table, plays, sample(table, worlds, seed), specs, workers)
-    return frame_of(out, made, legal, trick_seat)
+    frame = frame_of(out, made, legal, trick_seat)
+    frame.attrs["rules"] = table.rules.name
+    return frame
 
 
 def analyze_round(
@@ -442,6 +458,12 @@ def analyze_round(
     specs = native_specs(bots)
     if isinstance(record, dict) and "rounds" in record:
         raise ShengjiError("analyze_round takes a round record, not a match record")
+    if isinstance(record, dict) and "position" in record:
+        raise ShengjiError(
+            "analyze_round takes a round record, not a position: analyze_play ranks a "
+            "position's next play"
+        )
+    four = bots if isinstance(bots, (list, tuple)) else [bots]
     rec = replay(record)
     table, shows, buries = replay_table(rec)
     rows, notes = [], []
@@ -457,7 +479,8 @@ def analyze_round(
                 places = sample(table, worlds, decision_seed(seed, trick, who))
                 out = played_out(table, plays, places, specs, workers)
                 levels, points, low, high, top = out.cost(plays.index(made))
-                best = None if out.plays[top] == made else out.plays[top]
+                # a play as good as the best in levels and points has no better play
+                best = None if levels == 0 and points == 0 else out.plays[top]
             rows.append(
                 [trick, who, str(made), best and str(best), levels, low, high, points, len(plays)]
             )
@@ -476,7 +499,7 @@ def analyze_round(
     data = rec.to_dict()
     data["annotations"] = {
         "source": f"shengji analyze round: {worlds:,} worlds a decision from the seat's "
-        f"knowledge, bots {', '.join(dict.fromkeys(resolve_bots(bots)[2]))}, seed {seed}",
+        f"knowledge, bots {', '.join(dict.fromkeys(map(bot_text, four)))}, seed {seed}",
         "plays": notes,
     }
     frame = pd.DataFrame(rows, columns=list(ROUND_COLUMNS))
