@@ -99,13 +99,51 @@ def test_bad_settings_and_inputs():
         sj.Pimc(greedy="greedy")
     with pytest.raises(sj.BotError, match="Pimc.policy must be one of greedy, expert"):
         sj.Pimc(policy="random")
+    with pytest.raises(sj.BotError, match="Pimc.bury must be one of greedy, search"):
+        sj.Pimc(bury="low")
     engine = Table(
         sj.Rules.preset("v3"), 1, 0, (2, 2), False, [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3
     )
-    with pytest.raises(sj.PlayError, match="no play is pending"):
+    with pytest.raises(sj.PlayError, match="no play or bury is pending"):
         engine.greedy_play()
     engine.advance()
     with pytest.raises(sj.PlayError, match=r"\(k, 5, 2\)"):
         engine.rollouts(
             np.zeros((1, 4, 2), dtype=np.uint64), np.zeros((1, 2), np.uint64), sj.Greedy().spec()
         )
+
+
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def test_a_bury_played_out_is_the_round_the_bots_play(preset):
+    """At the dealer's bury (a Pimc that searches it), greedy's bury played out in the real
+    hands by four greedy bots gives the round four greedy bots play (抄底 included): the
+    play-out starts from the bury and its state as the round does. The searched bury is one
+    of its candidates, the same for the same seed."""
+    checked = stolen = 0
+    for seed in [*range(6), 25, 65]:  # v3 seeds 25 and 65: a 抄底 after the bury
+        rules = sj.Rules.preset(preset)
+        greedy = sj.play_round(rules, seed, "greedy", 0, (2, 2), False)
+        specs = [sj.Pimc(bury="search").spec()] + [sj.Greedy().spec()] * 3
+        table = Table(rules, seed, 0, (2, 2), False, specs)
+        if table.advance() != ("bury", 0):
+            continue  # another seat dealt after a redeal or took the call
+        world = np.zeros((1, 5, 2), dtype=np.uint64)  # the real hands; nothing in the rest
+        world[0, :4] = sj.to_masks([table.hand(q) for q in range(4)])
+        bury = table.bot_play(sj.Greedy().spec())
+        points, deltas = table.playouts(world, sj.to_masks([bury]), [sj.Greedy().spec()] * 4)
+        assert points[0, 0] == greedy.defender_points
+        checked += 1
+        stolen += len(greedy.buries) > 1
+        made = sj.play_round(
+            rules, seed, [sj.Pimc(rollouts=60, bury="search")] + ["greedy"] * 3, 0, (2, 2), False
+        )
+        again = sj.play_round(
+            rules, seed, [sj.Pimc(rollouts=60, bury="search")] + ["greedy"] * 3, 0, (2, 2), False
+        )
+        options = [
+            sj.Greedy(bury=b).spec() for b in ("low", "voids", "points", "random", "low_voids")
+        ]
+        options.append(sj.Expert().spec())
+        assert made.buries[0].cards in [table.bot_play(o) for o in options]
+        assert made.to_dict() == again.to_dict()
+    assert checked >= 3 and (stolen or preset != "v3"), (checked, stolen)

@@ -11,7 +11,7 @@ import math
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
@@ -234,6 +234,7 @@ class Expert:
 ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
 SCORES = ("points", "levels")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
+PIMC_BURIES = ("greedy", "search")  # how a Pimc buries
 
 
 @dataclass(frozen=True)
@@ -261,7 +262,10 @@ class Pimc:
     solver merges them: Table.canonical), only the one spending the lowest is a candidate.
     endgame: with k > 0 the bots play a world out only until a lead where the hands hold
     k cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
-    teams. Declarations, revolutions and the bury are greedy's (`greedy` settings). Same
+    teams. bury: "greedy", greedy's (its `greedy` settings); "search", the buries of each
+    greedy bury strategy and the expert's compared as its plays are (the same budget and
+    search, worlds sampled at the bury, each round played out from it). Declarations and
+    revolutions are greedy's (`greedy` settings). Same
     seed, same choices (with a rollout budget). `threads`: the threads its rollouts run on
     (without the GIL); the choices are the same for any number (with a rollout budget)."""
 
@@ -275,6 +279,7 @@ class Pimc:
     search: str = "even"
     merge: bool = False
     ms: int | None = None
+    bury: str = "greedy"
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -286,7 +291,12 @@ class Pimc:
         validate.integer(
             self.ms, "Pimc.ms (a budget in milliseconds)", 1, 10**7, optional=True, error=BotError
         )
-        for name, values in (("policy", ROLLOUT_POLICIES), ("score", SCORES), ("search", SEARCHES)):
+        for name, values in (
+            ("policy", ROLLOUT_POLICIES),
+            ("score", SCORES),
+            ("search", SEARCHES),
+            ("bury", PIMC_BURIES),
+        ):
             if getattr(self, name) not in values:
                 raise BotError(
                     f"Pimc.{name} must be one of {', '.join(values)}, got {getattr(self, name)!r}"
@@ -297,14 +307,15 @@ class Pimc:
 
     def spec(self) -> BotSpec:
         """Greedy's spec for the shows and bury; the plays come to Python (choose)."""
-        return self.greedy.spec()._replace(kind=BOTS["search"])
+        kind = BOTS["search_bury" if self.bury == "search" else "search"]
+        return self.greedy.spec()._replace(kind=kind)
 
     def __str__(self) -> str:
         budget = f"ms={self.ms}" if self.ms is not None else f"rollouts={self.rollouts}"
         return (
             f"pimc({budget}, max_candidates={self.max_candidates}, "
             f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
-            f"search={self.search}, merge={self.merge})"
+            f"search={self.search}, merge={self.merge}, bury={self.bury})"
         )
 
     def rollout_spec(self) -> BotSpec:
@@ -341,10 +352,27 @@ class Pimc:
         return candidates
 
     def choose(self, view: View, table: Table) -> Cards:
-        """The play for the pending seat of `table`, whose view is `view`."""
+        """The play (or, with bury="search", the bury) for the pending seat of `table`, whose
+        view is `view`."""
+        if view.action == "bury":
+            return self.choose_bury(view, table)
         moment = 4 * len(view.tricks) + len(view.current)
         rng = np.random.default_rng([self.seed, table.seed, moment])
         candidates = self.candidates(view, table, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[Search(self, view, table, to_masks(candidates), rng).best()]
+
+    def choose_bury(self, view: View, table: Table) -> Cards:
+        """The searched bury: each greedy bury strategy's and the expert's choice (its own
+        greedy settings' first), compared in worlds sampled at the bury."""
+        rng = np.random.default_rng([self.seed, table.seed, len(view.buriers), 1])
+        options = [self.greedy] + [replace(self.greedy, bury=name) for name in BURIES]
+        candidates: list[Cards] = []
+        for spec in [o.spec() for o in options] + [Expert(greedy=self.greedy).spec()]:
+            bury = table.bot_play(spec)
+            if bury not in candidates:
+                candidates.append(bury)
         if len(candidates) == 1:
             return candidates[0]
         return candidates[Search(self, view, table, to_masks(candidates), rng).best()]

@@ -22,6 +22,7 @@ cdef enum:
     BOT_SEARCH = 3         # greedy shows and bury; its plays are chosen in Python (a search bot)
     BOT_LEARNED = 4        # greedy shows and bury; its plays by its network (learned_play)
     BOT_EXPERT = 5         # greedy shows; its bury and plays by its rules (_expert.pxd)
+    BOT_SEARCH_BURY = 6    # a search bot that chooses its bury in Python too (Pimc.bury)
     CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
     CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
     CALL_NEVER = 2         # never show unless forced
@@ -87,8 +88,8 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
     p.optional = False
     p.suit_cards = 0
     p.overturn_passed = NULL
-    if (b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_LEARNED
-            or b.kind == BOT_EXPERT):
+    if (b.kind == BOT_GREEDY or b.kind == BOT_SEARCH or b.kind == BOT_SEARCH_BURY
+            or b.kind == BOT_LEARNED or b.kind == BOT_EXPERT):
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
         p.overturn_passed = greedy_passes_overturn

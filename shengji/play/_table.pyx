@@ -174,8 +174,8 @@ cdef class Table:
         cdef Game* copy
         cdef int rc
         cdef const uint64_t[:, ::1] places
-        if not self.g.pending or self.g.ask != ASK_PLAY:
-            raise PlayError("no play is pending")
+        if not self.g.pending or (self.g.ask != ASK_PLAY and self.g.ask != ASK_BURY):
+            raise PlayError("no play or bury is pending")
         if world is not None:
             places = world
             if places.shape[0] != 5 or places.shape[1] != 2:
@@ -238,8 +238,10 @@ cdef class Table:
         cdef int i
         cdef BotSpec bots[4]
         cdef Passes passes[4]
-        if not g.pending or g.ask != ASK_PLAY:
-            raise PlayError("no play is pending")
+        if not g.pending or (g.ask != ASK_PLAY and g.ask != ASK_BURY):
+            raise PlayError("no play or bury is pending")
+        if g.ask == ASK_BURY and endgame:
+            raise ArgumentError("endgame solves the last tricks of a play: 0 at a bury")
         if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
             raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
         if threads < 1:
@@ -545,7 +547,10 @@ cdef class _Rollouts:
                 while r < hi:
                     i = r // k
                     j = r % k
-                    copy_play_state(scratch, g)
+                    if g.ask == ASK_BURY:
+                        memcpy(scratch, g, sizeof(Game))   # the bury and 抄底 state too
+                    else:
+                        copy_play_state(scratch, g)
                     scratch.buf = buf          # one play buffer for all its rollouts
                     memcpy(scratch.passes, self.passes, sizeof(self.passes))  # greedy bots
                     scratch.watch_valid = False
