@@ -110,7 +110,7 @@ def simulate(args: argparse.Namespace) -> None:
     bots = bots_from_text(args.bots)
     if args.matches and args.rounds is not None:
         raise ArgumentError("--rounds and --matches exclude each other: play rounds or matches")
-    if args.matches and args.workers is not None:
+    if args.matches and args.workers not in (None, 1):
         raise ArgumentError("--workers is for rounds: matches are played one after another")
     rounds = 10_000 if args.rounds is None else args.rounds
     predeal = parse_predeal(args.predeal)
