@@ -286,11 +286,8 @@ def position(
     )
     while (pending := table.advance()) is not None and pending[0] != "bury":
         options, _ = table.options
-        mine = [
-            o
-            for o in options
-            if pending == ("show", declarer) and set(o) == set(show) and len(o) <= len(show)
-        ]
+        declaring = pending == ("show", declarer) and table.show_kind == "declare"
+        mine = [o for o in options if declaring and set(o) == set(show) and len(o) <= len(show)]
         refused = table.answer(mine[0] if mine else None, False)
         if refused:
             raise ShengjiError(
