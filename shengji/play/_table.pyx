@@ -234,7 +234,7 @@ cdef class Table:
         world j. Every candidate starts from the same copy of the round, its bots' random
         state included, so candidates differ only by their play."""
         cdef Game* g = self.g
-        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total, lo, share
+        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total
         cdef int i
         cdef BotSpec bots[4]
         cdef Passes passes[4]
@@ -256,8 +256,9 @@ cdef class Table:
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
         deltas = np.zeros(total, dtype=np.int32)   # and the dealer's team's level change
-        share = (total + threads - 1) // threads if total else 1
-        spans = [(lo, min(lo + share, total)) for lo in range(0, total, share)]
+        # thread t plays rollouts t, t + threads, ...: each thread meets every candidate, so
+        # that a candidate whose rounds run long loads them alike
+        spans = [(t, total, threads) for t in range(min(threads, total))]
         run = _Rollouts(self, worlds, candidates, points, deltas, endgame)
         memcpy(run.bots, bots, sizeof(bots))
         memcpy(run.passes, passes, sizeof(passes))
@@ -520,9 +521,9 @@ cdef class _Rollouts:
         self.deltas = deltas
         self.endgame = endgame
 
-    def play(self, int64_t lo, int64_t hi):
-        """Rollouts lo .. hi - 1 (candidate r // k in world r % k) into points and deltas
-        (the level change their settlement gives the dealer's team), without the
+    def play(self, int64_t lo, int64_t hi, int64_t step):
+        """Rollouts lo, lo + step, ... below hi (candidate r // k in world r % k) into points
+        and deltas (the level change their settlement gives the dealer's team), without the
         GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
         the first refusal (code, rollout)."""
         cdef Game* g = self.table.g
@@ -570,14 +571,17 @@ cdef class _Rollouts:
                         tally(scratch, &points, &penalty)
                         final = max(0, points + penalty + rc)
                         holds = settle_raw(&g.rules.s, final, &rise)
-                    if rc >= 0 and SHENGJI_DEBUG and not play_state_only(scratch, g):
+                    # a play's rollout changes only the play's state (what copy_play_state
+                    # restores); a bury's is copied whole
+                    if (rc >= 0 and SHENGJI_DEBUG and g.ask != ASK_BURY
+                            and not play_state_only(scratch, g)):
                         rc = BAD_FAST_PATH
                     if rc < 0:
                         break
                     self.points[r] = final
                     holds = settle_raw(&scratch.rules.s, final, &rise)
                     self.deltas[r] = rise if holds else -rise
-                    r += 1
+                    r += step
         finally:
             free(buf.data)
             free(scratch)

@@ -93,6 +93,7 @@ def candidates_of(table: Table, cap: int, made: Cards | None) -> tuple[list[Card
     plays = [Cards.from_masks(int(a), int(b)) for a, b in masks]
     if lead and len(plays) > cap:
         trump = table.trump
+        assert trump is not None  # a play is pending: the trump is known
         first_throw = next(
             (i for i, p in enumerate(plays) if len(decompose(p, trump)) > 1), len(plays)
         )
