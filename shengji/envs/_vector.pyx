@@ -10,13 +10,14 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, empty_buffer, difference, legal_leads_raw, legal_follows_raw,
+    CardSet, PlayBuffer, SHENGJI_DEBUG, empty_buffer, difference, legal_leads_raw,
+    legal_follows_raw,
 )
 from shengji.round._engine cimport (
     Game, GameRules, Passes, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, BAD_REDEALS,
     MAX_DEALS, apply, game_start,
 )
-from shengji.round._knowledge cimport RoundKnowledge, TABLE, catch_up, knowledge_reset
+from shengji.round._knowledge cimport RoundKnowledge, TABLE, agrees, catch_up, knowledge_reset
 from shengji.round._observation cimport (
     Moment, OBSERVATION_SIZE, moment_of, encode_observation,
 )
@@ -31,6 +32,7 @@ from shengji.errors import EngineError, ShengjiError
 cdef enum:
     BURY_CARDS = 8           # the AEC env takes the bury one card at a time, eight times
     NO_LEARNER = -1000       # a round ended with no learner seat asked (an engine bug)
+    BAD_KNOWLEDGE = -1001    # debug builds: the knowledge read disagrees with the round
 
 
 ctypedef struct Slot:        # one env
@@ -237,8 +239,11 @@ cdef class VecCore:
         cdef int8_t* mask
         cdef uint64_t[:, ::1] out = self.moves_v
         catch_up(s.know, g)
-        moment_of(g, seat, &m)
-        encode_observation(&self.obs_v[k, 0], &s.know.seen[seat], &s.know.seen[TABLE], &m)
+        if SHENGJI_DEBUG and not agrees(s.know, g):
+            return BAD_KNOWLEDGE
+        moment_of(g, seat, s.know, &m)
+        encode_observation(&self.obs_v[k, 0], &s.know.seen[seat], &s.know.seen[TABLE],
+                           s.know.shown_kinds, &m)
         if g.ask == ASK_SHOW:
             for i in range(g.nopts):
                 out[at + n, 0] = g.opts[i].ones
@@ -289,6 +294,8 @@ cdef class VecCore:
         if rc == BAD_REDEALS:
             raise ShengjiError(f"env {k}: nobody declared in {MAX_DEALS} deals: the round "
                                "cannot start")
+        if rc == BAD_KNOWLEDGE:
+            raise EngineError(f"env {k}: engine bug: a seat's knowledge disagrees with the round")
         if rc == NO_LEARNER:
             raise EngineError(f"env {k}: engine bug: a round ended without asking a learner seat")
         raise EngineError(f"env {k}: engine bug: the round engine refused an answer: "

@@ -8,6 +8,7 @@ from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ctz, card_count, union_of, difference, trump_table, set_of, cards_of,
+    points_raw,
 )
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
@@ -279,6 +280,8 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
         know_deal(rk.seen)
         rk.deal = deal
         rk.took = rk.nsteals = rk.nburies = rk.nplays = 0
+        rk.shown_kinds = 0
+        rk.won_points[0] = rk.won_points[1] = 0
     while rk.nevents < g.nevents:
         e = &g.events[rk.nevents]
         rk.nevents += 1
@@ -292,12 +295,14 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
             shown.ones = (<uint64_t>1) << e.kind
             shown.twos = shown.ones if e.count == 2 else 0
             know_show(rk.seen, e.seat, shown)
+            rk.shown_kinds |= shown.ones
             if e.when == WHEN_BURIED:
                 # 抄底: the overturner takes up the bottom buried last
                 know_take(rk.seen, e.seat, g.buried[rk.nburies - 1])
                 rk.nsteals += 1
         elif e.what == EV_TURN:
-            know_turn(rk.seen, e.kind)
+            know_turn(rk.seen, e.kind)     # at the bottom, then in the hand taking it
+            rk.shown_kinds |= (<uint64_t>1) << e.kind
     know_draws(rk.seen, deck, g.first_drawer, g.drawn)
     catch_up_buries(rk, g)
     plays = 4 * g.ntricks + g.step if g.phase >= PH_PLAY else 0
@@ -306,8 +311,12 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
         j = rk.nplays % 4
         seat = (t.leader + j) & 3
         if j == 0 and throw_failed(t):
-            know_show(rk.seen, seat, difference(t.attempted, t.plays[0]))   # kept in hand
+            shown = difference(t.attempted, t.plays[0])     # kept in hand
+            know_show(rk.seen, seat, shown)
+            rk.shown_kinds |= shown.ones
         know_play(rk.seen, seat, t.plays[j])
+        if j == 3:      # the trick is over: its points go to its winner's team
+            rk.won_points[t.winner & 1] += trick_points(t)
         rk.nplays += 1
     if g.phase >= PH_PLAY:
         for o in range(OBSERVERS):
@@ -315,15 +324,30 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
                 rk.seen[o].voids[q] = g.voids[q]
 
 
+cdef inline int trick_points(const Trick* t) noexcept nogil:
+    """The points of a finished trick's cards."""
+    return points_raw(union_of(union_of(t.plays[0], t.plays[1]),
+                               union_of(t.plays[2], t.plays[3])))
+
+
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     """The knowledge read agrees with the round (checked in debug builds): each seat's hand,
-    everybody's hand sizes, the played cards, and in the tricks the unseen cards
-    (unseen_by)."""
-    cdef int o, q
+    everybody's hand sizes, the played cards, in the tricks the unseen cards (unseen_by), and
+    every kind with a copy at one seat among the kinds shown (RoundKnowledge.shown_kinds),
+    each team's points in the tricks it took."""
+    cdef int o, q, i
+    cdef int won[2]
     cdef const Knowledge* K
     cdef CardSet played, unseen, truth
+    won[0] = won[1] = 0
+    for i in range(g.ntricks if g.phase >= PH_PLAY else 0):
+        won[g.tricks[i].winner & 1] += trick_points(&g.tricks[i])
+    if won[0] != rk.won_points[0] or won[1] != rk.won_points[1]:
+        return False
     for o in range(OBSERVERS):
         K = &rk.seen[o]
+        if o == TABLE and at_one_seat(K, ALL_KINDS) & ~rk.shown_kinds:
+            return False
         played.ones = played.twos = 0
         for q in range(4):
             if K.sizes[q] != card_count(g.hands[q]):
