@@ -90,6 +90,17 @@ cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
     cdef int i, c
     cdef uint8_t f = bit(frm)
     cdef uint8_t w[2]
+    if k.nalts == 1 and k.where[0][0] != 0 and k.where[0][1] != 0 and k.ways[0] != 0:
+        # most kinds: one alternative, which stays the one (add_alt keeps it, smaller mask
+        # first), its unused slots already zero (know_deal zeroes them)
+        for c in range(2):
+            w[c] = k.where[0][c]
+            if w[c] & f:
+                w[c] = ((w[c] & ~f) if leave else w[c]) | add
+        if w[0] != 0 and w[1] != 0:
+            k.where[0][0] = min(w[0], w[1])
+            k.where[0][1] = max(w[0], w[1])
+            return
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
         for c in range(2):
@@ -134,6 +145,7 @@ cdef void know_deal(Knowledge* know) noexcept nogil:
         K.rest = DECK_SIZE
         K.drawn = 0
         anywhere = HIDDEN & ~(bit(o) if o < 4 else 0)
+        memset(K.kinds, 0, sizeof(K.kinds))    # unused slots too: states compare as bytes
         for k in range(NUM_KINDS):
             K.kinds[k].nalts = 1
             K.kinds[k].where[0][0] = K.kinds[k].where[0][1] = anywhere

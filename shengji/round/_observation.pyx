@@ -125,8 +125,9 @@ cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
 cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat,
                              uint64_t shown_kinds) noexcept nogil:
     """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
-    counted in one pass over each kind's alternatives; only the kinds shown (shown_kinds) may
-    have any, and of those only the ones with a copy at one seat in the first alternative."""
+    counted in one pass over each kind's alternatives (out holds zeros); only the kinds shown
+    (shown_kinds) may have any, and of those only the ones with a copy at one seat in the first
+    alternative."""
     cdef int kind, a, j, q
     cdef int least[4]
     cdef int counts[4]
@@ -136,6 +137,11 @@ cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat,
         kind = ctz(maybe)
         maybe &= maybe - 1
         k = &T.kinds[kind]
+        if k.nalts == 1:        # most: each copy at one seat there for certain (out is 0)
+            for j in range(2):
+                if one_seat(k.where[0][j]):
+                    out[54 * ((ctz(k.where[0][j]) - seat) & 3) + kind] += 1
+            continue
         if k.nalts == 0:
             continue
         least[0] = least[1] = least[2] = least[3] = 2
