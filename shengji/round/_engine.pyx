@@ -983,17 +983,20 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
 cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil:
     """The defenders' points from the tricks finished so far, and the failed throws' penalties
     (§6: + when a dealer-team seat threw, - when a defender did)."""
-    cdef int k, j, lost, dealer = g.dealer
+    cdef int k, lost, dealer = g.dealer
     cdef const Trick* tricks = g.tricks
-    trick_points[0] = 0
+    cdef CardSet won        # the defenders' tricks' cards: no kind thrice, so the points of
+                            # the union are the sum of the plays' points
+    won.ones = won.twos = 0
     penalty[0] = 0
     for k in range(g.ntricks):
         if (tricks[k].winner - dealer) % 2:
-            for j in range(4):
-                trick_points[0] += points_raw(tricks[k].plays[j])
+            won = union_of(union_of(won, union_of(tricks[k].plays[0], tricks[k].plays[1])),
+                           union_of(tricks[k].plays[2], tricks[k].plays[3]))
         if throw_failed(&tricks[k]):
             lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
             penalty[0] += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
+    trick_points[0] = points_raw(won)
 
 
 cdef int finish(Game* g) noexcept nogil:
