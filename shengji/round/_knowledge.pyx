@@ -30,8 +30,8 @@ cdef inline uint8_t bit(int place) noexcept nogil:
     return <uint8_t>(1 << place)
 
 
-cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
-                  int8_t* overflow) noexcept nogil:
+cdef inline void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
+                         int8_t* overflow) noexcept nogil:
     """One more alternative: copies in places a and b. Masks are kept smaller first, so that
     two alternatives that differ only by which copy is which merge; one with a copy in no
     place cannot be and is dropped."""
@@ -56,6 +56,34 @@ cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
     out.nalts += 1
 
 
+cdef inline void see_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways, int n,
+                         uint8_t f, int to, bint exact, int8_t* overflow) noexcept nogil:
+    """see_copies of one alternative (copies in places a and b), added to out."""
+    if n == 2:
+        if a & f and b & f:
+            add_alt(out, bit(to), bit(to), ways, overflow)
+    elif n == 0:
+        add_alt(out, a & ~f, b & ~f, ways, overflow)
+    else:
+        if a & f:
+            add_alt(out, bit(to), b & ~f if exact else b, ways, overflow)
+        if b & f:
+            add_alt(out, bit(to), a & ~f if exact else a, ways, overflow)
+
+
+cdef inline void clear_first(KindKnowledge* k, uint8_t* a, uint8_t* b,
+                             uint32_t* ways) noexcept nogil:
+    """Takes out a one-alternative kind's alternative, for it to be rebuilt in place: the
+    other slots are zero already (know_deal zeroes them, every rebuild keeps them so), as the
+    full rebuild's fresh struct has them."""
+    a[0] = k.where[0][0]
+    b[0] = k.where[0][1]
+    ways[0] = k.ways[0]
+    k.nalts = 0
+    k.where[0][0] = k.where[0][1] = 0
+    k.ways[0] = 0
+
+
 cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
                      int8_t* overflow) noexcept nogil:
     """n copies were seen at place `at` and are at `to` now (a draw, a show, a play, a bury
@@ -63,23 +91,22 @@ cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
     explanation; a pair seen at once is both copies, one explanation. With exact the whole of
     `at` was seen (the bottom taken up), so no other copy is there."""
     cdef KindKnowledge out
-    cdef int i, c
+    cdef int i
     cdef uint8_t f = bit(at), a, b
+    cdef uint32_t ways
+    if k.nalts == 1:        # most kinds
+        clear_first(k, &a, &b, &ways)
+        see_alt(k, a, b, ways, n, f, to, exact, overflow)
+        return
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
-        a = k.where[i][0]
-        b = k.where[i][1]
-        if n == 2:
-            if a & f and b & f:
-                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
-        elif n == 0:
-            add_alt(&out, a & ~f, b & ~f, k.ways[i], overflow)
-        else:
-            for c in range(2):
-                if k.where[i][c] & f:
-                    b = k.where[i][1 - c]
-                    add_alt(&out, bit(to), b & ~f if exact else b, k.ways[i], overflow)
+        see_alt(&out, k.where[i][0], k.where[i][1], k.ways[i], n, f, to, exact, overflow)
     k[0] = out
+
+
+cdef inline uint8_t widened(uint8_t w, uint8_t f, uint8_t add, bint leave) noexcept nogil:
+    """widen's places of one copy."""
+    return (((w & ~f) if leave else w) | add) if w & f else w
 
 
 cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
@@ -87,27 +114,17 @@ cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
     """Every copy that may be at frm may now be in `add` too (a bury: from a hand to the
     bottom), or with leave only there (the bottom taken into a hand)."""
     cdef KindKnowledge out
-    cdef int i, c
-    cdef uint8_t f = bit(frm)
-    cdef uint8_t w[2]
-    if k.nalts == 1 and k.where[0][0] != 0 and k.where[0][1] != 0 and k.ways[0] != 0:
-        # most kinds: one alternative, which stays the one (add_alt keeps it, smaller mask
-        # first), its unused slots already zero (know_deal zeroes them)
-        for c in range(2):
-            w[c] = k.where[0][c]
-            if w[c] & f:
-                w[c] = ((w[c] & ~f) if leave else w[c]) | add
-        if w[0] != 0 and w[1] != 0:
-            k.where[0][0] = min(w[0], w[1])
-            k.where[0][1] = max(w[0], w[1])
-            return
+    cdef int i
+    cdef uint8_t f = bit(frm), a, b
+    cdef uint32_t ways
+    if k.nalts == 1:        # most kinds
+        clear_first(k, &a, &b, &ways)
+        add_alt(k, widened(a, f, add, leave), widened(b, f, add, leave), ways, overflow)
+        return
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
-        for c in range(2):
-            w[c] = k.where[i][c]
-            if w[c] & f:
-                w[c] = ((w[c] & ~f) if leave else w[c]) | add
-        add_alt(&out, w[0], w[1], k.ways[i], overflow)
+        add_alt(&out, widened(k.where[i][0], f, add, leave),
+                widened(k.where[i][1], f, add, leave), k.ways[i], overflow)
     k[0] = out
 
 
