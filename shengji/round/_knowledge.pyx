@@ -363,8 +363,9 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     """The knowledge read agrees with the round (checked in debug builds): each seat's hand,
     everybody's hand sizes, the played cards, in the tricks the unseen cards (unseen_by), and
     every kind with a copy at one seat among the kinds shown (RoundKnowledge.shown_kinds),
-    each team's points in the tricks it took."""
-    cdef int o, q, i
+    each team's points in the tricks it took, and every kind's unused slots zero (see_copies
+    and widen rebuild one alternative in place on it)."""
+    cdef int o, q, i, kind
     cdef int won[2]
     cdef const Knowledge* K
     cdef CardSet played, unseen, truth
@@ -377,6 +378,11 @@ cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
         K = &rk.seen[o]
         if o == TABLE and at_one_seat(K, ALL_KINDS) & ~rk.shown_kinds:
             return False
+        for kind in range(NUM_KINDS):
+            for i in range(K.kinds[kind].nalts, MAX_ALTS):
+                if K.kinds[kind].where[i][0] or K.kinds[kind].where[i][1] or \
+                        K.kinds[kind].ways[i]:
+                    return False
         played.ones = played.twos = 0
         for q in range(4):
             if K.sizes[q] != card_count(g.hands[q]):
