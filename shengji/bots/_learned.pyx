@@ -217,8 +217,9 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
     cdef int64_t n, i, best = 0, total
     cdef float value, best_value = 0
     catch_up(know, g)
-    moment_of(g, g.seat, &moment)
-    encode_observation(obs, &know.seen[g.seat], &know.seen[TABLE], &moment)
+    moment_of(g, g.seat, know, &moment)
+    encode_observation(obs, &know.seen[g.seat], &know.seen[TABLE], know.shown_kinds,
+                       &moment)
     g.buf.n = 0
     if g.step == 0:
         n = legal_leads_raw(g.table, g.hands[g.seat], net.max_moves, &g.buf, &total)

@@ -2,13 +2,14 @@
 # like a sensible human from what its seat can see), answering the engine's pending decision
 # without the GIL. The contract is _policies.pxd; docs/engine.md describes both bots.
 from libc.stdint cimport uint64_t, int8_t, int64_t
+from libc.string cimport memcmp
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
     kind_points, card_count, restrict, difference, union_of, ctz, popcount, play_rank, outranks,
     may_compete, legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
 )
-from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
+from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
     Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, BAD_FAST_PATH,
     suit_strength, shown_suit, show_passed, unseen_by,
@@ -100,6 +101,11 @@ cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nog
     cdef CardSet out
     out.ones = 0
     out.twos = 0
+    if m == 0:
+        # no cards (a follower with just the lead's count of the led category): the one output
+        # counted_submultiset's draw below 1 would take is taken all the same
+        rng_next(r)
+        return out
     if m == 1:
         # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
         x = rng_below(r, card_count(pool))
@@ -150,14 +156,20 @@ cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
     keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
     choice of the free cards is legal and is drawn directly; otherwise the legal follows are
     listed and one is picked. Returns 0, or a BAD_* code from the core."""
-    cdef CardSet suit_cards
+    cdef CardSet suit_cards, general
+    cdef Rng before
     cdef int nc
     cdef int64_t n
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     if nc <= shape.ncards:
+        before = r[0]
         out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
                                                          shape.ncards - nc))
+        if SHENGJI_DEBUG and nc == shape.ncards:   # the empty draw against the counted one
+            general = counted_submultiset(&before, difference(hand, suit_cards), 0)
+            if general.ones or memcmp(&before, r, sizeof(Rng)):
+                return BAD_FAST_PATH
         return 0
     if shape.npairs == 0:
         out[0] = random_submultiset(r, suit_cards, shape.ncards)

@@ -11,11 +11,6 @@ from shengji.errors import ArgumentError
 
 cdef extern from *:
     """
-    static inline uint64_t sj_mulhi(uint64_t a, uint64_t b, uint64_t *lo) {
-        unsigned __int128 m = (unsigned __int128)a * b;
-        *lo = (uint64_t)m;
-        return (uint64_t)(m >> 64);
-    }
     /* One batch of Fisher-Yates steps (shuffle_deck): with m cards left, step i swaps the card
        at place m - 1 - i with the one at the next digit of x * m (m - 1) ... (the high word of
        x * (m - i), x going on as the low word). Returns the low word left. */
@@ -40,7 +35,6 @@ cdef extern from *:
         return x;
     }
     """
-    uint64_t mulhi "sj_mulhi"(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
     uint64_t batch_swaps "sj_batch_swaps"(int8_t* deck, uint64_t x, int m,
                                           int steps) noexcept nogil
 
@@ -55,10 +49,6 @@ cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
 cdef void rng_seed(Rng* r, uint64_t seed, uint64_t index) noexcept nogil:
     """Key the generator by (seed, index): both pass through splitmix64 so that nearby seeds
     and indices give unrelated streams; splitmix64 output is never four zeros in a row."""
@@ -68,17 +58,6 @@ cdef void rng_seed(Rng* r, uint64_t seed, uint64_t index) noexcept nogil:
         r.s[i] = splitmix64(&key)
 
 
-cdef uint64_t rng_next(Rng* r) noexcept nogil:
-    cdef uint64_t result = rotl(r.s[1] * 5, 7) * 9, t = r.s[1] << 17
-    r.s[2] ^= r.s[0]
-    r.s[3] ^= r.s[1]
-    r.s[1] ^= r.s[2]
-    r.s[0] ^= r.s[3]
-    r.s[2] ^= t
-    r.s[3] = rotl(r.s[3], 45)
-    return result
-
-
 cdef inline void rng_stream(Rng* r, uint64_t seed, uint64_t index,
                             uint64_t stream) noexcept nogil:
     """Key the generator by (seed, index) for stream 0, else by (that generator's first
@@ -86,17 +65,6 @@ cdef inline void rng_stream(Rng* r, uint64_t seed, uint64_t index,
     rng_seed(r, seed, index)
     if stream:
         rng_seed(r, rng_next(r), stream)
-
-
-cdef uint64_t rng_below(Rng* r, uint64_t bound) noexcept nogil:
-    """Uniform in [0, bound) for bound > 0, without modulo bias (Lemire 2019)."""
-    cdef uint64_t lo, hi, threshold
-    hi = mulhi(rng_next(r), bound, &lo)
-    if lo < bound:
-        threshold = (-bound) % bound
-        while lo < threshold:
-            hi = mulhi(rng_next(r), bound, &lo)
-    return hi
 
 
 # The shuffle's batches: with m cards left to place, the next BATCH steps (bounds m, m - 1,

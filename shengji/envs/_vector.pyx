@@ -5,18 +5,19 @@
 # mask into arrays allocated once, without the GIL.
 from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, empty_buffer, difference, legal_leads_raw, legal_follows_raw,
+    CardSet, PlayBuffer, SHENGJI_DEBUG, empty_buffer, difference, legal_leads_raw,
+    legal_follows_raw,
 )
 from shengji.round._engine cimport (
     Game, GameRules, Passes, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, BAD_REDEALS,
     MAX_DEALS, apply, game_start,
 )
-from shengji.round._knowledge cimport RoundKnowledge, TABLE, catch_up, knowledge_reset
+from shengji.round._knowledge cimport RoundKnowledge, TABLE, agrees, catch_up, knowledge_reset
 from shengji.round._observation cimport (
     Moment, OBSERVATION_SIZE, moment_of, encode_observation,
 )
@@ -31,6 +32,8 @@ from shengji.errors import EngineError, ShengjiError
 cdef enum:
     BURY_CARDS = 8           # the AEC env takes the bury one card at a time, eight times
     NO_LEARNER = -1000       # a round ended with no learner seat asked (an engine bug)
+    BAD_KNOWLEDGE = -1001    # debug builds: the knowledge read disagrees with the round
+    BAD_KEPT_OBS = -1002     # debug builds: an observation kept through a bury is not its own
 
 
 ctypedef struct Slot:        # one env
@@ -236,9 +239,19 @@ cdef class VecCore:
         cdef CardSet left
         cdef int8_t* mask
         cdef uint64_t[:, ::1] out = self.moves_v
-        catch_up(s.know, g)
-        moment_of(g, seat, &m)
-        encode_observation(&self.obs_v[k, 0], &s.know.seen[seat], &s.know.seen[TABLE], &m)
+        cdef int16_t* obs = &self.obs_v[k, 0]
+        cdef int16_t again[OBSERVATION_SIZE]
+        # a bury's second to eighth card: nothing has happened since its first, whose
+        # observation env k's row still holds (debug builds encode it again and compare)
+        if not (g.ask == ASK_BURY and s.npicked) or SHENGJI_DEBUG:
+            catch_up(s.know, g)
+            if SHENGJI_DEBUG and not agrees(s.know, g):
+                return BAD_KNOWLEDGE
+            moment_of(g, seat, s.know, &m)
+            encode_observation(&again[0] if g.ask == ASK_BURY and s.npicked else obs,
+                               &s.know.seen[seat], &s.know.seen[TABLE], s.know.shown_kinds, &m)
+            if g.ask == ASK_BURY and s.npicked and memcmp(again, obs, sizeof(again)):
+                return BAD_KEPT_OBS
         if g.ask == ASK_SHOW:
             for i in range(g.nopts):
                 out[at + n, 0] = g.opts[i].ones
@@ -289,6 +302,11 @@ cdef class VecCore:
         if rc == BAD_REDEALS:
             raise ShengjiError(f"env {k}: nobody declared in {MAX_DEALS} deals: the round "
                                "cannot start")
+        if rc == BAD_KNOWLEDGE:
+            raise EngineError(f"env {k}: engine bug: a seat's knowledge disagrees with the round")
+        if rc == BAD_KEPT_OBS:
+            raise EngineError(f"env {k}: engine bug: the observation kept through a bury is "
+                              "not the one encoded")
         if rc == NO_LEARNER:
             raise EngineError(f"env {k}: engine bug: a round ended without asking a learner seat")
         raise EngineError(f"env {k}: engine bug: the round engine refused an answer: "

@@ -393,8 +393,9 @@ cdef class Table:
             raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
                                 f"{out.shape[0]}")
         catch_up(self.know, self.g)
-        moment_of(self.g, seat, &m)
-        encode_observation(&out[0], &self.know.seen[seat], &self.know.seen[TABLE], &m)
+        moment_of(self.g, seat, self.know, &m)
+        encode_observation(&out[0], &self.know.seen[seat], &self.know.seen[TABLE],
+                           self.know.shown_kinds, &m)
 
     def legal_plays(self, int64_t cap):
         """The pending seat's legal plays as (n, 2) uint64 [ones, twos] masks (to_masks), the

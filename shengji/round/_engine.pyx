@@ -881,13 +881,14 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
     cdef int i, rc, win = 0, win_key, key
     cdef bint win_ruffs = False, ruffs, one_kind
     if g.step == 0:
-        rc = check_cardset(cards)
-        if rc < 0:
-            return rc
-        if not cards.ones:
-            return BAD_LEAD_NONE
-        if not is_subset(cards, g.hands[g.seat]):
-            return BAD_NOT_IN_HAND
+        if check:
+            rc = check_cardset(cards)
+            if rc < 0:
+                return rc
+            if not cards.ones:
+                return BAD_LEAD_NONE
+            if not is_subset(cards, g.hands[g.seat]):
+                return BAD_NOT_IN_HAND
         # a single or a pair is one unit: no throw to check (debug builds check it all the same)
         one_kind = (cards.ones & (cards.ones - 1)) == 0
         if one_kind and not SHENGJI_DEBUG:
@@ -955,8 +956,9 @@ cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
 cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
     """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
     a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
-    False a follow is taken as legal (a native bot's, built from the legal follows: the tests
-    replay those rounds with every check, and the debug build always checks)."""
+    False a play is taken as legal (a native bot's, built from its hand and the legal
+    follows; a throw is still checked against the other hands): the tests replay those
+    rounds with every check, and the debug build always checks."""
     cdef int rc
     if not g.pending:
         return BAD_NO_DECISION
@@ -983,17 +985,20 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
 cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil:
     """The defenders' points from the tricks finished so far, and the failed throws' penalties
     (§6: + when a dealer-team seat threw, - when a defender did)."""
-    cdef int k, j, lost, dealer = g.dealer
+    cdef int k, lost, dealer = g.dealer
     cdef const Trick* tricks = g.tricks
-    trick_points[0] = 0
+    cdef CardSet won        # the defenders' tricks' cards: no kind thrice, so the points of
+                            # the union are the sum of the plays' points
+    won.ones = won.twos = 0
     penalty[0] = 0
     for k in range(g.ntricks):
         if (tricks[k].winner - dealer) % 2:
-            for j in range(4):
-                trick_points[0] += points_raw(tricks[k].plays[j])
+            won = union_of(union_of(won, union_of(tricks[k].plays[0], tricks[k].plays[1])),
+                           union_of(tricks[k].plays[2], tricks[k].plays[3]))
         if throw_failed(&tricks[k]):
             lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
             penalty[0] += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
+    trick_points[0] = points_raw(won)
 
 
 cdef int finish(Game* g) noexcept nogil:

@@ -11,10 +11,10 @@
 # the QH shown earlier, or the other one), both explanations are kept as alternatives, each
 # standing for `ways` explanations, so that the sampler weighs each deal of the physical cards
 # by the explanations that allow it.
-from libc.stdint cimport uint8_t, uint32_t, int8_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
 from libc.string cimport memset
 
-from shengji.core._core cimport CardSet, ALL_KINDS, difference
+from shengji.core._core cimport CardSet, ALL_KINDS, ctz, difference
 from shengji.round._engine cimport Game, Trick, MAX_TRICKS
 
 cpdef enum:
@@ -61,6 +61,10 @@ ctypedef struct RoundKnowledge:
     int nsteals            # 抄底 takes read
     int nburies            # buries read
     int nplays             # plays to tricks read
+    int won_points[2]      # points each team (seat % 2) took in the finished tricks read
+    uint64_t shown_kinds   # kinds shown or turned up in this deal: the only kinds of which the
+                           # table may know a copy to be at one seat (at_one_seat), so the only
+                           # ones the observation's shown field need look at
 
 
 cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil
@@ -79,6 +83,25 @@ cdef inline CardSet unseen_of(const Knowledge* K) noexcept nogil:
     if K.bottom_known:
         x = difference(x, K.bottom)
     return x
+
+
+cdef inline uint64_t one_seat(uint8_t w) noexcept nogil:
+    """1 if the places w (6 bits) are one place, and that a seat: w is 1, 2, 4 or 8 (bits of
+    0x116); else 0. No branch: asked of every kind."""
+    return ((<uint64_t>0x116) >> (w & 63)) & 1
+
+
+cdef inline uint64_t at_one_seat(const Knowledge* K, uint64_t kinds) noexcept nogil:
+    """Of `kinds`, those whose first alternative has a copy at one seat: a copy certain at a
+    seat is there alone in every alternative, so in the first."""
+    cdef uint64_t out = 0
+    cdef int kind
+    while kinds:
+        kind = ctz(kinds)
+        kinds &= kinds - 1
+        out |= (one_seat(K.kinds[kind].where[0][0]) | one_seat(K.kinds[kind].where[0][1])) \
+            << kind
+    return out
 
 
 cdef inline void knowledge_reset(RoundKnowledge* rk) noexcept nogil:

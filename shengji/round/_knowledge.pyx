@@ -8,6 +8,7 @@ from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, ctz, card_count, union_of, difference, trump_table, set_of, cards_of,
+    points_raw,
 )
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
@@ -29,8 +30,8 @@ cdef inline uint8_t bit(int place) noexcept nogil:
     return <uint8_t>(1 << place)
 
 
-cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
-                  int8_t* overflow) noexcept nogil:
+cdef inline void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
+                         int8_t* overflow) noexcept nogil:
     """One more alternative: copies in places a and b. Masks are kept smaller first, so that
     two alternatives that differ only by which copy is which merge; one with a copy in no
     place cannot be and is dropped."""
@@ -55,6 +56,34 @@ cdef void add_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways,
     out.nalts += 1
 
 
+cdef inline void see_alt(KindKnowledge* out, uint8_t a, uint8_t b, uint32_t ways, int n,
+                         uint8_t f, int to, bint exact, int8_t* overflow) noexcept nogil:
+    """see_copies of one alternative (copies in places a and b), added to out."""
+    if n == 2:
+        if a & f and b & f:
+            add_alt(out, bit(to), bit(to), ways, overflow)
+    elif n == 0:
+        add_alt(out, a & ~f, b & ~f, ways, overflow)
+    else:
+        if a & f:
+            add_alt(out, bit(to), b & ~f if exact else b, ways, overflow)
+        if b & f:
+            add_alt(out, bit(to), a & ~f if exact else a, ways, overflow)
+
+
+cdef inline void clear_first(KindKnowledge* k, uint8_t* a, uint8_t* b,
+                             uint32_t* ways) noexcept nogil:
+    """Takes out a one-alternative kind's alternative, for it to be rebuilt in place: the
+    other slots are zero already (know_deal zeroes them, every rebuild keeps them so), as the
+    full rebuild's fresh struct has them."""
+    a[0] = k.where[0][0]
+    b[0] = k.where[0][1]
+    ways[0] = k.ways[0]
+    k.nalts = 0
+    k.where[0][0] = k.where[0][1] = 0
+    k.ways[0] = 0
+
+
 cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
                      int8_t* overflow) noexcept nogil:
     """n copies were seen at place `at` and are at `to` now (a draw, a show, a play, a bury
@@ -62,23 +91,22 @@ cdef void see_copies(KindKnowledge* k, int n, int at, int to, bint exact,
     explanation; a pair seen at once is both copies, one explanation. With exact the whole of
     `at` was seen (the bottom taken up), so no other copy is there."""
     cdef KindKnowledge out
-    cdef int i, c
+    cdef int i
     cdef uint8_t f = bit(at), a, b
+    cdef uint32_t ways
+    if k.nalts == 1:        # most kinds
+        clear_first(k, &a, &b, &ways)
+        see_alt(k, a, b, ways, n, f, to, exact, overflow)
+        return
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
-        a = k.where[i][0]
-        b = k.where[i][1]
-        if n == 2:
-            if a & f and b & f:
-                add_alt(&out, bit(to), bit(to), k.ways[i], overflow)
-        elif n == 0:
-            add_alt(&out, a & ~f, b & ~f, k.ways[i], overflow)
-        else:
-            for c in range(2):
-                if k.where[i][c] & f:
-                    b = k.where[i][1 - c]
-                    add_alt(&out, bit(to), b & ~f if exact else b, k.ways[i], overflow)
+        see_alt(&out, k.where[i][0], k.where[i][1], k.ways[i], n, f, to, exact, overflow)
     k[0] = out
+
+
+cdef inline uint8_t widened(uint8_t w, uint8_t f, uint8_t add, bint leave) noexcept nogil:
+    """widen's places of one copy."""
+    return (((w & ~f) if leave else w) | add) if w & f else w
 
 
 cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
@@ -86,16 +114,17 @@ cdef void widen(KindKnowledge* k, int frm, uint8_t add, bint leave,
     """Every copy that may be at frm may now be in `add` too (a bury: from a hand to the
     bottom), or with leave only there (the bottom taken into a hand)."""
     cdef KindKnowledge out
-    cdef int i, c
-    cdef uint8_t f = bit(frm)
-    cdef uint8_t w[2]
+    cdef int i
+    cdef uint8_t f = bit(frm), a, b
+    cdef uint32_t ways
+    if k.nalts == 1:        # most kinds
+        clear_first(k, &a, &b, &ways)
+        add_alt(k, widened(a, f, add, leave), widened(b, f, add, leave), ways, overflow)
+        return
     memset(&out, 0, sizeof(KindKnowledge))     # unused slots too: states compare as bytes
     for i in range(k.nalts):
-        for c in range(2):
-            w[c] = k.where[i][c]
-            if w[c] & f:
-                w[c] = ((w[c] & ~f) if leave else w[c]) | add
-        add_alt(&out, w[0], w[1], k.ways[i], overflow)
+        add_alt(&out, widened(k.where[i][0], f, add, leave),
+                widened(k.where[i][1], f, add, leave), k.ways[i], overflow)
     k[0] = out
 
 
@@ -133,6 +162,7 @@ cdef void know_deal(Knowledge* know) noexcept nogil:
         K.rest = DECK_SIZE
         K.drawn = 0
         anywhere = HIDDEN & ~(bit(o) if o < 4 else 0)
+        memset(K.kinds, 0, sizeof(K.kinds))    # unused slots too: states compare as bytes
         for k in range(NUM_KINDS):
             K.kinds[k].nalts = 1
             K.kinds[k].where[0][0] = K.kinds[k].where[0][1] = anywhere
@@ -279,6 +309,8 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
         know_deal(rk.seen)
         rk.deal = deal
         rk.took = rk.nsteals = rk.nburies = rk.nplays = 0
+        rk.shown_kinds = 0
+        rk.won_points[0] = rk.won_points[1] = 0
     while rk.nevents < g.nevents:
         e = &g.events[rk.nevents]
         rk.nevents += 1
@@ -292,12 +324,14 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
             shown.ones = (<uint64_t>1) << e.kind
             shown.twos = shown.ones if e.count == 2 else 0
             know_show(rk.seen, e.seat, shown)
+            rk.shown_kinds |= shown.ones
             if e.when == WHEN_BURIED:
                 # 抄底: the overturner takes up the bottom buried last
                 know_take(rk.seen, e.seat, g.buried[rk.nburies - 1])
                 rk.nsteals += 1
         elif e.what == EV_TURN:
-            know_turn(rk.seen, e.kind)
+            know_turn(rk.seen, e.kind)     # at the bottom, then in the hand taking it
+            rk.shown_kinds |= (<uint64_t>1) << e.kind
     know_draws(rk.seen, deck, g.first_drawer, g.drawn)
     catch_up_buries(rk, g)
     plays = 4 * g.ntricks + g.step if g.phase >= PH_PLAY else 0
@@ -306,8 +340,12 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
         j = rk.nplays % 4
         seat = (t.leader + j) & 3
         if j == 0 and throw_failed(t):
-            know_show(rk.seen, seat, difference(t.attempted, t.plays[0]))   # kept in hand
+            shown = difference(t.attempted, t.plays[0])     # kept in hand
+            know_show(rk.seen, seat, shown)
+            rk.shown_kinds |= shown.ones
         know_play(rk.seen, seat, t.plays[j])
+        if j == 3:      # the trick is over: its points go to its winner's team
+            rk.won_points[t.winner & 1] += trick_points(t)
         rk.nplays += 1
     if g.phase >= PH_PLAY:
         for o in range(OBSERVERS):
@@ -315,15 +353,36 @@ cdef void catch_up(RoundKnowledge* rk, const Game* g) noexcept nogil:
                 rk.seen[o].voids[q] = g.voids[q]
 
 
+cdef inline int trick_points(const Trick* t) noexcept nogil:
+    """The points of a finished trick's cards."""
+    return points_raw(union_of(union_of(t.plays[0], t.plays[1]),
+                               union_of(t.plays[2], t.plays[3])))
+
+
 cdef bint agrees(const RoundKnowledge* rk, const Game* g) noexcept nogil:
     """The knowledge read agrees with the round (checked in debug builds): each seat's hand,
-    everybody's hand sizes, the played cards, and in the tricks the unseen cards
-    (unseen_by)."""
-    cdef int o, q
+    everybody's hand sizes, the played cards, in the tricks the unseen cards (unseen_by), and
+    every kind with a copy at one seat among the kinds shown (RoundKnowledge.shown_kinds),
+    each team's points in the tricks it took, and every kind's unused slots zero (see_copies
+    and widen rebuild one alternative in place on it)."""
+    cdef int o, q, i, kind
+    cdef int won[2]
     cdef const Knowledge* K
     cdef CardSet played, unseen, truth
+    won[0] = won[1] = 0
+    for i in range(g.ntricks if g.phase >= PH_PLAY else 0):
+        won[g.tricks[i].winner & 1] += trick_points(&g.tricks[i])
+    if won[0] != rk.won_points[0] or won[1] != rk.won_points[1]:
+        return False
     for o in range(OBSERVERS):
         K = &rk.seen[o]
+        if o == TABLE and at_one_seat(K, ALL_KINDS) & ~rk.shown_kinds:
+            return False
+        for kind in range(NUM_KINDS):
+            for i in range(K.kinds[kind].nalts, MAX_ALTS):
+                if K.kinds[kind].where[i][0] or K.kinds[kind].where[i][1] or \
+                        K.kinds[kind].ways[i]:
+                    return False
         played.ones = played.twos = 0
         for q in range(4):
             if K.sizes[q] != card_count(g.hands[q]):

@@ -2,11 +2,11 @@
 # its fields starts, the public moment it reads beyond the seat's knowledge (_knowledge.pxd),
 # and the one encoder, called natively by the driver's Table, the vector env and the learned
 # bot.
-from libc.stdint cimport int16_t
+from libc.stdint cimport int16_t, uint64_t
 
 from shengji.core._core cimport CardSet
 from shengji.round._engine cimport Game
-from shengji.round._knowledge cimport Knowledge
+from shengji.round._knowledge cimport Knowledge, RoundKnowledge
 
 cpdef enum:
     OBSERVATION_SIZE = 956 # int16s of a flat observation (OBSERVATION_FIELDS in _observation.pyx)
@@ -46,6 +46,6 @@ ctypedef struct Moment:    # what an observation reads beyond the seat's knowled
     int tricks             # finished tricks
 
 
-cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil
+cdef void moment_of(const Game* g, int seat, const RoundKnowledge* rk, Moment* m) noexcept nogil
 cdef void encode_observation(int16_t* out, const Knowledge* seat, const Knowledge* table,
-                             const Moment* m) noexcept nogil
+                             uint64_t shown_kinds, const Moment* m) noexcept nogil

@@ -2,14 +2,16 @@
 # (`encode_observation`) of a seat's knowledge (_knowledge.pxd) and the public moment
 # (`moment_of`, read from the engine's round) into OBSERVATION_FIELDS. Table.observe, the
 # vector env and the learned bot call it natively; `observe` is its entry for a View.
-from libc.stdint cimport uint8_t, uint64_t, int16_t
+from libc.stdint cimport uint64_t, int16_t
 from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, NUM_TRUMPS, TRUMP, ctz, union_of, trump_table, points_raw,
+    CardSet, TrumpTable, ALL_KINDS, NUM_KINDS, NUM_TRUMPS, TRUMP, ctz, trump_table,
 )
-from shengji.round._engine cimport Game, Trick, MAX_TRICKS, PH_PLAY, ASK_SHOW, ASK_PLAY
-from shengji.round._knowledge cimport Knowledge, KindKnowledge, SeatKnowledge, unseen_of
+from shengji.round._engine cimport Game, MAX_TRICKS, PH_PLAY, ASK_SHOW, ASK_PLAY
+from shengji.round._knowledge cimport (
+    Knowledge, KindKnowledge, SeatKnowledge, at_one_seat, one_seat, unseen_of,
+)
 
 import numpy as np
 
@@ -86,13 +88,31 @@ def _build_spread():
 _build_spread()
 
 
+# VOID_BITS[v][c]: bit c of a seat's voids v (5 categories), so that a seat's voids are one copy
+cdef int16_t VOID_BITS[32][5]
+
+
+def _build_void_bits():
+    cdef int v, c
+    for v in range(32):
+        for c in range(5):
+            VOID_BITS[v][c] = (v >> c) & 1
+
+
+_build_void_bits()
+
+
 cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
     """out[kind] = the copies of kind in c, for all 54 kinds: 8 kinds at a time, their counts
     summed as two 64-bit words of four int16s each (no lane carries: a count is at most 2),
-    without a branch per card."""
+    without a branch per card. An empty set (the trick's seats yet to play, most bottoms) is
+    zeros at once."""
     cdef uint64_t a[2]
     cdef uint64_t b[2]
     cdef int i
+    if c.ones == 0:
+        memset(out, 0, NUM_KINDS * sizeof(int16_t))
+        return
     for i in range(7):
         memcpy(a, SPREAD[(c.ones >> (8 * i)) & 0xFF], sizeof(a))
         memcpy(b, SPREAD[(c.twos >> (8 * i)) & 0xFF], sizeof(b))
@@ -102,23 +122,27 @@ cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
         memcpy(out + 8 * i, a, sizeof(a) if i < 6 else (NUM_KINDS - 48) * sizeof(int16_t))
 
 
-cdef inline bint one_seat(uint8_t w) noexcept nogil:
-    """The places w are one place, and that a seat: w is 1, 2, 4 or 8 (bits of 0x116)."""
-    return w < 16 and (0x116 >> w) & 1
-
-
-cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcept nogil:
+cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat,
+                             uint64_t shown_kinds) noexcept nogil:
     """out[54 * i + kind] = certain_copies(&T.kinds[kind], (seat + i) & 3), the four seats
-    counted in one pass over each kind's alternatives (most kinds: none certain anywhere)."""
+    counted in one pass over each kind's alternatives (out holds zeros); only the kinds shown
+    (shown_kinds) may have any, and of those only the ones with a copy at one seat in the first
+    alternative."""
     cdef int kind, a, j, q
     cdef int least[4]
     cdef int counts[4]
     cdef const KindKnowledge* k
-    for kind in range(NUM_KINDS):
+    cdef uint64_t maybe = at_one_seat(T, shown_kinds)
+    while maybe:
+        kind = ctz(maybe)
+        maybe &= maybe - 1
         k = &T.kinds[kind]
-        # a copy certain at a seat is there alone in every alternative, so in the first: the
-        # kinds with no such copy there (most) are passed at a glance
-        if k.nalts == 0 or not (one_seat(k.where[0][0]) or one_seat(k.where[0][1])):
+        if k.nalts == 1:        # most: each copy at one seat there for certain (out is 0)
+            for j in range(2):
+                if one_seat(k.where[0][j]):
+                    out[54 * ((ctz(k.where[0][j]) - seat) & 3) + kind] += 1
+            continue
+        if k.nalts == 0:
             continue
         least[0] = least[1] = least[2] = least[3] = 2
         for a in range(k.nalts):
@@ -134,10 +158,12 @@ cdef inline void write_shown(int16_t* out, const Knowledge* T, int seat) noexcep
 
 
 cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* T,
-                             const Moment* m) noexcept nogil:
+                             uint64_t shown_kinds, const Moment* m) noexcept nogil:
     """The flat observation (OBSERVATION_FIELDS) of the seat whose knowledge is K, T the
-    table's knowledge (what every seat knows each seat holds), at the moment m."""
-    cdef int seat = K.seat, i, q, c
+    table's knowledge (what every seat knows each seat holds), at the moment m. shown_kinds:
+    the kinds of which T may know a copy to be at one seat (RoundKnowledge.shown_kinds, or
+    ALL_KINDS to look at all)."""
+    cdef int seat = K.seat, i, q
     cdef const TrumpTable* t = trump_table(m.trump_code) if m.trump_code >= 0 else NULL
     cdef CardSet none
     cdef CardSet current[4]
@@ -147,7 +173,7 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
     write_counts(out + AT_UNSEEN, unseen_of(K))
     write_counts(out + AT_BOTTOM, K.bottom if K.bottom_known else none)
     memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
-    write_shown(out + AT_SHOWN, T, seat)
+    write_shown(out + AT_SHOWN, T, seat, shown_kinds)
     current[0] = current[1] = current[2] = current[3] = none
     for i in range(m.ncurrent):
         current[((m.leader if m.leader >= 0 else 0) + i - seat) & 3] = m.current[i]
@@ -155,8 +181,7 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
         q = (seat + i) & 3
         write_counts(out + AT_PLAYED + 54 * i, K.played[q])
         write_counts(out + AT_CURRENT + 54 * i, current[i])
-        for c in range(5):
-            out[AT_VOIDS + 5 * i + c] = (K.voids[q] >> c) & 1
+        memcpy(out + AT_VOIDS + 5 * i, VOID_BITS[K.voids[q] & 31], sizeof(VOID_BITS[0]))
         out[AT_SIZES + i] = K.sizes[q]
         out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
     out[AT_TRUMP] = t.level if t != NULL else 0
@@ -172,14 +197,11 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
 
 
 
-cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
+cdef void moment_of(const Game* g, int seat, const RoundKnowledge* rk, Moment* m) noexcept nogil:
     """What is public now, for `seat`'s observation (Table.observe): as Table.state() gives it,
-    and the decision asked (a seat not asked reads a play)."""
+    and the decision asked (a seat not asked reads a play). rk: the round's knowledge, read up
+    to now (catch_up), which has counted the points of the tricks taken."""
     cdef int i
-    cdef const Trick* t
-    cdef CardSet won[2]     # the cards of the tricks each team took: no kind thrice, so the
-                            # points of the union are the sum of the plays' points
-    cdef CardSet trick
     m.trump_code = g.table.code if g.trump_suit >= 0 else -1
     m.ncurrent = g.step if g.ntricks < MAX_TRICKS else 0
     for i in range(m.ncurrent):
@@ -191,13 +213,8 @@ cdef void moment_of(const Game* g, int seat, Moment* m) noexcept nogil:
     m.action = g.ask - ASK_SHOW if g.pending and g.seat == seat else ASK_PLAY - ASK_SHOW
     m.levels[0] = g.levels[0]
     m.levels[1] = g.levels[1]
-    won[0].ones = won[0].twos = won[1].ones = won[1].twos = 0
-    for i in range(g.ntricks):
-        t = &g.tricks[i]
-        trick = union_of(union_of(t.plays[0], t.plays[1]), union_of(t.plays[2], t.plays[3]))
-        won[t.winner & 1] = union_of(won[t.winner & 1], trick)
-    m.points[0] = points_raw(won[0])
-    m.points[1] = points_raw(won[1])
+    m.points[0] = rk.won_points[0]
+    m.points[1] = rk.won_points[1]
     m.tricks = g.ntricks
 
 
@@ -242,5 +259,5 @@ def observe(SeatKnowledge knowledge not None, SeatKnowledge table not None, int 
     if o.shape[0] != OBSERVATION_SIZE:
         raise ArgumentError(f"an observation takes {OBSERVATION_SIZE} int16s, got "
                             f"{o.shape[0]}")
-    encode_observation(&o[0], &knowledge.k, &table.k, &m)
+    encode_observation(&o[0], &knowledge.k, &table.k, ALL_KINDS, &m)
     return out
