@@ -339,17 +339,9 @@ cdef inline int shape_code(const TrumpTable* t, const LeadShape* shape, CardSet 
     return FOLLOW_OK if qc == qp else FOLLOW_PAIRS
 
 
-cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
-    cdef LeadShape shape
-    cdef int rc = lead_shape(t, lead, &shape)
-    if rc < 0:
-        return rc
-    return follow_shaped(t, &shape, hand, lead, play)
-
-
-cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
-                       CardSet lead, CardSet play) noexcept nogil:
-    cdef LeadShape shape = shape_of_lead[0]
+cdef inline int follow_check(const TrumpTable* t, const LeadShape* shape, CardSet hand,
+                             CardSet lead, CardSet play) noexcept nogil:
+    """follow_code's verdict with the lead's shape worked out (inline in both entries)."""
     cdef int nc
     cdef CardSet suit_cards
     if card_count(hand) > MAX_HAND:
@@ -368,7 +360,20 @@ cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, Card
         return FOLLOW_SUIT
     if shape.npairs == 0:
         return FOLLOW_OK
-    return shape_code(t, &shape, suit_cards, play)
+    return shape_code(t, shape, suit_cards, play)
+
+
+cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
+    cdef LeadShape shape
+    cdef int rc = lead_shape(t, lead, &shape)
+    if rc < 0:
+        return rc
+    return follow_check(t, &shape, hand, lead, play)
+
+
+cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
+                       CardSet lead, CardSet play) noexcept nogil:
+    return follow_check(t, shape_of_lead, hand, lead, play)
 
 
 cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* counts, int nkinds,
