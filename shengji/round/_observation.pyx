@@ -88,20 +88,6 @@ def _build_spread():
 _build_spread()
 
 
-# VOID_BITS[v][c]: bit c of a seat's voids v (5 categories), so that a seat's voids are one copy
-cdef int16_t VOID_BITS[32][5]
-
-
-def _build_void_bits():
-    cdef int v, c
-    for v in range(32):
-        for c in range(5):
-            VOID_BITS[v][c] = (v >> c) & 1
-
-
-_build_void_bits()
-
-
 cdef inline void write_counts(int16_t* out, CardSet c) noexcept nogil:
     """out[kind] = the copies of kind in c, for all 54 kinds: 8 kinds at a time, their counts
     summed as two 64-bit words of four int16s each (no lane carries: a count is at most 2),
@@ -181,7 +167,8 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
         q = (seat + i) & 3
         write_counts(out + AT_PLAYED + 54 * i, K.played[q])
         write_counts(out + AT_CURRENT + 54 * i, current[i])
-        memcpy(out + AT_VOIDS + 5 * i, VOID_BITS[K.voids[q] & 31], sizeof(VOID_BITS[0]))
+        # a seat's voids (5 category bits) as one copy of the first 5 of SPREAD's row
+        memcpy(out + AT_VOIDS + 5 * i, SPREAD[K.voids[q] & 31], 5 * sizeof(int16_t))
         out[AT_SIZES + i] = K.sizes[q]
         out[AT_LEVELS + i] = m.levels[(seat + i) & 1]
     out[AT_TRUMP] = t.level if t != NULL else 0
