@@ -146,4 +146,7 @@ def test_a_bury_played_out_is_the_round_the_bots_play(preset):
         options.append(sj.Expert().spec())
         assert made.buries[0].cards in [table.bot_play(o) for o in options]
         assert made.to_dict() == again.to_dict()
+    # with the endgame solver on, the bury's rounds are played out whole
+    solved = [sj.Pimc(rollouts=30, bury="search", endgame=4)] + ["greedy"] * 3
+    assert sj.play_round(rules, 25, solved, 0, (2, 2), False).buries
     assert checked >= 3 and (stolen or preset != "v3"), (checked, stolen)

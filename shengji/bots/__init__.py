@@ -306,7 +306,8 @@ class Pimc:
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
     def spec(self) -> BotSpec:
-        """Greedy's spec for the shows and bury; the plays come to Python (choose)."""
+        """Greedy's spec for the shows and bury; the plays come to Python (choose), and with
+        bury="search" the bury too."""
         kind = BOTS["search_bury" if self.bury == "search" else "search"]
         return self.greedy.spec()._replace(kind=kind)
 
@@ -400,8 +401,10 @@ class Search:
 
     def play(self, alive: np.ndarray, worlds: np.ndarray) -> None:
         """The candidates `alive` (indices) played in `worlds`."""
+        # the endgame solver takes over a play's last tricks, not a bury's round
+        endgame = 0 if self.view.action == "bury" else self.pimc.endgame
         levels, points = self.table.outcomes(
-            worlds, self.masks[alive], self.spec, self.pimc.threads, self.pimc.endgame
+            worlds, self.masks[alive], self.spec, self.pimc.threads, endgame
         )
         self.levels[alive] += levels.sum(axis=1)
         self.points[alive] += points.sum(axis=1)
