@@ -415,6 +415,21 @@ def test_the_command_line_ranks_a_play_and_annotates_a_round(tmp_path, capsys):
     assert {n["seat"] for n in notes} == {2} and len(notes) == len(rec.tricks)
 
 
+def test_an_exact_payoff_table_has_no_interval_rows(tmp_path, capsys):
+    """With every hand known the payoff is exact: one row a play, no empty interval rows."""
+    rec = sj.play_round("v3", seed=3, bots="expert")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    trick = next(i for i, t in enumerate(rec.tricks) if len(hands_at(rec, i)[0]) <= 4)
+    leader = rec.tricks[trick].leader
+    args = ["analyze", "play", str(path), "--trick", str(trick + 1), "--seat", str(leader)]
+    assert main([*args, "--exact", "--payoff", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if line.startswith("Payoff of the best"))
+    shown = min(3, len(sj.analyze_play(rec, (trick, leader), exact=True)))
+    assert "exact" in out[at] and len(out[at + 3 :]) == shown, out[at:]
+
+
 def test_a_refused_record_writes_nothing(tmp_path):
     data = sj.play_round("v3", seed=0, bots="greedy").to_dict()
     data["rules"]["dealer_rises"] = [[75, 4]]

@@ -181,6 +181,8 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
     pairs = sj.payoff(frame)
     labels = list(frame.attrs["samples"].labels)[:top]
     cell = {(r.row, r.column): r for r in pairs.itertuples()}
+    # exact values (one "world": every hand known) have no intervals: no rows for them
+    spread = any(r.ci_low is not None for r in pairs.itertuples())
     rows = []
     for i, a in enumerate(labels, 1):
         means, spans = [str(i)], [""]
@@ -192,10 +194,10 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
                 r = cell[a, b]
                 means.append(f"{r.mean_diff:+.3f}")
                 spans.append("" if r.ci_low is None else f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]")
-        rows += [means, spans]
+        rows += [means, spans] if spread else [means]
     print(
-        f"Payoff of the best {len(labels)}: the row's level change minus the column's, world "
-        "by world (95% interval below); "
+        f"Payoff of the best {len(labels)}: the row's level change minus the column's"
+        + (", world by world (95% interval below); " if spread else ", exact; ")
         + ", ".join(
             f"{i} {pretty(a) if frame.columns[0] in ('bury', 'play') else a}"
             for i, a in enumerate(labels, 1)
