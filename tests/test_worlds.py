@@ -377,7 +377,7 @@ def test_what_the_follows_show_of_pairs_is_dealt_directly_with_the_same_worlds()
             singles = [g for g in direct[0] if len(g) == 3]
             if not singles:
                 continue
-            _, kinds, seat = max(singles, key=lambda g: len(g[1]))
+            kinds = max(singles, key=lambda g: len(g[1]))[1]
             masks = [sj.to_masks([kinds])[0]] + [
                 sj.to_masks([sj.Cards([k])])[0] for k in sorted(set(kinds))
             ]
