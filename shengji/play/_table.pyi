@@ -1,4 +1,5 @@
 # Type stub of shengji/play/_table.pyx, checked by stubtest in tests/test_typing.py.
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,9 @@ from shengji.round.history import Event, Trick
 ASKS: dict[int, str]
 WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
+POOLS: dict[int, ThreadPoolExecutor]
+
+def thread_pool(n: int) -> ThreadPoolExecutor: ...
 
 class Table:
     @property

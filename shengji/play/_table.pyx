@@ -53,6 +53,17 @@ EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overtu
           EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
 
 
+POOLS = {}   # rollout threads by count, kept: a search asks for them at every decision
+
+
+def thread_pool(int n):
+    """A pool of n threads for rollouts, made once (starting threads costs about as much as
+    a few dozen rollouts)."""
+    if n not in POOLS:
+        POOLS[n] = ThreadPoolExecutor(n, thread_name_prefix="shengji-rollouts")
+    return POOLS[n]
+
+
 cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
     """The other seats' hands and the bottom of g (the pending seat's kept) are a world's:
     [ones, twos] of seats 0..3, then the rest."""
@@ -265,8 +276,7 @@ cdef class Table:
         if len(spans) <= 1:
             failed = [run.play(*span) for span in spans]
         else:
-            with ThreadPoolExecutor(len(spans)) as pool:
-                failed = list(pool.map(lambda span: run.play(*span), spans))
+            failed = list(thread_pool(len(spans)).map(lambda span: run.play(*span), spans))
         for rc, at in failed:
             if rc < 0:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
