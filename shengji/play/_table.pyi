@@ -13,7 +13,7 @@ from shengji.round.history import Event, Trick
 ASKS: dict[int, str]
 WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
-POOLS: dict[int, ThreadPoolExecutor]
+POOLS: dict[tuple[int, int], ThreadPoolExecutor]
 
 def thread_pool(n: int) -> ThreadPoolExecutor: ...
 

@@ -5,6 +5,7 @@ from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -53,15 +54,16 @@ EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overtu
           EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
 
 
-POOLS = {}   # rollout threads by count, kept: a search asks for them at every decision
+POOLS = {}   # rollout threads by (process, count), kept: a search asks at every decision
 
 
 def thread_pool(int n):
-    """A pool of n threads for rollouts, made once (starting threads costs about as much as
-    a few dozen rollouts)."""
-    if n not in POOLS:
-        POOLS[n] = ThreadPoolExecutor(n, thread_name_prefix="shengji-rollouts")
-    return POOLS[n]
+    """A pool of n threads for rollouts, made once a process (starting threads costs about as
+    much as a few dozen rollouts; a forked process has none of its parent's threads)."""
+    key = (os.getpid(), n)
+    if key not in POOLS:
+        POOLS[key] = ThreadPoolExecutor(n, thread_name_prefix="shengji-rollouts")
+    return POOLS[key]
 
 
 cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
