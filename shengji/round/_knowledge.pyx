@@ -606,21 +606,21 @@ cdef class SeatKnowledge:
             rows.append(row)
         return np.array(rows[::-1], dtype=np.uint64).reshape(len(rows), CHECK_COLUMNS)
 
-    def no_pairs(self):
+    def no_pairs(self, checks=None):
         """What the follows show of pairs, as per-card limits: (none, at_most_one), per seat
         the kinds it holds no copy of now, and those it holds at most one copy of now. A seat
         that answered a lead holding a pair with no pair of the led category had none there
         (§4.2: it must play a pair when it holds one, and with too few cards of the category
         it played them all): of each kind of that category it holds now at most one copy, and
         none of a kind it has played since. (A part of what play_checks shows, which the
-        sampler deals directly.)"""
+        sampler deals directly; `checks`: play_checks() where already made.)"""
         cdef int cat
         cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
         none = [0, 0, 0, 0]
         at_most_one = [0, 0, 0, 0]
         if table == NULL:
             return none, at_most_one
-        for row in self.play_checks().tolist():
+        for row in (self.play_checks() if checks is None else checks).tolist():
             seat, lead_twos, play_twos = row[CHECK_SEAT], row[CHECK_LEAD + 1], row[CHECK_PLAY + 1]
             cat = table.cat_of[ctz(row[CHECK_LEAD])]
             throw = row[CHECK_THROW]
@@ -663,7 +663,8 @@ cdef class SeatKnowledge:
             for q in range(4):
                 if (self.k.voids[q] >> c) & 1:
                     blocked_by_cat[c] |= bit(q)
-        none, at_most_one = self.no_pairs() if from_plays else ([0] * 4, [0] * 4)
+        rows = self.play_checks()
+        none, at_most_one = self.no_pairs(rows) if from_plays else ([0] * 4, [0] * 4)
         groups = {}
         singles = {}
         mixtures = []
@@ -706,7 +707,7 @@ cdef class SeatKnowledge:
             else:
                 mixtures.append([(ways, [(m, kinds_cards([kind])) for m in masks])
                                  for ways, masks in alts])
-        checks = (self.trump_code, self.play_checks()) if table != NULL else None
+        checks = (self.trump_code, rows) if table != NULL else None
         return ([(where, kinds_cards(kinds)) for where, kinds in groups.items()]
                 + [(mask, kinds_cards(kinds), q) for (mask, q), kinds in singles.items()],
                 need, fixed, mixtures, checks)
