@@ -8,6 +8,7 @@ from shengji.core._core import Cards, Trump
 
 DECK_OF_PLACES: str
 
+def places_deck(world: npt.NDArray[np.uint64], dealer: int) -> npt.NDArray[np.int8]: ...
 def play_out(
     rules: Any,
     worlds: npt.NDArray[np.uint64],

@@ -65,6 +65,16 @@ DECK_OF_PLACES = ("a world is the four seats' hands of 25 cards and the bottom o
                   "masks, no card more than twice")
 
 
+def places_deck(const uint64_t[:, ::1] world, int dealer):
+    """The deck (108 int8 kinds in draw order) that deals `world`'s four hands and bottom
+    ((5, 2) masks) with `dealer` drawing first (deck_of); a PlayError when it is no deal."""
+    deck = np.empty(DECK_SIZE, dtype=np.int8)
+    cdef int8_t[::1] out = deck
+    if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, &out[0]) < 0:
+        raise PlayError(DECK_OF_PLACES)
+    return deck
+
+
 cdef int start_at_bury(Game* g, const GameRules* gr, const Passes* passes, uint64_t seed,
                        int dealer, int level0, int level1, const int8_t* deck, CardSet show,
                        CardSet bury) noexcept nogil:

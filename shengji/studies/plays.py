@@ -19,8 +19,8 @@ import numpy as np
 from shengji._optional import needs
 from shengji.bots import BotSpec, bot_text, resolve_bots
 from shengji.core import validate
-from shengji.core._core import RANK_NAMES, Cards, Trump, category, decompose, kind_name, to_masks
-from shengji.core.cards import HAND_SIZE, KINDS, SEATS
+from shengji.core._core import RANK_NAMES, Cards, Trump, category, decompose, to_masks
+from shengji.core.cards import BB_ALL, HAND_SIZE, SEATS
 from shengji.core.validate import short
 from shengji.errors import (
     ArgumentError,
@@ -30,6 +30,7 @@ from shengji.errors import (
     IllegalAction,
     ShengjiError,
 )
+from shengji.play._playout import places_deck
 from shengji.play._table import Table
 from shengji.play.records import RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
@@ -272,19 +273,12 @@ def position(
     if max(copies.values()) > 2:
         third = sorted(card for card, n in copies.items() if n > 2)
         raise CardError(f"hands: a third copy of {' '.join(third)} (two decks hold two of each)")
-    bottom = Cards([kind_name(k) for k in range(KINDS)] * 2) - sum(held, Cards())
+    bottom = Cards.from_masks(BB_ALL, BB_ALL) - sum(held, Cards())
     declarer, show = declaration(held, trump, rules, dealer, declarer)
     if not isinstance(plays, (list, tuple)):
         raise ArgumentError(f"plays: a list of plays, got {short(plays)}")
-    index = {kind_name(k): k for k in range(KINDS)}
-    deck = [0] * (SEATS * HAND_SIZE)
-    for q, hand in enumerate(held):  # the dealer draws first: seat q draws 4i + (q - dealer)
-        for i, card in enumerate(hand):
-            deck[SEATS * i + (q - dealer) % SEATS] = index[card]
-    deck += [index[card] for card in bottom]
-    table = Table(
-        rules, seed, dealer, levels, False, [BotSpec.python()] * 4, np.array(deck, np.int8)
-    )
+    deck = places_deck(to_masks([*held, bottom]), dealer)
+    table = Table(rules, seed, dealer, levels, False, [BotSpec.python()] * 4, deck)
     while (pending := table.advance()) is not None and pending[0] != "bury":
         options, _ = table.options
         declaring = pending == ("show", declarer) and table.show_kind == "declare"
