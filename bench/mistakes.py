@@ -9,10 +9,9 @@ mistakes section of bench/RESULTS.md. Not part of the test run.
 
 import argparse
 import time
-from pathlib import Path
 
 from tabulate import tabulate
-from write_results import BENCH, replace_section
+from write_results import BENCH, write_section
 
 import shengji as sj
 from shengji.studies.mistakes import CLASSES, OUTCOMES, mistake_rates
@@ -90,11 +89,7 @@ def main():
         table = preset_table(preset, bots, args.workers)
         took = time.perf_counter() - start
         parts += [f"\n### {preset}\n", table, f"\n({took:,.0f} s)\n"]
-    body = "\n".join(parts)
-    print(body)
-    path = Path(args.results)
-    path.write_text(replace_section(path.read_text() if path.exists() else "", "mistakes", body))
-    print(f"wrote the mistakes section of {path}")
+    write_section(args.results, "mistakes", "\n".join(parts))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,8 @@ every play, so it meets expert and greedy on --search-deals deals, with wider in
 
 import argparse
 import time
-from pathlib import Path
 
-from write_results import BENCH, replace_section
+from write_results import BENCH, write_section
 
 import shengji as sj
 
@@ -49,11 +48,7 @@ def main():
         if args.search_deals:
             search = [f"pimc:rollouts={args.rollouts}", "expert", "greedy"]
             parts += [ladder_text(search, args.search_deals, preset, args.workers)]
-    body = "\n".join(parts)
-    print(body)
-    path = Path(args.results)
-    path.write_text(replace_section(path.read_text() if path.exists() else "", "strength", body))
-    print(f"wrote the strength section of {path}")
+    write_section(args.results, "strength", "\n".join(parts))
 
 
 if __name__ == "__main__":

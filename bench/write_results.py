@@ -191,6 +191,15 @@ def replace_section(text, name, body):
     return text.rstrip() + f"\n\n## {name.capitalize()}\n\n{block}\n"
 
 
+def write_section(path, name, body):
+    """Section `name` of the results file at `path` written as `body` (printed too), the rest
+    of the file kept: how bench/strength.py and bench/mistakes.py write theirs."""
+    print(body)
+    path = Path(path)
+    path.write_text(replace_section(path.read_text() if path.exists() else "", name, body))
+    print(f"wrote the {name} section of {path}")
+
+
 def kept_sections(old):
     """The sections of the old results file that other scripts wrote, as they are."""
     kept = []
