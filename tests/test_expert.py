@@ -199,22 +199,30 @@ def test_no_lead_into_an_opponents_shown_void():
     assert sj.category(off.split()[0], TRUMP) == "D"  # its longest side suit either way
 
 
+def buries_of(dealt, bottom, texts):
+    """What each bot (by text) buries as dealer (seat 0, hearts declared at level 2, v3) from
+    `dealt` and `bottom`, the other cards dealt to the other seats in order; each round is
+    played out after the bury."""
+    spare = FULL - Counter(dealt + bottom)
+    rest = sorted(spare.elements(), key=lambda c: (sj.category(c, TRUMP), c))
+    others = [sj.Cards(" ".join(rest[25 * q : 25 * q + 25])) for q in range(3)]
+    world = sj.to_masks([dealt, *others, bottom])
+    buried = {}
+    for text in texts:
+        spec = bot_from_text(text).spec()
+        table = Table.at_bury(sj.Rules.of("v3"), 0, 0, (2, 2), world, "2H", None, [spec] * 4)
+        assert table.advance() is None  # the bury, then the round played out
+        buried[text] = table.record()["buries"][0].cards
+    return buried
+
+
 def test_bury_keeps_its_aces_and_empties_short_suits():
     """The dealer's 33 cards: the expert empties its short spades and never buries an ace
     while keeping its suit."""
     dealt = sj.Cards("BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H AS 4S 3S AC KC 10C 9C 8C 7C 6C AD KD QD")
     bottom = sj.Cards("JD 9D 8D 7D 6D 5D 4D 3D")
     hand = dealt + bottom
-    spare = FULL - Counter(hand)
-    rest = sorted(spare.elements(), key=lambda c: (sj.category(c, TRUMP), c))
-    others = [sj.Cards(" ".join(rest[25 * q : 25 * q + 25])) for q in range(3)]
-    world = sj.to_masks([dealt, *others, bottom])
-    buried = {}
-    for text in ("expert", "expert:value_bury=false"):
-        spec = bot_from_text(text).spec()
-        table = Table.at_bury(sj.Rules.of("v3"), 0, 0, (2, 2), world, "2H", None, [spec] * 4)
-        assert table.advance() is None  # the bury, then the round played out
-        buried[text] = table.record()["buries"][0].cards
+    buried = buries_of(dealt, bottom, ("expert", "expert:value_bury=false"))
     expert = buried["expert"]
     assert "AS" in expert and "4S" in expert and "3S" in expert  # spades emptied, ace too
     kept = Counter(hand) - Counter(expert)
@@ -231,16 +239,7 @@ def test_safe_bottom_buries_no_point_card_where_another_will_do():
     safe_bottom, the 3♠ and low clubs and diamonds go down instead."""
     dealt = sj.Cards("BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H KS 10S 3S AC QC 10C 9C 8C 7C 6C AD KD QD")
     bottom = sj.Cards("JD 9D 8D 7D 6D 5D 4D 3D")
-    spare = FULL - Counter(dealt + bottom)
-    rest = sorted(spare.elements(), key=lambda c: (sj.category(c, TRUMP), c))
-    others = [sj.Cards(" ".join(rest[25 * q : 25 * q + 25])) for q in range(3)]
-    world = sj.to_masks([dealt, *others, bottom])
-    buried = {}
-    for text in ("expert", "expert:safe_bottom=true"):
-        spec = bot_from_text(text).spec()
-        table = Table.at_bury(sj.Rules.of("v3"), 0, 0, (2, 2), world, "2H", None, [spec] * 4)
-        assert table.advance() is None
-        buried[text] = table.record()["buries"][0].cards
+    buried = buries_of(dealt, bottom, ("expert", "expert:safe_bottom=true"))
     assert sj.points(buried["expert"]) == 20 and "KS" in buried["expert"]
     assert sj.points(buried["expert:safe_bottom=true"]) == 0
 
