@@ -253,6 +253,76 @@ def test_void_trump_leads_a_low_trump_when_every_side_suit_may_be_ruffed():
     assert on == "6H"  # its lowest trump without points, the 2♥ kept
 
 
+def differing_plays(preset, seeds, on, off):
+    """Each play decision of expert rounds (dealer seat 0, seeds `seeds`) at which the bots
+    `on` and `off` (text forms) play differently: (seat, view, on's play, off's play)."""
+    rules = sj.Rules.preset(preset)
+    a, b = bot_from_text(on).spec(), bot_from_text(off).spec()
+    for seed in seeds:
+        rec = sj.play_round(rules, seed, "expert", 0, (2, 2), False)
+        table, shows, buries = replay.replay_table(rec)
+        while (pending := table.advance()) is not None:
+            what, seat = pending
+            if what != "play":
+                assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
+                continue
+            x, y = table.bot_play(a), table.bot_play(b)
+            if x != y:
+                yield seat, view_of(table, rules, (2, 2), what, seat), x, y
+            assert table.answer(table.bot_play(sj.Expert().spec())) == 0
+
+
+def is_whole_pairs(cards):
+    """Every card of `cards` is one of a pair in it (a pair or a tractor)."""
+    return all(n == 2 for n in Counter(cards).values())
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
+    found = 0
+    off = "expert:pair_suits=false,whole_pairs=false"
+    for _, view, on_play, off_play in differing_plays(
+        preset, range(12), "expert:pair_suits=false", off
+    ):
+        assert view.lead is None  # leads alone change
+        assert is_whole_pairs(on_play) and len(off_play) == 1
+        assert sj.category(next(iter(on_play)), view.trump) == sj.category(
+            next(iter(off_play)), view.trump
+        )  # the same suit, led whole
+        found += 1
+    assert found >= 3
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pair_suits_leads_a_suit_holding_a_pair(preset):
+    found = 0
+    for _, view, on_play, off_play in differing_plays(
+        preset, range(40), "expert", "expert:pair_suits=false"
+    ):
+        assert view.lead is None
+        assert is_whole_pairs(on_play)
+        off_suit = sj.category(next(iter(off_play)), view.trump)
+        held = [c for c in view.hand if sj.category(c, view.trump) == off_suit]
+        assert len(set(held)) == len(held), (off_play, view.hand)  # no pair there
+        found += 1
+    assert found >= 3
+
+
+def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
+    """A later opponent not shown void may be: the plays it changes are follows to a single
+    side card, and each puts fewer points on the table."""
+    found = 0
+    for preset in PRESETS:
+        for _, view, on_play, off_play in differing_plays(
+            preset, range(25), "expert", "expert:void_odds=false"
+        ):
+            assert view.lead is not None and len(view.lead) == 1
+            assert sj.category(next(iter(view.lead)), view.trump) != "T"
+            assert sj.points(on_play) < sj.points(off_play)
+            found += 1
+    assert found >= 3
+
+
 def decision(preset, seed, n):
     """The table of an expert round (dealer seat 0) at its n-th play, replayed."""
     rules = sj.Rules.preset(preset)

@@ -182,7 +182,13 @@ class Expert:
     is led instead (its top trump kept). fight: overturns an opponent's declaration whenever
     the new trump leaves it no fewer trumps (greedy's needs 2 more). guard_bottom: with
     keep_top, the seat that buried points in the bottom keeps its top trump for the last
-    trick even when an unseen trump beats it.
+    trick even when an unseen trump beats it. whole_pairs: with pair_leads, a suit whose pairs
+    all carry points leads its lowest one whole rather than a single card, and a hand of
+    trumps alone leads its lowest trump pair. void_odds: with odds, a later opponent not shown
+    void in the led side suit may be void in it (by its share of the suit's unseen cards) and
+    ruff a single card with a trump that beats it. pair_suits: with pair_leads, the side suit
+    led is one that holds a pair, where a safe one does (the longest such, or the shortest with
+    short_leads).
     """
 
     second_low: bool = True
@@ -208,6 +214,9 @@ class Expert:
     void_trump: bool = False
     fight: bool = True
     guard_bottom: bool = True
+    whole_pairs: bool = True
+    void_odds: bool = True
+    pair_suits: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

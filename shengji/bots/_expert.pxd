@@ -30,6 +30,9 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_VOID_TRUMP = 1048576 # every side suit held may be ruffed: a low trump led instead
     X_FIGHT = EXPERT_FIGHT # overturns an opponent's declaration when it loses no trumps by it
     X_GUARD_BOTTOM = 4194304  # keep_top: the burier of points keeps its top trump anyway
+    X_WHOLE_PAIRS = 8388608   # pair_leads: a pair with points led whole, never one of its cards
+    X_VOID_ODDS = 16777216    # odds: a later seat not shown void may be void, and ruff
+    X_PAIR_SUITS = 33554432   # pair_leads: the side suit led is one holding a pair, if a safe one does
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

@@ -28,7 +28,9 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "weigh": X_WEIGH, "pair_leads": X_PAIR_LEADS, "short_leads": X_SHORT_LEADS,
          "odds": X_ODDS, "tractors": X_TRACTORS, "one_sure": X_ONE_SURE,
          "force": X_FORCE, "safe_bottom": X_SAFE_BOTTOM,
-         "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM}
+         "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM,
+         "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
+         "pair_suits": X_PAIR_SUITS}
 
 
 cdef enum:
@@ -147,34 +149,50 @@ cdef int count_above(const TrumpTable* t, CardSet unseen, int cat, int top,
     return n
 
 
-cdef int hold_odds(const Game* g, const Seen* s, CardSet play, bint ruffs, const int* later,
-                   int nlater) noexcept nogil:
+cdef inline double none_of(double share, int n) noexcept nogil:
+    """The odds that a seat holding `share` of the unseen cards holds none of n of them."""
+    cdef double out = 1.0
+    while n > 0:
+        out *= 1.0 - share
+        n -= 1
+    return out
+
+
+cdef int hold_odds(const Game* g, const BotSpec* b, const Seen* s, CardSet play, bint ruffs,
+                   const int* later, int nlater) noexcept nogil:
     """Percent: the odds that no opponent still to play beats `play`, each unseen card that
     beats it (a pair, against a pair lead: both copies) in a seat's hand by that seat's share
     of the unseen cards; a seat void in the led suit (shown) ruffs RUFF_ODDS of the time
-    when a trump that beats `play` is unseen."""
+    when a trump that beats `play` is unseen. With void_odds, a seat not shown void in the led
+    side suit holds none of its unseen cards by its share too, and then ruffs a single card
+    led when it holds a trump that beats `play`."""
     cdef const TrumpTable* t = g.table
     cdef const LeadShape* shape = &g.shape
-    cdef int c = shape.cat, i, q, top, above, unseen = card_count(s.unseen)
+    cdef int c = shape.cat, i, q, top, unseen = card_count(s.unseen)
     cdef bint pairs = shape.npairs > 0
-    cdef double hold = 1.0, share, none
+    cdef bint voids = b.expert & X_VOID_ODDS and c != TRUMP and shape.ncards == 1
+    cdef double hold = 1.0, share, beaten
     top = top_position(t, play.twos if pairs else play.ones, TRUMP if ruffs else c)
     for i in range(nlater):
         q = later[i]
-        if unseen == 0 or not may_beat(t, s, shape, play, ruffs, q):
+        if unseen == 0:
             continue
         share = <double>card_count(g.hands[q]) / unseen     # hand sizes are public
         if pairs:
             share = share * share
         if (s.voids[q] >> c) & 1 and c != TRUMP:
-            hold *= 1.0 - RUFF_ODDS / 100.0
+            if may_beat(t, s, shape, play, ruffs, q):
+                hold *= 1.0 - RUFF_ODDS / 100.0
             continue
-        above = count_above(t, s.unseen, c, top, pairs)
-        none = 1.0
-        while above:
-            none *= 1.0 - share
-            above -= 1
-        hold *= none
+        beaten = 0.0 if ruffs else 1.0 - none_of(share, count_above(t, s.unseen, c, top, pairs))
+        if voids and not (s.voids[q] >> TRUMP) & 1:
+            # void in the suit (none of its unseen units), with a trump that beats the play
+            beaten += none_of(share, s.n[c]) * (
+                1.0 - none_of(share, count_above(t, s.unseen, TRUMP, top if ruffs else -1,
+                                                 False)))
+        elif not may_beat(t, s, shape, play, ruffs, q):
+            continue
+        hold *= 1.0 - beaten
     return <int>(100 * hold)
 
 
@@ -251,7 +269,7 @@ cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Tr
                                                       tk.nlater)):
             v = 100 * (stake + LEAD_VALUE)
         else:
-            h = hold_odds(g, s, cand, ruffs, tk.later, tk.nlater) if x & X_ODDS else HOLD
+            h = hold_odds(g, b, s, cand, ruffs, tk.later, tk.nlater) if x & X_ODDS else HOLD
             if x & X_SECOND_LOW and g.step == 1 and stake < POOR_TRICK:
                 h = h * HOLD_POOR // HOLD
             v = (2 * h - 100) * stake + h * LEAD_VALUE - (50 * pts if x & X_SAFE_POINTS else 0)
@@ -300,7 +318,7 @@ cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) n
                                                 tk.nlater)
     tk.partner_odds = HOLD
     if tk.partner_wins and not tk.partner_sure and b.expert & X_ODDS:
-        tk.partner_odds = hold_odds(g, s, tk.best, tk.best_ruffs, tk.later, tk.nlater)
+        tk.partner_odds = hold_odds(g, b, s, tk.best, tk.best_ruffs, tk.later, tk.nlater)
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     g.buf.n = 0
@@ -345,17 +363,21 @@ cdef inline CardSet kept_back(CardSet units, uint64_t reserve) noexcept nogil:
     return units
 
 
-cdef CardSet lowest_pair(const TrumpTable* t, CardSet part) noexcept nogil:
-    """The lowest pair of `part` without points (empty for none)."""
+cdef CardSet lowest_pair(const TrumpTable* t, CardSet part, bint points_too) noexcept nogil:
+    """The lowest pair of `part` without points; with points_too, failing that, its lowest
+    pair with points (empty for none)."""
     cdef CardSet out
     cdef uint64_t pairs = part.twos
-    cdef int k, best = -1
+    cdef int k, key, best = -1, best_key = 0
     out.ones = out.twos = 0
     while pairs:
         k = ctz(pairs)
         pairs &= pairs - 1
-        if not kind_points(k) and (best < 0 or t.pos_of[k] < t.pos_of[best]):
-            best = k
+        if kind_points(k) and not points_too:
+            continue
+        key = t.pos_of[k] + (NUM_KINDS if kind_points(k) else 0)
+        if best < 0 or key < best_key:
+            best, best_key = k, key
     if best >= 0:
         out.ones = out.twos = (<uint64_t>1) << best
     return out
@@ -379,7 +401,7 @@ cdef CardSet tractor_up(const TrumpTable* t, CardSet part, int cat, CardSet pair
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
-    cdef CardSet pair = lowest_pair(t, trumps)
+    cdef CardSet pair = lowest_pair(t, trumps, False)
     if pair.ones and t.pos_of[ctz(pair.ones)] < t.cat_size[TRUMP] - 4:
         return pair
     return lowest_card(t, trumps, True)
@@ -396,6 +418,7 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     cdef int fallback_n = 0, p = (seat + 2) % 4, o1 = (seat + 1) % 4, o2 = (seat + 3) % 4
     cdef CardSet hand = g.hands[seat], part, sure, best, trumps, low
     cdef bint dealer_team = (seat - g.dealer) % 2 == 0, long_trumps, opp_trumps
+    cdef bint paired, longest_paired = False
     cdef int ntrumps
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
@@ -458,8 +481,10 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             low = lowest_card(t, part, True)
             if points_raw(low) and s.hi1[c] > t.pos_of[ctz(low.ones)]:
                 continue
-        if longest < 0 or (n < longest_n if x & X_SHORT_LEADS else n > longest_n):
-            longest, longest_n = c, n
+        paired = x & X_PAIR_SUITS and part.twos != 0
+        if (longest < 0 or paired > longest_paired or (paired == longest_paired and (
+                n < longest_n if x & X_SHORT_LEADS else n > longest_n))):
+            longest, longest_n, longest_paired = c, n, paired
     if longest < 0 and x & X_VOID_TRUMP and ntrumps:
         # every side suit held may be ruffed: a low trump without points, the top one kept
         low = kept_back(trumps, s.reserve)
@@ -472,10 +497,15 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     if longest >= 0:
         part = restrict(hand, t.cat_mask[longest])
         if x & X_PAIR_LEADS:
-            low = lowest_pair(t, part)
+            low = lowest_pair(t, part, x & X_WHOLE_PAIRS)
             if low.ones:
                 return tractor_up(t, part, longest, low) if x & X_TRACTORS else low
         return lowest_card(t, part, True)
+    if x & X_WHOLE_PAIRS:
+        # trumps alone: a pair forces the opponents' pairs out, one of its cards does not
+        low = lowest_pair(t, trumps, True)
+        if low.ones:
+            return low
     return lowest_card(t, trumps, True)
 
 
