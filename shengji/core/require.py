@@ -253,7 +253,7 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
     sizes = [int(sum(free_copies[k] for k in kinds)) for _, kinds in atoms]
     ceiling = [c.low if c.high >= UNBOUNDED else c.high for c in req.clauses]
     # after the last atom a clause weighs, its count is met or never: met ones merge into
-    # one state (-1), and a clause no free card counts toward is root_met at the root
+    # one state (-1), and a clause no free card counts toward is decided at the root
     last = [
         max((i for i, (w, _) in enumerate(atoms) if w[c]), default=-1) for c in range(len(ceiling))
     ]
