@@ -3,15 +3,19 @@ that meet them against plain counting, every deal meeting them, the distribution
 hypergeometric values and against the same condition filtered by rejection, records that
 replay, and one clear error for every bad condition."""
 
+import itertools
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from golden.require_decks import CONDITIONS, FILE, digests
 
 import shengji as sj
 from shengji.cli import main
 from shengji.core.deals import condition, conditioned_decks, place_counts
+from shengji.core.require import group_weights, plan
 from shengji.errors import DealError, ShengjiError
 from tests.test_worlds import chi_square_limit
 
@@ -129,6 +133,109 @@ def test_dealt_directly_as_drawn_and_refused():
         assert float(((a - b) ** 2 / (a + b)).sum()) < chi_square_limit(len(a) - 1)
 
 
+@pytest.mark.parametrize("row", range(len(CONDITIONS)))
+def test_the_deals_are_those_the_table_listing_dealt(row):
+    """Descending the count DAG with the draw that picked a table from the listing of every
+    table picks the same table (tests/golden/require_decks.py): the same decks."""
+    clauses, predeal, bottom = CONDITIONS[row]
+    assert digests(clauses, predeal, bottom) == json.loads(FILE.read_text())[row]["digests"]
+
+
+POINTS = np.array(group_weights("points"))
+# the cards "0: spades >= 8" with "bottom: points >= 40" tells apart: (copies, spade, points)
+SPADE_POINT_GROUPS = ((2, 1, 5), (4, 1, 10), (6, 0, 5), (12, 0, 10), (20, 1, 0), (64, 0, 0))
+
+
+def spades_and_bottom_points(spades_at_least, points_at_least):
+    """{(seat 0's spades, the bottom's points): deals} over the deals that meet both, counted
+    bottom first (a multivariate hypergeometric over the groups of SPADE_POINT_GROUPS), then
+    seat 0 from the 100 cards left (a hypergeometric in the spades left): another order
+    than the count DAG's, and no clipping."""
+    out: dict[tuple[int, int], int] = {}
+    for taken in itertools.product(*(range(min(n, 8) + 1) for n, _, _ in SPADE_POINT_GROUPS)):
+        if sum(taken) != 8:
+            continue
+        points = sum(t * p for t, (_, _, p) in zip(taken, SPADE_POINT_GROUPS))
+        if points < points_at_least:
+            continue
+        bottom = math.prod(math.comb(n, t) for t, (n, _, _) in zip(taken, SPADE_POINT_GROUPS))
+        spades_left = 26 - sum(t for t, (_, s, _) in zip(taken, SPADE_POINT_GROUPS) if s)
+        for k in range(spades_at_least, 26):
+            seat = math.comb(spades_left, k) * math.comb(100 - spades_left, 25 - k)
+            out[k, points] = out.get((k, points), 0) + bottom * seat
+    return out
+
+
+def test_two_places_counting_different_groups_are_dealt_exactly():
+    """Seat 0's spades with the bottom's points: refused while the tables were listed (tens of
+    millions of them), the share is exact and the counts dealt follow the exact law."""
+    req = sj.require("0: spades >= 8", "bottom: points >= 40")
+    law = spades_and_bottom_points(8, 40)
+    assert plan(req, ((),) * 5).probability == Fraction(
+        sum(law.values()), math.comb(108, 8) * math.comb(100, 25)
+    )
+    n = 30_000
+    _, counts = direct(req, n, dealer=3)
+    assert req(counts).all()
+    held = counts[:, 0, SPADES].sum(axis=1)
+    points = counts[:, 4, :].astype(np.int64) @ POINTS
+    cells = sorted(law)
+    total = sum(law.values())
+    expected = np.array([n * law[c] / total for c in cells])
+    seen = dict(zip(*np.unique(held * 1000 + points, return_counts=True)))
+    observed = np.array([seen.get(k * 1000 + p, 0) for k, p in cells], float)
+    assert observed.sum() == n
+    keep = expected >= 5  # the rare cells merged into one
+    observed = np.append(observed[keep], observed[~keep].sum())
+    expected = np.append(expected[keep], expected[~keep].sum())
+    assert chi_square(observed, expected) < chi_square_limit(len(expected) - 1)
+
+
+def test_two_places_dealt_directly_as_drawn_and_refused():
+    """A two-place condition common enough to filter (1 deal in 13): dealt directly and by
+    rejection, the same law of its count table (how the counted groups fall into seat 0,
+    the bottom and the rest) and of what it does not name."""
+    req = sj.require("0: spades >= 7", "bottom: points >= 25")
+    n = 8000
+    _, fast = direct(req, n, seed=3)
+    slow_cond = condition(None, None, lambda counts: req(counts))
+    slow_decks, _ = conditioned_decks(slow_cond, np.full(n, 98, np.uint64), np.arange(n), 0)
+    slow = place_counts(slow_decks, np.zeros(n, np.int8))
+    assert req(slow).all()
+    spade_points = np.array(group_weights("spades")) * POINTS
+    for stat in (
+        lambda c: np.minimum(c[:, 0, SPADES].sum(axis=1), 12),
+        lambda c: np.minimum(c[:, 4, :].astype(np.int64) @ POINTS // 5, 12),
+        lambda c: np.minimum(c[:, 0, :].astype(np.int64) @ POINTS // 10, 12),  # seat 0's points
+        lambda c: np.minimum(c[:, 4, SPADES].sum(axis=1), 4),
+        lambda c: np.minimum(c[:, 0, :].astype(np.int64) @ spade_points // 5, 8),
+        lambda c: np.minimum(c[:, 2, SPADES].sum(axis=1), 10),  # an unnamed seat
+    ):
+        a, b = np.bincount(stat(fast), minlength=13), np.bincount(stat(slow), minlength=13)
+        both = (a + b) >= 10
+        a, b = a[both].astype(float), b[both].astype(float)
+        assert float(((a - b) ** 2 / (a + b)).sum()) < chi_square_limit(len(a) - 1)
+
+
+def test_a_clause_the_fixed_cards_decide_is_met_or_never():
+    """No free card counts toward "0: BJ == 2" once seat 0 holds both big jokers: it holds
+    for every deal that keeps them, and with it the bottom's points follow the
+    hypergeometric over the 106 cards left."""
+    fixed = condition({0: "BJ BJ"}).fixed
+    assert sj.require("0: BJ == 2").probability(fixed) == 1
+    rich = sum(
+        math.comb(8, a) * math.comb(16, b) * math.comb(82, 8 - a - b)
+        for a in range(9)
+        for b in range(9 - a)
+        if 5 * a + 10 * b >= 40
+    )
+    assert plan(sj.require("0: BJ == 2", "bottom: points >= 40"), fixed).probability == Fraction(
+        rich, math.comb(106, 8)
+    )
+    with pytest.raises(DealError, match="no deal meets 1: BJ >= 1 with the cards fixed"):
+        sj.deal(0, predeal={0: "BJ BJ"}, accept=sj.require("1: BJ >= 1"))
+
+
 def test_a_round_dealt_directly_replays_from_its_record():
     req = sj.require("bottom: points >= 40")
     rec = sj.play_round(seed=11, bots="greedy", dealer=2, accept=req)
@@ -165,7 +272,10 @@ def test_simulate_reports_the_exact_share():
         (["bottom: points > 200"], "no deal meets bottom: points >= 201"),
         (["0: spades < 0"], "holds for no deal"),
         ([], "at least one clause"),
-        (["0: spades >= 8", "bottom: points >= 30"], "too many ways to deal directly"),
+        (
+            ["0: spades >= 8", "1: hearts >= 8", "bottom: points >= 40"],
+            "too many ways to deal directly",
+        ),
     ],
 )
 def test_a_bad_condition_is_one_error_naming_it(clauses, words):

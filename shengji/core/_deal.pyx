@@ -245,27 +245,33 @@ cdef inline void shuffle_slice(Rng* r, int8_t* cards, Py_ssize_t m) noexcept nog
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def table_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
-                const int8_t[::1] dealers, uint64_t stream, const double[::1] cumulative,
-                const int64_t[:, :, ::1] tables, const int8_t[::1] free_kinds,
+                const int8_t[::1] dealers, uint64_t stream, const int64_t[::1] first_row,
+                const int8_t[:, ::1] rows, const int64_t[::1] next_state,
+                const double[::1] cumulative, const int8_t[::1] free_kinds,
                 const int64_t[::1] atom_starts, const int8_t[::1] column_places,
                 const int8_t[::1] rest_labels, const int8_t[::1] fixed_kinds,
                 const int8_t[::1] fixed_places):
     """Deals of a count condition (shengji.core.require.Plan): deal indices[i] of seeds[i],
     dealers[i] drawing first, from the generator keyed (the (seed, index) generator's first
     output, `stream`) as an attempt of condition_decks is keyed by its number. Its count
-    table is tables[t] for the first t with cumulative[t] above a uniform draw; each atom's
-    free cards (free_kinds[atom_starts[a]:atom_starts[a + 1]]) go in a uniform order to the
-    columns as its row says (column_places, -1 for the merged places), the merged column's
-    in a uniform order to rest_labels' places, and each place's cards, the fixed ones
-    included, in a uniform order to its draws: (n, 108) int8 in draw order."""
-    cdef Py_ssize_t i, n = seeds.shape[0], a, c, j, t, lo, hi, mid, taken, merged
+    table is drawn by one uniform u, descending the count DAG from state 0: atom a's row is
+    the first of its state's rows (first_row[s]..first_row[s + 1]) whose cumulative share,
+    scaled into the interval of u the rows taken so far leave, passes u, then on to that
+    row's next_state; so u picks the table whose cumulative share over all tables, listed
+    lexicographically, first passes it. Each atom's free cards (free_kinds[atom_starts[a]:
+    atom_starts[a + 1]]) go in a uniform order to the columns as its row says
+    (column_places, -1 for the merged places), the merged column's in a uniform order to
+    rest_labels' places, and each place's cards, the fixed ones included, in a uniform order
+    to its draws: (n, 108) int8 in draw order."""
+    cdef Py_ssize_t i, n = seeds.shape[0], a, c, j, lo, hi, mid, taken, merged, state
     cdef Py_ssize_t atoms = atom_starts.shape[0] - 1, columns = column_places.shape[0]
     cdef Py_ssize_t count[PLACES]
+    cdef Py_ssize_t chosen[DECK_SIZE]
     cdef int8_t held[PLACES][SEAT_DRAWS]
     cdef int8_t work[DECK_SIZE]
     cdef int8_t pool[DECK_SIZE]
     cdef int p, s, seat_offset
-    cdef double u
+    cdef double u, below, width, before
     out = np.empty((n, DECK_SIZE), dtype=np.int8)
     cdef int8_t[:, ::1] view = out
     cdef Rng r
@@ -273,14 +279,20 @@ def table_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
         for i in range(n):
             rng_stream(&r, seeds[i], indices[i], stream)
             u = <double>(rng_next(&r) >> 11) * (1.0 / 9007199254740992.0)
-            lo, hi = 0, cumulative.shape[0] - 1
-            while lo < hi:  # the first table whose cumulative share passes u
-                mid = (lo + hi) // 2
-                if cumulative[mid] > u:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            t = lo
+            # [below, below + width): the shares of all tables that the rows so far leave
+            below, width, state = 0.0, 1.0, 0
+            for a in range(atoms):
+                lo, hi = first_row[state], first_row[state + 1] - 1
+                while lo < hi:  # the first row whose scaled cumulative share passes u
+                    mid = (lo + hi) // 2
+                    if below + width * cumulative[mid] > u:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                before = cumulative[lo - 1] if lo > first_row[state] else 0.0
+                below, width = below + width * before, width * (cumulative[lo] - before)
+                chosen[a] = lo
+                state = next_state[lo]
             for p in range(PLACES):
                 count[p] = 0
             for j in range(fixed_kinds.shape[0]):
@@ -296,7 +308,7 @@ def table_decks(const uint64_t[::1] seeds, const uint64_t[::1] indices,
                 taken = lo
                 for c in range(columns):
                     p = column_places[c]
-                    for j in range(tables[t, a, c]):
+                    for j in range(rows[chosen[a], c]):
                         if p < 0:
                             pool[merged] = work[taken]
                             merged += 1

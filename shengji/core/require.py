@@ -6,12 +6,18 @@ at full speed, however rare the deals it takes, exactly uniform over them.
 How: the cards whose counts the clauses read fall into atoms (kinds that every clause weighs
 alike); the places the clauses name, and the others merged into one, are the columns. The
 number of deals (copies told apart) whose atoms fall into the places as a table T says is
-the product over atoms of multinomial(atom size; its row of T), so every table that meets
-the clauses is listed with that weight; a deal draws its table by weight, splits each atom's
-cards into the places at random as the table says, the merged places' cards among them at
-random, and orders each place's cards at random into its draws. Each step is uniform given
-the ones before, so the deal is uniform over the deals that meet the clauses, and the share
-of all deals that meet them (`probability`) is exact.
+the product over atoms of multinomial(atom size; its row of T). Tables are never listed
+(they can number tens of millions): placing the atoms one by one, a state is (the atom,
+each column's room left, each clause's count so far, clipped where more cannot matter and
+merged once no later atom counts toward it), and the deals that complete a state, ways(s),
+sum multinomial(atom size; row) * ways(next state) over its rows. That DAG is built forward
+and weighed backward with exact integers; a deal descends it with one uniform draw, taking
+each row with probability multinomial * ways(next) / ways(state) (the table whose
+cumulative share, tables listed lexicographically by atom rows, first passes the draw),
+splits each atom's cards into the places at random as the rows say, the merged places'
+cards among them at random, and orders each place's cards at random into its draws. Each
+step is uniform given the ones before, so the deal is uniform over the deals that meet the
+clauses, and the share of all deals that meet them (`probability`) is exact.
 """
 
 from __future__ import annotations
@@ -45,8 +51,7 @@ from shengji.errors import DealError
 PLACES = SEATS + 1  # seats 0..3, then the bottom
 PLACE_TEXT = ("0", "1", "2", "3", "bottom")
 STREAM = 2**63 + 1  # the random words' stream: no attempt of a filtered deal uses it
-MAX_TABLES = 200_000  # count tables a condition may have: more is refused, not dealt slowly
-MAX_ROWS = 250_000  # atom rows weighed while listing them: beyond, refused as well
+MAX_ROWS = 500_000  # atom rows weighed building the count DAG: more is refused (~1.3 s)
 UNBOUNDED = DECK_SIZE * 10  # above any weighted count a place can reach
 OPS = {">=": (0, None), ">": (1, None), "<=": (None, 0), "<": (None, -1), "==": (0, 0)}
 CLAUSE = re.compile(r"^\s*(\w+)\s*:\s*(\w+)\s*(>=|<=|==|>|<)\s*(\d+)\s*$")
@@ -178,16 +183,18 @@ def require(*clauses: str) -> Require:
 @dataclass(frozen=True)
 class Plan:
     """How the deals of one condition (clauses and fixed cards) are dealt: the free cards
-    by atom, the columns (places named by a clause, then the rest merged), every count table
-    that meets the clauses with its cumulative share, and the draw positions."""
+    by atom, the columns (places named by a clause, then the rest merged), the count DAG
+    (module docstring) as flat arrays, and the draw positions."""
 
     probability: Fraction
     free_kinds: np.ndarray  # int8: the free cards' kinds, atom after atom
     atom_starts: np.ndarray  # int64 (atoms + 1): where each atom's cards start in free_kinds
     column_places: np.ndarray  # int8: each column's place, -1 for the merged one
     rest_labels: np.ndarray  # int8: the merged places, each once for each free card it takes
-    tables: np.ndarray  # int64 (tables, atoms, columns): the counts
-    cumulative: np.ndarray  # float64 (tables,): the share of the tables up to each
+    first_row: np.ndarray  # int64 (states + 1): state s's rows are first_row[s]..first_row[s+1]
+    rows: np.ndarray  # int8 (rows, columns): each row's counts of its atom's cards
+    next_state: np.ndarray  # int64 (rows,): the state after each row (the root is state 0)
+    cumulative: np.ndarray  # float64 (rows,): its state's share of deals up to this row
     fixed_kinds: np.ndarray  # int8: the fixed cards' kinds
     fixed_places: np.ndarray  # int8: and their places
 
@@ -198,8 +205,10 @@ class Plan:
             indices,
             dealers,
             STREAM,
+            self.first_row,
+            self.rows,
+            self.next_state,
             self.cumulative,
-            self.tables,
             self.free_kinds,
             self.atom_starts,
             self.column_places,
@@ -210,7 +219,8 @@ class Plan:
 
 
 def compositions(total: int, caps: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-    """Every way to split `total` into len(caps) parts, part i at most caps[i]."""
+    """Every way to split `total` into len(caps) parts, part i at most caps[i], in
+    lexicographic order."""
     if len(caps) == 1:
         if total <= caps[0]:
             yield (total,)
@@ -223,7 +233,7 @@ def compositions(total: int, caps: tuple[int, ...]) -> Iterator[tuple[int, ...]]
 
 @lru_cache(maxsize=64)
 def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
-    """The Plan of a condition; a DealError if no deal meets it or it has too many tables."""
+    """The Plan of a condition; a DealError if no deal meets it or its DAG is too big."""
     held = np.zeros((PLACES, KINDS), np.int64)
     for p, kinds in enumerate(fixed):
         for k in kinds:
@@ -233,8 +243,7 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
     named = sorted({c.place for c in req.clauses})
     rest = [p for p in range(PLACES) if p not in named]
     caps = tuple(capacity[p] for p in named) + ((sum(capacity[p] for p in rest),) if rest else ())
-    columns_of = {p: i for i, p in enumerate(named)}
-    offsets = [int(held[c.place] @ np.array(c.weights)) for c in req.clauses]
+    columns = [named.index(c.place) for c in req.clauses]
     # atoms: kinds every clause weighs alike; the largest last, its row is what is left
     signature: dict[tuple[int, ...], list[int]] = {}
     for k in range(KINDS):
@@ -243,89 +252,104 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
     atoms = sorted(signature.items(), key=lambda item: sum(free_copies[k] for k in item[1]))
     sizes = [int(sum(free_copies[k] for k in kinds)) for _, kinds in atoms]
     ceiling = [c.low if c.high >= UNBOUNDED else c.high for c in req.clauses]
+    # after the last atom a clause weighs, its count is met or never: met ones merge into
+    # one state (-1), and a clause no free card counts toward is decided at the root
+    last = [
+        max((i for i, (w, _) in enumerate(atoms) if w[c]), default=-1) for c in range(len(ceiling))
+    ]
 
-    def step(
-        sums: tuple[int, ...], weights: tuple[int, ...], row: tuple[int, ...]
-    ) -> tuple[int, ...] | None:
-        """The clauses' counts after an atom's row, each clipped where more cannot matter;
-        None where a clause's upper bound is passed."""
+    def settled(c: int, s: int) -> int | None:
+        """Clause c's count once no card is left to count toward it: -1 if met, else None."""
+        return -1 if req.clauses[c].low <= s <= req.clauses[c].high else None
+
+    def step(i: int, sums: tuple[int, ...], row: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The clauses' counts after atom i's row, each clipped where more cannot matter
+        (-1 once settled); None where a clause can no longer be met."""
         out: list[int] = []
         for c, clause in enumerate(req.clauses):
-            s = sums[c] + weights[c] * row[columns_of[clause.place]]
+            s = sums[c] + atoms[i][0][c] * row[columns[c]]
             if s > clause.high:
                 return None
-            out.append(min(s, ceiling[c]))
+            s = min(s, ceiling[c])
+            if last[c] == i:
+                settle = settled(c, s)
+                if settle is None:
+                    return None
+                s = settle
+            out.append(s)
         return tuple(out)
 
-    memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
-    rows_seen = [0]
-
-    def completions(i: int, left: tuple[int, ...], sums: tuple[int, ...]) -> tuple[int, int]:
-        """The weight of every way to place atoms i.. that meets the clauses, and how many
-        ways (tables) there are."""
-        if i == len(atoms):
-            met = all(s >= c.low for s, c in zip(sums, req.clauses)) and not any(left)
-            return int(met), int(met)
-        key = (i, left, sums)
-        if key not in memo:
-            rows = [tuple(left)] if i == len(atoms) - 1 else compositions(sizes[i], left)
-            total = count = 0
-            for row in rows:
-                rows_seen[0] += 1
-                if rows_seen[0] > MAX_ROWS:
+    offsets = [int(held[c.place] @ np.array(c.weights)) for c in req.clauses]
+    root_sums = tuple(-1 if last[c] < 0 else s for c, s in enumerate(offsets))
+    root_met = all(last[c] >= 0 or settled(c, s) is not None for c, s in enumerate(offsets))
+    # forward: the states each atom's rows reach, level by level; edges[i] holds atom i's
+    # (state, row, next state) in each state's row order (lexicographic)
+    levels: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = [
+        [(caps, root_sums)] if root_met else []
+    ]
+    edges: list[list[tuple[int, tuple[int, ...], int]]] = []
+    weighed = 0
+    for i in range(len(atoms)):
+        found: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        level: list[tuple[int, tuple[int, ...], int]] = []
+        for s, (left, sums) in enumerate(levels[i]):
+            candidates = [left] if i == len(atoms) - 1 else compositions(sizes[i], left)
+            for row in candidates:
+                weighed += 1
+                if weighed > MAX_ROWS:
                     raise DealError(too_intricate(req))
-                after = step(sums, atoms[i][0], row)
-                if after is not None:
-                    rest_left = tuple(a - b for a, b in zip(left, row))
-                    ways, tables_after = completions(i + 1, rest_left, after)
-                    total += multinomial(sizes[i], row) * ways
-                    count += tables_after
-            memo[key] = total, count
-        return memo[key]
-
-    total, count = completions(0, caps, tuple(offsets))
+                next_sums = step(i, sums, row)
+                if next_sums is not None:
+                    key = (tuple(a - b for a, b in zip(left, row)), next_sums)
+                    level.append((s, row, found.setdefault(key, len(found))))
+        levels.append(list(found))
+        edges.append(level)
+    # backward: each state's deals (ways), each row's share of its state's
+    ways: list[list[int]] = [[1] * len(levels[-1])]
+    shares: list[list[int]] = []  # each row's deals: multinomial(atom size; row) * ways after
+    for i in reversed(range(len(atoms))):
+        here = [0] * len(levels[i])
+        share = [multinomial(sizes[i], row) * ways[0][after] for _, row, after in edges[i]]
+        for (s, _, _), w in zip(edges[i], share):
+            here[s] += w
+        ways.insert(0, here)
+        shares.insert(0, share)
+    total = ways[0][0] if ways[0] else 0
     if total == 0:
         raise DealError(f"no deal meets {' and '.join(req.texts)}{fixed_text(fixed)}")
-    if count > MAX_TABLES:
-        raise DealError(too_intricate(req))
-    tables: list[tuple[tuple[int, ...], ...]] = []
-    weights: list[int] = []
-
-    def collect(
-        i: int,
-        left: tuple[int, ...],
-        sums: tuple[int, ...],
-        rows: tuple[tuple[int, ...], ...],
-        weight: int,
-    ) -> None:
-        """Every table that meets the clauses, from atom i on, with its weight."""
-        if i == len(atoms):
-            tables.append(rows)
-            weights.append(weight)
-            return
-        candidates = [tuple(left)] if i == len(atoms) - 1 else compositions(sizes[i], left)
-        for row in candidates:
-            after = step(sums, atoms[i][0], row)
-            if after is not None:
-                rest_left = tuple(a - b for a, b in zip(left, row))
-                if completions(i + 1, rest_left, after)[0]:
-                    collect(
-                        i + 1, rest_left, after, (*rows, row), weight * multinomial(sizes[i], row)
-                    )
-
-    collect(0, caps, tuple(offsets), (), 1)
-    running = np.cumsum([Fraction(w, total) for w in weights])
+    # the live states numbered level after level, the root 0; a dead row is never taken
+    ids: list[dict[int, int]] = []
+    for level_ways in ways:
+        base = sum(len(d) for d in ids)
+        alive = [s for s, w in enumerate(level_ways) if w]
+        ids.append({s: base + n for n, s in enumerate(alive)})
+    row_state, rows, next_state, cumulative = [], [], [], []
+    for i, level in enumerate(edges):
+        state, running = -1, 0
+        for (s, row, after), w in zip(level, shares[i]):
+            if not w:
+                continue
+            if s != state:
+                state, running = s, 0
+            running += w
+            row_state.append(ids[i][s])
+            rows.append(row)
+            next_state.append(ids[i + 1][after])
+            cumulative.append(running / ways[i][s])  # int / int rounds correctly
     free_kinds = np.array(
         [k for _, kinds in atoms for k in kinds for _ in range(free_copies[k])], np.int8
     )
+    states = sum(len(d) for d in ids)
     return Plan(
         probability=Fraction(total, multinomial(sum(caps), caps)),
         free_kinds=free_kinds,
         atom_starts=np.cumsum([0, *sizes]).astype(np.int64),
         column_places=np.array(named + ([-1] if rest else []), np.int8),
         rest_labels=np.repeat(np.array(rest, np.int8), [capacity[p] for p in rest]),
-        tables=np.array(tables, np.int64).reshape(len(tables), len(atoms), len(caps)),
-        cumulative=np.array([float(x) for x in running]),
+        first_row=np.cumsum([0, *np.bincount(row_state, minlength=states)]).astype(np.int64),
+        rows=np.array(rows, np.int8).reshape(len(rows), len(caps)),
+        next_state=np.array(next_state, np.int64),
+        cumulative=np.array(cumulative, np.float64),
         fixed_kinds=np.array([k for kinds in fixed for k in kinds], np.int8),
         fixed_places=np.array([p for p, kinds in enumerate(fixed) for _ in kinds], np.int8),
     )
@@ -344,7 +368,7 @@ def too_intricate(req: Require) -> str:
     """Why a condition is not dealt directly: it splits its cards in too many ways."""
     return (
         f"{' and '.join(req.texts)} splits the cards it counts among the places in too many "
-        f"ways to deal directly (over {MAX_TABLES:,} tables or {MAX_ROWS:,} rows weighed): "
+        f"ways to deal directly (over {MAX_ROWS:,} rows of its count DAG weighed): "
         "name fewer places or groups, or in Python pass an accept function (sj.decks, "
         "sj.duel, ... accept=), which filters drawn deals"
     )
