@@ -308,6 +308,19 @@ def test_pair_suits_leads_a_suit_holding_a_pair(preset):
     assert found >= 3
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_tractor_first_leads_a_side_tractor(preset):
+    found = 0
+    for _, view, on_play, _off_play in differing_plays(
+        preset, range(30), "expert:tractor_first=true", "expert:tractor_first=false"
+    ):
+        assert view.lead is None
+        assert is_whole_pairs(on_play) and len(on_play) >= 4
+        assert sj.category(next(iter(on_play)), view.trump) != "T"
+        found += 1
+    assert found >= 3
+
+
 def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
     """A later opponent not shown void may be: the plays it changes are follows to a single
     side card, and each puts fewer points on the table."""

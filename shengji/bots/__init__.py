@@ -188,7 +188,8 @@ class Expert:
     void in the led side suit may be void in it (by its share of the suit's unseen cards) and
     ruff a single card with a trump that beats it. pair_suits: with pair_leads, the side suit
     led is one that holds a pair, where a safe one does (the longest such, or the shortest with
-    short_leads).
+    short_leads). tractor_first: its longest tractor of a side suit no opponent may ruff (the
+    highest of equal length) is led before anything else.
     """
 
     second_low: bool = True
@@ -217,6 +218,7 @@ class Expert:
     whole_pairs: bool = True
     void_odds: bool = True
     pair_suits: bool = True
+    tractor_first: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -30,7 +30,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "force": X_FORCE, "safe_bottom": X_SAFE_BOTTOM,
          "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM,
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
-         "pair_suits": X_PAIR_SUITS}
+         "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST}
 
 
 cdef enum:
@@ -398,6 +398,30 @@ cdef CardSet tractor_up(const TrumpTable* t, CardSet part, int cat, CardSet pair
     return pair
 
 
+cdef CardSet longest_tractor(const TrumpTable* t, CardSet part, int cat) noexcept nogil:
+    """The longest tractor of `part` (cards of side suit cat), the highest of equal length
+    (empty for none)."""
+    cdef CardSet out
+    cdef int i, k, run = 0, best = 0, prev = -2
+    cdef uint64_t kinds = 0
+    out.ones = out.twos = 0
+    for i in range(t.cat_size[cat] - 1, -1, -1):    # the suit's line from the lowest
+        k = t.by_order[cat][i]
+        if not (part.twos >> k) & 1:
+            run = 0
+            continue
+        if run and t.pos_of[k] == prev + 1:
+            run += 1
+            kinds |= (<uint64_t>1) << k
+        else:
+            run, kinds = 1, (<uint64_t>1) << k
+        prev = t.pos_of[k]
+        if run >= 2 and run >= best:
+            best = run
+            out.ones = out.twos = kinds
+    return out
+
+
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
@@ -420,6 +444,15 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     cdef bint dealer_team = (seat - g.dealer) % 2 == 0, long_trumps, opp_trumps
     cdef bint paired, longest_paired = False
     cdef int ntrumps
+    if x & X_TRACTOR_FIRST:
+        for c in range(4):
+            if may_ruff(s, o1, c) or may_ruff(s, o2, c):
+                continue
+            low = longest_tractor(t, restrict(hand, t.cat_mask[c]), c)
+            if popcount(low.twos) > best_n:
+                best, best_n = low, popcount(low.twos)
+        if best_n:
+            return best
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
         n = card_count(part)
