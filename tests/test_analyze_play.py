@@ -469,3 +469,27 @@ def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):
         assert r.mean_diff == pytest.approx(a - b)
     with pytest.raises(sj.StudyError, match="not a finished study's folder"):
         study_samples(tmp_path / "nothing")
+
+
+def test_a_trump_calling_studys_payoff_has_levels_and_no_points(tmp_path):
+    """A trump-calling study keeps each strategy's rise and holds (every play_every-th deal),
+    not the defenders' points: its payoff is of the level changes, each pair's mean the
+    difference of the study's own level_delta_mean metrics; points are refused by name."""
+    summary = run_study(
+        "trump-calling", "v3", deals=60, seed=2, workers=1, play_every=3, out=tmp_path / "tc"
+    )
+    samples = study_samples(tmp_path / "tc")
+    assert samples.points is None and samples.levels.shape == (5, 20)
+    metrics = {(m["name"], m["group"]): m for m in summary["metrics"]}
+    for r in sj.payoff(samples).itertuples():
+        a = metrics["level_delta_mean", f"strategy={r.row}"]["value"]
+        b = metrics["level_delta_mean", f"strategy={r.column}"]["value"]
+        assert r.mean_diff == pytest.approx(a - b) and r.n == 20
+    with pytest.raises(sj.StudyError, match="no points"):
+        sj.payoff(samples, "points")
+
+
+def test_a_duels_folder_is_named_as_one(tmp_path):
+    sj.duel("greedy", "random", deals=8, seed=0, workers=1, out=tmp_path / "duel")
+    with pytest.raises(sj.StudyError, match="a duel's folder: its score"):
+        study_samples(tmp_path / "duel")
