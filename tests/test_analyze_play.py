@@ -493,3 +493,68 @@ def test_a_duels_folder_is_named_as_one(tmp_path):
     sj.duel("greedy", "random", deals=8, seed=0, workers=1, out=tmp_path / "duel")
     with pytest.raises(sj.StudyError, match="a duel's folder: its score"):
         study_samples(tmp_path / "duel")
+
+
+def capped_follow(rec: sj.RoundRecord, more_than: int) -> tuple[int, int]:
+    """(trick, seat) of the first follow with more than `more_than` legal follows."""
+    for trick, t in enumerate(rec.tricks):
+        for seat in t.seats[1:]:
+            _, table = replay_to(rec, trick, seat)
+            if len(sj.legal_follows(table.hand(seat), t.plays[0], rec.trump)) > more_than:
+                return trick, seat
+    raise AssertionError("no such follow")
+
+
+def test_a_capped_follow_spreads_its_candidates_and_keeps_the_bots_choice():
+    """Past max_candidates a follow's candidates are that many of sj.legal_follows' listing,
+    evenly spread (the first, then every total/cap-th), with the play made and the bot's own
+    choice in the seat's first world added; the frame says it was capped. Under the cap,
+    every legal follow and not capped."""
+    rec = sj.play_round("v3", seed=4, bots="greedy")
+    trick, seat = capped_follow(rec, 12)
+    _, table = replay_to(rec, trick, seat)
+    listed = sj.legal_follows(table.hand(seat), rec.tricks[trick].plays[0], rec.trump)
+    cap = 5
+    frame = sj.analyze_play(rec, (trick, seat), 4, "greedy", seed=3, max_candidates=cap)
+    choice = table.bot_play(SPECS["greedy"][seat], sample(table, 4, 3)[0])
+    spread = [listed[i * len(listed) // cap] for i in range(cap)]
+    expected = {str(p) for p in [*spread, made_play(rec, trick, seat), choice]}
+    assert set(frame.play) == expected and len(frame) == len(expected)
+    assert frame.attrs["capped"] and not frame.attrs["lead"]
+    assert frame.attrs["legal"] == len(listed)
+    every = sj.analyze_play(rec, (trick, seat), 4, "greedy", max_candidates=len(listed))
+    assert set(every.play) == {str(p) for p in listed} and not every.attrs["capped"]
+
+
+def test_the_command_line_says_what_a_cap_played_out(tmp_path, capsys):
+    """analyze play's header says a decision was capped and how its plays were chosen (a
+    lead keeps every unit past the cap); analyze round marks a capped decision's plays
+    "N of M"; --max-candidates' help says what it does at a lead and at a follow."""
+    rec = sj.play_round("v3", seed=4, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    trick, seat = capped_follow(rec, 12)
+    base = ["analyze", "play", str(path), "--worlds", "4", "--bots", "greedy"]
+    assert (
+        main([*base, "--trick", str(trick + 1), "--seat", str(seat), "--max-candidates", "5"]) == 0
+    )
+    head = capsys.readouterr().out.splitlines()[0]
+    assert (
+        "capped by --max-candidates" in head and "5 spread evenly over the listed follows" in head
+    )
+    leader = rec.tricks[0].leader
+    assert main([*base, "--trick", "1", "--seat", str(leader), "--max-candidates", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    units = len(out) - 4  # title, header, rule and the note on the play made
+    assert units > 2 and f"{units} played out, every unit (all kept past the cap)" in out[0]
+    args = ["analyze", "round", str(path), "--worlds", "2", "--bots", "greedy", "--seat", "0"]
+    assert main([*args, "--max-candidates", "3"]) == 0
+    out = capsys.readouterr().out
+    frame, _ = sj.analyze_round(rec, 0, 2, "greedy", max_candidates=3)
+    capped = frame[frame.candidates < frame.legal]
+    assert len(capped) and all(f" {r.candidates} of {r.legal}" in out for r in capped.itertuples())
+    assert "N of M: M legal plays, N played out" in out
+    with pytest.raises(SystemExit):
+        main(["analyze", "play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "at a lead every unit, then throws" in text and "at a follow N spread evenly" in text

@@ -212,7 +212,8 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
 
 def print_costs(frame: Any, title: str, out: Any = None) -> None:
     """analyze_round's table: each decision's play made, the best play where it was not,
-    and the cost in levels (with its 95% interval) and points; each seat's total below."""
+    the cost in levels (with its 95% interval) and points, and the plays compared ("N of M"
+    where the cap left some of the M legal plays out); each seat's total below."""
     with needs("the analysis table", "study"):
         from tabulate import tabulate
     out = sys.stdout if out is None else out
@@ -225,7 +226,7 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
             f"{r.levels:.3f}",
             "" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
             f"{r.points:.1f}",
-            r.candidates,
+            f"{r.candidates} of {r.legal}" if r.candidates < r.legal else str(r.candidates),
         ]
         for r in frame.itertuples()
     ]
@@ -248,6 +249,12 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
         ),
         file=out,
     )
+    if (frame.candidates < frame.legal).any():
+        print(
+            "N of M: M legal plays, N played out (--max-candidates): the cost is against the "
+            "best of those",
+            file=out,
+        )
     for seat, part in frame.groupby("seat"):
         print(
             f"seat {seat}: {part.levels.sum():.3f} levels and {part.points.sum():.1f} points "
