@@ -367,13 +367,16 @@ def bad_inputs() -> dict:
         ),
         "plays at the trump's level": lambda: sj.position(**{**args, "levels": [3, 3]}),
         "position: hands and trump": lambda: sj.analyze_play({"position": {"hands": []}}),
-        f"trick {last} is not in the record": lambda: sj.analyze_play(rec, (last, 0)),
+        # the index `last` is the (last + 1)-th trick: messages count from 1
+        f"trick {last + 1} is not in the record: its round has {last} tricks, 1 to {last}": (
+            lambda: sj.analyze_play(rec, (last, 0))
+        ),
         "seat (a seat)": lambda: sj.analyze_play(rec, (0, 4)),
         "decision must be (trick, seat)": lambda: sj.analyze_play(rec, 3),
         "settlement.rise differs": lambda: sj.analyze_play(other, (0, 0)),
         "unknown Rules setting": lambda: sj.analyze_play(newer, (0, 0)),
         "not a round record: hands[1]": lambda: sj.analyze_play(third, (0, 0)),
-        "replay: tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
+        "replay: trick 3, tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
         "at a lead: seat": lambda: sj.analyze_play(rec, follow, exact=True),
         "too large for the exact solver": lambda: sj.analyze_play(rec, (0, rec.dealer), exact=True),
         "not a match record": lambda: sj.analyze_round({"rounds": []}),
@@ -558,3 +561,37 @@ def test_the_command_line_says_what_a_cap_played_out(tmp_path, capsys):
         main(["analyze", "play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "at a lead every unit, then throws" in text and "at a follow N spread evenly" in text
+
+
+def test_every_trick_the_command_line_names_counts_from_1(tmp_path, capsys):
+    """The errors of analyze play and of a changed record's replay number the tricks as
+    the command line takes them and shengji replay shows them: from 1."""
+    rec = sj.play_round("v3", seed=3, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    n = len(rec.tricks)
+    base = ["analyze", "play", str(path), "--worlds", "2", "--bots", "greedy"]
+    err = refused([*base, "--trick", str(n + 1), "--seat", "0"], capsys)
+    assert f"trick {n + 1} is not in the record: its round has {n} tricks, 1 to {n}" in err
+    trick = n - 2  # counted from 1: the third trick from the end, a follow of seat 0 or not
+    follower = rec.tricks[trick - 1].seats[1]
+    err = refused([*base, "--trick", str(trick), "--seat", str(follower), "--exact"], capsys)
+    assert f"seat {follower} follows here (trick {trick})" in err
+    data = rec.to_dict()
+    data["tricks"][7]["winner"] = (data["tricks"][7]["winner"] + 1) % 4
+    path.write_text(json.dumps(data))
+    assert "replay: trick 8, tricks[7].winner differs" in refused(["replay", str(path)], capsys)
+    data = rec.to_dict()
+    plays = data["tricks"][7]["plays"]
+    plays[1], plays[2] = plays[2], plays[1]
+    path.write_text(json.dumps(data))
+    err = refused(["view", str(path), "-o", str(tmp_path / "page.html")], capsys)
+    assert re.search(r"replay: trick 8(, seat \d, play refused|: )", err), err
+
+
+def refused(args: list[str], capsys) -> str:
+    """The one line of error a command line refused with (exit status 2)."""
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    return capsys.readouterr().err

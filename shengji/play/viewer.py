@@ -245,13 +245,15 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
             0 <= trick < len(rec.tricks)
         ):
             raise ArgumentError(
-                f"{path}.trick must be a trick of the round, 0 to {len(rec.tricks) - 1}, "
-                f"got {short(trick)}"
+                f"{path}.trick must be a trick of the round, an index from 0 (its "
+                f"{len(rec.tricks)} tricks: 0 to {len(rec.tricks) - 1}), got {short(trick)}"
             )
         if seat not in range(4) or isinstance(seat, bool):
             raise ArgumentError(f"{path}.seat must be a seat 0..3, got {short(seat)}")
         if plays[trick][seat] is not None:
-            raise ArgumentError(f"{path}: trick {trick}, seat {seat} is annotated twice")
+            raise ArgumentError(
+                f"{path}: trick {trick + 1} (an index, {trick}), seat {seat} is annotated twice"
+            )
         for key in ("levels", "points"):
             value = note[key]
             if (
@@ -280,7 +282,7 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
             ):
                 raise ArgumentError(
                     f"{path}.best {short(best)} is not a play seat {seat} could make at trick "
-                    f"{trick}: it held {held}"
+                    f"{trick + 1} (an index, {trick}): it held {held}"
                 )
             best = shown(cards, rec.trump)
         plays[trick][seat] = [note["levels"], note["points"], best]

@@ -195,13 +195,13 @@ def solved(table: Table, plays: list[Cards]) -> Outcomes:
     if s["current"]:
         raise ShengjiError(
             f"exact values are the endgame solver's, at a lead: seat {seat} follows here "
-            f"(trick {len(s['tricks'])})"
+            f"(trick {len(s['tricks']) + 1})"
         )
     size = len(table.hand(seat))
     if size > EXACT_MAX_CARDS:
         raise ShengjiError(
             f"the position is too large for the exact solver: {size} cards a hand, at most "
-            f"{EXACT_MAX_CARDS} (trick {len(s['tricks'])})"
+            f"{EXACT_MAX_CARDS} (trick {len(s['tricks']) + 1})"
         )
     values = dict(table.solve_endgame(values=True).values)
     rules = table.rules
@@ -387,7 +387,7 @@ def analyze_play(
 ) -> Any:
     """Every legal play at one decision, ranked: in a round record (a RoundRecord or its JSON
     data, replayed and checked first), `decision` = (trick from 0, seat 0..3), the seat's
-    play in that trick; or at a position (decision None), a Table whose play is pending
+    play in that trick (error messages count tricks from 1, as shengji replay does); or at a position (decision None), a Table whose play is pending
     (position() makes one from a deal and its plays) or {"position": position()'s arguments}.
     Every legal play is played out when there are at most `max_candidates`; with more, at a
     lead every unit, then throws from each category in turn up to `max_candidates` in all,
