@@ -433,6 +433,17 @@ def test_an_exact_payoff_table_has_no_interval_rows(tmp_path, capsys):
     assert "exact" in out[at] and len(out[at + 3 :]) == shown, out[at:]
 
 
+def test_a_payoff_of_one_sampled_world_is_not_called_exact(tmp_path, capsys):
+    """One sampled world has no interval either, but its payoff is a sample: said so."""
+    rec = sj.play_round("v3", seed=3, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    args = ["analyze", "play", str(path), "--trick", "2", "--seat", str(rec.tricks[1].leader)]
+    assert main([*args, "--worlds", "1", "--bots", "greedy", "--payoff", "3"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Payoff"))
+    assert "in one sampled world (no interval)" in line and "exact" not in line
+
+
 def test_a_refused_record_writes_nothing(tmp_path):
     data = sj.play_round("v3", seed=0, bots="greedy").to_dict()
     data["rules"]["dealer_rises"] = [[75, 4]]

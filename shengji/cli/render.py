@@ -181,8 +181,15 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
     pairs = sj.payoff(frame)
     labels = list(frame.attrs["samples"].labels)[:top]
     cell = {(r.row, r.column): r for r in pairs.itertuples()}
-    # exact values (one "world": every hand known) have no intervals: no rows for them
+    # exact values (one "world": every hand known) and one sampled world have no intervals:
+    # no rows for them
     spread = any(r.ci_low is not None for r in pairs.itertuples())
+    if spread:
+        how = ", world by world (95% interval below); "
+    elif frame.attrs.get("exact"):
+        how = ", exact; "
+    else:
+        how = ", in one sampled world (no interval); "
     rows = []
     for i, a in enumerate(labels, 1):
         means, spans = [str(i)], [""]
@@ -197,7 +204,7 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
         rows += [means, spans] if spread else [means]
     print(
         f"Payoff of the best {len(labels)}: the row's level change minus the column's"
-        + (", world by world (95% interval below); " if spread else ", exact; ")
+        + how
         + ", ".join(
             f"{i} {pretty(a) if frame.columns[0] in ('bury', 'play') else a}"
             for i, a in enumerate(labels, 1)

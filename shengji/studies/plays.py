@@ -407,7 +407,8 @@ def analyze_play(
     of its difference to the best's, world by world (0 for the best; none with one world);
     `defender_points_mean`; `n`, the worlds; `made`, the play made in the record. Its attrs:
     `legal` (how many legal plays there are), `capped` (True when fewer were played out: the
-    best is the best of those), `lead` (the decision is a lead), `decision`, `rules` (the
+    best is the best of those), `lead` (the decision is a lead), `exact` (the solver's
+    values, not sampled worlds), `decision`, `rules` (the
     preset's name) and `samples` (the paired outcomes, for shengji.payoff)."""
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
@@ -436,7 +437,10 @@ def analyze_play(
     )
     frame = frame_of(out, made, legal, trick_seat)
     frame.attrs.update(
-        rules=table.rules.name, capped=len(plays) < legal, lead=not table.state()["current"]
+        rules=table.rules.name,
+        capped=len(plays) < legal,
+        lead=not table.state()["current"],
+        exact=exact,
     )
     return frame
 
