@@ -379,7 +379,12 @@ def bad_inputs() -> dict:
         "replay: trick 3, tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
         "at a lead: seat": lambda: sj.analyze_play(rec, follow, exact=True),
         "too large for the exact solver": lambda: sj.analyze_play(rec, (0, rec.dealer), exact=True),
-        "not a match record": lambda: sj.analyze_round({"rounds": []}),
+        "analyze_round takes a round record, not a match record": lambda: sj.analyze_round(
+            {"rounds": []}
+        ),
+        "analyze_play takes a round record, not a match record": lambda: sj.analyze_play(
+            sj.play_match("bo3", seed=1, bots="random"), (0, 0)
+        ),
         "natively by bots that read no knowledge": lambda: sj.analyze_play(
             rec, lead, bots=sj.Pimc(rollouts=10)
         ),
@@ -598,6 +603,16 @@ def test_every_trick_the_command_line_names_counts_from_1(tmp_path, capsys):
     path.write_text(json.dumps(data))
     err = refused(["view", str(path), "-o", str(tmp_path / "page.html")], capsys)
     assert re.search(r"replay: trick 8(, seat \d, play refused|: )", err), err
+
+
+def test_a_match_record_is_named_as_one_by_both_commands(tmp_path, capsys):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(sj.play_match("bo3", seed=1, bots="random").to_dict()))
+    for args in (["play", str(path), "--trick", "1", "--seat", "0"], ["play", str(path)]):
+        err = refused(["analyze", *args], capsys)
+        assert f"{path} is a match record: analyze play takes a round record" in err
+    err = refused(["analyze", "round", str(path)], capsys)
+    assert f"{path} is a match record: analyze round takes a round record" in err
 
 
 def refused(args: list[str], capsys) -> str:

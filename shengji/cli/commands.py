@@ -209,6 +209,11 @@ def analyze(args: argparse.Namespace) -> None:
 def analyze_plays(args: argparse.Namespace) -> None:
     """`shengji analyze play` and `shengji analyze round` of a saved round record."""
     record = read_record(args.file, "a round record")
+    if isinstance(record, dict) and "rounds" in record and "tricks" not in record:
+        raise ArgumentError(
+            f"{args.file} is a match record: analyze {args.what} takes a round record "
+            '(shengji demo --save without --match; each of a match\'s "rounds" is one)'
+        )
     bots = bots_from_text(args.bots)
     if args.what == "play":
         # the trick counted from 1, as shengji replay and the viewer show it

@@ -32,7 +32,7 @@ from shengji.errors import (
 )
 from shengji.play._playout import places_deck
 from shengji.play._table import Table
-from shengji.play.records import RoundRecord
+from shengji.play.records import MatchRecord, RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
 from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
@@ -375,6 +375,18 @@ def position_of(data: Any) -> Table:
     return position(**fields)
 
 
+def not_a_match(record: Any, taker: str) -> None:
+    """ShengjiError when `record` is a match record (a MatchRecord or its JSON data) given
+    to `taker`, which takes a round record."""
+    if isinstance(record, MatchRecord) or (
+        isinstance(record, dict) and "rounds" in record and "tricks" not in record
+    ):
+        raise ShengjiError(
+            f"{taker} takes a round record, not a match record: each of the match's "
+            '"rounds" is one (MatchRecord.rounds[i])'
+        )
+
+
 def analyze_play(
     record_or_position: Any,
     decision: Any = None,
@@ -416,6 +428,7 @@ def analyze_play(
     max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
     workers = validate.integer(workers, "workers", 1, 1024)
     specs = native_specs(bots)
+    not_a_match(record_or_position, "analyze_play")
     if isinstance(record_or_position, dict) and "position" in record_or_position:
         record_or_position = position_of(record_or_position)
     if isinstance(record_or_position, Table):
@@ -480,8 +493,7 @@ def analyze_round(
     max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
     workers = validate.integer(workers, "workers", 1, 1024)
     specs = native_specs(bots)
-    if isinstance(record, dict) and "rounds" in record:
-        raise ShengjiError("analyze_round takes a round record, not a match record")
+    not_a_match(record, "analyze_round")
     if isinstance(record, dict) and "position" in record:
         raise ShengjiError(
             "analyze_round takes a round record, not a position: analyze_play ranks a "
