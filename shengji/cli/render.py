@@ -12,6 +12,7 @@ from typing import Any
 import shengji as sj
 from shengji._optional import needs
 from shengji.cards import SUIT_SYMBOLS
+from shengji.play.viewer import cost_texts
 
 
 def pretty(cards: Any) -> str:
@@ -230,9 +231,9 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
             r.seat,
             pretty(r.made),
             "-" if r.best is None else pretty(r.best),
-            f"{r.levels:.3f}",
+            cost_texts(r.levels, r.points)[0],
             "" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
-            f"{r.points:.1f}",
+            cost_texts(r.levels, r.points)[1],
             f"{r.candidates} of {r.legal}" if r.candidates < r.legal else str(r.candidates),
         ]
         for r in frame.itertuples()
