@@ -367,6 +367,13 @@ def bad_inputs() -> dict:
         ),
         "plays at the trump's level": lambda: sj.position(**{**args, "levels": [3, 3]}),
         "position: hands and trump": lambda: sj.analyze_play({"position": {"hands": []}}),
+        # an unknown key is refused by name at both levels of a position file
+        "unknown key 'note' beside \"position\"": lambda: sj.analyze_play(
+            {"position": args, "note": "x"}
+        ),
+        "position: unknown key 'dealr'": lambda: sj.analyze_play(
+            {"position": {**args, "dealr": 1}}
+        ),
         # the index `last` is the (last + 1)-th trick: messages count from 1
         f"trick {last + 1} is not in the record: its round has {last} tricks, 1 to {last}": (
             lambda: sj.analyze_play(rec, (last, 0))

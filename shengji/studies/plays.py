@@ -362,12 +362,24 @@ def pass_to_play(table: Table) -> tuple[str, int] | None:
 
 def position_of(data: Any) -> Table:
     """The position of a JSON file's data, {"position": {hands, trump, ...}} (position()'s
-    arguments by name)."""
+    arguments by name); ArgumentError naming any other key, at either level."""
+    unknown = sorted(map(str, set(data) - {"position"}))
+    if unknown:
+        raise ArgumentError(
+            f'unknown key {", ".join(map(repr, unknown))} beside "position": a position '
+            'file holds only {"position": {...}}'
+        )
     fields = data["position"]
     if not isinstance(fields, dict):
         raise ArgumentError(f"position: the arguments of sj.position by name, got {short(fields)}")
     names = list(inspect.signature(position).parameters)
-    if set(fields) - set(names) or not {"hands", "trump"} <= set(fields):
+    unknown = sorted(map(str, set(fields) - set(names)))
+    if unknown:
+        raise ArgumentError(
+            f"position: unknown key {', '.join(map(repr, unknown))}: hands and trump, with "
+            f"{', '.join(names[2:])} if need be"
+        )
+    if not {"hands", "trump"} <= set(fields):
         raise ArgumentError(
             f"position: hands and trump, with {', '.join(names[2:])} if need be; got "
             f"{sorted(fields)}"
