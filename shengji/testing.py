@@ -6,7 +6,8 @@ hand, each trick's points, leader, throw check, follows and winner (by the plain
 the penalties, the bottom, the final points and the settlement — then its JSON round trip and
 its replay through the engine. check_bot(bot) plays rounds with a Python bot and checks each
 answer (its type, that the view is left unchanged, the engine's verdict) and each record.
-Both raise ShengjiError at the first problem, in one sentence naming it.
+Both raise ShengjiError at the first problem, in one sentence naming it (its trick counted
+from 1, as shengji replay and the viewer show them).
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def _check(rec: RoundRecord) -> None:
         leader, plays, attempted = t.leader, t.plays, t.attempted
         if leader not in range(4) or t.winner not in range(4) or len(plays) != 4:
             raise _fail(
-                f"trick {i}: a trick has a leader and a winner among seats 0..3 and 4 "
+                f"trick {i + 1}: a trick has a leader and a winner among seats 0..3 and 4 "
                 f"plays, not leader {leader!r}, winner {t.winner!r}, "
                 f"{len(plays)} plays"
             )
@@ -173,7 +174,7 @@ def _check(rec: RoundRecord) -> None:
             tried = Counter(attempted)
             if tried - held[leader]:
                 raise _fail(
-                    f"trick {i}: seat {leader} attempts {_names(tried - held[leader])}, "
+                    f"trick {i + 1}: seat {leader} attempts {_names(tried - held[leader])}, "
                     f"which it does not hold"
                 )
         total = 0
@@ -181,16 +182,16 @@ def _check(rec: RoundRecord) -> None:
             missing = Counter(play) - held[seat]
             if missing:
                 raise _fail(
-                    f"trick {i}: seat {seat} plays {_names(missing)}, which it does not hold"
+                    f"trick {i + 1}: seat {seat} plays {_names(missing)}, which it does not hold"
                 )
             if len(play) != len(plays[0]) or not play:
                 raise _fail(
-                    f"trick {i}: seat {seat} plays {len(play)} cards to a lead of {len(plays[0])}"
+                    f"trick {i + 1}: seat {seat} plays {len(play)} cards to a lead of {len(plays[0])}"
                 )
             held[seat] -= Counter(play)
             total += points(play)
         if t.points != total:
-            raise _fail(f"trick {i}: points is {t.points!r}, but its cards hold {total}")
+            raise _fail(f"trick {i + 1}: points is {t.points!r}, but its cards hold {total}")
     for seat in range(4):
         if held[seat]:
             raise _fail(

@@ -367,16 +367,31 @@ def bad_inputs() -> dict:
         ),
         "plays at the trump's level": lambda: sj.position(**{**args, "levels": [3, 3]}),
         "position: hands and trump": lambda: sj.analyze_play({"position": {"hands": []}}),
-        f"trick {last} is not in the record": lambda: sj.analyze_play(rec, (last, 0)),
+        # an unknown key is refused by name at both levels of a position file
+        "unknown key 'note' beside \"position\"": lambda: sj.analyze_play(
+            {"position": args, "note": "x"}
+        ),
+        "position: unknown key 'dealr'": lambda: sj.analyze_play(
+            {"position": {**args, "dealr": 1}}
+        ),
+        # the index `last` is the (last + 1)-th trick: messages count from 1
+        f"trick {last + 1} is not in the record: its round has {last} tricks, 1 to {last}": (
+            lambda: sj.analyze_play(rec, (last, 0))
+        ),
         "seat (a seat)": lambda: sj.analyze_play(rec, (0, 4)),
         "decision must be (trick, seat)": lambda: sj.analyze_play(rec, 3),
         "settlement.rise differs": lambda: sj.analyze_play(other, (0, 0)),
         "unknown Rules setting": lambda: sj.analyze_play(newer, (0, 0)),
         "not a round record: hands[1]": lambda: sj.analyze_play(third, (0, 0)),
-        "replay: tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
+        "replay: trick 3, tricks[2].leader differs": lambda: sj.analyze_play(out_of_turn, (0, 0)),
         "at a lead: seat": lambda: sj.analyze_play(rec, follow, exact=True),
         "too large for the exact solver": lambda: sj.analyze_play(rec, (0, rec.dealer), exact=True),
-        "not a match record": lambda: sj.analyze_round({"rounds": []}),
+        "analyze_round takes a round record, not a match record": lambda: sj.analyze_round(
+            {"rounds": []}
+        ),
+        "analyze_play takes a round record, not a match record": lambda: sj.analyze_play(
+            sj.play_match("bo3", seed=1, bots="random"), (0, 0)
+        ),
         "natively by bots that read no knowledge": lambda: sj.analyze_play(
             rec, lead, bots=sj.Pimc(rollouts=10)
         ),
@@ -430,6 +445,17 @@ def test_an_exact_payoff_table_has_no_interval_rows(tmp_path, capsys):
     assert "exact" in out[at] and len(out[at + 3 :]) == shown, out[at:]
 
 
+def test_a_payoff_of_one_sampled_world_is_not_called_exact(tmp_path, capsys):
+    """One sampled world has no interval either, but its payoff is a sample: said so."""
+    rec = sj.play_round("v3", seed=3, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    args = ["analyze", "play", str(path), "--trick", "2", "--seat", str(rec.tricks[1].leader)]
+    assert main([*args, "--worlds", "1", "--bots", "greedy", "--payoff", "3"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Payoff"))
+    assert "in one sampled world (no interval)" in line and "exact" not in line
+
+
 def test_a_refused_record_writes_nothing(tmp_path):
     data = sj.play_round("v3", seed=0, bots="greedy").to_dict()
     data["rules"]["dealer_rises"] = [[75, 4]]
@@ -469,3 +495,136 @@ def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):
         assert r.mean_diff == pytest.approx(a - b)
     with pytest.raises(sj.StudyError, match="not a finished study's folder"):
         study_samples(tmp_path / "nothing")
+
+
+def test_a_trump_calling_studys_payoff_has_levels_and_no_points(tmp_path):
+    """A trump-calling study keeps each strategy's rise and holds (every play_every-th deal),
+    not the defenders' points: its payoff is of the level changes, each pair's mean the
+    difference of the study's own level_delta_mean metrics; points are refused by name."""
+    summary = run_study(
+        "trump-calling", "v3", deals=60, seed=2, workers=1, play_every=3, out=tmp_path / "tc"
+    )
+    samples = study_samples(tmp_path / "tc")
+    assert samples.points is None and samples.levels.shape == (5, 20)
+    metrics = {(m["name"], m["group"]): m for m in summary["metrics"]}
+    for r in sj.payoff(samples).itertuples():
+        a = metrics["level_delta_mean", f"strategy={r.row}"]["value"]
+        b = metrics["level_delta_mean", f"strategy={r.column}"]["value"]
+        assert r.mean_diff == pytest.approx(a - b) and r.n == 20
+    with pytest.raises(sj.StudyError, match="no points"):
+        sj.payoff(samples, "points")
+
+
+def test_a_duels_folder_is_named_as_one(tmp_path):
+    sj.duel("greedy", "random", deals=8, seed=0, workers=1, out=tmp_path / "duel")
+    with pytest.raises(sj.StudyError, match="a duel's folder: its score"):
+        study_samples(tmp_path / "duel")
+
+
+def capped_follow(rec: sj.RoundRecord, more_than: int) -> tuple[int, int]:
+    """(trick, seat) of the first follow with more than `more_than` legal follows."""
+    for trick, t in enumerate(rec.tricks):
+        for seat in t.seats[1:]:
+            _, table = replay_to(rec, trick, seat)
+            if len(sj.legal_follows(table.hand(seat), t.plays[0], rec.trump)) > more_than:
+                return trick, seat
+    raise AssertionError("no such follow")
+
+
+def test_a_capped_follow_spreads_its_candidates_and_keeps_the_bots_choice():
+    """Past max_candidates a follow's candidates are that many of sj.legal_follows' listing,
+    evenly spread (the first, then every total/cap-th), with the play made and the bot's own
+    choice in the seat's first world added; the frame says it was capped. Under the cap,
+    every legal follow and not capped."""
+    rec = sj.play_round("v3", seed=4, bots="greedy")
+    trick, seat = capped_follow(rec, 12)
+    _, table = replay_to(rec, trick, seat)
+    listed = sj.legal_follows(table.hand(seat), rec.tricks[trick].plays[0], rec.trump)
+    cap = 5
+    frame = sj.analyze_play(rec, (trick, seat), 4, "greedy", seed=3, max_candidates=cap)
+    choice = table.bot_play(SPECS["greedy"][seat], sample(table, 4, 3)[0])
+    spread = [listed[i * len(listed) // cap] for i in range(cap)]
+    expected = {str(p) for p in [*spread, made_play(rec, trick, seat), choice]}
+    assert set(frame.play) == expected and len(frame) == len(expected)
+    assert frame.attrs["capped"] and not frame.attrs["lead"]
+    assert frame.attrs["legal"] == len(listed)
+    every = sj.analyze_play(rec, (trick, seat), 4, "greedy", max_candidates=len(listed))
+    assert set(every.play) == {str(p) for p in listed} and not every.attrs["capped"]
+
+
+def test_the_command_line_says_what_a_cap_played_out(tmp_path, capsys):
+    """analyze play's header says a decision was capped and how its plays were chosen (a
+    lead keeps every unit past the cap); analyze round marks a capped decision's plays
+    "N of M"; --max-candidates' help says what it does at a lead and at a follow."""
+    rec = sj.play_round("v3", seed=4, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    trick, seat = capped_follow(rec, 12)
+    base = ["analyze", "play", str(path), "--worlds", "4", "--bots", "greedy"]
+    assert (
+        main([*base, "--trick", str(trick + 1), "--seat", str(seat), "--max-candidates", "5"]) == 0
+    )
+    head = capsys.readouterr().out.splitlines()[0]
+    assert (
+        "capped by --max-candidates" in head and "5 spread evenly over the listed follows" in head
+    )
+    leader = rec.tricks[0].leader
+    assert main([*base, "--trick", "1", "--seat", str(leader), "--max-candidates", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    units = len(out) - 4  # title, header, rule and the note on the play made
+    assert units > 2 and f"{units} played out, every unit (all kept past the cap)" in out[0]
+    args = ["analyze", "round", str(path), "--worlds", "2", "--bots", "greedy", "--seat", "0"]
+    assert main([*args, "--max-candidates", "3"]) == 0
+    out = capsys.readouterr().out
+    frame, _ = sj.analyze_round(rec, 0, 2, "greedy", max_candidates=3)
+    capped = frame[frame.candidates < frame.legal]
+    assert len(capped) and all(f" {r.candidates} of {r.legal}" in out for r in capped.itertuples())
+    assert "N of M: M legal plays, N played out" in out
+    with pytest.raises(SystemExit):
+        main(["analyze", "play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "at a lead every unit, then throws" in text and "at a follow N spread evenly" in text
+
+
+def test_every_trick_the_command_line_names_counts_from_1(tmp_path, capsys):
+    """The errors of analyze play and of a changed record's replay number the tricks as
+    the command line takes them and shengji replay shows them: from 1."""
+    rec = sj.play_round("v3", seed=3, bots="greedy")
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(rec.to_dict()))
+    n = len(rec.tricks)
+    base = ["analyze", "play", str(path), "--worlds", "2", "--bots", "greedy"]
+    err = refused([*base, "--trick", str(n + 1), "--seat", "0"], capsys)
+    assert f"trick {n + 1} is not in the record: its round has {n} tricks, 1 to {n}" in err
+    trick = n - 2  # counted from 1: the third trick from the end, a follow of seat 0 or not
+    follower = rec.tricks[trick - 1].seats[1]
+    err = refused([*base, "--trick", str(trick), "--seat", str(follower), "--exact"], capsys)
+    assert f"seat {follower} follows here (trick {trick})" in err
+    data = rec.to_dict()
+    data["tricks"][7]["winner"] = (data["tricks"][7]["winner"] + 1) % 4
+    path.write_text(json.dumps(data))
+    assert "replay: trick 8, tricks[7].winner differs" in refused(["replay", str(path)], capsys)
+    data = rec.to_dict()
+    plays = data["tricks"][7]["plays"]
+    plays[1], plays[2] = plays[2], plays[1]
+    path.write_text(json.dumps(data))
+    err = refused(["view", str(path), "-o", str(tmp_path / "page.html")], capsys)
+    assert re.search(r"replay: trick 8(, seat \d, play refused|: )", err), err
+
+
+def test_a_match_record_is_named_as_one_by_both_commands(tmp_path, capsys):
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(sj.play_match("bo3", seed=1, bots="random").to_dict()))
+    for args in (["play", str(path), "--trick", "1", "--seat", "0"], ["play", str(path)]):
+        err = refused(["analyze", *args], capsys)
+        assert f"{path} is a match record: analyze play takes a round record" in err
+    err = refused(["analyze", "round", str(path)], capsys)
+    assert f"{path} is a match record: analyze round takes a round record" in err
+
+
+def refused(args: list[str], capsys) -> str:
+    """The one line of error a command line refused with (exit status 2)."""
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2
+    return capsys.readouterr().err

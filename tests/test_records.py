@@ -221,7 +221,7 @@ def test_a_difference_names_the_first_differing_element():
     bad["tricks"][7]["winner"] = (bad["tricks"][7]["winner"] + 1) % 4
     with pytest.raises(
         sj.ShengjiError,
-        match=r"^replay: tricks\[7\]\.winner differs: recorded "
+        match=r"^replay: trick 8, tricks\[7\]\.winner differs: recorded "
         r"\d, replayed \d$",
     ):
         sj.replay(bad)
@@ -271,7 +271,8 @@ def test_a_changed_declaration_is_named_not_a_later_play():
     swapped = copy.deepcopy(record)
     plays = swapped["tricks"][4]["plays"]
     plays[1] = plays[2]
-    with pytest.raises(sj.ShengjiError, match=r"^replay: trick 4, seat \d, play refused"):
+    # the fifth trick, counted from 1 as shengji replay and the viewer show it
+    with pytest.raises(sj.ShengjiError, match=r"^replay: trick 5, seat \d, play refused"):
         sj.replay(swapped)
 
 

@@ -127,7 +127,7 @@ def test_replay_refuses_a_changed_record():
     bad["tricks"][0]["winner"] = (bad["tricks"][0]["winner"] + 1) % 4
     with pytest.raises(
         sj.ShengjiError,
-        match=r"^replay: tricks\[0\]\.winner differs: "
+        match=r"^replay: trick 1, tricks\[0\]\.winner differs: "
         r"recorded \d, replayed \d$",
     ):
         sj.replay(bad)

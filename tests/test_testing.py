@@ -59,7 +59,7 @@ def test_a_play_not_in_hand(record):
         d["tricks"][i]["plays"][1] = absent
 
     with pytest.raises(
-        sj.ShengjiError, match=f"trick {i}: seat {seat} plays {absent}, which it does not hold"
+        sj.ShengjiError, match=f"trick {i + 1}: seat {seat} plays {absent}, which it does not hold"
     ):
         check_record(spoiled(record, change))
 
@@ -73,7 +73,7 @@ def test_a_wrong_winner(record):
 
     with pytest.raises(
         sj.ShengjiError,
-        match=f"trick 3: the winner is seat {wrong}, the reference's seat {t['winner']}",
+        match=f"trick 4: the winner is seat {wrong}, the reference's seat {t['winner']}",
     ):
         check_record(spoiled(record, change))
 
@@ -116,7 +116,8 @@ def test_an_illegal_follow(record):
                         d["tricks"][j]["plays"][b] = mine
 
                     with pytest.raises(
-                        sj.ShengjiError, match=f"trick {i}: seat {seat}'s follow {later} is illegal"
+                        sj.ShengjiError,
+                        match=f"trick {i + 1}: seat {seat}'s follow {later} is illegal",
                     ):
                         check_record(spoiled(record, change))
                     return
@@ -129,7 +130,7 @@ def test_an_illegal_follow(record):
         (
             "points",
             lambda d: d["tricks"][5].update(points=d["tricks"][5]["points"] + 5),
-            r"trick 5: points is \d+, but its cards hold \d+",
+            r"trick 6: points is \d+, but its cards hold \d+",
         ),
         (
             "bury of 7",

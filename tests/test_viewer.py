@@ -4,6 +4,7 @@ bad input is one ShengjiError and nothing written, and in a real headless Chromi
 loads from its file with no console error and no network, shows the record's cards and steps
 through every trick to the settlement."""
 
+import io
 import json
 import os
 import re
@@ -19,7 +20,9 @@ from hypothesis import strategies as st
 
 import shengji as sj
 from shengji.cli import main
+from shengji.cli.render import print_costs
 from shengji.play.viewer import DATA_MARK
+from shengji.studies.plays import ROUND_COLUMNS
 
 GOLDEN = Path(__file__).parent / "golden" / "record_v3_before_types.json"
 PRESETS = ("v3", "match16", "bo3")
@@ -136,8 +139,10 @@ def annotated(rec: sj.RoundRecord) -> dict:
                 {
                     "trick": 2,
                     "seat": t.seats[1],
-                    "levels": 0.5,
-                    "points": 12.5,
+                    # halves at the last digit shown: Python's format and JS's toFixed round
+                    # them apart (0.062 and 0.063; 3.2 and 3.3)
+                    "levels": 0.0625,
+                    "points": 3.25,
                     "best": str(t.plays[1]),
                 },
                 {"trick": 2, "seat": t.seats[0], "levels": 0, "points": 0, "best": None},
@@ -152,8 +157,9 @@ def test_annotations_reach_the_page():
     seats = rec.tricks[2].seats
     assert r["annotations"]["source"] == "test notes"
     best = r["annotations"]["plays"][2][seats[1]]
-    assert best[:2] == [0.5, 12.5] and sj.Cards(best[2]) == rec.tricks[2].plays[1]
-    assert r["annotations"]["plays"][2][seats[0]] == [0, 0, None]
+    assert best[:2] == [0.0625, 3.25] and sj.Cards(best[2]) == rec.tricks[2].plays[1]
+    assert best[3:] == ["0.062", "3.2"]  # as shengji analyze round prints them
+    assert r["annotations"]["plays"][2][seats[0]] == [0, 0, None, "0.000", "0.0"]
     assert sum(n is not None for trick in r["annotations"]["plays"] for n in trick) == 2
 
 
@@ -411,7 +417,21 @@ def test_annotations_and_odd_text_show_in_the_browser(browser, tmp_path):
     notes = browser.evaluate(
         f"[...document.querySelectorAll('#centre .p{t.seats[1]} .note')].map(n => n.textContent)"
     )
-    assert notes[0] == "cost 0.50 levels, 12.50 points"  # as the trick table gives it
+    # as shengji analyze round prints the cost (print_costs), and the trick table its levels
+    assert notes[0] == "cost 0.062 levels, 3.2 points"
+    pd = pytest.importorskip("pandas")  # the study extra: analyze round's table
+    printed = io.StringIO()
+    print_costs(
+        pd.DataFrame(
+            [[2, t.seats[1], str(t.plays[1]), None, 0.0625, None, None, 3.25, 2, 2]],
+            columns=list(ROUND_COLUMNS),
+        ),
+        "",
+        printed,
+    )
+    assert printed.getvalue().splitlines()[3].split()[-3:-1] == ["0.062", "3.2"]
+    row = browser.evaluate("document.querySelectorAll('#tricks tr')[3].textContent")
+    assert row.endswith("0.062")
     assert notes[1].startswith("best: ")
     best = f"#centre .p{t.seats[1]} .note .card"
     shown = browser.evaluate(f"[...document.querySelectorAll('{best}')].map(c => c.dataset.card)")

@@ -209,6 +209,11 @@ def analyze(args: argparse.Namespace) -> None:
 def analyze_plays(args: argparse.Namespace) -> None:
     """`shengji analyze play` and `shengji analyze round` of a saved round record."""
     record = read_record(args.file, "a round record")
+    if isinstance(record, dict) and "rounds" in record and "tricks" not in record:
+        raise ArgumentError(
+            f"{args.file} is a match record: analyze {args.what} takes a round record "
+            '(shengji demo --save without --match; each of a match\'s "rounds" is one)'
+        )
     bots = bots_from_text(args.bots)
     if args.what == "play":
         # the trick counted from 1, as shengji replay and the viewer show it
@@ -241,15 +246,13 @@ def analyze_plays(args: argparse.Namespace) -> None:
             else f"bots {args.bots}, {args.worlds:,} worlds from the seat's knowledge, "
             f"seed {args.seed}"
         )
-        shown = len(frame)
         legal = frame.attrs["legal"]
         trick, seat = frame.attrs["decision"]
         print_analysis(
             frame,
             f"Trick {trick + 1}, seat {seat}, rules {frame.attrs['rules']}: {legal} legal "
-            f"play{'s' if legal != 1 else ''}"
-            + (f" ({shown} played out: the units, then throws)" if shown < legal else "")
-            + f"; {how}. The level change is the seat's team's",
+            f"play{'s' if legal != 1 else ''}{capped_text(frame, args.max_candidates)}; {how}. "
+            "The level change is the seat's team's",
         )
         if args.payoff > 0:
             print_payoff(frame, args.payoff)
@@ -258,13 +261,37 @@ def analyze_plays(args: argparse.Namespace) -> None:
         raise ArgumentError(f"--out {args.out} would overwrite the record: name another file")
     with progress_bar(None, "decision", "analyze round") as update:
         frame, annotated = sj.analyze_round(
-            record, args.seat, args.worlds, bots, args.seed, workers=args.workers, progress=update
+            record,
+            args.seat,
+            args.worlds,
+            bots,
+            args.seed,
+            max_candidates=args.max_candidates,
+            workers=args.workers,
+            progress=update,
         )
     print_costs(frame, f"{annotated['annotations']['source']}; the cost of each play made")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(annotated, f, ensure_ascii=False)
         print(f"written: {args.out} (shengji view {args.out} shows the costs)")
+
+
+def capped_text(frame: Any, cap: int) -> str:
+    """How analyze_play chose the plays it played out where the cap left some out ("" when
+    it played every legal one)."""
+    if not frame.attrs["capped"]:
+        return ""
+    chosen = (
+        f"every unit (all kept past the cap), then throws from each category in turn up to "
+        f"{cap} in all"
+        if frame.attrs["lead"]
+        else f"{cap} spread evenly over the listed follows"
+    )
+    return (
+        f" (capped by --max-candidates: {len(frame)} played out, {chosen}, with the play made "
+        "and the bot's choice; the best is the best of these)"
+    )
 
 
 def demo(args: argparse.Namespace) -> None:

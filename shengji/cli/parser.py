@@ -483,14 +483,6 @@ def add_analyze(sub: Any) -> None:
         help="the endgame solver's exact values, every hand known (a lead of at most 8 "
         "cards a hand)",
     )
-    play.add_argument(
-        "--max-candidates",
-        type=cli_type(count, "--max-candidates", high=10**6),
-        default=100,
-        metavar="N",
-        help="the most leads played out: the units, then the throws (default 100; the play "
-        "made is always among them)",
-    )
     add_play_options(play, 1000)
     add_payoff_option(play)
     round_ = what.add_parser(
@@ -536,7 +528,8 @@ def add_payoff_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_play_options(p: argparse.ArgumentParser, worlds: int) -> None:
-    """The options of analyze play and round: worlds, bots, seed and workers."""
+    """The options of analyze play and round: worlds, bots, seed, max-candidates and
+    workers."""
     p.add_argument(
         "--worlds",
         type=cli_type(count, "--worlds", high=1_000_000),
@@ -550,6 +543,16 @@ def add_play_options(p: argparse.ArgumentParser, worlds: int) -> None:
         "after colons), for every seat or four separated by commas (default expert)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed of the worlds (default 0)")
+    p.add_argument(
+        "--max-candidates",
+        type=cli_type(count, "--max-candidates", high=10**6),
+        default=100,
+        metavar="N",
+        help="where a decision has more than N legal plays, those played out: at a lead every "
+        "unit, then throws from each category in turn up to N in all; at a follow N spread "
+        "evenly over the listed follows; the play made and the bot's choice always added "
+        "(default 100)",
+    )
     p.add_argument(
         "--workers",
         type=WORKERS,

@@ -12,6 +12,7 @@ from typing import Any
 import shengji as sj
 from shengji._optional import needs
 from shengji.cards import SUIT_SYMBOLS
+from shengji.play.viewer import cost_texts
 
 
 def pretty(cards: Any) -> str:
@@ -181,8 +182,15 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
     pairs = sj.payoff(frame)
     labels = list(frame.attrs["samples"].labels)[:top]
     cell = {(r.row, r.column): r for r in pairs.itertuples()}
-    # exact values (one "world": every hand known) have no intervals: no rows for them
+    # exact values (one "world": every hand known) and one sampled world have no intervals:
+    # no rows for them
     spread = any(r.ci_low is not None for r in pairs.itertuples())
+    if spread:
+        how = ", world by world (95% interval below); "
+    elif frame.attrs.get("exact"):
+        how = ", exact; "
+    else:
+        how = ", in one sampled world (no interval); "
     rows = []
     for i, a in enumerate(labels, 1):
         means, spans = [str(i)], [""]
@@ -197,7 +205,7 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
         rows += [means, spans] if spread else [means]
     print(
         f"Payoff of the best {len(labels)}: the row's level change minus the column's"
-        + (", world by world (95% interval below); " if spread else ", exact; ")
+        + how
         + ", ".join(
             f"{i} {pretty(a) if frame.columns[0] in ('bury', 'play') else a}"
             for i, a in enumerate(labels, 1)
@@ -212,7 +220,8 @@ def print_payoff(frame: Any, top: int, out: Any = None) -> None:
 
 def print_costs(frame: Any, title: str, out: Any = None) -> None:
     """analyze_round's table: each decision's play made, the best play where it was not,
-    and the cost in levels (with its 95% interval) and points; each seat's total below."""
+    the cost in levels (with its 95% interval) and points, and the plays compared ("N of M"
+    where the cap left some of the M legal plays out); each seat's total below."""
     with needs("the analysis table", "study"):
         from tabulate import tabulate
     out = sys.stdout if out is None else out
@@ -222,10 +231,10 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
             r.seat,
             pretty(r.made),
             "-" if r.best is None else pretty(r.best),
-            f"{r.levels:.3f}",
+            cost_texts(r.levels, r.points)[0],
             "" if r.ci_low is None else f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
-            f"{r.points:.1f}",
-            r.candidates,
+            cost_texts(r.levels, r.points)[1],
+            f"{r.candidates} of {r.legal}" if r.candidates < r.legal else str(r.candidates),
         ]
         for r in frame.itertuples()
     ]
@@ -248,6 +257,12 @@ def print_costs(frame: Any, title: str, out: Any = None) -> None:
         ),
         file=out,
     )
+    if (frame.candidates < frame.legal).any():
+        print(
+            "N of M: M legal plays, N played out (--max-candidates): the cost is against the "
+            "best of those",
+            file=out,
+        )
     for seat, part in frame.groupby("seat"):
         print(
             f"seat {seat}: {part.levels.sum():.3f} levels and {part.points.sum():.1f} points "

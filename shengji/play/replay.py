@@ -1,9 +1,11 @@
 """A record's replay: its actions played again through the table, each checked against the
 rules (and every trick against the plain reference), and the outcome compared with the record
-field by field, the first difference named in one line."""
+field by field, the first difference named in one line. Messages count tricks from 1, as
+shengji replay and the viewer show them (a JSON path, tricks[i], from 0)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from shengji import reference as ref
@@ -54,6 +56,13 @@ def difference(recorded: Any, replayed: Any, path: str) -> str | None:
                     f"{short(b[i]) if i < len(b) else 'the end'}"
                 )
     return f"{path} differs: recorded {short(recorded)}, replayed {short(replayed)}"
+
+
+def numbered(found: str) -> str:
+    """A difference at tricks[i] (a JSON path, from 0) led by the trick's number as shengji
+    replay and the viewer show it, from 1."""
+    match = re.match(r"tricks\[(\d+)\]", found)
+    return f"trick {int(match[1]) + 1}, {found}" if match else found
 
 
 def replay(record: RoundRecord | dict) -> RoundRecord:
@@ -167,7 +176,7 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     for name in recorded:
         found = difference(recorded[name], replayed[name], name)
         if found:
-            raise ShengjiError(f"replay: {found}")
+            raise ShengjiError(f"replay: {numbered(found)}")
     return again
 
 
@@ -208,28 +217,29 @@ def replay_step(
         unasked(shows, buries)
     code = replay_answer(table, record, shows, buries, what, seat)
     if code:
-        where = f"trick {len(table.tricks())}, " if what == "play" else ""
+        where = f"trick {len(table.tricks()) + 1}, " if what == "play" else ""
         raise ShengjiError(f"replay: {where}seat {seat}, {what} refused: {table.refusal(code)}")
 
 
 def replay_to(record: RoundRecord | dict, trick: int, seat: int) -> tuple[RoundRecord, Table]:
     """The record replayed (replay: every check), and a table of its round stopped where
     `seat` plays in trick `trick` (from 0), its play pending. ShengjiError naming the
-    decision when the round has no such one."""
+    decision (its trick counted from 1, as every message does) when the round has no such
+    one."""
     seat = validate.seat(seat, "seat")
     trick = validate.integer(trick, "trick", 0, 10**6)
     rec = replay(record)
     if trick >= len(rec.tricks):
         raise ShengjiError(
-            f"trick {trick} is not in the record: its round has {len(rec.tricks)} tricks, "
-            f"0 to {len(rec.tricks) - 1}"
+            f"trick {trick + 1} is not in the record: its round has {len(rec.tricks)} tricks, "
+            f"1 to {len(rec.tricks)}"
         )
     table, shows, buries = replay_table(rec)
     while (pending := table.advance()) is not None:
         if pending == ("play", seat) and len(table.tricks()) == trick:
             return rec, table
         replay_step(table, rec, shows, buries, *pending)
-    raise EngineError(f"engine bug: the replay of a checked record never reached trick {trick}")
+    raise EngineError(f"engine bug: the replay of a checked record never reached trick {trick + 1}")
 
 
 def unasked(shows: list, buries: list) -> None:
@@ -272,7 +282,9 @@ def replay_answer(
     s = table.state()
     n, step = len(s["tricks"]), len(s["current"])
     if n >= len(record.tricks):
-        raise ShengjiError(f"replay: trick {n} is played but the record has {len(record.tricks)}")
+        raise ShengjiError(
+            f"replay: trick {n + 1} is played but the record has {len(record.tricks)} tricks"
+        )
     t = record.tricks[n]
     return table.answer(t.tried if step == 0 else t.plays[step], False)
 
@@ -298,7 +310,7 @@ def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> 
         if winner != t.winner:
             problems.append(f"the winner is seat {t.winner}, the reference's seat {winner}")
         if problems:
-            raise ShengjiError(f"{prefix}: trick {i}: " + "; ".join(problems))
+            raise ShengjiError(f"{prefix}: trick {i + 1}: " + "; ".join(problems))
         for seat, play in zip(order, plays):
             hands[seat] = hands[seat] - play
         leader = winner

@@ -219,9 +219,16 @@ def hand_at(rec: RoundRecord, trick: int, seat: int) -> Cards:
     return hand
 
 
+def cost_texts(levels: float, points: float) -> tuple[str, str]:
+    """A play's cost in levels and points as text, as shengji analyze round prints it and
+    the page shows it: levels to 3 decimals, points to 1 (0.135, 3.5)."""
+    return f"{levels:.3f}", f"{points:.1f}"
+
+
 def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None:
     """The annotations of a round (the schema above) checked against it: for the page,
-    {"source", "plays": [[[levels, points, best] or None for each seat] for each trick]};
+    {"source", "plays": [[[levels, points, best, levels' text, points' text] or None for each
+    seat] for each trick]} (the texts as shengji analyze round prints them: cost_texts);
     None where there are none. ArgumentError naming the first entry that does not fit."""
     if annotations is None:
         return None
@@ -245,13 +252,15 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
             0 <= trick < len(rec.tricks)
         ):
             raise ArgumentError(
-                f"{path}.trick must be a trick of the round, 0 to {len(rec.tricks) - 1}, "
-                f"got {short(trick)}"
+                f"{path}.trick must be a trick of the round, an index from 0 (its "
+                f"{len(rec.tricks)} tricks: 0 to {len(rec.tricks) - 1}), got {short(trick)}"
             )
         if seat not in range(4) or isinstance(seat, bool):
             raise ArgumentError(f"{path}.seat must be a seat 0..3, got {short(seat)}")
         if plays[trick][seat] is not None:
-            raise ArgumentError(f"{path}: trick {trick}, seat {seat} is annotated twice")
+            raise ArgumentError(
+                f"{path}: trick {trick + 1} (an index, {trick}), seat {seat} is annotated twice"
+            )
         for key in ("levels", "points"):
             value = note[key]
             if (
@@ -280,8 +289,13 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
             ):
                 raise ArgumentError(
                     f"{path}.best {short(best)} is not a play seat {seat} could make at trick "
-                    f"{trick}: it held {held}"
+                    f"{trick + 1} (an index, {trick}): it held {held}"
                 )
             best = shown(cards, rec.trump)
-        plays[trick][seat] = [note["levels"], note["points"], best]
+        plays[trick][seat] = [
+            note["levels"],
+            note["points"],
+            best,
+            *cost_texts(note["levels"], note["points"]),
+        ]
     return {"source": annotations["source"], "plays": plays}

@@ -32,7 +32,7 @@ from shengji.errors import (
 )
 from shengji.play._playout import places_deck
 from shengji.play._table import Table
-from shengji.play.records import RoundRecord
+from shengji.play.records import MatchRecord, RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
 from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
@@ -42,7 +42,7 @@ from shengji.studies.stats import Samples, Sums
 __all__ = ["analyze_play", "analyze_round", "position"]
 
 MAX_WORLDS = 1_000_000
-MAX_CANDIDATES = 100  # leads beyond: the units, then throws (the attrs say how many)
+MAX_CANDIDATES = 100  # plays played out where there are more legal ones (candidates_of)
 LEADS_LISTED = 10_000  # leads listed to choose the throws from, each category in turn
 EXACT_MAX_CARDS = 8  # cards a hand the solver values within seconds (7: about 1 s, 8: up to 11 s)
 PLAY_COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "n", "made")
@@ -56,6 +56,7 @@ ROUND_COLUMNS = (
     "ci_high",
     "points",
     "candidates",
+    "legal",
 )
 
 
@@ -85,12 +86,19 @@ def decision_of(decision: Any) -> tuple[int, int]:
     )
 
 
-def candidates_of(table: Table, cap: int, made: Cards | None) -> tuple[list[Cards], int]:
-    """The pending seat's legal plays, the first `cap` (leads: every unit, then throws taken
-    from each category in turn, so that a long suit's throws do not crowd out the others'),
-    the play `made` added where the cap left it out, and how many legal plays there are."""
+def candidates_of(
+    table: Table, cap: int, made: Cards | None, chosen: Callable[[], list[Cards]]
+) -> tuple[list[Cards], int]:
+    """The pending seat's legal plays to play out, and how many legal plays there are. All
+    of them when there are at most `cap`; else, at a lead, every unit, then throws taken from
+    each category in turn (so that a long suit's throws do not crowd out the others') up to
+    `cap` in all; at a follow, `cap` follows spread evenly over the engine's listing
+    (sj.legal_follows' order: the first, then every total/cap-th), which varies every card
+    rather than only the last ones listed. Where the cap left them out, the play `made` and
+    the plays chosen() (the play-outs' bot's choice) are added."""
     lead = not table.state()["current"]
-    masks, total = table.legal_plays(max(cap, LEADS_LISTED) if lead else cap)
+    # a follow's every play is listed anyway (legal_follows): the cap is applied here
+    masks, total = table.legal_plays(max(cap, LEADS_LISTED) if lead else 2**62)
     plays = [Cards.from_masks(int(a), int(b)) for a, b in masks]
     if lead and len(plays) > cap:
         trump = table.trump
@@ -103,9 +111,19 @@ def candidates_of(table: Table, cap: int, made: Cards | None) -> tuple[list[Card
             by_category.setdefault(category(next(iter(play)), trump), []).append(play)
         throws = [p for turn in zip_longest(*by_category.values()) for p in turn if p]
         plays = plays[:first_throw] + throws[: max(0, cap - first_throw)]
-    if made is not None and made not in plays:
-        plays.append(made)
+    elif len(plays) > cap:
+        plays = [plays[i * len(plays) // cap] for i in range(cap)]
+    if len(plays) < total:
+        for play in ([] if made is None else [made]) + chosen():
+            if play not in plays:
+                plays.append(play)
     return plays, total
+
+
+def bot_choice(table: Table, specs: list, world: np.ndarray | None) -> Callable[[], list[Cards]]:
+    """chosen() for candidates_of: the play the pending seat's play-out bot makes, in
+    `world` (the first of the seat's worlds: what it could know; None, the real hands)."""
+    return lambda: [table.bot_play(specs[pending_seat(table)], world)]
 
 
 class Outcomes:
@@ -177,13 +195,13 @@ def solved(table: Table, plays: list[Cards]) -> Outcomes:
     if s["current"]:
         raise ShengjiError(
             f"exact values are the endgame solver's, at a lead: seat {seat} follows here "
-            f"(trick {len(s['tricks'])})"
+            f"(trick {len(s['tricks']) + 1})"
         )
     size = len(table.hand(seat))
     if size > EXACT_MAX_CARDS:
         raise ShengjiError(
             f"the position is too large for the exact solver: {size} cards a hand, at most "
-            f"{EXACT_MAX_CARDS} (trick {len(s['tricks'])})"
+            f"{EXACT_MAX_CARDS} (trick {len(s['tricks']) + 1})"
         )
     values = dict(table.solve_endgame(values=True).values)
     rules = table.rules
@@ -344,17 +362,41 @@ def pass_to_play(table: Table) -> tuple[str, int] | None:
 
 def position_of(data: Any) -> Table:
     """The position of a JSON file's data, {"position": {hands, trump, ...}} (position()'s
-    arguments by name)."""
+    arguments by name); ArgumentError naming any other key, at either level."""
+    unknown = sorted(map(str, set(data) - {"position"}))
+    if unknown:
+        raise ArgumentError(
+            f'unknown key {", ".join(map(repr, unknown))} beside "position": a position '
+            'file holds only {"position": {...}}'
+        )
     fields = data["position"]
     if not isinstance(fields, dict):
         raise ArgumentError(f"position: the arguments of sj.position by name, got {short(fields)}")
     names = list(inspect.signature(position).parameters)
-    if set(fields) - set(names) or not {"hands", "trump"} <= set(fields):
+    unknown = sorted(map(str, set(fields) - set(names)))
+    if unknown:
+        raise ArgumentError(
+            f"position: unknown key {', '.join(map(repr, unknown))}: hands and trump, with "
+            f"{', '.join(names[2:])} if need be"
+        )
+    if not {"hands", "trump"} <= set(fields):
         raise ArgumentError(
             f"position: hands and trump, with {', '.join(names[2:])} if need be; got "
             f"{sorted(fields)}"
         )
     return position(**fields)
+
+
+def not_a_match(record: Any, taker: str) -> None:
+    """ShengjiError when `record` is a match record (a MatchRecord or its JSON data) given
+    to `taker`, which takes a round record."""
+    if isinstance(record, MatchRecord) or (
+        isinstance(record, dict) and "rounds" in record and "tricks" not in record
+    ):
+        raise ShengjiError(
+            f"{taker} takes a round record, not a match record: each of the match's "
+            '"rounds" is one (MatchRecord.rounds[i])'
+        )
 
 
 def analyze_play(
@@ -369,10 +411,13 @@ def analyze_play(
 ) -> Any:
     """Every legal play at one decision, ranked: in a round record (a RoundRecord or its JSON
     data, replayed and checked first), `decision` = (trick from 0, seat 0..3), the seat's
-    play in that trick; or at a position (decision None), a Table whose play is pending
+    play in that trick (error messages count tricks from 1, as shengji replay does); or at a position (decision None), a Table whose play is pending
     (position() makes one from a deal and its plays) or {"position": position()'s arguments}.
-    Each legal play (a lead's units, then its throws, the first `max_candidates` of them, the
-    play made always among them; or every legal follow) is played out by `bots` (native
+    Every legal play is played out when there are at most `max_candidates`; with more, at a
+    lead every unit, then throws from each category in turn up to `max_candidates` in all,
+    and at a follow `max_candidates` follows spread evenly over sj.legal_follows' listing
+    (candidates_of); the play made and the play-outs' bot's own choice (in the first world)
+    are always among them. Each is played out by `bots` (native
     bots that read no knowledge: random, greedy or expert, one for all seats or four) in the
     same `worlds` worlds, sampled exactly and uniformly from what the seat knew then (seeded
     by `seed`; never the hands it could not see), every candidate from the same copy of the
@@ -385,14 +430,17 @@ def analyze_play(
     mean level change (§8, before must-play clamping); `ci_low`, `ci_high`, the 95% interval
     of its difference to the best's, world by world (0 for the best; none with one world);
     `defender_points_mean`; `n`, the worlds; `made`, the play made in the record. Its attrs:
-    `legal` (how many legal plays there are), `decision`, `rules` (the preset's name) and
-    `samples` (the paired outcomes, for shengji.payoff)."""
+    `legal` (how many legal plays there are), `capped` (True when fewer were played out: the
+    best is the best of those), `lead` (the decision is a lead), `exact` (the solver's
+    values, not sampled worlds), `decision`, `rules` (the
+    preset's name) and `samples` (the paired outcomes, for shengji.payoff)."""
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)
     exact = validate.flag(exact, "exact")
     max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
     workers = validate.integer(workers, "workers", 1, 1024)
     specs = native_specs(bots)
+    not_a_match(record_or_position, "analyze_play")
     if isinstance(record_or_position, dict) and "position" in record_or_position:
         record_or_position = position_of(record_or_position)
     if isinstance(record_or_position, Table):
@@ -406,13 +454,19 @@ def analyze_play(
         trick_seat = decision_of(decision)
         record, table = replay_to(record_or_position, *trick_seat)
         made = made_play(record, *trick_seat)
-    plays, legal = candidates_of(table, max_candidates, made)
-    if exact:
-        out = solved(table, plays)
-    else:
-        out = played_out(table, plays, sample(table, worlds, seed), specs, workers)
+    places = None if exact else sample(table, worlds, seed)
+    chosen = bot_choice(table, specs, None if places is None else places[0])
+    plays, legal = candidates_of(table, max_candidates, made, chosen)
+    out = (
+        solved(table, plays) if places is None else played_out(table, plays, places, specs, workers)
+    )
     frame = frame_of(out, made, legal, trick_seat)
-    frame.attrs["rules"] = table.rules.name
+    frame.attrs.update(
+        rules=table.rules.name,
+        capped=len(plays) < legal,
+        lead=not table.state()["current"],
+        exact=exact,
+    )
     return frame
 
 
@@ -436,7 +490,10 @@ def analyze_round(
     Returns (a pandas DataFrame of the decisions in the order played: trick, seat, made,
     best (None where the play made was the best), levels, ci_low and ci_high (the 95%
     interval of the levels' cost, world by world; None where it is 0 by definition),
-    points, candidates (the plays compared); the record's JSON data with its "annotations" in the
+    points, candidates (the plays compared: analyze_play's, up to `max_candidates` and the
+    play made and the bot's choice), legal (how many legal plays there were: more than the
+    candidates where the cap left some out, and the cost is against the best of those played
+    out); the record's JSON data with its "annotations" in the
     viewer's schema, docs/manual/viewer.md). The record is replayed and checked first: a bad
     one raises a ShengjiError before anything is played."""
     with needs("shengji.studies.plays", "study"):
@@ -448,8 +505,7 @@ def analyze_round(
     max_candidates = validate.count(max_candidates, "max_candidates", 1, 10**6)
     workers = validate.integer(workers, "workers", 1, 1024)
     specs = native_specs(bots)
-    if isinstance(record, dict) and "rounds" in record:
-        raise ShengjiError("analyze_round takes a round record, not a match record")
+    not_a_match(record, "analyze_round")
     if isinstance(record, dict) and "position" in record:
         raise ShengjiError(
             "analyze_round takes a round record, not a position: analyze_play ranks a "
@@ -464,17 +520,31 @@ def analyze_round(
         if what == "play" and seat in (None, who):
             trick = len(table.tricks())
             made = made_play(rec, trick, who)
-            plays, _ = candidates_of(table, max_candidates, made)
+            # sampled before the candidates: the bot's choice among them is made in the first
+            places = sample(table, worlds, decision_seed(seed, trick, who))
+            plays, legal = candidates_of(
+                table, max_candidates, made, bot_choice(table, specs, places[0])
+            )
             levels, points, low, high = 0.0, 0.0, None, None
             best: Cards | None = None
             if len(plays) > 1:
-                places = sample(table, worlds, decision_seed(seed, trick, who))
                 out = played_out(table, plays, places, specs, workers)
                 levels, points, low, high, top = out.cost(plays.index(made))
                 # a play as good as the best in levels and points has no better play
                 best = None if levels == 0 and points == 0 else out.plays[top]
             rows.append(
-                [trick, who, str(made), best and str(best), levels, low, high, points, len(plays)]
+                [
+                    trick,
+                    who,
+                    str(made),
+                    best and str(best),
+                    levels,
+                    low,
+                    high,
+                    points,
+                    len(plays),
+                    legal,
+                ]
             )
             notes.append(
                 {

@@ -133,10 +133,12 @@ def plot(summary: dict[str, Any], study: Study, folder: Path) -> None:
 
 def study_samples(out: str | os.PathLike) -> Samples:
     """A finished study's strategies, deal by deal, for shengji.payoff: each strategy's level
-    change of the dealer's team and the defenders' points (deals.parquet's rise, dealer_holds
-    and defender_points columns) in the deals every strategy played out (a trump-calling
-    study plays out every play_every-th), the strategies best first. StudyError for a folder
-    that holds no such study (a duel's score is its own: shengji.duel)."""
+    change of the dealer's team (deals.parquet's rise and dealer_holds columns) and, where
+    the study keeps them (burying; not trump-calling, whose deals keep no points), the
+    defenders' points (defender_points; else Samples.points is None), in the deals every
+    strategy played out (a trump-calling study plays out every play_every-th), the strategies
+    best first. StudyError for a folder that holds no such study (a duel's score is its own:
+    shengji.duel)."""
     with needs("study_samples", "study"):
         import pandas as pd
 
@@ -146,16 +148,22 @@ def study_samples(out: str | os.PathLike) -> Samples:
         frame = pd.read_parquet(folder / "deals.parquet")
     except (OSError, ValueError) as e:
         raise StudyError(f"{out}: not a finished study's folder ({e})") from None
+    kind = summary.get("study") if isinstance(summary, dict) else None
+    if kind in ("duel", "duel-matches"):
+        raise StudyError(
+            f"{out}: a duel's folder: its score (deals.parquet's score, summary.json) is "
+            "already the paired difference of its two bots; study_samples reads the "
+            "strategies of a trump-calling or burying study"
+        )
     strategies = summary.get("strategies") if isinstance(summary, dict) else None
-    names = [
-        f"{c}__{s}" for s in strategies or () for c in ("rise", "dealer_holds", "defender_points")
-    ]
+    names = [f"{c}__{s}" for s in strategies or () for c in ("rise", "dealer_holds")]
     missing = [n for n in names if n not in frame]
     if not strategies or missing:
         raise StudyError(
-            f"{out}: a study whose strategies play rounds out has their rise, dealer_holds and "
-            f"defender_points by deal; missing {', '.join(missing[:3]) or 'its strategies'}"
+            f"{out}: a study whose strategies play rounds out has their rise and dealer_holds "
+            f"by deal; missing {', '.join(missing[:3]) or 'its strategies'}"
         )
+    with_points = all(f"defender_points__{s}" in frame for s in strategies)
     played = frame[names].notna().all(axis=1).to_numpy()
 
     def column(name: str) -> np.ndarray:
@@ -169,6 +177,10 @@ def study_samples(out: str | os.PathLike) -> Samples:
             for s in strategies
         ]
     )
-    points = np.stack([column(f"defender_points__{s}") for s in strategies])
     order = sorted(range(len(strategies)), key=lambda i: (-levels[i].mean(), i))
-    return Samples(tuple(strategies[i] for i in order), levels[order], points[order])
+    points = (
+        np.stack([column(f"defender_points__{strategies[i]}") for i in order])
+        if with_points
+        else None
+    )
+    return Samples(tuple(strategies[i] for i in order), levels[order], points)

@@ -68,12 +68,13 @@ class Sums:
 class Samples:
     """An analysis's outcomes, candidate by candidate (best first) and world by world, kept
     in its frame's attrs for payoff: the labels, the level change of the team analysed and
-    the defenders' points, (candidates, worlds) arrays. Equal only to itself, and not copied
+    the defenders' points, (candidates, worlds) arrays (points None for a study whose deals
+    keep none: trump-calling). Equal only to itself, and not copied
     with the frame (it is never changed): pandas compares and copies attrs."""
 
     labels: tuple[str, ...]
     levels: np.ndarray
-    points: np.ndarray
+    points: np.ndarray | None
 
     def __deepcopy__(self, memo: dict) -> Samples:
         return self
@@ -99,6 +100,11 @@ def payoff(frame: Any, metric: str = "levels") -> Any:
         )
     if metric not in ("levels", "points"):
         raise StudyError(f'payoff: metric must be "levels" or "points", got {metric!r}')
+    if getattr(samples, metric) is None:
+        raise StudyError(
+            f"payoff: these samples have no {metric} (a trump-calling study's deals keep the "
+            'level changes, not the defenders\' points): metric="levels"'
+        )
     values = np.asarray(getattr(samples, metric), dtype=np.int64)
     rows = []
     for i, a in enumerate(samples.labels):
