@@ -8,7 +8,7 @@ from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUM
 from shengji.core._deal cimport Rng, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
 from shengji.round._engine cimport (
-    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, trumps_held,
+    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, BAD_NO_DECISION, trumps_held,
 )
 
 cdef enum:
@@ -44,7 +44,7 @@ ctypedef struct BotSpec:
     int8_t void_risk       # BOT_EXPERT: a suit with fewer unseen cards may be void anywhere
 
 
-cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
+cdef int random_decision(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
 cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
 cdef CardSet greedy_lead(Game* g) noexcept nogil
@@ -96,6 +96,18 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
         if b.kind == BOT_EXPERT and b.expert & EXPERT_FIGHT:
             p.overturn_passed = fight_passes_overturn
     return p
+
+
+cdef inline int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """The random player: uniform over the legal answers (docs/engine.md). Inline, its plays:
+    most of its answers; the others are random_decision's."""
+    if g.ask != ASK_PLAY:
+        return random_decision(g, b, cards, flag)
+    if g.step == 0:
+        cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
+        return 0
+    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                         &g.shape, &g.buf, cards)
 
 
 cdef inline int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:

@@ -11,7 +11,7 @@ from shengji.core._core cimport (
 )
 from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
-    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, BAD_FAST_PATH,
+    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, BAD_NO_DECISION, BAD_FAST_PATH,
     suit_strength, shown_suit, show_passed, unseen_by,
 )
 
@@ -264,9 +264,9 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     return out
 
 
-cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
-    """The random player: uniform over the legal answers (docs/engine.md); it buries by its
-    bury strategy, uniformly at random unless told otherwise (the burying study)."""
+cdef int random_decision(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """random_answer (_policies.pxd) to a show, a revolution or a bury: it buries by its bury
+    strategy, uniformly at random unless told otherwise (the burying study)."""
     cdef uint64_t i
     if g.ask == ASK_SHOW:
         i = rng_below(&g.rng, g.nopts + g.may_pass) if g.nopts + g.may_pass > 1 else 0
@@ -276,14 +276,8 @@ cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
     if g.ask == ASK_REVOLT:
         flag[0] = rng_below(&g.rng, 2) == 1
         return 0
-    if g.ask == ASK_BURY:
-        cards[0] = bury_by(g, b)
-        return 0
-    if g.step == 0:
-        cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
-        return 0
-    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
-                         &g.shape, &g.buf, cards)
+    cards[0] = bury_by(g, b)
+    return 0
 
 
 # -- The greedy bot: plays like a sensible human from what its seat can see -------------------

@@ -8,8 +8,8 @@ from libc.stdint cimport uint64_t, int8_t, int16_t
 from libc.string cimport memcpy, memcmp
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, card_count, restrict,
-    difference, ctz, suit_of, suit_kinds, rank_kinds,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, SHENGJI_DEBUG,
+    card_count, restrict, difference, ctz, suit_of, suit_kinds, rank_kinds,
 )
 from shengji.core._deal cimport Rng, DECK_SIZE
 
@@ -340,7 +340,39 @@ cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint6
 cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
                       int dealer, int level0, int level1, const int8_t* deck,
                       CardSet shown) noexcept nogil
-cdef int run(Game* g) noexcept nogil
+cdef int advance(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
-cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef int apply_decision(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil   # a pending play
+
+
+cdef inline int ask_play(Game* g) noexcept nogil:
+    """PH_PLAY with cards left: the next lead or follow is asked."""
+    g.ask = ASK_PLAY
+    g.seat = (g.leader + g.step) & 3
+    g.pending = True
+    return ASK_PLAY
+
+
+# `run` and `apply` are inline: every play of a round asks both, and most calls need only
+# their short path for a play (the phases' steps are `advance`'s, other answers
+# `apply_decision`'s).
+cdef inline int run(Game* g) noexcept nogil:
+    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
+    if g.pending:
+        return g.ask
+    if g.phase == PH_PLAY and (g.step or g.hands[g.leader].ones):
+        return ask_play(g)
+    return advance(g)
+
+
+cdef inline int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
+    """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
+    a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
+    False a play is taken as legal (a native bot's, built from its hand and the legal
+    follows; a throw is still checked against the other hands): the tests replay those
+    rounds with every check, and the debug build always checks."""
+    if g.pending and g.ask == ASK_PLAY:
+        return apply_play(g, cards, check or SHENGJI_DEBUG)
+    return apply_decision(g, cards, flag, check)
 cdef GameRules game_rules(object rules) except *

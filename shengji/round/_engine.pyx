@@ -767,10 +767,7 @@ cdef inline int play_step(Game* g) noexcept nogil:
             return rc
         g.phase = PH_DONE
         return GO_ON
-    g.ask = ASK_PLAY
-    g.seat = (g.leader + g.step) & 3
-    g.pending = True
-    return ASK_PLAY
+    return ask_play(g)
 
 
 cdef int phase_step(Game* g) noexcept nogil:
@@ -803,12 +800,12 @@ cdef int phase_step(Game* g) noexcept nogil:
     return ASK_DONE
 
 
-cdef int run(Game* g) noexcept nogil:
-    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
+cdef int advance(Game* g) noexcept nogil:
+    """`run` (_engine.pxd) from any state: the pending decision, or the phases' steps up to
+    the next one."""
     cdef int rc
     if g.pending:
         return g.ask
-    # most calls find the next play at once: that step first, the phases' dispatch after
     rc = play_step(g) if g.phase == PH_PLAY else GO_ON
     while rc == GO_ON:
         rc = phase_step(g)
@@ -936,6 +933,7 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         g.leader = tr.winner
         g.ntricks += 1
         g.step = 0
+    g.pending = False
     return 0
 
 
@@ -953,12 +951,8 @@ cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
     return key == win_key and ruffs == win_ruffs
 
 
-cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
-    """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
-    a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
-    False a play is taken as legal (a native bot's, built from its hand and the legal
-    follows; a throw is still checked against the other hands): the tests replay those
-    rounds with every check, and the debug build always checks."""
+cdef int apply_decision(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
+    """`apply` (_engine.pxd) for any decision: a show, a revolution, a bury or a play."""
     cdef int rc
     if not g.pending:
         return BAD_NO_DECISION
@@ -976,7 +970,7 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
     elif g.ask == ASK_BURY:
         rc = apply_bury(g, cards)
     else:
-        rc = apply_play(g, cards, check or SHENGJI_DEBUG)
+        return apply_play(g, cards, check or SHENGJI_DEBUG)
     if rc == 0:
         g.pending = False
     return rc
