@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
     ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, follow_code, winner_of, points_raw, lead_shape,
-    shaped_key, play_rank, outranks,
+    shaped_key, one_kind_shape, play_rank, outranks,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
@@ -902,13 +902,18 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         tr.leader = g.seat
         tr.attempted = cards
         cards = tr.plays[0]
-        lead_shape(g.table, cards, &g.shape)
+        if (cards.ones & (cards.ones - 1)) == 0:
+            win_key = one_kind_shape(g.table, cards, &g.shape)
+            if SHENGJI_DEBUG and not one_kind_shape_agrees(g.table, cards, &g.shape, win_key):
+                return BAD_FAST_PATH
+        else:
+            lead_shape(g.table, cards, &g.shape)
+            win_key = shaped_key(g.table, cards, &g.shape)
         if throw_failed(tr):
             g.nthrows += 1
             g.nfailed += 1
         elif g.shape.nunits > 1:
             g.nthrows += 1
-        win_key = shaped_key(g.table, cards, &g.shape)
     else:
         if check:
             rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
@@ -935,6 +940,18 @@ cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
         g.step = 0
     g.pending = False
     return 0
+
+
+cdef bint one_kind_shape_agrees(const TrumpTable* t, CardSet lead, const LeadShape* shape,
+                                int key) noexcept nogil:
+    """Debug builds: one_kind_shape's shape and key of a one-kind lead are lead_shape's and
+    shaped_key's."""
+    cdef LeadShape full
+    if lead_shape(t, lead, &full) < 0:
+        return False
+    return (full.cat == shape.cat and full.ncards == shape.ncards
+            and full.npairs == shape.npairs and full.nbins == shape.nbins
+            and full.nunits == shape.nunits and shaped_key(t, lead, &full) == key)
 
 
 cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
