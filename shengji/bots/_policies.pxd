@@ -7,7 +7,7 @@ from libc.string cimport memcmp
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, SHENGJI_DEBUG, card_count, popcount,
-    restrict, difference, union_of, legal_follows_raw,
+    restrict, difference, union_of, submultisets, submultiset_of, legal_follows_raw,
 )
 from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
@@ -61,11 +61,10 @@ cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) 
 cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil
 cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
 cdef int pending_random_follow(Game* g, CardSet* out) noexcept nogil
 
 
-# -- The random player's draws: inline, as a follow is most of its answers ----------------------
+# -- The random player's draws: inline, as they are every play of its rounds -------------------
 cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
     """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
     while n:
@@ -112,6 +111,26 @@ cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nog
         out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
         return out
     return counted_submultiset(r, pool, m)
+
+
+cdef inline CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
+    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
+    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
+    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
+    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
+    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
+    cdef uint64_t weight[5]
+    cdef uint64_t total = 0, x
+    cdef int c
+    for c in range(5):
+        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
+        total += weight[c]
+    x = rng_below(r, total)
+    c = 0
+    while x >= weight[c]:
+        x -= weight[c]
+        c += 1
+    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
 
 
 cdef inline int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,

@@ -6,7 +6,7 @@ from libc.stdint cimport uint64_t, int8_t, int64_t
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
     kind_points, card_count, restrict, difference, union_of, ctz, play_rank, outranks,
-    may_compete, legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
+    may_compete, legal_follows_raw, SHENGJI_DEBUG,
 )
 from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
@@ -79,26 +79,6 @@ cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
             out.twos |= <uint64_t>1 << kinds[i]
         j -= take
     return out
-
-
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
-    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
-    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
-    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
-    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
-    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
-    cdef uint64_t weight[5]
-    cdef uint64_t total = 0, x
-    cdef int c
-    for c in range(5):
-        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
-        total += weight[c]
-    x = rng_below(r, total)
-    c = 0
-    while x >= weight[c]:
-        x -= weight[c]
-        c += 1
-    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
 
 
 cdef int pending_random_follow(Game* g, CardSet* out) noexcept nogil:
