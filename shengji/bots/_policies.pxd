@@ -2,13 +2,18 @@
 # policies over the engine's pending decision (_engine.pxd). The driver (_driver.pyx) asks them
 # for answers; a bot's temperament lives here and reaches the engine only as its Passes. A
 # learned seat's plays need what it knows (_knowledge.pxd): the driver asks _learned.pxd for them.
-from libc.stdint cimport int8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memcmp
 
-from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, card_count, restrict
-from shengji.core._deal cimport Rng, BOTTOM_SIZE
+from shengji.core._core cimport (
+    CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, SHENGJI_DEBUG, card_count, popcount,
+    restrict, difference, union_of, submultisets, submultiset_of, legal_follows_raw,
+)
+from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
 from shengji.round._engine cimport (
-    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, trumps_held,
+    Game, Passes, ASK_SHOW, ASK_REVOLT, ASK_BURY, ASK_PLAY, BAD_NO_DECISION, BAD_FAST_PATH,
+    trumps_held,
 )
 
 cdef enum:
@@ -44,7 +49,7 @@ ctypedef struct BotSpec:
     int8_t void_risk       # BOT_EXPERT: a suit with fewer unseen cards may be void anywhere
 
 
-cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
+cdef int random_decision(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
 cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
 cdef CardSet greedy_lead(Game* g) noexcept nogil
@@ -55,10 +60,109 @@ cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int c
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
 cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil
-cdef CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil
-cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil
+cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
+cdef int pending_random_follow(Game* g, CardSet* out) noexcept nogil
+
+
+# -- The random player's draws: inline, as they are every play of its rounds -------------------
+cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
+    """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
+    while n:
+        mask &= mask - 1
+        n -= 1
+    return mask & -mask
+
+
+cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
+    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
+    m <= the pool's size). One card (the common case: a single led) is a uniform pick among
+    the pool's cards, two a uniform pick among the pairs of distinct kinds and the doubled
+    kinds; more are counted (counted_submultiset), apart: its table would weigh on every
+    call."""
+    cdef int n, i
+    cdef uint64_t m_ones = pool.ones, x, w
+    cdef CardSet out
+    out.ones = 0
+    out.twos = 0
+    if m == 0:
+        # no cards (a follower with just the lead's count of the led category): the one output
+        # counted_submultiset's draw below 1 would take is taken all the same
+        rng_next(r)
+        return out
+    if m == 1:
+        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
+        x = rng_below(r, card_count(pool))
+        w = popcount(m_ones)
+        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
+        return out
+    if m == 2:
+        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
+        n = popcount(m_ones)
+        w = <uint64_t>(n * (n - 1) // 2)
+        x = rng_below(r, w + popcount(pool.twos))
+        if x >= w:
+            out.ones = nth_bit(pool.twos, <int>(x - w))
+            out.twos = out.ones
+            return out
+        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
+        while x >= <uint64_t>(n - 1 - i):
+            x -= n - 1 - i
+            i += 1
+        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
+        return out
+    return counted_submultiset(r, pool, m)
+
+
+cdef inline CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
+    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
+    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
+    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
+    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
+    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
+    cdef uint64_t weight[5]
+    cdef uint64_t total = 0, x
+    cdef int c
+    for c in range(5):
+        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
+        total += weight[c]
+    x = rng_below(r, total)
+    c = 0
+    while x >= weight[c]:
+        x -= weight[c]
+        c += 1
+    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
+
+
+cdef inline int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
+                              const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil:
+    """A uniform choice among the legal follows (§4) of a lead of this shape. With no shape to
+    keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
+    choice of the free cards is legal and is drawn directly; otherwise the legal follows are
+    listed and one is picked. Returns 0, or a BAD_* code from the core."""
+    cdef CardSet suit_cards, general
+    cdef Rng before
+    cdef int nc
+    cdef int64_t n
+    suit_cards = restrict(hand, t.cat_mask[shape.cat])
+    nc = card_count(suit_cards)
+    if nc <= shape.ncards:
+        before = r[0]
+        out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
+                                                         shape.ncards - nc))
+        if SHENGJI_DEBUG and nc == shape.ncards:   # the empty draw against the counted one
+            general = counted_submultiset(&before, difference(hand, suit_cards), 0)
+            if general.ones or memcmp(&before, r, sizeof(Rng)):
+                return BAD_FAST_PATH
+        return 0
+    if shape.npairs == 0:
+        out[0] = random_submultiset(r, suit_cards, shape.ncards)
+        return 0
+    buf.n = 0
+    n = legal_follows_raw(t, hand, lead, buf)
+    if n <= 0:
+        return <int>n if n < 0 else -1
+    out[0] = buf.data[rng_below(r, <uint64_t>n)]
+    return 0
 
 
 cdef inline bint greedy_passes_overturn(CardSet hand, int level, int standing_suit,
@@ -96,6 +200,18 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
         if b.kind == BOT_EXPERT and b.expert & EXPERT_FIGHT:
             p.overturn_passed = fight_passes_overturn
     return p
+
+
+cdef inline int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """The random player: uniform over the legal answers (docs/engine.md). Inline, its plays:
+    most of its answers; the others are random_decision's."""
+    if g.ask != ASK_PLAY:
+        return random_decision(g, b, cards, flag)
+    if g.step == 0:
+        cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
+        return 0
+    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                         &g.shape, &g.buf, cards)
 
 
 cdef inline int answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:

@@ -2,16 +2,15 @@
 # like a sensible human from what its seat can see), answering the engine's pending decision
 # without the GIL. The contract is _policies.pxd; docs/engine.md describes both bots.
 from libc.stdint cimport uint64_t, int8_t, int64_t
-from libc.string cimport memcmp
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, NUM_KINDS, MAX_HAND, points_raw,
-    kind_points, card_count, restrict, difference, union_of, ctz, popcount, play_rank, outranks,
-    may_compete, legal_follows_raw, submultisets, submultiset_of, SHENGJI_DEBUG,
+    kind_points, card_count, restrict, difference, union_of, ctz, play_rank, outranks,
+    may_compete, legal_follows_raw, SHENGJI_DEBUG,
 )
-from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
+from shengji.core._deal cimport Rng, rng_below, BOTTOM_SIZE
 from shengji.round._engine cimport (
-    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, ASK_BURY, BAD_NO_DECISION, BAD_FAST_PATH,
+    Game, Passes, Trick, ASK_SHOW, ASK_REVOLT, BAD_NO_DECISION, BAD_FAST_PATH,
     suit_strength, shown_suit, show_passed, unseen_by,
 )
 
@@ -36,15 +35,7 @@ cdef enum:
     LOW_VOIDS_PER_CARD = 12  # low_voids: a suit one card shorter weighs like a rank lower
 
 
-# -- The random player's draws ----------------------------------------------------------------
-cdef inline uint64_t nth_bit(uint64_t mask, int n) noexcept nogil:
-    """The n-th lowest set bit of mask (n < popcount(mask)), as a mask."""
-    while n:
-        mask &= mask - 1
-        n -= 1
-    return mask & -mask
-
-
+# -- The random player's draws (the inline ones in _policies.pxd) -----------------------------
 cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
     """random_submultiset's draw of any size: count the sub-multisets kind by kind, then walk
     the counts down."""
@@ -90,96 +81,11 @@ cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
     return out
 
 
-cdef inline CardSet random_submultiset(Rng* r, CardSet pool, int m) noexcept nogil:
-    """A uniform choice among the distinct m-card sub-multisets of pool (m <= MAX_HAND and
-    m <= the pool's size). One card (the common case: a single led) is a uniform pick among
-    the pool's cards, two a uniform pick among the pairs of distinct kinds and the doubled
-    kinds; more are counted (counted_submultiset), apart: its table would weigh on every
-    call."""
-    cdef int n, i
-    cdef uint64_t m_ones = pool.ones, x, w
-    cdef CardSet out
-    out.ones = 0
-    out.twos = 0
-    if m == 0:
-        # no cards (a follower with just the lead's count of the led category): the one output
-        # counted_submultiset's draw below 1 would take is taken all the same
-        rng_next(r)
-        return out
-    if m == 1:
-        # card x of the pool: the x-th kind of `ones`, or past them the (x - |ones|)-th of `twos`
-        x = rng_below(r, card_count(pool))
-        w = popcount(m_ones)
-        out.ones = nth_bit(m_ones, <int>x) if x < w else nth_bit(pool.twos, <int>(x - w))
-        return out
-    if m == 2:
-        # C(kinds, 2) pairs of distinct kinds, then one doubled kind per kind held twice
-        n = popcount(m_ones)
-        w = <uint64_t>(n * (n - 1) // 2)
-        x = rng_below(r, w + popcount(pool.twos))
-        if x >= w:
-            out.ones = nth_bit(pool.twos, <int>(x - w))
-            out.twos = out.ones
-            return out
-        i = 0                           # the pair number x, in order (0, 1), (0, 2), ...
-        while x >= <uint64_t>(n - 1 - i):
-            x -= n - 1 - i
-            i += 1
-        out.ones = nth_bit(m_ones, i) | nth_bit(m_ones, i + 1 + <int>x)
-        return out
-    return counted_submultiset(r, pool, m)
-
-
-cdef CardSet random_lead(Rng* r, const TrumpTable* t, CardSet hand) noexcept nogil:
-    """A uniform choice among all legal leads: every non-empty sub-multiset of one category of
-    the hand (a unit, or a throw). A category with s single kinds and p pairs offers
-    2^s * 3^p - 1 of them; one draw below the total picks the category by that weight and,
-    read as a number in mixed radix (2 for a single kind, 3 for a pair), the count of each of
-    its kinds: 1 + the draw's offset within the category runs over every non-zero code once."""
-    cdef uint64_t weight[5]
-    cdef uint64_t total = 0, x
-    cdef int c
-    for c in range(5):
-        weight[c] = submultisets(restrict(hand, t.cat_mask[c]))
-        total += weight[c]
-    x = rng_below(r, total)
-    c = 0
-    while x >= weight[c]:
-        x -= weight[c]
-        c += 1
-    return submultiset_of(restrict(hand, t.cat_mask[c]), x + 1)
-
-
-cdef int random_follow(Rng* r, const TrumpTable* t, CardSet hand, CardSet lead,
-                       const LeadShape* shape, PlayBuffer* buf, CardSet* out) noexcept nogil:
-    """A uniform choice among the legal follows (§4) of a lead of this shape. With no shape to
-    keep (the hand can't fill the lead from the led category, or the lead holds no pair) every
-    choice of the free cards is legal and is drawn directly; otherwise the legal follows are
-    listed and one is picked. Returns 0, or a BAD_* code from the core."""
-    cdef CardSet suit_cards, general
-    cdef Rng before
-    cdef int nc
-    cdef int64_t n
-    suit_cards = restrict(hand, t.cat_mask[shape.cat])
-    nc = card_count(suit_cards)
-    if nc <= shape.ncards:
-        before = r[0]
-        out[0] = union_of(suit_cards, random_submultiset(r, difference(hand, suit_cards),
-                                                         shape.ncards - nc))
-        if SHENGJI_DEBUG and nc == shape.ncards:   # the empty draw against the counted one
-            general = counted_submultiset(&before, difference(hand, suit_cards), 0)
-            if general.ones or memcmp(&before, r, sizeof(Rng)):
-                return BAD_FAST_PATH
-        return 0
-    if shape.npairs == 0:
-        out[0] = random_submultiset(r, suit_cards, shape.ncards)
-        return 0
-    buf.n = 0
-    n = legal_follows_raw(t, hand, lead, buf)
-    if n <= 0:
-        return <int>n if n < 0 else -1
-    out[0] = buf.data[rng_below(r, <uint64_t>n)]
-    return 0
+cdef int pending_random_follow(Game* g, CardSet* out) noexcept nogil:
+    """random_follow for the pending follow, for a bot that falls back on it: a call, as the
+    fallback is rare and random_follow inlined would weigh on every call of the bot's own."""
+    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
+                         &g.shape, &g.buf, out)
 
 
 # -- Burying by strategy, and the random player ---------------------------------------------
@@ -264,9 +170,9 @@ cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil:
     return out
 
 
-cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
-    """The random player: uniform over the legal answers (docs/engine.md); it buries by its
-    bury strategy, uniformly at random unless told otherwise (the burying study)."""
+cdef int random_decision(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
+    """random_answer (_policies.pxd) to a show, a revolution or a bury: it buries by its bury
+    strategy, uniformly at random unless told otherwise (the burying study)."""
     cdef uint64_t i
     if g.ask == ASK_SHOW:
         i = rng_below(&g.rng, g.nopts + g.may_pass) if g.nopts + g.may_pass > 1 else 0
@@ -276,14 +182,8 @@ cdef int random_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
     if g.ask == ASK_REVOLT:
         flag[0] = rng_below(&g.rng, 2) == 1
         return 0
-    if g.ask == ASK_BURY:
-        cards[0] = bury_by(g, b)
-        return 0
-    if g.step == 0:
-        cards[0] = random_lead(&g.rng, g.table, g.hands[g.seat])
-        return 0
-    return random_follow(&g.rng, g.table, g.hands[g.seat], g.tricks[g.ntricks].plays[0],
-                         &g.shape, &g.buf, cards)
+    cards[0] = bury_by(g, b)
+    return 0
 
 
 # -- The greedy bot: plays like a sensible human from what its seat can see -------------------
@@ -576,7 +476,7 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
     nc = card_count(suit_cards)
     if nc > shape.ncards:
         if choose_count(nc, shape.ncards) > FOLLOW_CAP:
-            return random_follow(&g.rng, t, hand, lead, &g.shape, &g.buf, out)
+            return pending_random_follow(g, out)
         rc = weigh_follows(t, &w, suit_cards if shape.ncards <= 2 else hand, lead,
                            shape.npairs > 0 and suit_cards.twos != 0, &g.buf)
     else:

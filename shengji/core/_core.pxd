@@ -307,6 +307,20 @@ cdef inline bint may_compete(const TrumpTable* t, const LeadShape* shape, CardSe
 cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) noexcept nogil
 
 
+cdef inline int one_kind_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil:
+    """lead_shape of a lead of one kind (a single or a pair: one unit), returning its key
+    (shaped_key's: the kind's position). Inline for the engine's leads, most of which are one
+    kind (a single, a pair, a failed throw's forced unit); debug builds check it against
+    lead_shape and shaped_key."""
+    cdef int k = ctz(lead.ones)
+    shape.cat = t.cat_of[k]
+    shape.npairs = lead.twos != 0
+    shape.ncards = 1 + shape.npairs
+    shape.nbins = 0
+    shape.nunits = 1
+    return t.pos_of[k]
+
+
 cdef inline int play_rank(const TrumpTable* t, const LeadShape* shape, CardSet play,
                           bint* ruffs) noexcept nogil:
     """The key a follow competes with (§5), or -1 when it cannot win (may_compete). Inline,

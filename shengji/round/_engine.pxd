@@ -8,8 +8,9 @@ from libc.stdint cimport uint64_t, int8_t, int16_t
 from libc.string cimport memcpy, memcmp
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, card_count, restrict,
-    difference, ctz, suit_of, suit_kinds, rank_kinds,
+    CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, SHENGJI_DEBUG,
+    card_count, restrict, difference, union_of, ctz, suit_of, suit_kinds, rank_kinds,
+    follow_code, play_rank, outranks,
 )
 from shengji.core._deal cimport Rng, DECK_SIZE
 
@@ -340,7 +341,85 @@ cdef int game_start(Game* g, const GameRules* rules, const Passes* passes, uint6
 cdef int game_at_bury(Game* g, const GameRules* rules, const Passes* passes, uint64_t seed,
                       int dealer, int level0, int level1, const int8_t* deck,
                       CardSet shown) noexcept nogil
-cdef int run(Game* g) noexcept nogil
+cdef int advance(Game* g) noexcept nogil
 cdef bint side_bury_is_moot(const Game* g) noexcept nogil
-cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef int apply_decision(Game* g, CardSet cards, bint flag, bint check) noexcept nogil
+cdef int apply_lead(Game* g, CardSet cards, bint check) noexcept nogil
+cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
+                           bint win_ruffs) noexcept nogil
+
+
+cdef inline void take_play(Game* g, Trick* tr, CardSet cards, int win, int win_key,
+                           bint win_ruffs) noexcept nogil:
+    """A play taken: the trick's best play so far (win, win_key, win_ruffs), the hand, the
+    cards played, the next step (the trick won after the fourth play); the decision answered."""
+    g.win, g.win_key, g.win_ruffs = win, win_key, win_ruffs
+    g.hands[g.seat] = difference(g.hands[g.seat], cards)
+    g.played = union_of(g.played, cards)
+    g.step += 1
+    if g.step == 4:
+        tr.winner = (tr.leader + g.win) & 3
+        g.leader = tr.winner
+        g.ntricks += 1
+        g.step = 0
+    g.pending = False
+
+
+cdef inline int apply_follow(Game* g, CardSet cards, bint check) noexcept nogil:
+    """apply_play for a follow: inline, as most plays are follows."""
+    cdef Trick* tr = &g.tricks[g.ntricks]
+    cdef int rc, win, win_key, key
+    cdef bint win_ruffs, ruffs
+    if check:
+        rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
+        if rc:
+            return rc if rc < 0 else ILLEGAL_FOLLOW - rc
+    # the trick's best play so far, as winner_of would find it over the plays made
+    win, win_key, win_ruffs = g.win, g.win_key, g.win_ruffs
+    key = play_rank(g.table, &g.shape, cards, &ruffs)
+    if outranks(key, ruffs, win_key, win_ruffs):
+        win, win_key, win_ruffs = g.step, key, ruffs
+    tr.plays[g.step] = cards
+    if SHENGJI_DEBUG and not best_play_agrees(g, tr, win, win_key, win_ruffs):
+        return BAD_FAST_PATH
+    if cards.ones & ~g.table.cat_mask[g.shape.cat]:
+        g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
+    take_play(g, tr, cards, win, win_key, win_ruffs)
+    return 0
+
+
+cdef inline int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
+    """The pending play, checked against the rules with `check` (apply's)."""
+    return apply_follow(g, cards, check) if g.step else apply_lead(g, cards, check)
+
+
+cdef inline int ask_play(Game* g) noexcept nogil:
+    """PH_PLAY with cards left: the next lead or follow is asked."""
+    g.ask = ASK_PLAY
+    g.seat = (g.leader + g.step) & 3
+    g.pending = True
+    return ASK_PLAY
+
+
+# `run` and `apply` are inline: every play of a round asks both, and most calls need only
+# their short path for a play (the phases' steps are `advance`'s, other answers
+# `apply_decision`'s).
+cdef inline int run(Game* g) noexcept nogil:
+    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
+    if g.pending:
+        return g.ask
+    if g.phase == PH_PLAY and (g.step or g.hands[g.leader].ones):
+        return ask_play(g)
+    return advance(g)
+
+
+cdef inline int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
+    """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
+    a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
+    False a play is taken as legal (a native bot's, built from its hand and the legal
+    follows; a throw is still checked against the other hands): the tests replay those
+    rounds with every check, and the debug build always checks."""
+    if g.pending and g.ask == ASK_PLAY:
+        return apply_play(g, cards, check or SHENGJI_DEBUG)
+    return apply_decision(g, cards, flag, check)
 cdef GameRules game_rules(object rules) except *

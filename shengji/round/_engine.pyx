@@ -10,8 +10,8 @@ from libc.string cimport memcpy
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
-    ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, follow_code, winner_of, points_raw, lead_shape,
-    shaped_key, play_rank, outranks,
+    ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, winner_of, points_raw, lead_shape,
+    shaped_key, one_kind_shape, play_rank,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
@@ -767,10 +767,7 @@ cdef inline int play_step(Game* g) noexcept nogil:
             return rc
         g.phase = PH_DONE
         return GO_ON
-    g.ask = ASK_PLAY
-    g.seat = (g.leader + g.step) & 3
-    g.pending = True
-    return ASK_PLAY
+    return ask_play(g)
 
 
 cdef int phase_step(Game* g) noexcept nogil:
@@ -803,12 +800,12 @@ cdef int phase_step(Game* g) noexcept nogil:
     return ASK_DONE
 
 
-cdef int run(Game* g) noexcept nogil:
-    """Advance to the next decision: returns ASK_* (g.seat decides), or a BAD_* code."""
+cdef int advance(Game* g) noexcept nogil:
+    """`run` (_engine.pxd) from any state: the pending decision, or the phases' steps up to
+    the next one."""
     cdef int rc
     if g.pending:
         return g.ask
-    # most calls find the next play at once: that step first, the phases' dispatch after
     rc = play_step(g) if g.phase == PH_PLAY else GO_ON
     while rc == GO_ON:
         rc = phase_step(g)
@@ -875,68 +872,62 @@ cdef int apply_bury(Game* g, CardSet cards) noexcept nogil:
     return 0
 
 
-cdef int apply_play(Game* g, CardSet cards, bint check) noexcept nogil:
+cdef int apply_lead(Game* g, CardSet cards, bint check) noexcept nogil:
+    """apply_play (_engine.pxd) for a lead: a throw checked against the other hands."""
     cdef Trick* tr = &g.tricks[g.ntricks]
     cdef CardSet others[3]
-    cdef int i, rc, win = 0, win_key, key
-    cdef bint win_ruffs = False, ruffs, one_kind
-    if g.step == 0:
-        if check:
-            rc = check_cardset(cards)
-            if rc < 0:
-                return rc
-            if not cards.ones:
-                return BAD_LEAD_NONE
-            if not is_subset(cards, g.hands[g.seat]):
-                return BAD_NOT_IN_HAND
-        # a single or a pair is one unit: no throw to check (debug builds check it all the same)
-        one_kind = (cards.ones & (cards.ones - 1)) == 0
-        if one_kind and not SHENGJI_DEBUG:
-            tr.plays[0] = cards
-        else:
-            for i in range(3):
-                others[i] = g.hands[(g.seat + 1 + i) & 3]
-            # the other hands are the engine's own: only the lead needs checking
-            rc = throw_verdict(g.table, cards, others, 3, &tr.plays[0])
-            if rc < 0:
-                return rc
-            if one_kind and rc != 1:
-                return BAD_FAST_PATH
-        tr.leader = g.seat
-        tr.attempted = cards
-        cards = tr.plays[0]
-        lead_shape(g.table, cards, &g.shape)
-        if throw_failed(tr):
-            g.nthrows += 1
-            g.nfailed += 1
-        elif g.shape.nunits > 1:
-            g.nthrows += 1
-        win_key = shaped_key(g.table, cards, &g.shape)
+    cdef int i, rc, win_key
+    cdef bint one_kind
+    if check:
+        rc = check_cardset(cards)
+        if rc < 0:
+            return rc
+        if not cards.ones:
+            return BAD_LEAD_NONE
+        if not is_subset(cards, g.hands[g.seat]):
+            return BAD_NOT_IN_HAND
+    # a single or a pair is one unit: no throw to check (debug builds check it all the same)
+    one_kind = (cards.ones & (cards.ones - 1)) == 0
+    if one_kind and not SHENGJI_DEBUG:
+        tr.plays[0] = cards
     else:
-        if check:
-            rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
-            if rc:
-                return rc if rc < 0 else ILLEGAL_FOLLOW - rc
-        # the trick's best play so far, as winner_of would find it over the plays made
-        win, win_key, win_ruffs = g.win, g.win_key, g.win_ruffs
-        key = play_rank(g.table, &g.shape, cards, &ruffs)
-        if outranks(key, ruffs, win_key, win_ruffs):
-            win, win_key, win_ruffs = g.step, key, ruffs
-        tr.plays[g.step] = cards
-        if SHENGJI_DEBUG and not best_play_agrees(g, tr, win, win_key, win_ruffs):
+        for i in range(3):
+            others[i] = g.hands[(g.seat + 1 + i) & 3]
+        # the other hands are the engine's own: only the lead needs checking
+        rc = throw_verdict(g.table, cards, others, 3, &tr.plays[0])
+        if rc < 0:
+            return rc
+        if one_kind and rc != 1:
             return BAD_FAST_PATH
-        if cards.ones & ~g.table.cat_mask[g.shape.cat]:
-            g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
-    g.win, g.win_key, g.win_ruffs = win, win_key, win_ruffs
-    g.hands[g.seat] = difference(g.hands[g.seat], cards)
-    g.played = union_of(g.played, cards)
-    g.step += 1
-    if g.step == 4:
-        tr.winner = (tr.leader + g.win) & 3
-        g.leader = tr.winner
-        g.ntricks += 1
-        g.step = 0
+    tr.leader = g.seat
+    tr.attempted = cards
+    cards = tr.plays[0]
+    if (cards.ones & (cards.ones - 1)) == 0:
+        win_key = one_kind_shape(g.table, cards, &g.shape)
+        if SHENGJI_DEBUG and not one_kind_shape_agrees(g.table, cards, &g.shape, win_key):
+            return BAD_FAST_PATH
+    else:
+        lead_shape(g.table, cards, &g.shape)
+        win_key = shaped_key(g.table, cards, &g.shape)
+    if throw_failed(tr):
+        g.nthrows += 1
+        g.nfailed += 1
+    elif g.shape.nunits > 1:
+        g.nthrows += 1
+    take_play(g, tr, cards, 0, win_key, False)
     return 0
+
+
+cdef bint one_kind_shape_agrees(const TrumpTable* t, CardSet lead, const LeadShape* shape,
+                                int key) noexcept nogil:
+    """Debug builds: one_kind_shape's shape and key of a one-kind lead are lead_shape's and
+    shaped_key's."""
+    cdef LeadShape full
+    if lead_shape(t, lead, &full) < 0:
+        return False
+    return (full.cat == shape.cat and full.ncards == shape.ncards
+            and full.npairs == shape.npairs and full.nbins == shape.nbins
+            and full.nunits == shape.nunits and shaped_key(t, lead, &full) == key)
 
 
 cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
@@ -953,12 +944,8 @@ cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
     return key == win_key and ruffs == win_ruffs
 
 
-cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
-    """The pending seat's answer: cards for a show (empty to pass), a bury or a play; flag for
-    a revolution. Returns 0, or why it is refused (the state is unchanged then). With check
-    False a play is taken as legal (a native bot's, built from its hand and the legal
-    follows; a throw is still checked against the other hands): the tests replay those
-    rounds with every check, and the debug build always checks."""
+cdef int apply_decision(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
+    """`apply` (_engine.pxd) for any decision: a show, a revolution, a bury or a play."""
     cdef int rc
     if not g.pending:
         return BAD_NO_DECISION
@@ -976,7 +963,7 @@ cdef int apply(Game* g, CardSet cards, bint flag, bint check) noexcept nogil:
     elif g.ask == ASK_BURY:
         rc = apply_bury(g, cards)
     else:
-        rc = apply_play(g, cards, check or SHENGJI_DEBUG)
+        return apply_play(g, cards, check or SHENGJI_DEBUG)
     if rc == 0:
         g.pending = False
     return rc
