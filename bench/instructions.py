@@ -8,7 +8,7 @@ them, so a change to the engine or the bots is measured without noise.
 Needs valgrind (Debian: `apt-get install -y valgrind`). Each case runs in its own
 `valgrind --tool=callgrind` process with PYTHONHASHSEED=0, collecting only inside one native
 call (`--toggle-collect`): the rounds of `simulate` (deals, declarations, bury, every trick,
-settlement, by four native bots), the rollouts of one pimc decision (`Table.rollouts`) or
+settlement, by four native bots), the rollouts of one pimc decision (`Table.playouts`) or
 the steps of the vector env (512 envs, self-play, random legal actions: `VecCore.step`,
 from the reset on, so a case's count depends on --steps). The
 imports and the Python around the call are not counted. A play is a lead or a follow: 4 a
@@ -74,7 +74,7 @@ CASES = {
     **{
         f"pimc decision, 1,000 rollouts, {moment}": (
             PIMC.format(rollouts=1000, dealer=dealer),
-            "*_5Table_*rollouts",
+            "*_5Table_*playouts",
             "decision",
         )
         for moment, dealer in (("first lead", 0), ("a follow", 3))
