@@ -75,14 +75,9 @@ def test_plays_only_from_what_its_seat_knows(preset):
     checked = moved = 0
     for seed in range(4):
         rec = sj.play_round(rules, seed, "expert", seed % 4, (2, 2), False)
-        table, shows, buries = replay.replay_table(rec)
-        while (pending := table.advance()) is not None:
-            what, seat = pending
-            if what != "play":
-                assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
-                continue
+        for table, seat in expert_decisions(rec):
             mine = table.bot_play(spec)
-            view = view_of(table, rules, (2, 2), what, seat)
+            view = view_of(table, rules, (2, 2), "play", seat)
             worlds = view.sample_worlds(6, seed)
             places = np.concatenate([worlds.hands, worlds.rest[:, None]], axis=1)
             real = sj.to_masks([table.hand(q) for q in range(4)])
@@ -93,6 +88,19 @@ def test_plays_only_from_what_its_seat_knows(preset):
             assert table.answer(mine) == 0
         assert table.record()["defender_points"] == rec.defender_points
     assert checked > 100 and moved > checked  # the worlds did move the hidden cards
+
+
+def expert_decisions(rec):
+    """The play decisions of a round record, replayed through a table whose seats answer
+    from Python: (the table, the seat to play) at each; the caller answers the play before
+    the next."""
+    table, shows, buries = replay.replay_table(rec)
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        if what != "play":
+            assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
+            continue
+        yield table, seat
 
 
 # -- Worked positions ---------------------------------------------------------------------------
@@ -259,16 +267,10 @@ def differing_plays(preset, seeds, on, off):
     rules = sj.Rules.preset(preset)
     a, b = bot_from_text(on).spec(), bot_from_text(off).spec()
     for seed in seeds:
-        rec = sj.play_round(rules, seed, "expert", 0, (2, 2), False)
-        table, shows, buries = replay.replay_table(rec)
-        while (pending := table.advance()) is not None:
-            what, seat = pending
-            if what != "play":
-                assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
-                continue
+        for table, seat in expert_decisions(sj.play_round(rules, seed, "expert", 0, (2, 2), False)):
             x, y = table.bot_play(a), table.bot_play(b)
             if x != y:
-                yield seat, view_of(table, rules, (2, 2), what, seat), x, y
+                yield seat, view_of(table, rules, (2, 2), "play", seat), x, y
             assert table.answer(table.bot_play(sj.Expert().spec())) == 0
 
 
@@ -277,48 +279,41 @@ def is_whole_pairs(cards):
     return all(n == 2 for n in Counter(cards).values())
 
 
+def changed_leads(preset, rounds, on, off):
+    """The decisions of `rounds` expert rounds where `on` and `off` play differently, each a
+    lead (the rules compared change leads alone), and at least 3 of them: (view, on's play,
+    off's play)."""
+    cases = [(view, x, y) for _, view, x, y in differing_plays(preset, range(rounds), on, off)]
+    assert all(view.lead is None for view, _, _ in cases)
+    assert len(cases) >= 3
+    return cases
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
-    found = 0
     off = "expert:pair_suits=false,whole_pairs=false"
-    for _, view, on_play, off_play in differing_plays(
-        preset, range(12), "expert:pair_suits=false", off
-    ):
-        assert view.lead is None  # leads alone change
+    for view, on_play, off_play in changed_leads(preset, 12, "expert:pair_suits=false", off):
         assert is_whole_pairs(on_play) and len(off_play) == 1
         assert sj.category(next(iter(on_play)), view.trump) == sj.category(
             next(iter(off_play)), view.trump
         )  # the same suit, led whole
-        found += 1
-    assert found >= 3
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_pair_suits_leads_a_suit_holding_a_pair(preset):
-    found = 0
-    for _, view, on_play, off_play in differing_plays(
-        preset, range(40), "expert", "expert:pair_suits=false"
-    ):
-        assert view.lead is None
+    for view, on_play, off_play in changed_leads(preset, 40, "expert", "expert:pair_suits=false"):
         assert is_whole_pairs(on_play)
         off_suit = sj.category(next(iter(off_play)), view.trump)
         held = [c for c in view.hand if sj.category(c, view.trump) == off_suit]
         assert len(set(held)) == len(held), (off_play, view.hand)  # no pair there
-        found += 1
-    assert found >= 3
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_tractor_first_leads_a_side_tractor(preset):
-    found = 0
-    for _, view, on_play, _off_play in differing_plays(
-        preset, range(30), "expert:tractor_first=true", "expert:tractor_first=false"
-    ):
-        assert view.lead is None
+    off = "expert:tractor_first=false"
+    for view, on_play, _ in changed_leads(preset, 30, "expert", off):
         assert is_whole_pairs(on_play) and len(on_play) >= 4
         assert sj.category(next(iter(on_play)), view.trump) != "T"
-        found += 1
-    assert found >= 3
 
 
 def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
@@ -338,19 +333,11 @@ def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
 
 def decision(preset, seed, n):
     """The table of an expert round (dealer seat 0) at its n-th play, replayed."""
-    rules = sj.Rules.preset(preset)
-    rec = sj.play_round(rules, seed, "expert", 0, (2, 2), False)
-    table, shows, buries = replay.replay_table(rec)
-    made = 0
-    while (pending := table.advance()) is not None:
-        what, seat = pending
-        if what != "play":
-            assert replay.replay_answer(table, rec, shows, buries, what, seat) == 0
-            continue
+    rec = sj.play_round(sj.Rules.preset(preset), seed, "expert", 0, (2, 2), False)
+    for made, (table, seat) in enumerate(expert_decisions(rec)):
         if made == n:
             return table, rec, seat
         assert table.answer(table.bot_play(sj.Expert().spec())) == 0
-        made += 1
     raise AssertionError("the round has fewer plays")
 
 
