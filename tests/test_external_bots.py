@@ -28,6 +28,7 @@ from shengji.bots.external import (
     split_command,
 )
 from shengji.play.rounds import Table, play_round, view_of
+from shengji.play.serve import answer_line, served_bot
 
 # The first legal answer of each message (the engine lists them: legal=true), and the first 8
 # cards of the hand to bury: JSON read with sed, as the protocol's compact lines allow.
@@ -411,3 +412,124 @@ def test_any_command_reads_back_from_its_text(cmd, mode, legal):
 def test_bad_commands(cmd, error):
     with pytest.raises(sj.BotError, match=error):
         sj.ExternalBot(cmd)
+
+
+# -- serve-bot: our bots over the protocol, answering as they do natively
+
+SERVED = st.sampled_from(
+    [sj.Expert(), sj.Greedy(), sj.Greedy(call="eager", bury="voids"), sj.Expert(fight=False)]
+)
+
+
+class Served:
+    """A seat asked as serve-bot asks its bot: from the message's JSON data alone."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def answer(self, view):
+        data = json.loads(json.dumps(message(view, False)))
+        return answer_line(self.bot, data)
+
+    def declare(self, view):
+        said = self.answer(view)
+        return None if said == "pass" else said
+
+    def revolt(self, view):
+        return self.answer(view) == "yes"
+
+    def bury(self, view):
+        return self.answer(view)
+
+    def play(self, view):
+        return self.answer(view)
+
+
+def same_round(a, b):
+    return a.to_dict() | {"bots": []} == b.to_dict() | {"bots": []}
+
+
+@given(
+    SERVED,
+    st.sampled_from(["v3", "match16", "bo3"]),
+    st.integers(0, 2**32),
+    st.integers(0, 3),
+    st.booleans(),
+)
+def test_served_answers_are_the_native_bots(bot, preset, seed, dealer, first_round):
+    seats = [bot, "greedy", "expert", bot]
+    native = play_round(preset, seed, seats, dealer, first_round=first_round)
+    served = play_round(
+        preset,
+        seed,
+        [Served(bot), "greedy", "expert", Served(bot)],
+        dealer,
+        first_round=first_round,
+    )
+    assert same_round(served, native)
+
+
+def serve_command(spec):
+    return [sys.executable, "-m", "shengji", "serve-bot", spec]
+
+
+def test_serve_bot_plays_a_round_as_native_expert():
+    text = f"process:cmd={command_text(tuple(serve_command('expert')))},timeout=5"
+    for preset, seed in (("v3", 7), ("match16", 3)):
+        native = play_round(
+            preset, seed, ["expert", "greedy", "expert", "greedy"], first_round=True
+        )
+        served = play_round(preset, seed, [text, "greedy", text, "greedy"], first_round=True)
+        assert same_round(served, native) and served.bots[0].startswith("process(")
+
+
+def test_serve_bot_driven_as_a_process():
+    table = Table(
+        sj.Rules.preset("v3"), 5, 0, (2, 2), False, [sj.BotSpec.python()] + [sj.Greedy().spec()] * 3
+    )
+    lines = []
+    while (pending := table.advance()) is not None:
+        what, seat = pending
+        view = view_of(table, sj.Rules.preset("v3"), (2, 2), what, seat)
+        lines.append(json.dumps(message(view, False)))
+        cards, flag = Table.at_decision(sj.Rules.preset("v3"), view.to_dict()).bot_answer(
+            sj.Greedy().spec()
+        )
+        table.answer(cards, flag)
+    run = subprocess.run(
+        serve_command("greedy"),
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answers = run.stdout.splitlines()
+    assert run.returncode == 0 and len(answers) == len(lines) > 20
+    assert answers == [answer_line(sj.Greedy(), json.loads(line)) for line in lines]
+    bad = subprocess.run(
+        serve_command("greedy"), input="{oops\n", capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode == 2 and "serve-bot: line 1 is not JSON" in bad.stderr
+    wrong = subprocess.run(
+        serve_command("greedy"),
+        input='{"protocol": 9}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert wrong.returncode == 2 and "not a message of the external-bot protocol 1" in wrong.stderr
+
+
+@pytest.mark.parametrize(
+    "spec,error",
+    [
+        ("random", "a greedy or an expert bot"),
+        ("pimc", "a greedy or an expert bot"),
+        ("learned", "a greedy or an expert bot"),
+        ("greedy:bury=random", "buries at random"),
+        ("expert:bury=random", "buries at random"),
+    ],
+)
+def test_serve_bot_refuses_bots_it_cannot_serve(spec, error):
+    with pytest.raises(sj.BotError, match=error):
+        served_bot(spec)

@@ -20,7 +20,6 @@ import numpy as np
 from shengji.bots._expert import RULES
 from shengji.bots._policies import BOTS, BURIES, CALLS
 from shengji.bots.external import (
-    MODES,
     ExternalBot,
     ExternalSeat,
     command_text,
