@@ -533,3 +533,14 @@ def test_serve_bot_driven_as_a_process():
 def test_serve_bot_refuses_bots_it_cannot_serve(spec, error):
     with pytest.raises(sj.BotError, match=error):
         served_bot(spec)
+
+
+@pytest.mark.slow
+def test_a_duel_in_worker_processes_and_a_ladder_with_serve_bot(tmp_path):
+    text = f"process:cmd={command_text(tuple(serve_command('expert')))},timeout=10"
+    served = sj.duel(text, "greedy", deals=8, seed=3, workers=2)
+    native = sj.duel("expert", "greedy", deals=8, seed=3, workers=1)
+    assert served.frame.equals(native.frame)
+    ladder = sj.ladder([text, "expert", "greedy"], deals=4, seed=3, workers=2)
+    assert ladder.payoff(0, 1).value == 0  # the same plays on both sides of every deal
+    assert ladder.payoff(0, 2).value == ladder.payoff(1, 2).value
