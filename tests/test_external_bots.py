@@ -544,3 +544,12 @@ def test_a_duel_in_worker_processes_and_a_ladder_with_serve_bot(tmp_path):
     ladder = sj.ladder([text, "expert", "greedy"], deals=4, seed=3, workers=2)
     assert ladder.payoff(0, 1).value == 0  # the same plays on both sides of every deal
     assert ladder.payoff(0, 2).value == ladder.payoff(1, 2).value
+
+
+def test_serve_bot_refuses_a_view_out_of_range():
+    table = Table(sj.Rules.preset("v3"), 0, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
+    good = view_of(table, sj.Rules.preset("v3"), (2, 2), *table.advance()).to_dict()
+    for key, value in (("seat", 4), ("options", ["2S"] * 13), ("current", ["2S"] * 4)):
+        with pytest.raises(sj.PlayError, match="not a decision's view"):
+            Table.at_decision(sj.Rules.preset("v3"), {**good, key: value})
+    assert Table.at_decision(sj.Rules.preset("v3"), good).bot_answer(sj.Greedy().spec())

@@ -24,7 +24,7 @@ from shengji.round._observation cimport (
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
-    ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, NO_TRUMP_SUIT, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
+    ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, NO_TRUMP_SUIT, MAX_OPTIONS, MAX_TRICKS, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
     apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
@@ -216,11 +216,22 @@ cdef class Table:
         the dealer, the finished tricks' cards, the trick in progress replayed through the
         engine, the voids shown, the buries) and, for the other seats, hands of their sizes
         made of cards the seat cannot see: the native bots read only what their seat knows,
-        so any such hands give their answer. Not a round to play on."""
+        so any such hands give their answer. Not a round to play on. The counts that index
+        the round's arrays are checked (a message may come from anywhere): PlayError."""
         cdef Table t = Table.__new__(Table)
         cdef Game* g = t.g
         cdef GameRules gr = game_rules(rules)
-        cdef int seat = view["seat"], q, i, k, leader, code
+        cdef int seat, q, i, k, leader, code
+        seats = {0, 1, 2, 3}
+        if (view["seat"] not in seats or len(view["options"]) > MAX_OPTIONS
+                or len(view["tricks"]) >= MAX_TRICKS or len(view["current"]) > 3
+                or len(view["buriers"]) > 5 or len(view["sizes"]) != 4
+                or len(view["voids"]) != 4 or view["leader"] not in seats | {None}
+                or any(len(t["plays"]) != 4 for t in view["tricks"])):
+            raise PlayError("not a decision's view: a seat, or a count of options (at most "
+                            f"{MAX_OPTIONS}), tricks, plays, buries, sizes or voids, is out of "
+                            "range")
+        seat = view["seat"]
         t.rules = rules
         g.rules = gr
         g.levels[0], g.levels[1] = view["levels"]
