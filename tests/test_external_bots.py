@@ -157,7 +157,8 @@ def test_messages_validate_against_the_schema(shell_bot):
 
     for preset, seed in (("v3", 0), ("match16", 4), ("bo3", 1)):
         play_round(preset, seed, [Recorder(), "greedy"] * 2, first_round=True)
-    assert seen >= {"declare", "bury", "play"}
+    play_round("match16", 2, ["greedy", Recorder()] * 2, dealer=2)  # asked to revolt
+    assert seen == {"declare", "revolt", "bury", "play"}
     table = Table(sj.Rules.preset("v3"), 0, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
     what, seat = table.advance()
     good = message(view_of(table, sj.Rules.preset("v3"), (2, 2), what, seat), True)
@@ -553,3 +554,20 @@ def test_serve_bot_refuses_a_view_out_of_range():
         with pytest.raises(sj.PlayError, match="not a decision's view"):
             Table.at_decision(sj.Rules.preset("v3"), {**good, key: value})
     assert Table.at_decision(sj.Rules.preset("v3"), good).bot_answer(sj.Greedy().spec())
+
+
+def test_served_revolutions_are_the_native_bots():
+    asked = []
+
+    class Counting(Served):
+        def revolt(self, view):
+            asked.append(view.seat)
+            return super().revolt(view)
+
+    revolutions = []
+    for bot in (sj.Greedy(), sj.Greedy(revolt=False)):
+        native = play_round("match16", 2, ["greedy", bot] * 2, dealer=2)
+        served = play_round("match16", 2, ["greedy", Counting(bot)] * 2, dealer=2)
+        assert same_round(served, native)
+        revolutions.append([e.action for e in served.events].count("revolution"))
+    assert asked and revolutions == [1, 0]  # asked, and answered both ways
