@@ -125,6 +125,10 @@ def test_a_duel_and_an_analysis_with_an_external_bot(shell_bot):
     got = sj.analyze_bury(hand, "2H", worlds=2, bots=[shell_bot] + ["greedy"] * 3, search=0)
     want = sj.analyze_bury(hand, "2H", worlds=2, bots=[FirstLegal()] + ["greedy"] * 3, search=0)
     assert got.equals(want)
+    hand = hand.rsplit(" ", 8)[0]  # 25 cards: which trump to declare, in worker processes
+    got = sj.analyze_trump(hand, 2, worlds=2, bots=[shell_bot] + ["greedy"] * 3, workers=2)
+    want = sj.analyze_trump(hand, 2, worlds=2, bots=[FirstLegal()] + ["greedy"] * 3)
+    assert got.equals(want)
 
 
 def test_native_only_places_name_the_external_bot(shell_bot):
