@@ -6,7 +6,7 @@ The rules live in a native core (`shengji.core._core`) checked against a plain P
 
 from shengji import cards, testing
 from shengji._version import __version__ as __version__
-from shengji.bots import Bot, BotSpec, Expert, Greedy, Learned, Pimc, SearchBot
+from shengji.bots import Bot, BotSpec, Expert, ExternalBot, Greedy, Learned, Pimc, SearchBot
 from shengji.core._core import (
     LEAD_CAP,
     RANK_NAMES,
@@ -40,6 +40,7 @@ from shengji.errors import (
     CardError,
     DealError,
     EngineError,
+    ExternalBotError,
     IllegalAction,
     PlayError,
     RulesError,
@@ -78,12 +79,14 @@ __all__ = [
     "IllegalAction",
     "RulesError",
     "BotError",
+    "ExternalBotError",
     "DealError",
     "StudyError",
     "EngineError",
     "Bot",
     "BotSpec",
     "Expert",
+    "ExternalBot",
     "Greedy",
     "Learned",
     "Pimc",

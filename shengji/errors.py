@@ -50,6 +50,20 @@ class BotError(ShengjiError):
     Python bot, or a checkpoint that does not fit this shengji."""
 
 
+class ExternalBotError(BotError):
+    """An external bot (shengji.bots.external) that failed a decision: it exited, gave no
+    answer within its timeout, or printed what is not an answer. Names the seat, the decision
+    and what the bot printed (`said`, None when it printed nothing); the run stops there and
+    the round is not scored (docs/manual/external-bots.md "When a bot fails")."""
+
+    def __init__(self, seat: int, decision: str, said: str | None, reason: str):
+        super().__init__(f"seat {seat}, {decision}: {reason}")
+        self.seat = seat
+        self.decision = decision
+        self.said = said
+        self.reason = reason
+
+
 class DealError(ShengjiError):
     """A deal that cannot be made as asked: cards fixed by predeal or bottom that no deal holds,
     an accept that answers badly or takes too few deals, or decks that are not whole packs."""

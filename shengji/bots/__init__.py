@@ -1,8 +1,9 @@
 """Bots: the protocol a Python bot answers (Bot), the built-in greedy bot (Greedy, native), the
 expert bot that plays by a club player's rules (Expert, native),
 the search bots whose plays look ahead natively (SearchBot; Pimc), the learned bot whose plays
-a trained network chooses natively (Learned), their text form (bot_from_text, bot_text) and
-how each seat's bot reaches the engine (BotSpec, resolve_bots)."""
+a trained network chooses natively (Learned), a command in another process
+(ExternalBot, shengji.bots.external), their text form (bot_from_text, bot_text) and how each
+seat's bot reaches the engine (BotSpec, resolve_bots)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ import numpy as np
 
 from shengji.bots._expert import RULES
 from shengji.bots._policies import BOTS, BURIES, CALLS
+from shengji.bots.external import (
+    ExternalBot,
+    ExternalSeat,
+    command_text,
+    split_command,
+    split_outside_quotes,
+)
 from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
@@ -34,7 +42,8 @@ TEXT_BOTS = (
     "expert",
     "pimc",
     "learned",
-)  # bots with a text form ("greedy": Greedy())
+    "process",
+)  # bots with a text form ("greedy": Greedy(); "process:cmd=...": an ExternalBot)
 
 
 class BotSpec(NamedTuple):
@@ -525,14 +534,15 @@ def pinned(bot: Any) -> Any:
     return dataclasses.replace(bot, path=path, sha256=bot.sha256 or file_digest(bot.path))
 
 
-def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | str:
+def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
     `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:count=true,void_risk=4`
     (expert, pimc and learned also take the greedy settings of their shows and bury:
-    `pimc:rollouts=200,call=eager`). "random" comes
-    back as the name. A BotError names the bad name, key or value."""
+    `pimc:rollouts=200,call=eager`), `process:cmd=python mybot.py,timeout=2` (an
+    ExternalBot: process_from_text). "random" comes back as the name. A BotError names the
+    bad name, key or value."""
     if not isinstance(text, str):
         raise BotError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -543,6 +553,8 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | str:
             f"{', '.join(TEXT_BOTS)} (settings after a colon: "
             "greedy:call=eager,patience=5)"
         )
+    if name == "process":
+        return process_from_text(text, rest)
     settings: dict[str, str] = {}
     for item in re.split("[,:]", rest) if colon else ():
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -568,6 +580,45 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | str:
         if name == "greedy":
             return greedy
         return OWNERS[name](**{k: v for k, v in values.items() if k in own}, greedy=greedy)
+    except ValueError as e:
+        raise BotError(f"bot {text!r}: {e}") from None
+
+
+def process_from_text(text: str, rest: str) -> ExternalBot:
+    """The ExternalBot of a text form `process:cmd=...,timeout=...,mode=...,legal=...`
+    (`rest`: what follows the colon): settings separated by commas or colons outside quotes,
+    cmd split into words as a POSIX shell does (shlex), so that a comma or a colon of the
+    command is quoted: `process:cmd=shengji serve-bot 'greedy:call=eager'`."""
+    known = {"cmd": "str", "timeout": "float", "mode": "str", "legal": "bool"}
+    settings: dict[str, str] = {}
+    for item in split_outside_quotes(rest, ",:") if rest.strip() else ():
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise BotError(
+                f"bot {text!r}: {item.strip()!r} is not key=value (a comma or a colon of "
+                "the command goes inside quotes: cmd=shengji serve-bot 'greedy:call=eager')"
+            )
+        if key not in known:
+            raise BotError(
+                f"bot {text!r}: unknown setting {key!r}; process takes {', '.join(known)}"
+            )
+        if key in settings:
+            raise BotError(f"bot {text!r}: {key} is set twice")
+        settings[key] = value
+    if "cmd" not in settings:
+        raise BotError(f"bot {text!r}: process needs cmd=the command line")
+    values: dict[str, Any] = {"cmd": split_command(settings.pop("cmd"))}
+    if "timeout" in settings:
+        try:
+            values["timeout"] = float(settings.pop("timeout"))
+        except ValueError:
+            raise BotError(f"bot {text!r}: timeout must be seconds") from None
+    if "legal" in settings:
+        values["legal"] = read_setting(text, "legal", settings.pop("legal"), "bool")
+    if "mode" in settings:
+        values["mode"] = settings.pop("mode")
+    try:
+        return ExternalBot(**values)
     except ValueError as e:
         raise BotError(f"bot {text!r}: {e}") from None
 
@@ -603,13 +654,21 @@ def read_setting(text: str, key: str, value: str, kind: str) -> Any:
 
 
 def bot_text(bot: Any) -> str:
-    """The text form of a built-in bot (a name, a text form, a Greedy, an Expert, a Pimc or a
-    Learned)
-    that bot_from_text reads back to the same bot: its settings that differ from the defaults."""
+    """The text form of a built-in bot (a name, a text form, a Greedy, an Expert, a Pimc, a
+    Learned or an ExternalBot) that bot_from_text reads back to the same bot: its settings
+    that differ from the defaults."""
     if isinstance(bot, str):
         bot = bot_from_text(bot)
         if isinstance(bot, str):
             return bot
+    if isinstance(bot, ExternalBot):
+        default = ExternalBot(bot.cmd)
+        changed = [
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+            for k in ("timeout", "mode", "legal")
+            if (v := getattr(bot, k)) != getattr(default, k)
+        ]
+        return ",".join([f"process:cmd={command_text(bot.cmd)}", *changed])
     if isinstance(bot, (Pimc, Expert)):
         changed = changed_settings(bot) + changed_settings(bot.greedy)
         name = "pimc" if isinstance(bot, Pimc) else "expert"
@@ -643,10 +702,10 @@ def changed_settings(bot: Any) -> list[str]:
 def bots_from_text(text: str) -> Any:
     """One bot or four from the command line, separated by commas (a bot's settings are
     separated by commas too: a part holding `=` and no colon is a setting of the bot before
-    it): `greedy:call=eager,patience=5,random,greedy,random`. The bots' texts, one or four;
-    resolve_bots reads them."""
+    it): `greedy:call=eager,patience=5,random,greedy,random`; commas inside quotes (a
+    process's cmd) separate nothing. The bots' texts, one or four; resolve_bots reads them."""
     bots: list[str] = []
-    for part in text.split(","):
+    for part in split_outside_quotes(text, ","):
         if bots and "=" in part and ":" not in part:
             bots[-1] += "," + part
         else:
@@ -657,10 +716,11 @@ def bots_from_text(text: str) -> Any:
 def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
     `bots` is one bot for every seat or four, each a built-in bot's name or text form
-    (bot_from_text), a Greedy, an Expert, a Learned, a SearchBot or a Python Bot."""
+    (bot_from_text), a Greedy, an Expert, a Learned, a SearchBot, an ExternalBot (asked in
+    Python, as an ExternalSeat of its seat) or a Python Bot."""
     seats = (
         [bots] * 4
-        if isinstance(bots, (str, Greedy, Expert, Learned)) or is_search_bot(bots)
+        if isinstance(bots, (str, Greedy, Expert, Learned, ExternalBot)) or is_search_bot(bots)
         else (list(bots) if isinstance(bots, (list, tuple)) else [])
     )
     if len(seats) != 4:
@@ -677,6 +737,10 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
         if isinstance(bot, (Greedy, Expert, Learned)):
             specs.append(bot.spec())
             objects.append(None)
+            names.append(str(bot))
+        elif isinstance(bot, ExternalBot):
+            specs.append(BotSpec.python())
+            objects.append(ExternalSeat(bot, seat))
             names.append(str(bot))
         elif is_search_bot(bot):
             specs.append(bot.spec())

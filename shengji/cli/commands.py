@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from shengji.cli.render import (
 from shengji.core.deals import as_require, condition, parse_predeal
 from shengji.errors import ArgumentError
 from shengji.play.records import read_record
+from shengji.play.serve import serve
 
 DUEL_DEALS = 100_000  # the duel's default on the command line
 
@@ -332,6 +334,11 @@ def view(args: argparse.Namespace) -> None:
     print(f"written: {out}")
 
 
+def serve_bot(args: argparse.Namespace) -> None:
+    """One of our bots on the external-bot protocol, over standard input and output."""
+    serve(args.spec, sys.stdin, sys.stdout)
+
+
 def ladder(args: argparse.Namespace) -> None:
     """Every pair of bots in duplicate: the payoff cross-table and the standings."""
     with needs("shengji ladder", "study"):
@@ -368,4 +375,5 @@ COMMANDS = {
     "demo": demo,
     "replay": replay,
     "view": view,
+    "serve-bot": serve_bot,
 }

@@ -85,6 +85,7 @@ def build_parser() -> Parser:
     add_analyze(sub)
     add_replay(sub)
     add_view(sub)
+    add_serve_bot(sub)
     return parser
 
 
@@ -621,3 +622,17 @@ def add_view(sub: Any) -> None:
         metavar="FILE",
         help="the page to write (default: the record's name with .html)",
     )
+
+
+def add_serve_bot(sub: Any) -> None:
+    """`shengji serve-bot SPEC`."""
+    p = sub.add_parser(
+        "serve-bot",
+        help="one of our bots on the external-bot protocol, over stdin and stdout",
+        description="Answer each message of the external-bot protocol read on standard "
+        "input (one JSON line a decision: docs/manual/external-bots.md) with the answer "
+        "line of a greedy or an expert bot, until the input ends: a program in any "
+        "language can play against our bots, and sj.ExternalBot(['shengji', 'serve-bot', "
+        "'expert']) plays as the native expert does.",
+    )
+    p.add_argument("spec", help="the bot's text form: greedy or expert, with their settings")

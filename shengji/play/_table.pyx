@@ -13,7 +13,7 @@ import numpy as np
 from shengji.core._core cimport (
     CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
     empty_buffer, legal_leads_raw, union_of,
-    legal_follows_raw, set_of, cards_of,
+    legal_follows_raw, set_of, cards_of, card_count, trump_table,
 )
 from shengji.round._knowledge cimport (
     RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees,
@@ -24,7 +24,7 @@ from shengji.round._observation cimport (
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
-    ASK_PLAY, PH_PLAY, PH_DONE, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
+    ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, NO_TRUMP_SUIT, MAX_OPTIONS, MAX_TRICKS, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
     apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
@@ -37,6 +37,7 @@ from shengji.play._batch cimport RowColumns, row_columns, write_row
 from shengji.play._playout cimport deck_of, start_at_bury
 
 from shengji.core._core import KIND_NAMES, Cards, Trump
+from shengji.core.cards import CATEGORIES
 from shengji.core.results import Settlement
 from shengji.core.schema import ROUND_NAMES
 from shengji.round import history
@@ -179,6 +180,131 @@ cdef class Table:
             raise PlayError("bot_play asks a bot without knowledge: not a learned one")
         return self.play_of(&b[0], None if world is None else np.ascontiguousarray(
             world, dtype=np.uint64))
+
+    def bot_answer(self, spec):
+        """The answer of the native bot `spec` (a BotSpec: greedy or expert) to the pending
+        decision, whatever it is, found on a copy of the round: (cards, flag), the cards
+        empty for a show passed, the flag a revolution's."""
+        cdef BotSpec b[4]
+        cdef Passes passes[4]
+        cdef CardSet cards
+        cdef bint flag
+        cdef Game* copy
+        cdef int rc
+        read_specs([spec] * 4, b, passes)
+        if b[0].kind == BOT_LEARNED:
+            raise PlayError("bot_answer asks a bot without knowledge: not a learned one")
+        if not self.g.pending:
+            raise PlayError("no decision is pending")
+        copy = <Game*>calloc(1, sizeof(Game))
+        if copy == NULL:
+            raise MemoryError()
+        memcpy(copy, self.g, sizeof(Game))
+        copy.buf = empty_buffer()
+        rc = native_answer(copy, &b[0], NULL, &cards, &flag)
+        free(copy.buf.data)
+        free(copy)
+        if rc < 0:
+            raise PlayError(f"the bot found no answer: {REFUSALS.get(rc, rc)}")
+        return cards_of(cards), bool(flag)
+
+    @staticmethod
+    def at_decision(rules, view):
+        """A round standing at the decision a seat's view describes (View.to_dict()'s data,
+        as the external-bot protocol sends it), for a native bot to answer (bot_answer): the
+        seat's hand, the public state a native bot reads (the shows offered, the trump and
+        the dealer, the finished tricks' cards, the trick in progress replayed through the
+        engine, the voids shown, the buries) and, for the other seats, hands of their sizes
+        made of cards the seat cannot see: the native bots read only what their seat knows,
+        so any such hands give their answer. Not a round to play on. The counts that index
+        the round's arrays are checked (a message may come from anywhere): PlayError."""
+        cdef Table t = Table.__new__(Table)
+        cdef Game* g = t.g
+        cdef GameRules gr = game_rules(rules)
+        cdef int seat, q, i, k, leader, code
+        seats = {0, 1, 2, 3}
+        if (view["seat"] not in seats or len(view["options"]) > MAX_OPTIONS
+                or len(view["tricks"]) >= MAX_TRICKS or len(view["current"]) > 3
+                or len(view["buriers"]) > 5 or len(view["sizes"]) != 4
+                or len(view["voids"]) != 4 or view["leader"] not in seats | {None}
+                or any(len(t["plays"]) != 4 for t in view["tricks"])):
+            raise PlayError("not a decision's view: a seat, or a count of options (at most "
+                            f"{MAX_OPTIONS}), tricks, plays, buries, sizes or voids, is out of "
+                            "range")
+        seat = view["seat"]
+        t.rules = rules
+        g.rules = gr
+        g.levels[0], g.levels[1] = view["levels"]
+        g.dealer = -1 if view["dealer"] is None else view["dealer"]
+        g.declarer = -1 if view["declarer"] is None else view["declarer"]
+        g.level = 0 if view["level"] is None else view["level"]
+        g.trump_suit = -1
+        g.table = NULL
+        trump = view["trump"]
+        if trump is not None:
+            code = Trump(trump["level"], trump["suit"]).code
+            g.trump_suit = code % (NO_TRUMP_SUIT + 1)
+            g.table = trump_table(code)
+        g.drawn = view["drawn"]
+        g.seat = seat
+        g.hands[seat] = set_of(Cards(view["hand"]))
+        for q in range(4):
+            g.voids[q] = sum(1 << CATEGORIES.index(x) for x in view["voids"][q])
+        for i, q in enumerate(view["buriers"]):
+            g.buriers[i] = q
+        g.nburies = len(view["buriers"])
+        if view["bottom"] is not None:
+            g.bottom = set_of(Cards(view["bottom"]))
+        action = view["action"]
+        if action == "declare":
+            g.phase = PH_DRAW
+            g.ask = ASK_SHOW
+            g.show_what = {v: k for k, v in EVENTS.items()}[view["show"]]
+            g.may_pass = view["may_pass"]
+            g.nopts = len(view["options"])
+            for i, option in enumerate(view["options"]):
+                g.opts[i] = set_of(Cards(option))
+        elif action == "revolt":
+            g.ask = ASK_REVOLT
+        elif action == "bury":
+            g.phase = PH_STEAL if g.nburies else PH_BURY
+            g.ask = ASK_BURY
+        else:
+            if g.table == NULL:
+                raise PlayError("a play decision needs the trump")
+            g.phase = PH_PLAY
+            for i, trick in enumerate(view["tricks"]):
+                g.tricks[i].leader = trick["leader"]
+                for k in range(4):
+                    g.tricks[i].plays[k] = set_of(Cards(trick["plays"][k]))
+                    g.played = union_of(g.played, g.tricks[i].plays[k])
+                g.tricks[i].attempted = set_of(Cards(trick["attempted"] or trick["plays"][0]))
+                g.tricks[i].winner = trick["winner"]
+            g.ntricks = len(view["tricks"])
+            # the trick in progress through the engine (its lead's shape, the best play so
+            # far), each seat holding just the cards it played: a throw that held, held
+            # against them too (they could not beat it)
+            leader = seat if view["leader"] is None else view["leader"]
+            g.leader = leader
+            for k, play in enumerate(view["current"]):
+                g.seat = (leader + k) & 3
+                g.hands[g.seat] = set_of(Cards(play))
+                g.ask, g.pending = ASK_PLAY, True
+                if apply(g, g.hands[g.seat], False, False) < 0:
+                    raise PlayError(f"the trick in progress does not replay: {view['current']}")
+            g.seat = seat
+            g.ask = ASK_PLAY
+        g.pending = True
+        # the other seats' hands: the right sizes, of cards this seat cannot see
+        seen = Cards(" ".join([view["hand"], view["bottom"] or ""] + list(view["current"])
+                              + [p for trick in view["tricks"] for p in trick["plays"]]))
+        rest = list(Cards(" ".join(KIND_NAMES * 2)) - seen)
+        for q in range(4):
+            if q != seat:
+                size = view["sizes"][q]
+                g.hands[q] = set_of(Cards(" ".join(rest[:size])))
+                rest = rest[size:]
+        return t
 
     cdef object play_of(self, const BotSpec* b, world):
         """The play of the native bot b on a copy of the round, in `world` if given."""

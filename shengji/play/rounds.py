@@ -13,6 +13,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import is_search_bot, resolve_bots
+from shengji.bots.external import bot_processes
 from shengji.core import validate
 from shengji.core._core import Cards, follow_error
 from shengji.core._deal import round_seed
@@ -117,12 +118,14 @@ def played_table(
     deck: np.ndarray | None,
 ) -> tuple[Table, list[str]]:
     """The table of a round played to its end by `bots` (the Python ones asked here), and
-    the bots' names; `deck`, a conditioned first deal, or None for the shuffled one."""
+    the bots' names; `deck`, a conditioned first deal, or None for the shuffled one. External
+    bots' processes live for the round, or for the run around it (bot_processes)."""
     specs, objects, names = resolve_bots(bots)
     table = Table(rules, seed, dealer, levels, first_round, specs, deck)
-    while (pending := table.advance()) is not None:
-        what, seat = pending
-        ask_python_bot(table, rules, levels, objects[seat], what, seat)
+    with bot_processes():
+        while (pending := table.advance()) is not None:
+            what, seat = pending
+            ask_python_bot(table, rules, levels, objects[seat], what, seat)
     return table, names
 
 
@@ -211,6 +214,12 @@ def play_match(
     rules = Rules.of(rules)
     seed = validate.seed(seed)
     max_rounds = validate.count(max_rounds, "max_rounds")
+    with bot_processes():  # an external bot's process plays the whole match
+        return played_match(rules, seed, bots, max_rounds)
+
+
+def played_match(rules: Rules, seed: int, bots: Any, max_rounds: int) -> MatchRecord:
+    """play_match of checked arguments."""
     rounds: list[RoundRecord] = []
     levels_after: list[tuple[int, int]] = []
     games: list[int] = []
@@ -351,19 +360,20 @@ def play_columns(
     """simulate's columns and seed for rounds played one by one (Python and search bots),
     each row written by the engine's own code (Table.row): `rounds` lists (i, dealer), round
     i seeded round_seed(seed, i). `dealt`: the rounds' first deals under `cond` and the
-    attempts each took (round_decks), or None."""
-    rows = [
-        played_table(
-            rules,
-            round_seed(seed, i),
-            bots,
-            dealer,
-            levels,
-            first_round,
-            None if cond is None or dealt is None else dealt[0][j],
-        )[0].row()
-        for j, (i, dealer) in enumerate(rounds)
-    ]
+    attempts each took (round_decks), or None. An external bot's process plays them all."""
+    with bot_processes():
+        rows = [
+            played_table(
+                rules,
+                round_seed(seed, i),
+                bots,
+                dealer,
+                levels,
+                first_round,
+                None if cond is None or dealt is None else dealt[0][j],
+            )[0].row()
+            for j, (i, dealer) in enumerate(rounds)
+        ]
     cols = {
         k: np.concatenate([r[k] for r in rows]) if rows else np.zeros(0, np.int16)
         for k in ROUND_NAMES

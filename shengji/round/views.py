@@ -15,7 +15,7 @@ from shengji.errors import ArgumentError, ShengjiError
 from shengji.round._knowledge import SeatKnowledge
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE, observe
 from shengji.round._worlds import WorldSampler
-from shengji.round.history import Event, Trick
+from shengji.round.history import Event, Trick, to_data
 from shengji.round.rules import Rules
 
 ACTIONS = ("declare", "revolt", "bury", "play")
@@ -102,6 +102,25 @@ class View:
         it buried last while that is down."""
         return self.knowledge.unseen()
 
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON data, as a record writes its parts (shengji.round.history.to_data:
+        cards as card text, events and tricks as a record's, the rules as Rules.to_dict()),
+        with what the seat knows: each seat's hand size (`sizes`), the voids it has shown,
+        the cards it is known to hold (`shown`), the cards it has played (`played`), who
+        buried (`buriers`), this seat's buries (`own_buries`) and the bottom it buried
+        (`bottom`). The external bots' protocol sends it (docs/manual/external-bots.md)."""
+        fields = {name: getattr(self, name) for name in VIEW_FIELDS}
+        fields.update(
+            sizes=self.sizes,
+            voids=self.voids,
+            shown=self.shown,
+            played=self.played(),
+            buriers=self.buriers,
+            own_buries=self.own_buries,
+            bottom=self.bottom,
+        )
+        return {k: to_data(v) for k, v in fields.items()}
+
     def sample_worlds(self, k: int, rng: Any = 0) -> Worlds:
         """k deals of the unseen cards consistent with everything this seat knows (each
         seat's hand size, the voids others have shown, the cards shown and where they may be
@@ -155,6 +174,31 @@ class View:
             len(self.tricks),
             out,
         )
+
+
+# View.to_dict's fields kept as they are (the knowledge objects are written by what they tell)
+VIEW_FIELDS = (
+    "seat",
+    "action",
+    "hand",
+    "rules",
+    "levels",
+    "level",
+    "trump",
+    "dealer",
+    "declarer",
+    "drawn",
+    "deal",
+    "turn",
+    "shows",
+    "show",
+    "options",
+    "may_pass",
+    "tricks",
+    "current",
+    "leader",
+    "points",
+)
 
 
 def field_slices() -> tuple[tuple[str, tuple[int, ...], int, int], ...]:

@@ -14,6 +14,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import Pimc, resolve_bots
+from shengji.bots.external import ExternalSeat, bot_processes
 from shengji.core import validate
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core._deal import round_seed
@@ -230,6 +231,25 @@ def played_in_python(
     one strategy): (candidates, count) arrays."""
     specs, objects, _ = resolve_bots(strategies[0])
     cols = {name: np.zeros((len(shows), count), np.int16) for name in OUTCOMES}
+    with bot_processes():  # an external bot's process plays the chunk
+        played_worlds(rules, seed, start, specs, objects, worlds, shows, buries, levels, cols)
+    return cols
+
+
+def played_worlds(
+    rules: Rules,
+    seed: int,
+    start: int,
+    specs: list,
+    objects: list,
+    worlds: np.ndarray,
+    shows: list[Cards],
+    buries: list[Cards | None],
+    levels: tuple[int, int],
+    cols: dict[str, np.ndarray],
+) -> None:
+    """played_in_python's play-outs, written into `cols`."""
+    count = cols[OUTCOMES[0]].shape[1]
     for i, (show, bury) in enumerate(zip(shows, buries)):
         for j in range(count):
             table = Table.at_bury(
@@ -249,7 +269,6 @@ def played_in_python(
             cols["defender_points"][i, j] = rec["defender_points"]
             cols["dealer_holds"][i, j] = rec["settlement"].dealer_holds
             cols["rise"][i, j] = rec["settlement"].rise
-    return cols
 
 
 def scores(cols: dict[str, np.ndarray]) -> list[tuple[float, float]]:
@@ -325,10 +344,11 @@ def team_levels(levels: Any, level: int) -> tuple[int, int]:
 
 def checked_workers(bots: Any, workers: Any) -> int:
     """The worker processes of an analysis, checked (the bots too): 1 where a bot is a Python
-    object without a text form, which may not reach another process."""
+    object without a text form, which may not reach another process (a Pimc and an external
+    bot do: each worker starts the external bot's own process)."""
     workers = validate.integer(workers, "workers", 1, 1024)
     _, objects, _ = resolve_bots(bots)
-    if any(o is not None and not isinstance(o, Pimc) for o in objects):
+    if any(o is not None and not isinstance(o, (Pimc, ExternalSeat)) for o in objects):
         return 1
     return workers
 

@@ -1,0 +1,348 @@
+"""Bots in other processes: ExternalBot names a command that plays a seat over the external-bot
+protocol (docs/manual/external-bots.md, docs/schema/bot-protocol.json): one JSON line a
+decision on its standard input, one line of answer on its standard output. ExternalSeat asks
+it for one seat; bot_processes() is the span of a run, whose processes it closes."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from shengji.core._core import Cards, legal_follows, legal_leads
+from shengji.errors import BotError, CardError, ExternalBotError
+from shengji.round.views import View
+
+PROTOCOL = 1  # the protocol's version, in every message
+MODES = ("seat", "each")  # a process a seat for the run, or a process a decision
+START_GRACE = 10.0  # seconds a process's first answer may take beyond `timeout`: its start-up
+CLOSE_GRACE = 0.5  # seconds a process may take to exit once its input is closed
+MAX_ANSWER = 1 << 16  # bytes of an answer line: more is garbage, not a slow answer
+PASS, YES, NO = "pass", "yes", "no"  # the answers that are not cards
+
+
+@dataclass(frozen=True)
+class ExternalBot:
+    """A bot that is a command line (`cmd`, a list of words: ["python", "mybot.py"]) speaking
+    the external-bot protocol. mode "seat": the command is started once a seat for the run
+    and answers every decision of that seat, one line each; "each": it is started for every
+    decision and answers one. timeout: seconds each answer may take (a process's first answer
+    START_GRACE more, for its start-up). legal: each play decision also lists the legal plays
+    (every follow; the leads as sj.legal_leads lists them, up to sj.LEAD_CAP). A bot that
+    exits, overruns its timeout or prints what is not an answer stops the run with an
+    ExternalBotError naming the seat, the decision and what it printed; an answer the rules
+    refuse, with an IllegalAction as a Python bot's does. Text form: `process:cmd=python
+    mybot.py,timeout=2,mode=each,legal=true` (cmd is split as a POSIX shell does; a comma or
+    a colon in it goes inside quotes)."""
+
+    cmd: tuple[str, ...]
+    timeout: float = 1.0
+    mode: str = "seat"
+    legal: bool = False
+
+    def __post_init__(self) -> None:
+        cmd = self.cmd
+        if isinstance(cmd, str) or not isinstance(cmd, (list, tuple)) or not cmd:
+            raise BotError(
+                f"ExternalBot.cmd must be a non-empty list of words (a command line: "
+                f'["python", "mybot.py"]), got {cmd!r}'
+            )
+        if not all(isinstance(w, str) and w and "\0" not in w for w in cmd):
+            raise BotError(f"ExternalBot.cmd: every word must be non-empty text, got {cmd!r}")
+        object.__setattr__(self, "cmd", tuple(cmd))
+        timeout = self.timeout
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, (int, float))
+            or not (0 < timeout <= 3600)
+        ):
+            raise BotError(f"ExternalBot.timeout must be seconds in (0, 3600], got {timeout!r}")
+        object.__setattr__(self, "timeout", float(timeout))
+        if self.mode not in MODES:
+            raise BotError(f"ExternalBot.mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if not isinstance(self.legal, bool):
+            raise BotError(f"ExternalBot.legal must be True or False, got {self.legal!r}")
+
+    def __str__(self) -> str:
+        return f"process({command_text(self.cmd)})"
+
+
+def command_text(cmd: tuple[str, ...]) -> str:
+    """The command as one line that split_command reads back: each word as shlex.quote gives
+    it, but quoted also where it holds a comma or a colon (which separate a text form's
+    settings, and which shlex.quote leaves bare)."""
+    return " ".join(
+        "'" + w.replace("'", "'\"'\"'") + "'" if ("," in w or ":" in w) else shlex.quote(w)
+        for w in cmd
+    )
+
+
+def split_command(text: str) -> tuple[str, ...]:
+    """The words of a command line, split as a POSIX shell does (shlex); a BotError when its
+    quotes do not close or it holds no word."""
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise BotError(f"process: cmd {text!r} does not split into words: {e}") from None
+    if not words:
+        raise BotError("process: cmd is empty")
+    return tuple(words)
+
+
+def split_outside_quotes(text: str, separators: str) -> list[str]:
+    """`text` cut at each of `separators` that is not inside single or double quotes (as a
+    POSIX shell reads them: a backslash escapes outside single quotes)."""
+    parts: list[str] = []
+    part: list[str] = []
+    quote, escaped = "", False
+    for c in text:
+        if escaped:
+            escaped = False
+        elif c == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in separators:
+            parts.append("".join(part))
+            part = []
+            continue
+        part.append(c)
+    parts.append("".join(part))
+    return parts
+
+
+def message(view: View, legal: bool) -> dict[str, Any]:
+    """The protocol's message of one decision: its version, the decision, the seat, with
+    `legal` the plays allowed (declare: the options and "pass" where it may pass; revolt: "no"
+    and "yes"; play: the legal plays; bury: none, any 8 cards of the hand), and the view."""
+    out: dict[str, Any] = {"protocol": PROTOCOL, "decision": view.action, "seat": view.seat}
+    if legal:
+        out["legal"] = legal_answers(view)
+    out["view"] = view.to_dict()
+    return out
+
+
+def legal_answers(view: View) -> list[str] | None:
+    """The answers the rules allow at this view, as answer lines (None for a bury)."""
+    if view.action == "declare":
+        return ([PASS] if view.may_pass else []) + [str(o) for o in view.options]
+    if view.action == "revolt":
+        return [NO, YES]
+    if view.action == "bury":
+        return None
+    assert view.trump is not None
+    if view.lead is None:
+        return [str(p) for p in legal_leads(view.hand, view.trump).plays]
+    return [str(p) for p in legal_follows(view.hand, view.lead, view.trump)]
+
+
+class ExternalSeat:
+    """One seat of an ExternalBot, with the Bot methods: each asks the bot's process (of the
+    run's bot_processes, by seat) and reads its answer. Outside bot_processes, a process is
+    started for the decision and closed after it."""
+
+    def __init__(self, bot: ExternalBot, seat: int):
+        self.bot = bot
+        self.seat = seat
+
+    def declare(self, view: View) -> Cards | None:
+        """A show of view.options, or None for "pass"."""
+        said = self.ask(view)
+        if said == PASS:
+            return None
+        return self.cards(view, said, f'cards of a show or "{PASS}"')
+
+    def revolt(self, view: View) -> bool:
+        """ "yes" or "no"."""
+        said = self.ask(view)
+        if said not in (YES, NO):
+            raise self.failure(view, said, f'answered {said!r}, not "{YES}" or "{NO}"')
+        return said == YES
+
+    def bury(self, view: View) -> Cards:
+        """Eight cards of the hand."""
+        return self.cards(view, self.ask(view), "cards")
+
+    def play(self, view: View) -> Cards:
+        """A lead or a follow."""
+        return self.cards(view, self.ask(view), "cards")
+
+    def cards(self, view: View, said: str, what: str) -> Cards:
+        """The answer as Cards; ExternalBotError when it is not card text."""
+        try:
+            return Cards(said)
+        except CardError as e:
+            raise self.failure(view, said, f"answered {said!r}, not {what} ({e})") from None
+
+    def failure(self, view: View, said: str | None, reason: str) -> ExternalBotError:
+        """The error naming this seat, the decision and what the bot printed."""
+        return ExternalBotError(self.seat, view.action, said, f"{self.bot}: {reason}")
+
+    def ask(self, view: View) -> str:
+        """The bot's answer line to this view's message (stripped of outer spaces)."""
+        line = (json.dumps(message(view, self.bot.legal), separators=(",", ":")) + "\n").encode()
+        processes = SESSION.get()
+        if processes is None or self.bot.mode == "each":
+            with contextlib.closing(BotProcess(self.bot.cmd)) as once:
+                return once.ask(line, self.bot.timeout + START_GRACE, self, view)
+        key = (self.bot, self.seat)
+        if key not in processes:
+            processes[key] = BotProcess(self.bot.cmd)
+        process = processes[key]
+        grace = START_GRACE if process.answers == 0 else 0.0
+        return process.ask(line, self.bot.timeout + grace, self, view)
+
+
+class BotProcess:
+    """A running bot: its own process group (killed whole on close, so that nothing it
+    started lives on), its input and output pipes, its error output kept in a file (read to
+    name a crash)."""
+
+    def __init__(self, cmd: tuple[str, ...]):
+        self.cmd = cmd
+        self.errors = tempfile.TemporaryFile()
+        self.answers = 0
+        self.pending = b""
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                start_new_session=True,
+            )
+        except OSError as e:
+            self.errors.close()
+            raise BotError(f"process {command_text(cmd)} does not start: {e}") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        os.set_blocking(self.proc.stdin.fileno(), False)
+
+    def ask(self, line: bytes, timeout: float, seat: ExternalSeat, view: View) -> str:
+        """Send one message and read one answer line within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        try:
+            self.send(line, deadline)
+            answer = self.read_line(deadline)
+        except TimeoutError:
+            raise seat.failure(
+                view, None, f"gave no answer within {timeout:g} s{self.partial()}"
+            ) from None
+        except (BrokenPipeError, EOFError):
+            raise seat.failure(view, None, self.ended()) from None
+        if answer is None:
+            said = self.pending.decode(errors="replace")
+            raise seat.failure(view, said, f"printed {said[:80]!r}... without ending the line")
+        self.answers += 1
+        try:
+            return answer.decode().strip()
+        except UnicodeDecodeError:
+            said = answer.decode(errors="replace")
+            raise seat.failure(view, said, f"printed {said!r}, not UTF-8 text") from None
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write all of `data` to the bot's input by the deadline (TimeoutError otherwise:
+        a bot that reads nothing never blocks the run)."""
+        assert self.proc.stdin is not None
+        fd = self.proc.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [fd], [], left)[1]:
+                raise TimeoutError
+            try:
+                view = view[os.write(fd, view) :]
+            except BlockingIOError:
+                continue
+
+    def read_line(self, deadline: float) -> bytes | None:
+        """One line of the bot's output by the deadline, without its newline; None for a
+        line longer than MAX_ANSWER. EOFError when the output ends first."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.pending:
+            if len(self.pending) > MAX_ANSWER:
+                return None
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EOFError
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+    def partial(self) -> str:
+        """What the bot printed of an unfinished line, for a timeout's message."""
+        if not self.pending:
+            return ""
+        return f" (it printed {self.pending[:80].decode(errors='replace')!r} without a newline)"
+
+    def ended(self) -> str:
+        """Why the bot's output ended: its exit status and the end of its error output."""
+        try:
+            status = self.proc.wait(CLOSE_GRACE)
+            how = (
+                f"exited with status {status}"
+                if status >= 0
+                else f"was killed by signal {signal.Signals(-status).name}"
+            )
+        except subprocess.TimeoutExpired:
+            how = "closed its output"
+        self.errors.seek(0, os.SEEK_END)
+        size = self.errors.tell()
+        self.errors.seek(max(0, size - 300))
+        tail = self.errors.read().decode(errors="replace").strip()
+        said = f"{self.pending.decode(errors='replace')!r} and then " if self.pending else ""
+        return f"printed {said}no answer: it {how}" + (
+            f"; its error output ends: {tail!r}" if tail else ""
+        )
+
+    def close(self) -> None:
+        """End the bot: its input closed, CLOSE_GRACE seconds to exit, then its whole
+        process group killed (whatever it started too) and waited for."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(CLOSE_GRACE)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stdout.close()
+        self.errors.close()
+
+
+SESSION: ContextVar[dict[tuple[ExternalBot, int], BotProcess] | None] = ContextVar(
+    "shengji_bot_processes", default=None
+)
+
+
+@contextlib.contextmanager
+def bot_processes() -> Iterator[None]:
+    """The span of a run (a round, a match, a frame of rounds, a duel's chunk): the external
+    bots' processes started in it are kept a seat each and closed at its end, however it ends
+    (an error, Ctrl-C). Nested, the outermost one keeps them."""
+    if SESSION.get() is not None:
+        yield
+        return
+    processes: dict[tuple[ExternalBot, int], BotProcess] = {}
+    token = SESSION.set(processes)
+    try:
+        yield
+    finally:
+        SESSION.reset(token)
+        for process in processes.values():
+            process.close()
