@@ -4,7 +4,10 @@
 # learned seat's plays need what it knows (_knowledge.pxd): the driver asks _learned.pxd for them.
 from libc.stdint cimport int8_t, uint32_t, uint64_t
 
-from shengji.core._core cimport CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, card_count, restrict
+from shengji.core._core cimport (
+    CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, card_count, restrict,
+    sure_units,   # the core's, cimported here for the bots built on these (_expert)
+)
 from shengji.core._deal cimport Rng, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
 from shengji.round._engine cimport (
@@ -51,7 +54,6 @@ cdef CardSet greedy_lead(Game* g) noexcept nogil
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
 cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil
 cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil
-cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
 cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil
