@@ -504,8 +504,9 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
 
 
 def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoint):
-    """examples/train_dmc.py for a moment, twice with one seed (the same network each time)
-    and once from a checkpoint: a checkpoint sj.Learned plays, and the curve."""
+    """examples/train_dmc.py for a moment, twice with one seed (the same network each time),
+    once from a checkpoint and once against the pool: a checkpoint sj.Learned plays, and the
+    curve."""
     needs_jax()
     script = Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
     common = [
@@ -526,6 +527,7 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
         "a": ["--hidden", "16", "8", "--log-seconds", "0"],
         "b": ["--hidden", "16", "8"],
         "c": ["--init", checkpoint[0]],
+        "d": ["--hidden", "16", "8", "--opponents", "pool"],
     }
     runs = {
         tmp_path / run: subprocess.Popen(
@@ -546,16 +548,19 @@ def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoin
         written.append(learned.load(out / "ckpt.npz")[0])
         curve = json.loads((out / "curve.json").read_text())
         assert curve["final"] and curve["updates"] > 0 and curve["points"] and curve["evals"]
+        groups = ["greedy", "expert", "self"] if out.name == "d" else ["greedy"]
+        assert curve["groups"] == groups and set(curve["points"][0]["reward_by"]) == set(groups)
         assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
         sj.testing.check_record(
             sj.play_round("v3", 1, [sj.Learned(out / "ckpt.npz"), "greedy"] * 2)
         )
-    one, two, resumed = written
+    one, two, resumed, pool = written
     for name in learned.ARRAYS:
         np.testing.assert_array_equal(one[name], two[name])
     assert not np.array_equal(one["w1"], learned.init_params(3, (16, 8))["w1"])
     assert resumed["w2"].shape == (32, 16)  # the checkpoint's network, trained on
     assert 0 < np.abs(resumed["w2"] - checkpoint[1]["w2"]).max() < 0.1
+    assert not np.array_equal(pool["w1"], one["w1"])  # other rounds, other opponents
 
 
 def unseen_at_lead(record, trick):
