@@ -616,7 +616,8 @@ def test_the_shipped_network_fails_no_throw():
 
 
 def test_the_shipped_checkpoint_plays():
-    """The shipped network (50 minutes of train_dmc.py against greedy), sj.Learned() with no
+    """The shipped network (train_dmc.py, 50 minutes against greedy then 45 against the
+    pool), sj.Learned() with no
     path, still fits the package: a change of the observation or the layout refuses it, and
     this test says so."""
     bot = sj.Learned()
