@@ -25,6 +25,7 @@ SHORT = {  # column heads
     "third_feeds": "3rd feeds",
     "bury_ace": "bury A",
     "bury_lone_point": "lone point",
+    "failed_throw": "failed throw",
     "hold": "hold",
     "last": "last",
     "dug": "dug",

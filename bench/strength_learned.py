@@ -1,9 +1,11 @@
 """Strength report of a learned bot (sj.Learned, a checkpoint of examples/train_dmc.py): its
-duplicate score against random, greedy and pimc (sj.duel: each deal played twice with the
+duplicate score against random, greedy, expert and pimc (sj.duel: each deal played twice with the
 teams swapped and the same cards to the same seats; the score is the learned team's level
 advantage a deal, with its 95% interval over the deals). Not part of the test run.
 
     python bench/strength_learned.py runs/dmc1/ckpt.npz --deals 2000 --pimc-deals 200
+
+The deals of seed 0 (the default) are the ladder's frozen evaluation set.
 
 Without a checkpoint it reports on the network the package ships.
 
@@ -35,7 +37,9 @@ def main():
         default=SHIPPED,
         help="a learned bot's checkpoint (.npz; default: the shipped one)",
     )
-    parser.add_argument("--deals", type=int, default=2000, help="deals against random and greedy")
+    parser.add_argument(
+        "--deals", type=int, default=2000, help="deals against random, greedy and expert"
+    )
     parser.add_argument("--pimc-deals", type=int, default=200, help="deals against pimc (0: none)")
     parser.add_argument("--rollouts", type=int, default=1000, help="pimc's rollouts a decision")
     parser.add_argument("--rules", default="v3")
@@ -43,7 +47,7 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     bot = sj.Learned(args.checkpoint)
-    opponents = [("random", "random", args.deals), ("greedy", "greedy", args.deals)]
+    opponents = [(name, name, args.deals) for name in ("random", "greedy", "expert")]
     if args.pimc_deals:
         opponents.append(
             (

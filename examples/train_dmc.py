@@ -8,12 +8,19 @@ epsilon-greedily with the current network.
 
 Rounds come from the native vector env (shengji.envs.vector.VecEnv, plays_only: the learner's
 declarations, revolutions and bury are greedy's, as sj.Learned makes them). The learner
-plays seats 0 and 2 against greedy bots (--opponents greedy) or all four seats (self). Moves
+plays seats 0 and 2 against greedy bots (--opponents greedy), against expert bots (expert),
+all four seats (self), or a pool of the three (pool): the envs split into three groups as
+even as can be, in that order (greedy, expert, self), each a VecEnv of its own seeded from
+--seed and the group (so every group plays other deals, the same from run to run), and
+every step takes a decision from each env, so that each group gives a third of the
+samples. As sj.Learned plays, the learner leads no throw that could fail against the cards
+its seat cannot see (learned.risky_throws: masked in acting and in exploring). Moves
 are valued natively (shengji.bots.learned.score_moves, with the parameters of the last sync); the
 training step is JAX (jit) with Optax's Adam. Every --checkpoint-minutes and at the end it
 writes DIR/ckpt.npz (sj.Learned("DIR/ckpt.npz") plays it), DIR/curve.json and DIR/curve.png:
-the learner's mean reward per round in training, the loss, and a duplicate duel (sj.duel,
---eval-deals deals) of the checkpoint against random and greedy. Given --seed, the rounds
+the learner's mean reward per round in training (per group of opponents), the loss, and a
+duplicate duel (sj.duel, --eval-deals deals) of the checkpoint against random, greedy and
+expert. Given --seed, the rounds
 and the training are the same from run to run (the checkpoints' times are not)."""
 
 from __future__ import annotations
@@ -33,7 +40,14 @@ from shengji.bots import learned
 with needs("examples/train_dmc.py", "learn"):  # the vector env's gymnasium comes with learn
     from shengji.envs.vector import VecEnv
 
-LEARNER_SEATS = {"greedy": (0, 2), "self": (0, 1, 2, 3)}
+# each --opponents' groups of envs: (the group's name, the VecEnv's opponents)
+GROUPS = {
+    "greedy": (("greedy", {1: "greedy", 3: "greedy"}),),
+    "expert": (("expert", {1: "expert", 3: "expert"}),),
+    "self": (("self", None),),
+}
+GROUPS["pool"] = GROUPS["greedy"] + GROUPS["expert"] + GROUPS["self"]
+EVALUATED = ("random", "greedy", "expert")  # the checkpoints' duel opponents
 TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")  # obs_scale stays as it is
 
 
@@ -49,9 +63,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--envs", type=int, default=64, help="rounds played side by side")
     p.add_argument(
         "--opponents",
-        choices=tuple(LEARNER_SEATS),
+        choices=tuple(GROUPS),
         default="greedy",
-        help="greedy: the learner plays seats 0 and 2 against greedy bots; self: all four seats",
+        help="greedy, expert: the learner plays seats 0 and 2 against these bots; self: all "
+        "four seats; pool: a third of the envs each",
     )
     p.add_argument("--rules", default="v3", help="a preset: v3, bo3 or match16")
     p.add_argument("--seed", type=int, default=0, help="seeds the rounds and the network")
@@ -102,8 +117,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--eval-deals", type=int, default=200, help="deals of each evaluation duel (0: none)"
     )
     args = p.parse_args(argv)
-    if args.envs < 1 or args.batch < 1 or args.max_moves < 1 or args.replay < args.batch:
-        p.error("--envs, --batch and --max-moves must be positive, --replay at least --batch")
+    if (
+        args.envs < len(GROUPS[args.opponents])
+        or args.batch < 1
+        or args.max_moves < 1
+        or args.replay < args.batch
+    ):
+        p.error(
+            "--envs must be at least the groups of opponents (pool: 3), --batch and --max-moves "
+            "positive, --replay at least --batch"
+        )
     if not 0 <= args.epsilon <= 1:
         p.error("--epsilon must be from 0 to 1")
     if (args.steps is not None and args.steps < 1) or args.minutes <= 0:
@@ -145,6 +168,15 @@ class Replay:
         return self.obs[rows], self.features[rows], self.target[rows]
 
 
+def safe_moves(
+    obs: np.ndarray, moves: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The moves the learner weighs: the rows of `moves` that are not throws that could fail
+    (learned.risky_throws), and each decision's offsets into them."""
+    kept = np.flatnonzero(~learned.risky_throws(obs, moves, offsets))
+    return kept, np.searchsorted(kept, offsets)
+
+
 def choose(
     values: np.ndarray, offsets: np.ndarray, epsilon: float, rng: np.random.Generator
 ) -> np.ndarray:
@@ -179,6 +211,60 @@ def make_step(optimizer, obs_scale):
     return step
 
 
+GROUP_SEED_STRIDE = 1000  # group g plays the rounds of run --seed + g * this
+
+
+class Group:
+    """A group of envs and its opponents (GROUPS): its VecEnv, where it stands (obs, info)
+    and each env's moves made in its round so far (observation, the move's features, seat)."""
+
+    def __init__(self, name: str, opponents: dict | None, size: int, args, g: int):
+        self.name = name
+        self.seats = (0, 2) if opponents else (0, 1, 2, 3)  # the learner's
+        seed = args.seed + g * GROUP_SEED_STRIDE
+        self.env = VecEnv(
+            size,
+            rules=args.rules,
+            seed=seed,
+            opponents=opponents,
+            max_actions=args.max_moves,
+            plays_only=True,
+        )
+        self.obs, self.info = self.env.reset(seed=seed)
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(size)]
+
+    def act(self, net: learned.Net, epsilon: float, rng: np.random.Generator) -> list:
+        """Every env's learner seat plays (epsilon-greedily, among safe_moves); returns the
+        rounds that ended, as (moves made, the round's rewards by seat)."""
+        obs, info = self.obs, self.info
+        offsets = info["move_offsets"]
+        moves = info["moves"][: offsets[-1]]
+        kept, kept_offsets = safe_moves(obs, moves, offsets)
+        values = learned.score_moves(net, obs, moves[kept], kept_offsets)
+        picked = kept[kept_offsets[:-1] + choose(values, kept_offsets, epsilon, rng)]
+        chosen = learned.encode_moves(obs, moves[picked], np.arange(len(obs) + 1))
+        for i, made in enumerate(self.pending):
+            made.append((obs[i].copy(), chosen[i], int(info["seat"][i])))
+        self.obs, reward, terminated, truncated, self.info = self.env.step(picked - offsets[:-1])
+        ended = []
+        for i in np.flatnonzero(terminated | truncated):
+            made, self.pending[i] = self.pending[i], []
+            if not truncated[i] and made:
+                ended.append((made, reward[i].copy()))
+        return ended
+
+
+def new_window(groups: list[Group]) -> dict:
+    """The sums of a point of the curve, none yet."""
+    return {
+        "reward": 0.0,
+        "rounds": 0,
+        "loss": 0.0,
+        "updates": 0,
+        "by": {g.name: [0.0, 0] for g in groups},
+    }
+
+
 def net_of(params, obs_scale: np.ndarray, max_moves: int) -> learned.Net:
     return learned.Net(
         {**{k: np.asarray(v) for k, v in params.items()}, "obs_scale": obs_scale}, max_moves
@@ -187,10 +273,10 @@ def net_of(params, obs_scale: np.ndarray, max_moves: int) -> learned.Net:
 
 def evaluate(path: Path, deals: int, seed: int, rules: str) -> dict[str, list[float]]:
     """The checkpoint's duplicate score (mean level advantage a deal, 95% interval) against
-    random and greedy on `deals` deals seeded `seed`."""
+    each of EVALUATED on `deals` deals seeded `seed`."""
     bot = sj.Learned(str(path))
     out = {}
-    for other in ("random", "greedy"):
+    for other in EVALUATED:
         score = sj.duel(bot, other, deals=deals, rules=rules, seed=seed, workers=1).metric("score")
         out[other] = [score["value"], score["ci_low"], score["ci_high"]]
     return out
@@ -206,7 +292,10 @@ def plot(curve: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     points = curve["points"]
     rounds = [p["rounds"] for p in points]
-    axes[0].plot(rounds, [p["reward"] for p in points])
+    for group in curve["groups"]:
+        reward = np.array([p["reward_by"][group] for p in points], dtype=float)  # None: nan
+        axes[0].plot(rounds, reward, label=f"vs {group}")
+    axes[0].legend()
     axes[0].set(
         title=f"training: learner's mean reward a round ({curve['opponents']})",
         xlabel="rounds played",
@@ -214,7 +303,7 @@ def plot(curve: dict, path: Path) -> None:
     axes[0].axhline(0, color="grey", lw=0.5)
     axes[1].plot(rounds, [p["loss"] for p in points])
     axes[1].set(title="training loss (MSE)", xlabel="rounds played", yscale="log")
-    for other in ("random", "greedy"):
+    for other in EVALUATED:
         evals = [e for e in curve["evals"] if other in e]
         if evals:
             x = [e["rounds"] for e in evals]
@@ -265,22 +354,24 @@ def main(argv: list[str] | None = None) -> None:
     step = make_step(optimizer, obs_scale)
     net = net_of(params, obs_scale, args.max_moves)
 
-    seats = LEARNER_SEATS[args.opponents]
-    opponents = None if args.opponents == "self" else {1: "greedy", 3: "greedy"}
-    env = VecEnv(
-        args.envs,
-        rules=args.rules,
-        seed=args.seed,
-        opponents=opponents,
-        max_actions=args.max_moves,
-        plays_only=True,
-    )
-    obs, info = env.reset(seed=args.seed)
-    # each env's moves made in its round so far: observation, the move's features, seat
-    pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(args.envs)]
+    groups = [
+        Group(name, opponents, size, args, g)
+        for g, ((name, opponents), size) in enumerate(
+            zip(
+                GROUPS[args.opponents],
+                [len(a) for a in np.array_split(np.arange(args.envs), len(GROUPS[args.opponents]))],
+            )
+        )
+    ]
     replay = Replay(args.replay)
-    curve: dict = {"opponents": args.opponents, "args": vars(args), "points": [], "evals": []}
-    window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
+    curve: dict = {
+        "opponents": args.opponents,
+        "groups": [g.name for g in groups],
+        "args": vars(args),
+        "points": [],
+        "evals": [],
+    }
+    window = new_window(groups)
     rounds = samples = updates = steps = 0
     owed = 0.0  # training steps due by the samples taken
     started = last_save = last_log = time.monotonic()
@@ -334,29 +425,22 @@ def main(argv: list[str] | None = None) -> None:
         ):
             break
         t = time.monotonic()
-        offsets = info["move_offsets"]
-        moves = info["moves"][: offsets[-1]]
-        values = learned.score_moves(net, obs, moves, offsets)
-        actions = choose(values, offsets, args.epsilon, rng)
-        chosen = learned.encode_moves(obs, moves[offsets[:-1] + actions], np.arange(args.envs + 1))
-        for i in range(args.envs):
-            pending[i].append((obs[i].copy(), chosen[i], int(info["seat"][i])))
-        obs, reward, terminated, truncated, info = env.step(actions)
+        for group in groups:
+            for moves_made, reward in group.act(net, args.epsilon, rng):
+                replay.add(
+                    np.stack([m[0] for m in moves_made]),
+                    np.stack([m[1] for m in moves_made]),
+                    reward[[m[2] for m in moves_made]].astype(np.float32),
+                )
+                samples += len(moves_made)
+                owed += len(moves_made) * args.reuse / args.batch
+                rounds += 1
+                gained = float(np.mean(reward[list(group.seats)]))
+                window["reward"] += gained
+                window["rounds"] += 1
+                window["by"][group.name][0] += gained
+                window["by"][group.name][1] += 1
         steps += 1
-        for i in np.flatnonzero(terminated | truncated):
-            moves_made, pending[i] = pending[i], []
-            if truncated[i] or not moves_made:
-                continue
-            replay.add(
-                np.stack([m[0] for m in moves_made]),
-                np.stack([m[1] for m in moves_made]),
-                reward[i, [m[2] for m in moves_made]].astype(np.float32),
-            )
-            samples += len(moves_made)
-            owed += len(moves_made) * args.reuse / args.batch
-            rounds += 1
-            window["reward"] += float(np.mean(reward[i, list(seats)]))
-            window["rounds"] += 1
         timing["act"] += time.monotonic() - t
         t = time.monotonic()
         while owed >= 1 and replay.n >= args.batch:
@@ -376,10 +460,13 @@ def main(argv: list[str] | None = None) -> None:
                     "updates": updates,
                     "minutes": (time.monotonic() - started) / 60,
                     "reward": window["reward"] / window["rounds"],
+                    "reward_by": {
+                        name: total / n if n else None for name, (total, n) in window["by"].items()
+                    },
                     "loss": window["loss"] / max(1, window["updates"]),
                 }
             )
-            window = {"reward": 0.0, "rounds": 0, "loss": 0.0, "updates": 0}
+            window = new_window(groups)
         if time.monotonic() - last_save >= args.checkpoint_minutes * 60:
             save_all(False)
             last_save = last_log = time.monotonic()
@@ -389,7 +476,17 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"[{(last_log - started) / 60:.1f} min] rounds {rounds:,} samples {samples:,} "
                 f"updates {updates:,}"
-                + (f" reward {point['reward']:+.3f} loss {point['loss']:.4f}" if point else ""),
+                + (
+                    " reward "
+                    + ", ".join(
+                        f"{name} {r:+.3f}"
+                        for name, r in point["reward_by"].items()
+                        if r is not None
+                    )
+                    + f" loss {point['loss']:.4f}"
+                    if point
+                    else ""
+                ),
                 flush=True,
             )
     save_all(True)

@@ -145,6 +145,24 @@ def test_round_outcomes_are_the_records(preset):
         assert set(found) <= set(CLASSES) | set(OUTCOMES)
 
 
+def test_a_failed_throw_is_counted_from_the_record():
+    hands = ["AS KS 3S", "QS 4D 5D", "6S 7S 8S", "9S 10S 3D"]
+    # the throw A♠ K♠ 3♠ fails on seat 1's Q♠: the 3♠ is forced
+    tricks = [Play(0, tuple(sj.Cards(p) for p in ["3S", "4D", "6S", "9S"]), sj.Cards("AS KS 3S"))]
+    assert count_play(TRUMP, [sj.Cards(h) for h in hands], tricks)["failed_throw"] == 1
+    # a record's failed throws, each counted once
+    for seed in range(20):
+        rec = sj.play_round("v3", seed=seed, bots="random")
+        failed = sum(t.attempted is not None for t in rec.tricks)
+        assert count_round(rec)["failed_throw"] == failed
+
+
+def test_the_learned_bot_fails_no_throw():
+    """Its throws are masked to those that cannot fail (it failed 0.12 a round unmasked)."""
+    assert mistake_rates("learned", "v3", rounds=100)["failed_throw"] == 0
+    assert mistake_rates("random", "v3", rounds=5)["failed_throw"] > 0  # the count counts
+
+
 def test_rates_are_means_over_the_rounds():
     rates = mistake_rates("greedy", "v3", rounds=4, seed=3)
     total = sum(

@@ -27,3 +27,6 @@ def score_moves(
 def encode_moves(
     obs: npt.ArrayLike, moves: npt.ArrayLike, offsets: npt.ArrayLike
 ) -> npt.NDArray[np.float32]: ...
+def risky_throws(
+    obs: npt.ArrayLike, moves: npt.ArrayLike, offsets: npt.ArrayLike
+) -> npt.NDArray[np.bool_]: ...

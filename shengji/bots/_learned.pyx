@@ -3,14 +3,15 @@
 # At a decision the observation's part of the first layer is the same for every move: it is
 # worked out once, over the observation's non-zero numbers only, and each move adds the rows
 # of its few non-zero features.
-from libc.stdint cimport uint64_t, int16_t, int64_t
+from libc.stdint cimport uint64_t, uint8_t, int16_t, int64_t, int8_t
 from libc.string cimport memset
 
 import numpy as np
 
 from shengji.core._core cimport (
     CardSet, NUM_KINDS, TRUMP, ctz, popcount, card_count, counted, points_raw, restrict, row,
-    trump_code, trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw,
+    trump_code, trump_table, trick_winner_raw, legal_leads_raw, legal_follows_raw, sure_units,
+    decompose_raw,
 )
 from shengji.core._core import kind_name
 from shengji.errors import ArgumentError, BotError
@@ -171,6 +172,21 @@ cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexce
     out[MF_PLAY + 15] = (card_count(restrict(ctx.hand, t.cat_mask[TRUMP])) - trumps) / 10.0
 
 
+cdef bint risky_throw(const MoveContext* ctx, CardSet move) noexcept nogil:
+    """Whether `move`, led where ctx was read, is a throw that could fail: some unit of it
+    beatable by the unseen cards of its category (sure_units, the greedy and expert bots'
+    rule). A single, a pair or a tractor never is: a lone unit cannot fail."""
+    cdef uint64_t unit_kinds[NUM_KINDS]
+    cdef int8_t unit_pairs[NUM_KINDS]
+    cdef CardSet sure
+    if ctx.nplays or ctx.t == NULL or move.ones == 0:
+        return False
+    sure = sure_units(ctx.t, move, ctx.unseen, ctx.t.cat_of[ctz(move.ones)])
+    if sure.ones == move.ones and sure.twos == move.twos:
+        return False
+    return decompose_raw(ctx.t, move, unit_kinds, unit_pairs) > 1
+
+
 cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
                             float* base) noexcept nogil:
     """base (h1) = b1 + the observation's part of the first layer, before the moves' parts."""
@@ -207,14 +223,15 @@ cdef float move_value(const LearnedNet* net, const float* base,
 cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
                       CardSet* out) noexcept nogil:
     """The play of highest value for the pending seat (the first on ties), among its first
-    net.max_moves legal plays as Table.legal_plays lists them. `know` is read up to now
+    net.max_moves legal plays as Table.legal_plays lists them, less the throws that could fail
+    (risky_throw: the leads list every unit first, so one is left). `know` is read up to now
     (catch_up). Returns 0, or a BAD_* code."""
     cdef int16_t obs[OBSERVATION_SIZE]
     cdef float base[MAX_HIDDEN]
     cdef float features[MOVE_SIZE]
     cdef Moment moment
     cdef MoveContext ctx
-    cdef int64_t n, i, best = 0, total
+    cdef int64_t n, i, best = -1, total
     cdef float value, best_value = 0
     catch_up(know, g)
     moment_of(g, g.seat, know, &moment)
@@ -233,10 +250,14 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
     observation_layer(net, obs, base)
     move_context(obs, &ctx)
     for i in range(n):
+        if risky_throw(&ctx, g.buf.data[i]):
+            continue
         move_features(&ctx, g.buf.data[i], features)
         value = move_value(net, base, features)
-        if i == 0 or value > best_value:
+        if best < 0 or value > best_value:
             best, best_value = i, value
+    if best < 0:
+        return BAD_NO_DECISION
     out[0] = g.buf.data[best]
     return 0
 
@@ -309,6 +330,14 @@ def encode_moves(obs, moves, offsets):
     return features_of(obs, moves, offsets)
 
 
+def risky_throws(obs, moves, offsets):
+    """Which moves (bool, one per row of `moves`, the arrays score_moves takes) are throws
+    that could fail against the cards their seat cannot see: the leads the learned bot never
+    makes (learned_play), nor the training's learner."""
+    obs, moves, offsets = checked(obs, moves, offsets)
+    return risks_of(obs, moves, offsets)
+
+
 cdef tuple checked(obs, moves, offsets):
     """obs, moves and offsets as contiguous arrays of their dtypes, checked (an ArgumentError names
     what does not fit)."""
@@ -353,6 +382,20 @@ cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
                 move_features(&ctx, row(moves, j), features)
                 out[j] = move_value(&net.c, base, features)
     return values
+
+
+cdef risks_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
+              const int64_t[::1] offsets):
+    cdef int64_t n = obs.shape[0], i, j
+    cdef MoveContext ctx
+    result = np.zeros(moves.shape[0], dtype=np.bool_)
+    cdef uint8_t[::1] out = result.view(np.uint8)
+    with nogil:
+        for i in range(n):
+            move_context(&obs[i, 0], &ctx)
+            for j in range(offsets[i], offsets[i + 1]):
+                out[j] = risky_throw(&ctx, row(moves, j))
+    return result
 
 
 cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,

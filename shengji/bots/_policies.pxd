@@ -8,6 +8,7 @@ from libc.string cimport memcmp
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, SHENGJI_DEBUG, card_count, popcount,
     restrict, difference, union_of, submultisets, submultiset_of, legal_follows_raw,
+    sure_units,   # the core's, cimported here for the bots built on these (_expert)
 )
 from shengji.core._deal cimport Rng, rng_next, rng_below, BOTTOM_SIZE
 from shengji.bots._learned cimport LearnedNet
@@ -56,7 +57,6 @@ cdef CardSet greedy_lead(Game* g) noexcept nogil
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
 cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil
 cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil
-cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
 cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil

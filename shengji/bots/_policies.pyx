@@ -208,39 +208,6 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
         cards[0] = g.opts[0]
 
 
-cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
-    """Whether some kind of `kinds` in category `cat` ranks strictly above position pos."""
-    cdef int i, k
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if t.pos_of[k] <= pos:
-            return False
-        if (kinds >> k) & 1:
-            return True
-    return False
-
-
-cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil:
-    """The units of `part` (one category) that no unseen card can beat: a single with no unseen
-    card above it, a pair with no unseen pair above it. Thrown together they cannot fail."""
-    cdef CardSet out
-    cdef uint64_t m = part.ones, bit
-    cdef int k
-    out.ones = 0
-    out.twos = 0
-    while m:
-        k = ctz(m)
-        m &= m - 1
-        bit = (<uint64_t>1) << k
-        if part.twos & bit:
-            if not beaten_by(t, unseen.twos, cat, t.pos_of[k]):
-                out.ones |= bit
-                out.twos |= bit
-        elif not beaten_by(t, unseen.ones, cat, t.pos_of[k]):
-            out.ones |= bit
-    return out
-
-
 cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil:
     cdef int k, best = -1
     while kinds:

@@ -34,6 +34,7 @@ from shengji.bots._learned import (
     PLAY_FEATURES,
     Net,
     encode_moves,
+    risky_throws,
     score_moves,
     shapes,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "Net",
     "score_moves",
     "encode_moves",
+    "risky_throws",
     "layout_of",
     "shapes",
     "default_obs_scale",

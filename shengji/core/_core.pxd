@@ -348,6 +348,7 @@ cdef inline bint outranks(int key, bint ruffs, int best_key, bint best_ruffs) no
 
 cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil
+cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil
 cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,

@@ -704,6 +704,40 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
     return n
 
 
+cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
+    """Whether some kind of `kinds` in category `cat` ranks strictly above position pos."""
+    cdef int i, k
+    for i in range(t.cat_size[cat]):
+        k = t.by_order[cat][i]
+        if t.pos_of[k] <= pos:
+            return False
+        if (kinds >> k) & 1:
+            return True
+    return False
+
+
+cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil:
+    """The units of `part` (one category) that no unseen card can beat: a single with no unseen
+    card above it, a pair with no unseen pair above it. Thrown together they cannot fail (§6):
+    the bots' sure throws, and the only throws the learned bot makes."""
+    cdef CardSet out
+    cdef uint64_t m = part.ones, bit
+    cdef int k
+    out.ones = 0
+    out.twos = 0
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        bit = (<uint64_t>1) << k
+        if part.twos & bit:
+            if not beaten_by(t, unseen.twos, cat, t.pos_of[k]):
+                out.ones |= bit
+                out.twos |= bit
+        elif not beaten_by(t, unseen.ones, cat, t.pos_of[k]):
+            out.ones |= bit
+    return out
+
+
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
                          CardSet* forced) noexcept nogil:
     """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*:

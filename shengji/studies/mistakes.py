@@ -30,6 +30,7 @@ CLASSES = {
     "third_feeds": "third hand feeds points to a partner the fourth seat then beats",
     "bury_ace": "bury: an ace buried while the rest of its suit is kept",
     "bury_lone_point": "bury: a lone 5, 10 or K left in a side suit",
+    "failed_throw": "a throw fails (the lowest unit beaten is played instead)",
 }
 # the dealer's team keeps the deal; the defenders win the last trick; ... with points buried
 OUTCOMES = ("hold", "last", "dug")
@@ -43,6 +44,7 @@ class Play:
 
     leader: int
     plays: tuple[Cards, ...]
+    attempted: Cards | None = None  # a failed throw (plays[0] is the unit it forced)
 
 
 def categories(cards: Cards, trump: Trump) -> set[str]:
@@ -70,14 +72,16 @@ def count_play(
     buried: Cards | None = None,
     burier: int | None = None,
 ) -> Counter:
-    """The mistakes of play (void_lead, third_cheap, point_win_lost, point_ruff, third_feeds)
-    in tricks played from `hands` (each seat's as the first trick starts); `buried`, the
+    """The mistakes of play (void_lead, third_cheap, point_win_lost, point_ruff, third_feeds,
+    failed_throw) in tricks played from `hands` (each seat's as the first trick starts); `buried`, the
     bottom `burier` put down (its knowledge)."""
     found: Counter = Counter()
     hands = list(hands)
     played = Cards()
     shown: list[set[str]] = [set(), set(), set(), set()]
     for trick in tricks:
+        if trick.attempted is not None:
+            found["failed_throw"] += 1
         plays = list(trick.plays)
         seats = [(trick.leader + k) % 4 for k in range(4)]
         lead_cat = category(next(iter(plays[0])), trump)
@@ -157,7 +161,7 @@ def count_round(record: RoundRecord) -> Counter:
     found = count_play(
         record.trump,
         record.hands,
-        [Play(t.leader, t.plays) for t in record.tricks],
+        [Play(t.leader, t.plays, t.attempted) for t in record.tricks],
         record.bottom,
         last.seat,
     )
