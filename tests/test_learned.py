@@ -503,6 +503,7 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
             checked += 1
 
 
+@pytest.mark.slow  # a short training run (about 12 s): CI runs it, the quick loop does not
 def test_training_runs_and_writes_a_checkpoint_the_bot_plays(tmp_path, checkpoint):
     """examples/train_dmc.py for a moment, twice with one seed (the same network each time),
     once from a checkpoint and once against the pool: a checkpoint sj.Learned plays, and the
