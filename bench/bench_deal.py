@@ -38,6 +38,6 @@ def bench_required_plan(benchmark):
         plan.cache_clear()
         sj.require("0: spades >= 8", "bottom: points >= 40")
 
-    benchmark.group = "require: plan seat 0 8+ spades with the bottom 40+ points"
-    benchmark.extra_info.update(engine="python", items=1)
+    benchmark.group = "require: plans of seat 0 8+ spades with the bottom 40+ points (plans)"
+    benchmark.extra_info.update(engine="core", items=1)
     benchmark(fresh)
