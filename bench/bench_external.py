@@ -44,8 +44,9 @@ class First:
         return sj.Cards(legal_answers(view)[0])
 
 
-def decisions(seed):
-    """Decisions of the four seats in the round (the same for both ways of playing it)."""
+def decisions(seed, seats=range(4)):
+    """Decisions asked of `seats` (playing First, greedy at the other seats) in round `seed`
+    of v3 (the same for every way of playing it)."""
     count = 0
 
     class Counting(First):
@@ -55,7 +56,9 @@ def decisions(seed):
                 count += 1
             return object.__getattribute__(self, name)
 
-    sj.play_round("v3", seed, [Counting() for _ in range(4)], first_round=True)
+    sj.play_round(
+        "v3", seed, [Counting() if q in seats else "greedy" for q in range(4)], first_round=True
+    )
     return count
 
 
@@ -79,18 +82,8 @@ def bench_serve_bot_greedy(benchmark, way):
     `shengji serve-bot greedy`; per decision of seats 0 and 2, subtract the native row."""
     served = sj.ExternalBot([sys.executable, "-m", "shengji", "serve-bot", "greedy"], timeout=10.0)
     bots = ["greedy"] * 4 if way == "native" else [served, "greedy"] * 2
-    asked = 0
-
-    class Counting(First):
-        def __getattribute__(self, name):
-            nonlocal asked
-            if name in ("declare", "revolt", "bury", "play"):
-                asked += 1
-            return object.__getattribute__(self, name)
-
-    sj.play_round("v3", 1, [Counting(), "greedy"] * 2, first_round=True)
     benchmark.group = f"serve-bot greedy at two seats, v3 round, {way} (their decisions)"
-    benchmark.extra_info.update(engine="core", items=asked)
+    benchmark.extra_info.update(engine="core", items=decisions(1, (0, 2)))
     with bot_processes():
         sj.play_round("v3", 1, bots, first_round=True)
         benchmark(sj.play_round, "v3", 1, bots, first_round=True)

@@ -55,6 +55,25 @@ EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overtu
           EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
 
 
+cdef int answer_on_copy(const Game* g, const BotSpec* b, const uint64_t* world, CardSet* cards,
+                        bint* flag) except -1000:
+    """The native bot b's answer to g's pending decision, found on a copy of the round (the
+    round left as it is, its random state included), with `world`'s hands and rest put in
+    when given ((5, 2) masks): 0 or a refusal code."""
+    cdef int rc
+    cdef Game* copy = <Game*>calloc(1, sizeof(Game))
+    if copy == NULL:
+        raise MemoryError()
+    memcpy(copy, g, sizeof(Game))
+    copy.buf = empty_buffer()
+    if world != NULL:
+        put_world(copy, world)
+    rc = native_answer(copy, b, NULL, cards, flag)
+    free(copy.buf.data)
+    free(copy)
+    return rc
+
+
 POOLS = {}   # rollout threads by (process, count), kept: a search asks at every decision
 
 
@@ -189,21 +208,13 @@ cdef class Table:
         cdef Passes passes[4]
         cdef CardSet cards
         cdef bint flag
-        cdef Game* copy
         cdef int rc
         read_specs([spec] * 4, b, passes)
         if b[0].kind == BOT_LEARNED:
             raise PlayError("bot_answer asks a bot without knowledge: not a learned one")
         if not self.g.pending:
             raise PlayError("no decision is pending")
-        copy = <Game*>calloc(1, sizeof(Game))
-        if copy == NULL:
-            raise MemoryError()
-        memcpy(copy, self.g, sizeof(Game))
-        copy.buf = empty_buffer()
-        rc = native_answer(copy, &b[0], NULL, &cards, &flag)
-        free(copy.buf.data)
-        free(copy)
+        rc = answer_on_copy(self.g, &b[0], NULL, &cards, &flag)
         if rc < 0:
             raise PlayError(f"the bot found no answer: {REFUSALS.get(rc, rc)}")
         return cards_of(cards), bool(flag)
@@ -310,25 +321,17 @@ cdef class Table:
         """The play of the native bot b on a copy of the round, in `world` if given."""
         cdef CardSet cards
         cdef bint flag
-        cdef Game* copy
         cdef int rc
         cdef const uint64_t[:, ::1] places
         if not self.g.pending or (self.g.ask != ASK_PLAY and self.g.ask != ASK_BURY):
             raise PlayError("no play or bury is pending")
-        if world is not None:
+        if world is None:
+            rc = answer_on_copy(self.g, b, NULL, &cards, &flag)
+        else:
             places = world
             if places.shape[0] != 5 or places.shape[1] != 2:
                 raise PlayError("a world is (5, 2) masks: the four hands and the rest")
-        copy = <Game*>calloc(1, sizeof(Game))
-        if copy == NULL:
-            raise MemoryError()
-        memcpy(copy, self.g, sizeof(Game))
-        copy.buf = empty_buffer()
-        if world is not None:
-            put_world(copy, &places[0, 0])
-        rc = native_answer(copy, b, NULL, &cards, &flag)
-        free(copy.buf.data)
-        free(copy)
+            rc = answer_on_copy(self.g, b, &places[0, 0], &cards, &flag)
         if rc < 0:
             raise PlayError("the bot found no play")
         return cards_of(cards)
