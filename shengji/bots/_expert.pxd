@@ -32,8 +32,8 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_GUARD_BOTTOM = 4194304  # keep_top: the burier of points keeps its top trump anyway
     X_WHOLE_PAIRS = 8388608   # pair_leads: a pair with points led whole, never one of its cards
     X_VOID_ODDS = 16777216    # odds: a later seat not shown void may be void, and ruff
-    X_PAIR_SUITS = 33554432   # pair_leads: the side suit led is one holding a pair, if a safe one does
-    X_TRACTOR_FIRST = 67108864  # its longest side tractor no opponent may ruff, led before all else
+    X_PAIR_SUITS = 33554432   # pair_leads: a safe side suit holding a pair is led first
+    X_TRACTOR_FIRST = 67108864  # its longest side tractor no opponent may ruff, led first
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
