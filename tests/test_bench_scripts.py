@@ -108,7 +108,7 @@ def test_learned_strength_report_runs(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()[2:]
-    assert [row.split()[0] for row in rows] == ["random", "greedy", "pimc"]
+    assert [row.split()[0] for row in rows] == ["random", "greedy", "expert", "pimc"]
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
