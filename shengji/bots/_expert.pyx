@@ -168,15 +168,18 @@ cdef int hold_odds(const Game* g, const BotSpec* b, const Seen* s, CardSet play,
     led when it holds a trump that beats `play`."""
     cdef const TrumpTable* t = g.table
     cdef const LeadShape* shape = &g.shape
-    cdef int c = shape.cat, i, q, top, unseen = card_count(s.unseen)
+    cdef int c = shape.cat, i, q, top, above, trumps_above, unseen = card_count(s.unseen)
     cdef bint pairs = shape.npairs > 0
     cdef bint voids = b.expert & X_VOID_ODDS and c != TRUMP and shape.ncards == 1
     cdef double hold = 1.0, share, beaten
+    if unseen == 0:
+        return 100
     top = top_position(t, play.twos if pairs else play.ones, TRUMP if ruffs else c)
+    # the unseen units that beat the play, the same for every later seat
+    above = 0 if ruffs else count_above(t, s.unseen, c, top, pairs)
+    trumps_above = count_above(t, s.unseen, TRUMP, top if ruffs else -1, False) if voids else 0
     for i in range(nlater):
         q = later[i]
-        if unseen == 0:
-            continue
         share = <double>card_count(g.hands[q]) / unseen     # hand sizes are public
         if pairs:
             share = share * share
@@ -184,12 +187,10 @@ cdef int hold_odds(const Game* g, const BotSpec* b, const Seen* s, CardSet play,
             if may_beat(t, s, shape, play, ruffs, q):
                 hold *= 1.0 - RUFF_ODDS / 100.0
             continue
-        beaten = 0.0 if ruffs else 1.0 - none_of(share, count_above(t, s.unseen, c, top, pairs))
+        beaten = 1.0 - none_of(share, above)
         if voids and not (s.voids[q] >> TRUMP) & 1:
             # void in the suit (none of its unseen units), with a trump that beats the play
-            beaten += none_of(share, s.n[c]) * (
-                1.0 - none_of(share, count_above(t, s.unseen, TRUMP, top if ruffs else -1,
-                                                 False)))
+            beaten += none_of(share, s.n[c]) * (1.0 - none_of(share, trumps_above))
         elif not may_beat(t, s, shape, play, ruffs, q):
             continue
         hold *= 1.0 - beaten
