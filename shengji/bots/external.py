@@ -312,7 +312,8 @@ class BotProcess:
 
     def close(self) -> None:
         """End the bot: its input closed, CLOSE_GRACE seconds to exit, then its whole
-        process group killed (whatever it started too) and waited for."""
+        process group killed (whatever it started too) and waited for (its other members up
+        to CLOSE_GRACE more)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
@@ -321,6 +322,16 @@ class BotProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        gone_by = time.monotonic() + CLOSE_GRACE
+        # SIGKILL lands asynchronously on the group's other members (not our children, so not
+        # waited for): the run returns once they are gone (an unreaped orphan's zombie, which
+        # runs nothing, stops the wait at CLOSE_GRACE)
+        while time.monotonic() < gone_by:
+            try:
+                os.killpg(self.proc.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                break
+            time.sleep(0.001)
         self.proc.stdout.close()
         self.errors.close()
 
