@@ -178,7 +178,8 @@ def header(data, source, status):
 
 def section_marks(name):
     """The lines that open and close a section of the results file that another script
-    writes (bench/strength.py: "strength") and a rewrite of the timings keeps."""
+    writes (bench/strength.py: "strength", bench/mistakes.py: "mistakes", bench/search_bound.py:
+    "search bound") and a rewrite of the timings keeps."""
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
 
@@ -203,7 +204,7 @@ def write_section(path, name, body):
 def kept_sections(old):
     """The sections of the old results file that other scripts wrote, as they are."""
     kept = []
-    for name in ("strength", "mistakes"):
+    for name in ("strength", "mistakes", "search bound"):
         begin, end = section_marks(name)
         if begin in old and end in old:
             kept.append((name, old[old.index(begin) + len(begin) : old.index(end)].strip("\n")))

@@ -118,3 +118,24 @@ def test_instruction_counts_run():
     line = next(row for row in done.stdout.splitlines() if row.startswith("greedy rounds, v3"))
     per_round, per_play = (int(field.replace(",", "")) for field in line.split()[3::2])
     assert 0 < per_play < per_round
+
+
+def test_search_bound_table_is_written_into_the_results_and_kept(tmp_path):
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\nthe timings\n")
+    done = run("bench/search_bound.py", "--presets", "bo3", "--deals", "1", "--results", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Search bound\n")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "bo3" not in line]
+    assert [row.split("|")[1].split(",")[0].strip() for row in rows] == [
+        "omniscient",
+        "omniscient",
+        "sharper search",
+    ]
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from write_results import kept_sections
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert [name for name, _ in kept_sections(text)] == ["search bound"]

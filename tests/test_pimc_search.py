@@ -142,13 +142,8 @@ def test_outcomes_score_the_level_change_of_the_real_round():
             rules, seed, seed % 4, (2, 2), False, [sj.Pimc().spec()] + [sj.Greedy().spec()] * 3
         )
         assert engine.advance() == ("play", 0)
-        world = np.zeros((1, 5, 2), dtype=np.uint64)
-        for q in range(4):
-            world[0, q] = sj.to_masks([engine.hand(q)])[0]
-        last = engine.knowledge(TABLE).buriers[-1]
-        world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
         levels, points = engine.outcomes(
-            world, sj.to_masks([engine.greedy_play()]), sj.Greedy().spec()
+            true_world(engine), sj.to_masks([engine.greedy_play()]), sj.Greedy().spec()
         )
         while engine.advance() is not None:
             assert engine.answer(engine.greedy_play()) == 0
@@ -160,6 +155,41 @@ def test_outcomes_score_the_level_change_of_the_real_round():
         assert points.tolist() == [
             [-record["defender_points"] if dealing else record["defender_points"]]
         ]
+
+
+def true_world(engine):
+    """The table's real world as Table.outcomes takes worlds: the hands and the bottom."""
+    world = np.zeros((1, 5, 2), dtype=np.uint64)
+    for q in range(4):
+        world[0, q] = sj.to_masks([engine.hand(q)])[0]
+    last = engine.knowledge(TABLE).buriers[-1]
+    world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
+    return world
+
+
+@dataclasses.dataclass(frozen=True)
+class TrueWorld(sj.Pimc):
+    """A pimc that plays its rollouts in the real world (Pimc.worlds overridden)."""
+
+    def worlds(self, view, table, k, rng):
+        return np.repeat(true_world(table), k, axis=0)
+
+
+def test_a_subclass_plays_its_rollouts_in_the_worlds_it_gives():
+    """Pimc.worlds is where a search's rollouts are played: a subclass that gives the real
+    world picks the candidate whose greedy play-out scores best there (the first on ties)."""
+    pimc = TrueWorld(rollouts=1)
+    checked = 0
+    for engine, view in decisions("v3", range(2), pimc):
+        _, candidates = search_of(pimc, view, engine)
+        if len(candidates) == 1:
+            continue
+        _, points = engine.outcomes(
+            true_world(engine), sj.to_masks(candidates), pimc.rollout_spec()
+        )
+        assert pimc.choose(view, engine) == candidates[int(np.argmax(points[:, 0]))]
+        checked += 1
+    assert checked > 10
 
 
 def halving_reference(levels, points, budget, score):

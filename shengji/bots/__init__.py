@@ -384,6 +384,14 @@ class Pimc:
             return candidates[0]
         return candidates[Search(self, view, table, to_masks(candidates), rng).best()]
 
+    def worlds(self, view: View, table: Table, k: int, rng: np.random.Generator) -> np.ndarray:
+        """k worlds for a decision's rollouts as Table.outcomes takes them, sampled from what
+        the seat knows (View.sample_worlds; one sampler for all, about a millisecond to set
+        up). A subclass may play its rollouts in other worlds: bench/search_bound.py's
+        omniscient search plays them in the true one."""
+        sampled = view.sample_worlds(k, rng)
+        return np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+
     def choose_bury(self, view: View, table: Table) -> Cards:
         """The searched bury: each greedy bury strategy's and the expert's choice (its own
         greedy settings' first), compared in worlds sampled at the bury."""
@@ -414,10 +422,8 @@ class Search:
         self.spec = pimc.rollout_spec()
 
     def worlds(self, k: int) -> np.ndarray:
-        """k new worlds as Table.outcomes takes them (one sampler for all: it costs about a
-        millisecond to set up)."""
-        sampled = self.view.sample_worlds(k, self.rng)
-        return np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+        """k new worlds (Pimc.worlds)."""
+        return self.pimc.worlds(self.view, self.table, k, self.rng)
 
     def play(self, alive: np.ndarray, worlds: np.ndarray) -> None:
         """The candidates `alive` (indices) played in `worlds`."""
