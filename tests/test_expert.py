@@ -316,6 +316,24 @@ def test_tractor_first_leads_a_side_tractor(preset):
         assert sj.category(next(iter(on_play)), view.trump) != "T"
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_trump_tractor_leads_the_longest_trump_tractor(preset):
+    for view, on_play, _ in changed_leads(preset, 30, "expert", "expert:trump_tractor=false"):
+        assert is_whole_pairs(on_play) and len(on_play) >= 4
+        assert sj.category(next(iter(on_play)), view.trump) == "T"
+        units = sj.legal_leads(view.hand, view.trump, cap=1).plays
+        tractors = [u for u in units if sj.category(next(iter(u)), view.trump) == "T"]
+        assert len(on_play) == max(len(u) for u in tractors if is_whole_pairs(u))
+
+
+def test_a_trump_tractor_runs_through_the_off_suit_level_cards():
+    # trump 2♥: A♥ (place 11), the off-suit 2s (12, a pair of 2♣ beside single 2♠ and 2♦),
+    # 2♥ (13): one tractor of three pairs, whichever order the kinds at place 12 come in
+    hand = "AH AH 2C 2C 2S 2D 2H 2H AS KS QS JS 10S 9S 8S AC KC QC JC 10C 9C AD KD QD JD"
+    (lead,) = plays(position(0, {0: hand}, []), "expert")
+    assert sorted(lead.split()) == sorted("AH AH 2C 2C 2H 2H".split())
+
+
 def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
     """A later opponent not shown void may be: the plays it changes are follows to a single
     side card, and each puts fewer points on the table."""

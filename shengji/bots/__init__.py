@@ -198,7 +198,8 @@ class Expert:
     ruff a single card with a trump that beats it. pair_suits: with pair_leads, the side suit
     led is one that holds a pair, where a safe one does (the longest such, or the shortest with
     short_leads). tractor_first: its longest tractor of a side suit no opponent may ruff (the
-    highest of equal length) is led before anything else.
+    highest of equal length) is led before anything but a trump tractor. trump_tractor: its
+    longest trump tractor (the highest of equal length) is led before anything else.
     """
 
     second_low: bool = True
@@ -228,6 +229,7 @@ class Expert:
     void_odds: bool = True
     pair_suits: bool = True
     tractor_first: bool = True
+    trump_tractor: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

@@ -34,6 +34,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_VOID_ODDS = 16777216    # odds: a later seat not shown void may be void, and ruff
     X_PAIR_SUITS = 33554432   # pair_leads: a safe side suit holding a pair is led first
     X_TRACTOR_FIRST = 67108864  # its longest side tractor no opponent may ruff, led first
+    X_TRUMP_TRACTOR = 134217728  # its longest trump tractor led before anything
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

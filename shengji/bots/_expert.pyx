@@ -6,9 +6,9 @@
 from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
 
 from shengji.core._core cimport (
-    CardSet, rank_kinds, TrumpTable, LeadShape, TRUMP, NUM_KINDS, card_count, restrict, difference,
-    union_of, ctz, popcount, points_raw, kind_points, play_rank, outranks, legal_follows_raw,
-    top_position,
+    CardSet, rank_kinds, TrumpTable, LeadShape, lead_shape, TRUMP, NUM_KINDS, card_count, restrict,
+    difference, union_of, ctz, popcount, points_raw, kind_points, play_rank, outranks,
+    legal_follows_raw, top_position,
 )
 from shengji.core._deal cimport BOTTOM_SIZE
 from shengji.round._engine cimport (
@@ -30,7 +30,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "force": X_FORCE, "safe_bottom": X_SAFE_BOTTOM,
          "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM,
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
-         "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST}
+         "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
+         "trump_tractor": X_TRUMP_TRACTOR}
 
 
 cdef enum:
@@ -400,23 +401,26 @@ cdef CardSet tractor_up(const TrumpTable* t, CardSet part, int cat, CardSet pair
 
 
 cdef CardSet longest_tractor(const TrumpTable* t, CardSet part, int cat) noexcept nogil:
-    """The longest tractor of `part` (cards of side suit cat), the highest of equal length
-    (empty for none)."""
+    """The longest run of pairs at consecutive places of `part` (cards of category cat) on
+    its line, the highest of equal length (empty for none). Trump kinds may share a place
+    (the level cards of the other suits): a place holds a pair if any of its kinds does."""
     cdef CardSet out
-    cdef int i, k, run = 0, best = 0, prev = -2
+    cdef int8_t pair_at[18]    # per place, a kind of `part` held twice there (-1: none)
+    cdef int i, k, run = 0, best = 0
     cdef uint64_t kinds = 0
     out.ones = out.twos = 0
-    for i in range(t.cat_size[cat] - 1, -1, -1):    # the suit's line from the lowest
+    for i in range(18):
+        pair_at[i] = -1
+    for i in range(t.cat_size[cat]):
         k = t.by_order[cat][i]
-        if not (part.twos >> k) & 1:
-            run = 0
+        if (part.twos >> k) & 1:
+            pair_at[t.pos_of[k]] = k
+    for i in range(18):    # the line from the lowest place
+        if pair_at[i] < 0:
+            run, kinds = 0, 0
             continue
-        if run and t.pos_of[k] == prev + 1:
-            run += 1
-            kinds |= (<uint64_t>1) << k
-        else:
-            run, kinds = 1, (<uint64_t>1) << k
-        prev = t.pos_of[k]
+        run += 1
+        kinds |= (<uint64_t>1) << pair_at[i]
         if run >= 2 and run >= best:
             best = run
             out.ones = out.twos = kinds
@@ -433,7 +437,8 @@ cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
 
 
 cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogil:
-    """Its longest side tractor no opponent may ruff; sure side units no opponent may ruff;
+    """Its longest trump tractor; its longest side tractor no opponent may ruff; sure side
+    units no opponent may ruff;
     trumps when the hand is long in them (the dealer's team while the opponents hold any, a
     defender); a suit the partner has shown void in, for a ruff; else a low card (a pair, a
     tractor where it holds) of its longest side suit an opponent cannot ruff, one holding a
@@ -446,6 +451,12 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     cdef bint dealer_team = (seat - g.dealer) % 2 == 0, long_trumps, opp_trumps
     cdef bint paired, longest_paired = False
     cdef int ntrumps
+    cdef LeadShape shape
+    if x & X_TRUMP_TRACTOR:
+        # it draws two trumps of each opponent a pair, or spends their pairs' worth
+        best = longest_tractor(t, restrict(hand, t.cat_mask[TRUMP]), TRUMP)
+        if best.ones and lead_shape(t, best, &shape) == 0 and shape.nunits == 1:
+            return best
     if x & X_TRACTOR_FIRST:
         for c in range(4):
             if may_ruff(s, o1, c) or may_ruff(s, o2, c):
