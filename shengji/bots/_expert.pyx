@@ -138,16 +138,10 @@ cdef bint may_beat(const TrumpTable* t, const Seen* s, const LeadShape* shape, C
 cdef int count_above(const TrumpTable* t, CardSet unseen, int cat, int top,
                      bint pairs) noexcept nogil:
     """Unseen cards (pairs, with `pairs`) of category cat above position top."""
-    cdef int i, k, n = 0
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if t.pos_of[k] <= top:
-            break
-        if pairs:
-            n += (unseen.twos >> k) & 1
-        else:
-            n += ((unseen.ones >> k) & 1) + ((unseen.twos >> k) & 1)
-    return n
+    cdef uint64_t m = t.above[cat][top + 1]
+    if pairs:
+        return popcount(unseen.twos & m)
+    return popcount(unseen.ones & m) + popcount(unseen.twos & m)
 
 
 cdef inline double none_of(double share, int n) noexcept nogil:

@@ -26,6 +26,9 @@ ctypedef struct TrumpTable:
     int8_t pos_of[54]      # position of each kind on its category's line (engine.md)
     int8_t by_order[5][18] # each category's kinds by (position, kind index), highest first
     int8_t cat_size[5]     # kinds in each category (12 per side suit; 6 or 18 trumps)
+    uint64_t tiers[5][3]   # each category's kinds in disjoint masks from the top of its line
+                           # down, in each a higher kind never lower on the line (top_position)
+    uint64_t above[5][17]  # above[c][p + 1]: kinds of category c above position p (-1..15)
     uint64_t shared_kinds  # off-suit level kinds, which share position 12 (0 with no trump)
     int8_t level           # level rank 2..14
     int8_t suit            # trump suit 0..3 (D C H S), or -1 for no trump
@@ -71,6 +74,7 @@ cdef extern from *:
     #endif
     static inline int sj_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     static inline int sj_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int sj_msb(unsigned long long x) { return 63 - __builtin_clzll(x); }
     /* every one of the 54 kinds */
     #define SJ_ALL_KINDS 0x3FFFFFFFFFFFFFULL
     /* the two jokers, kinds 52 and 53 */
@@ -88,6 +92,7 @@ cdef extern from *:
     """
     int popcount "sj_popcount"(uint64_t x) noexcept nogil
     int ctz "sj_ctz"(uint64_t x) noexcept nogil      # index of the lowest set bit; x != 0
+    int msb "sj_msb"(uint64_t x) noexcept nogil      # index of the highest set bit; x != 0
     int SHENGJI_DEBUG      # 1 in a build with SHENGJI_DEBUG=1 (checks and sanitizer on)
     uint64_t ALL_KINDS "SJ_ALL_KINDS"
     uint64_t JOKER_KINDS "SJ_JOKER_KINDS"
@@ -280,13 +285,12 @@ cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noex
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil
 cdef inline int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:
-    """The highest position on category cat's line among `kinds` (-1 for none), from the top
-    of the line down: few steps for the many cards of several hands in one category."""
-    cdef int i, k
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if (kinds >> k) & 1:
-            return t.pos_of[k]
+    """The highest position on category cat's line among `kinds` (-1 for none): that of the
+    highest kind of the first tier holding one."""
+    cdef int i
+    for i in range(3):
+        if kinds & t.tiers[cat][i]:
+            return t.pos_of[msb(kinds & t.tiers[cat][i])]
     return -1
 
 

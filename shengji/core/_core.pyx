@@ -118,6 +118,23 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
             t.by_order[cat][j] = t.by_order[cat][j - 1]
             j -= 1
         t.by_order[cat][j] = k
+    # tiers: down by_order, a kind of higher index than the one before starts the next tier
+    # (at most 3: the jokers with the trump-suit level card, the off-suit level cards, the
+    # trump suit; fewer where one goes on down); above: a kind is above each lower position.
+    for cat in range(5):
+        for i in range(3):
+            t.tiers[cat][i] = 0
+        for i in range(17):
+            t.above[cat][i] = 0
+        i = 0
+        for j in range(t.cat_size[cat]):
+            k = t.by_order[cat][j]
+            if j and k > t.by_order[cat][j - 1]:
+                i += 1
+            t.tiers[cat][i] |= <uint64_t>1 << k
+            for pos in range(t.pos_of[k]):
+                t.above[cat][pos + 1] |= <uint64_t>1 << k
+            t.above[cat][0] |= <uint64_t>1 << k
 
 
 def _build_tables():
@@ -704,37 +721,16 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
     return n
 
 
-cdef bint beaten_by(const TrumpTable* t, uint64_t kinds, int cat, int pos) noexcept nogil:
-    """Whether some kind of `kinds` in category `cat` ranks strictly above position pos."""
-    cdef int i, k
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if t.pos_of[k] <= pos:
-            return False
-        if (kinds >> k) & 1:
-            return True
-    return False
-
-
 cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil:
     """The units of `part` (one category) that no unseen card can beat: a single with no unseen
     card above it, a pair with no unseen pair above it. Thrown together they cannot fail (§6):
     the bots' sure throws, and the only throws the learned bot makes."""
     cdef CardSet out
-    cdef uint64_t m = part.ones, bit
-    cdef int k
-    out.ones = 0
-    out.twos = 0
-    while m:
-        k = ctz(m)
-        m &= m - 1
-        bit = (<uint64_t>1) << k
-        if part.twos & bit:
-            if not beaten_by(t, unseen.twos, cat, t.pos_of[k]):
-                out.ones |= bit
-                out.twos |= bit
-        elif not beaten_by(t, unseen.ones, cat, t.pos_of[k]):
-            out.ones |= bit
+    # a kind is sure at or above the top unseen position (every kind when nothing is unseen)
+    cdef uint64_t sure_pairs = t.above[cat][max(top_position(t, unseen.twos, cat), 0)]
+    cdef uint64_t sure_singles = t.above[cat][max(top_position(t, unseen.ones, cat), 0)]
+    out.twos = part.twos & sure_pairs
+    out.ones = out.twos | (part.ones & ~part.twos & sure_singles)
     return out
 
 
