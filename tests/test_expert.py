@@ -301,7 +301,9 @@ def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_pair_suits_leads_a_suit_holding_a_pair(preset):
-    for view, on_play, off_play in changed_leads(preset, 40, "expert", "expert:pair_suits=false"):
+    # the dealer's team leads its high pairs first: off, pair_suits decides more leads
+    on, off = "expert:high_pairs=false", "expert:high_pairs=false,pair_suits=false"
+    for view, on_play, off_play in changed_leads(preset, 40, on, off):
         assert is_whole_pairs(on_play)
         off_suit = sj.category(next(iter(off_play)), view.trump)
         held = [c for c in view.hand if sj.category(c, view.trump) == off_suit]
@@ -326,6 +328,21 @@ def test_trump_tractor_leads_the_longest_trump_tractor(preset):
         assert len(on_play) == max(len(u) for u in tractors if is_whole_pairs(u))
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_high_pairs_leads_the_dealer_teams_highest_side_pair(preset):
+    for view, on_play, _ in changed_leads(preset, 20, "expert", "expert:high_pairs=false"):
+        assert (view.seat - view.dealer) % 2 == 0  # the dealer's team
+        (card,) = set(on_play)
+        suit = sj.category(card, view.trump)
+        assert len(on_play) == 2 and suit != "T"
+        pairs = [c for c in set(view.hand) if list(view.hand).count(c) == 2]
+        assert all(
+            sj.order(c, view.trump) <= sj.order(card, view.trump)
+            for c in pairs
+            if sj.category(c, view.trump) == suit
+        )
+
+
 def test_a_trump_tractor_runs_through_the_off_suit_level_cards():
     # trump 2♥: A♥ (place 11), the off-suit 2s (12, a pair of 2♣ beside single 2♠ and 2♦),
     # 2♥ (13): one tractor of three pairs, whichever order the kinds at place 12 come in
@@ -336,36 +353,40 @@ def test_a_trump_tractor_runs_through_the_off_suit_level_cards():
 
 def test_void_odds_gives_fewer_points_where_a_later_seat_may_ruff():
     """A later opponent not shown void may be: the plays it changes are follows to a single
-    side card, and each puts fewer points on the table."""
-    found = 0
+    side card, and together they put fewer points on the table (a win that may be ruffed is
+    worth less; one of them gives a 5 rather than break a pair for such a win)."""
+    on_points = off_points = found = 0
     for preset in PRESETS:
         for _, view, on_play, off_play in differing_plays(
             preset, range(25), "expert", "expert:void_odds=false"
         ):
             assert view.lead is not None and len(view.lead) == 1
             assert sj.category(next(iter(view.lead)), view.trump) != "T"
-            assert sj.points(on_play) < sj.points(off_play)
+            on_points += sj.points(on_play)
+            off_points += sj.points(off_play)
             found += 1
-    assert found >= 3
+    assert found >= 3 and on_points < off_points
 
 
-def decision(preset, seed, n):
-    """The table of an expert round (dealer seat 0) at its n-th play, replayed."""
-    rec = sj.play_round(sj.Rules.preset(preset), seed, "expert", 0, (2, 2), False)
+def decision(preset, seed, n, bot="expert"):
+    """The table of a round of `bot` (a text form; dealer seat 0) at its n-th play, replayed."""
+    rec = sj.play_round(sj.Rules.preset(preset), seed, bot, 0, (2, 2), False)
     for made, (table, seat) in enumerate(expert_decisions(rec)):
         if made == n:
             return table, rec, seat
-        assert table.answer(table.bot_play(sj.Expert().spec())) == 0
+        assert table.answer(table.bot_play(bot_from_text(bot).spec())) == 0
     raise AssertionError("the round has fewer plays")
 
 
 def test_guard_bottom_keeps_the_top_trump_of_a_bottom_with_points():
     """v3 seed 6: the dealer buried 10 points (10♥); on lead at trick 2 with a big joker the
-    other big joker may beat, it keeps the joker for the last trick and leads the 4♣."""
-    table, rec, seat = decision("v3", 6, 4)
+    other big joker may beat, it keeps the joker for the last trick and leads the 4♣ (the
+    expert without high_pairs, which would lead its J♦ pair here)."""
+    bot = "expert:high_pairs=false"
+    table, rec, seat = decision("v3", 6, 4, bot)
     assert seat == rec.dealer == 0 and sj.points(rec.bottom) == 10
     assert "BJ" in table.hand(0)
-    on, off = plays(table, "expert", "expert:guard_bottom=false")
+    on, off = plays(table, bot, bot + ",guard_bottom=false")
     assert off == "BJ" and "BJ" not in on
 
 

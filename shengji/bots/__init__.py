@@ -200,6 +200,8 @@ class Expert:
     short_leads). tractor_first: its longest tractor of a side suit no opponent may ruff (the
     highest of equal length) is led before anything but a trump tractor. trump_tractor: its
     longest trump tractor (the highest of equal length) is led before anything else.
+    high_pairs: the dealer's team, with no tractor or sure unit to lead, leads its highest pair
+    of a side suit no opponent may ruff (before drawing trumps or leading low).
     """
 
     second_low: bool = True
@@ -230,6 +232,7 @@ class Expert:
     pair_suits: bool = True
     tractor_first: bool = True
     trump_tractor: bool = True
+    high_pairs: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

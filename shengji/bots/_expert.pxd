@@ -35,6 +35,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_PAIR_SUITS = 33554432   # pair_leads: a safe side suit holding a pair is led first
     X_TRACTOR_FIRST = 67108864  # its longest side tractor no opponent may ruff, led first
     X_TRUMP_TRACTOR = 134217728  # its longest trump tractor led before anything
+    X_HIGH_PAIRS = 268435456  # the dealer's team leads its highest safe side pair
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

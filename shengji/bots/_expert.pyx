@@ -31,7 +31,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM,
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
          "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
-         "trump_tractor": X_TRUMP_TRACTOR}
+         "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS}
 
 
 cdef enum:
@@ -421,6 +421,26 @@ cdef CardSet longest_tractor(const TrumpTable* t, CardSet part, int cat) noexcep
     return out
 
 
+cdef CardSet highest_pair(const TrumpTable* t, CardSet hand, const Seen* s, int o1, int o2
+                          ) noexcept nogil:
+    """The highest pair (by place on its suit's line) of the side suits of `hand` that neither
+    opponent may ruff (empty for none)."""
+    cdef CardSet out
+    cdef int c, k, best = -1
+    cdef uint64_t pairs
+    out.ones = out.twos = 0
+    for c in range(4):
+        pairs = restrict(hand, t.cat_mask[c]).twos
+        if not pairs or may_ruff(s, o1, c) or may_ruff(s, o2, c):
+            continue
+        k = highest_kind(t, pairs)
+        if best < 0 or t.pos_of[k] > t.pos_of[best]:
+            best = k
+    if best >= 0:
+        out.ones = out.twos = (<uint64_t>1) << best
+    return out
+
+
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
@@ -432,7 +452,7 @@ cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
 
 cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogil:
     """Its longest trump tractor; its longest side tractor no opponent may ruff; sure side
-    units no opponent may ruff;
+    units no opponent may ruff; the dealer's team, its highest side pair no opponent may ruff;
     trumps when the hand is long in them (the dealer's team while the opponents hold any, a
     defender); a suit the partner has shown void in, for a ruff; else a low card (a pair, a
     tractor where it holds) of its longest side suit an opponent cannot ruff, one holding a
@@ -475,6 +495,12 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             low.twos = low.ones & best.twos
             return low
         return best
+    if dealer_team and x & X_HIGH_PAIRS:
+        # its highest pair of a suit no opponent may ruff: it wins or draws their high cards
+        # while they still follow suit, before trumps are drawn
+        best = highest_pair(t, hand, s, o1, o2)
+        if best.ones:
+            return best
     trumps = restrict(hand, t.cat_mask[TRUMP])
     ntrumps = card_count(trumps)
     long_trumps = ntrumps >= LONG_TRUMPS and 2 * ntrumps >= card_count(hand)
