@@ -21,21 +21,17 @@ from tabulate import tabulate
 from write_results import BENCH, write_section
 
 import shengji as sj
-from shengji.core._core import Cards, to_masks
+from shengji.play.rounds import true_world
 
-DECK = Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both copies of all 54 kinds
 SHARP = "pimc:rollouts=950,score=levels,search=halving,merge=true,bury=search"
 
 
 @dataclass(frozen=True)
 class Omniscient(sj.Pimc):
-    """A pimc whose every world is the true one: the table's hands, and the rest of the pack
-    (the bottom, or the undealt cards) in no hand."""
+    """A pimc whose every world is the true one: the table's hands and bottom."""
 
     def worlds(self, view, table, k, rng):
-        hands = [table.hand(q) for q in range(4)]
-        rest = DECK - sum(hands, Cards()) - sum(view.played(), Cards())
-        return np.ascontiguousarray(np.repeat(to_masks([*hands, rest])[None], k, axis=0))
+        return np.repeat(true_world(table), k, axis=0)
 
 
 def commit():

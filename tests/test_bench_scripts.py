@@ -139,3 +139,32 @@ def test_search_bound_table_is_written_into_the_results_and_kept(tmp_path):
     finally:
         sys.path.remove(str(ROOT / "bench"))
     assert [name for name, _ in kept_sections(text)] == ["search bound"]
+
+
+def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\nthe timings\n")
+    args = ["--presets", "bo3", "--rounds", "40", "--results", str(out)]
+    done = run("bench/lead_rules.py", *args)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Lead rules\n")
+    rows = [line.split("|") for line in text.splitlines() if line.startswith("| dealer's team")]
+    assert rows and all(
+        row[3].strip()
+        in (
+            "highest trump",
+            "highest side card",
+            "highest side pair",
+            "highest trump pair",
+            "trump tractor",
+            "side tractor",
+        )
+        for row in rows
+    )
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from write_results import kept_sections
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert [name for name, _ in kept_sections(text)] == ["lead rules"]

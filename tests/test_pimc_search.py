@@ -11,8 +11,7 @@ import pytest
 
 import shengji as sj
 from shengji.bots import Search, bot_from_text, bot_text
-from shengji.play.rounds import Table, view_of
-from shengji.round._knowledge import TABLE
+from shengji.play.rounds import Table, true_world, view_of
 
 PRESETS = ["v3", "match16", "bo3"]
 DECK = sj.Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both packs
@@ -155,16 +154,6 @@ def test_outcomes_score_the_level_change_of_the_real_round():
         assert points.tolist() == [
             [-record["defender_points"] if dealing else record["defender_points"]]
         ]
-
-
-def true_world(engine):
-    """The table's real world as Table.outcomes takes worlds: the hands and the bottom."""
-    world = np.zeros((1, 5, 2), dtype=np.uint64)
-    for q in range(4):
-        world[0, q] = sj.to_masks([engine.hand(q)])[0]
-    last = engine.knowledge(TABLE).buriers[-1]
-    world[0, 4] = sj.to_masks([engine.knowledge(last).bottom])[0]
-    return world
 
 
 @dataclasses.dataclass(frozen=True)

@@ -15,7 +15,7 @@ from shengji._optional import needs
 from shengji.bots import is_search_bot, resolve_bots
 from shengji.bots.external import bot_processes
 from shengji.core import validate
-from shengji.core._core import Cards, follow_error
+from shengji.core._core import Cards, follow_error, to_masks
 from shengji.core._deal import round_seed
 from shengji.core.deals import (
     Condition,
@@ -46,6 +46,7 @@ __all__ = [
     "play_columns",
     "ask_python_bot",
     "view_of",
+    "true_world",
 ]
 
 
@@ -203,6 +204,18 @@ def view_of(
         deal=s["deal"],
         turn=seat if turn == -1 else turn,
     )
+
+
+def true_world(table: Table) -> np.ndarray:
+    """The table's real world at a play as Table.outcomes takes worlds ((1, 5, 2) masks):
+    every seat's hand and the bottom. What a search may only sample from its view; a
+    benchmark or a test measures against it (bench/search_bound.py, bench/lead_rules.py)."""
+    world = np.zeros((1, 5, 2), dtype=np.uint64)
+    for q in range(4):
+        world[0, q] = to_masks([table.hand(q)])[0]
+    last = table.knowledge(TABLE).buriers[-1]
+    world[0, 4] = to_masks([table.knowledge(last).bottom])[0]
+    return world
 
 
 def play_match(
