@@ -56,9 +56,7 @@ cdef enum:
     RANK_COST = 3          # per position on its suit's line
     SURE_COST = 20         # a card no unseen card beats
     PAIR_COST = 20         # a card of a pair
-    POINT_COST = 4         # per point, the bottom not protected ...
-    PROTECTED_POINT = 1    # ... and protected: the dealer holds PROTECTING_TRUMPS or more
-    PROTECTING_TRUMPS = 99
+    POINT_COST = 4         # per point
     SAFE_POINT = 40        # safe_bottom: per point (a 10 dearer than emptying a suit)
     LONE_POINT = 3         # per point of a suit kept with point cards only, beaten by unseen
     TOP_BURIED = 60        # a card buried above every card kept of its suit
@@ -601,9 +599,7 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
     ntrumps = card_count(restrict(hand, t.cat_mask[TRUMP]))
     if card_count(hand) - ntrumps < BOTTOM_SIZE:
         return bury_by(g, b)
-    point_cost = PROTECTED_POINT if ntrumps >= PROTECTING_TRUMPS else POINT_COST
-    if b.expert & X_SAFE_BOTTOM:
-        point_cost = SAFE_POINT
+    point_cost = SAFE_POINT if b.expert & X_SAFE_BOTTOM else POINT_COST
     unseen = unseen_by(g, g.seat)
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
