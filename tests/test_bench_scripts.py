@@ -25,6 +25,17 @@ def run(*args):
     )
 
 
+def write_results():
+    """bench/write_results.py as a module (the scripts import it from their folder)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import write_results
+
+        return write_results
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
 def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     out = tmp_path / "RESULTS.md"
     out.write_text("# Benchmark results\n\nthe timings\n")
@@ -36,13 +47,9 @@ def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     assert "### bo3" in text and "0: expert" in text and "0: pimc:rollouts=10" in text
     made = tmp_path / "run.json"
     made.write_text(json.dumps({"benchmarks": [], "machine_info": {}, "commit_info": {}}))
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from write_results import kept_sections, replace_section
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    (section,) = kept_sections(text)
-    assert replace_section("new timings\n", *section).count("0: expert") == 1
+    results = write_results()
+    (section,) = results.kept_sections(text)
+    assert results.replace_section("new timings\n", *section).count("0: expert") == 1
 
 
 def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
@@ -56,12 +63,7 @@ def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
     text = out.read_text()
     assert text.startswith("# Benchmark results\n\nthe timings\n\n## Mistakes\n")
     assert "| expert " in text and "| pimc:rollouts=10 " in text and "greedy / 4" in text
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from write_results import kept_sections
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    assert [name for name, _ in kept_sections(text)] == ["mistakes"]
+    assert [name for name, _ in write_results().kept_sections(text)] == ["mistakes"]
 
 
 def test_results_are_written_from_a_benchmark_json(tmp_path):
@@ -133,12 +135,7 @@ def test_search_bound_table_is_written_into_the_results_and_kept(tmp_path):
         "omniscient",
         "sharper search",
     ]
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from write_results import kept_sections
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    assert [name for name, _ in kept_sections(text)] == ["search bound"]
+    assert [name for name, _ in write_results().kept_sections(text)] == ["search bound"]
 
 
 def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
@@ -162,9 +159,4 @@ def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
         )
         for row in rows
     )
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        from write_results import kept_sections
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
-    assert [name for name, _ in kept_sections(text)] == ["lead rules"]
+    assert [name for name, _ in write_results().kept_sections(text)] == ["lead rules"]
