@@ -164,6 +164,13 @@ class TrueWorld(sj.Pimc):
         return np.repeat(true_world(table), k, axis=0)
 
 
+def test_the_true_world_is_refused_before_the_bury():
+    table = Table(sj.Rules.preset("v3"), 0, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
+    assert table.advance()[0] == "show"
+    with pytest.raises(sj.ShengjiError, match="not buried yet"):
+        true_world(table)
+
+
 def test_a_subclass_plays_its_rollouts_in_the_worlds_it_gives():
     """Pimc.worlds is where a search's rollouts are played: a subclass that gives the real
     world picks the candidate whose greedy play-out scores best there (the first on ties)."""

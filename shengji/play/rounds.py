@@ -209,12 +209,15 @@ def view_of(
 def true_world(table: Table) -> np.ndarray:
     """The table's real world at a play as Table.outcomes takes worlds ((1, 5, 2) masks):
     every seat's hand and the bottom. What a search may only sample from its view; a
-    benchmark or a test measures against it (bench/search_bound.py, bench/lead_rules.py)."""
+    benchmark or a test measures against it (bench/search_bound.py, bench/lead_rules.py). A
+    ShengjiError before the bottom is buried."""
+    buriers = table.knowledge(TABLE).buriers
+    if not buriers:
+        raise ShengjiError("true_world: the bottom is not buried yet (a world is at a play)")
     world = np.zeros((1, 5, 2), dtype=np.uint64)
     for q in range(4):
         world[0, q] = to_masks([table.hand(q)])[0]
-    last = table.knowledge(TABLE).buriers[-1]
-    world[0, 4] = to_masks([table.knowledge(last).bottom])[0]
+    world[0, 4] = to_masks([table.knowledge(buriers[-1]).bottom])[0]
     return world
 
 
