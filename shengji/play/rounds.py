@@ -212,12 +212,13 @@ def true_world(table: Table) -> np.ndarray:
     benchmark or a test measures against it (bench/search_bound.py, bench/lead_rules.py). A
     ShengjiError before the bottom is buried."""
     buriers = table.knowledge(TABLE).buriers
-    if not buriers:
+    bottom = table.knowledge(buriers[-1]).bottom if buriers else None
+    if bottom is None:
         raise ShengjiError("true_world: the bottom is not buried yet (a world is at a play)")
     world = np.zeros((1, 5, 2), dtype=np.uint64)
     for q in range(4):
         world[0, q] = to_masks([table.hand(q)])[0]
-    world[0, 4] = to_masks([table.knowledge(buriers[-1]).bottom])[0]
+    world[0, 4] = to_masks([bottom])[0]
     return world
 
 
