@@ -323,7 +323,12 @@ def test_no_process_survives_ctrl_c(tmp_path):
         "except KeyboardInterrupt:\n"
         "    sys.exit(130)\n"
     )
-    run = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy())
+    run = subprocess.Popen(
+        [sys.executable, "-c", script],
+        env=os.environ.copy(),
+        # Ctrl-C's default even under a run started with SIGINT ignored (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 30
     while not (pids.exists() and pids.read_text().endswith("\n")):
         assert time.monotonic() < deadline and run.poll() is None

@@ -311,6 +311,9 @@ def start_duel(out, deals):
         text=True,
         env=env,
         start_new_session=True,
+        # Ctrl-C as a terminal sends it, even under a run started with SIGINT ignored (as a
+        # background job is), which its children would inherit
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     return cmd, env, proc
 
