@@ -11,9 +11,8 @@ import argparse
 import time
 
 from tabulate import tabulate
-from write_results import BENCH, write_section
+from write_results import BENCH, duel_score, write_section
 
-import shengji as sj
 from shengji.studies.mistakes import CLASSES, OUTCOMES, mistake_rates
 
 NATIVE = ["greedy", "expert"]
@@ -32,23 +31,13 @@ SHORT = {  # column heads
 }
 
 
-def score_text(bot, preset, deals, workers):
-    """The bot's duplicate score against greedy with its 95% interval ("-" for greedy)."""
-    if bot == "greedy":
-        return "-"
-    m = sj.duel(bot, "greedy", deals=deals, rules=preset, workers=workers).metric("score")
-    if m["ci_low"] is None:  # one deal: no interval
-        return f"{m['value']:+.3f}"
-    return f"{m['value']:+.3f} [{m['ci_low']:+.3f}, {m['ci_high']:+.3f}]"
-
-
 def preset_table(preset, bots, workers):
     """The preset's table: a row per (bot, rounds, deals), and greedy's rates over 4."""
     rows, greedy = [], None
     for bot, rounds, deals in bots:
         rates = mistake_rates(bot, preset, rounds)
         greedy = rates if bot == "greedy" else greedy
-        score = score_text(bot, preset, deals, workers)
+        score = "-" if bot == "greedy" else duel_score(bot, "greedy", deals, preset, workers)
         cells = [f"{rates[k]:.2f}" for k in CLASSES] + [f"{rates[k]:.1%}" for k in OUTCOMES]
         rows.append(
             [bot, rounds, score if bot == "greedy" else f"{score} ({deals:,} deals)", *cells]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from tabulate import tabulate
-from write_results import BENCH, write_section
+from write_results import BENCH, duel_score, write_section
 
 import shengji as sj
 from shengji.play.rounds import true_world
@@ -45,14 +45,6 @@ def commit():
     return done.stdout.strip() or "an unknown commit"
 
 
-def score_cell(a, b, deals, preset):
-    """a's level advantage a deal over b with its paired 95% interval."""
-    m = sj.duel(a, b, deals=deals, rules=preset, seed=0, workers=1).metric("score")
-    if m["ci_low"] is None:  # one deal: no interval
-        return f"{m['value']:+.3f}"
-    return f"{m['value']:+.3f} [{m['ci_low']:+.3f}, {m['ci_high']:+.3f}]"
-
-
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -76,7 +68,7 @@ def main():
     ]
     start = time.perf_counter()
     table = [
-        [name, *(score_cell(bot, "pimc", n, p) for p, n in zip(args.presets, args.deals))]
+        [name, *(duel_score(bot, "pimc", n, p) for p, n in zip(args.presets, args.deals))]
         for name, bot in rows
     ]
     head = ["against `pimc` (1,000 rollouts)"] + [

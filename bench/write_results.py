@@ -176,6 +176,17 @@ def header(data, source, status):
     return lines
 
 
+def duel_score(a, b, deals, preset, workers=1):
+    """a's duplicate level advantage a deal over b on the frozen deals (sj.duel, seed 0), with
+    its paired 95% interval (none for one deal), as the strength-side sections print it."""
+    import shengji as sj  # the timings need not load the package
+
+    m = sj.duel(a, b, deals=deals, rules=preset, seed=0, workers=workers).metric("score")
+    if m["ci_low"] is None:
+        return f"{m['value']:+.3f}"
+    return f"{m['value']:+.3f} [{m['ci_low']:+.3f}, {m['ci_high']:+.3f}]"
+
+
 def section_marks(name):
     """The lines that open and close a section of the results file that another script
     writes (bench/strength.py: "strength", bench/mistakes.py: "mistakes", bench/search_bound.py:
