@@ -8,7 +8,7 @@ from libc.stdint cimport uint32_t, uint64_t, int8_t, int64_t
 from shengji.core._core cimport (
     CardSet, rank_kinds, TrumpTable, LeadShape, lead_shape, TRUMP, NUM_KINDS, card_count, restrict,
     difference, union_of, ctz, popcount, points_raw, kind_points, play_rank, outranks,
-    legal_follows_raw, top_position,
+    legal_follows_raw, top_position, msb,
 )
 from shengji.core._deal cimport BOTTOM_SIZE
 from shengji.round._engine cimport (
@@ -392,30 +392,41 @@ cdef CardSet tractor_up(const TrumpTable* t, CardSet part, int cat, CardSet pair
     return pair
 
 
-cdef CardSet longest_tractor(const TrumpTable* t, CardSet part, int cat) noexcept nogil:
-    """The longest run of pairs at consecutive places of `part` (cards of category cat) on
+cdef CardSet longest_tractor(const TrumpTable* t, CardSet part) noexcept nogil:
+    """The longest run of pairs at consecutive places of `part` (cards of one category) on
     its line, the highest of equal length (empty for none). Trump kinds may share a place
-    (the level cards of the other suits): a place holds a pair if any of its kinds does."""
+    (the level cards of the other suits): a place holds a pair if any of its kinds does, and
+    the run takes the one of lowest kind index there."""
     cdef CardSet out
-    cdef int8_t pair_at[18]    # per place, a kind of `part` held twice there (-1: none)
-    cdef int i, k, run = 0, best = 0
-    cdef uint64_t kinds = 0
+    cdef uint64_t m = part.twos, k_bit
+    cdef uint32_t at = 0, taken = 0
+    cdef int k, p, run = 0, best = 0, top = -1
     out.ones = out.twos = 0
-    for i in range(18):
-        pair_at[i] = -1
-    for i in range(t.cat_size[cat]):
-        k = t.by_order[cat][i]
-        if (part.twos >> k) & 1:
-            pair_at[t.pos_of[k]] = k
-    for i in range(18):    # the line from the lowest place
-        if pair_at[i] < 0:
-            run, kinds = 0, 0
-            continue
-        run += 1
-        kinds |= (<uint64_t>1) << pair_at[i]
-        if run >= 2 and run >= best:
-            best = run
-            out.ones = out.twos = kinds
+    if popcount(m) < 2:
+        return out
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        at |= (<uint32_t>1) << t.pos_of[k]
+    for p in range(msb(at) + 1):    # the line from the lowest place
+        if (at >> p) & 1:
+            run += 1
+            if run >= 2 and run >= best:
+                best, top = run, p
+        else:
+            run = 0
+    if not best:
+        return out
+    m = part.twos
+    while m:    # the lowest kind first: the first at a place of the run is kept
+        k = ctz(m)
+        k_bit = (<uint64_t>1) << k
+        m &= m - 1
+        p = t.pos_of[k]
+        if top - best < p <= top and not (taken >> p) & 1:
+            taken |= (<uint32_t>1) << p
+            out.ones |= k_bit
+    out.twos = out.ones
     return out
 
 
@@ -466,14 +477,14 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     cdef LeadShape shape
     if x & X_TRUMP_TRACTOR:
         # it draws two trumps of each opponent a pair, or spends their pairs' worth
-        best = longest_tractor(t, restrict(hand, t.cat_mask[TRUMP]), TRUMP)
+        best = longest_tractor(t, restrict(hand, t.cat_mask[TRUMP]))
         if best.ones and lead_shape(t, best, &shape) == 0 and shape.nunits == 1:
             return best
     if x & X_TRACTOR_FIRST:
         for c in range(4):
             if may_ruff(s, o1, c) or may_ruff(s, o2, c):
                 continue
-            low = longest_tractor(t, restrict(hand, t.cat_mask[c]), c)
+            low = longest_tractor(t, restrict(hand, t.cat_mask[c]))
             if popcount(low.twos) > best_n:
                 best, best_n = low, popcount(low.twos)
         if best_n:
