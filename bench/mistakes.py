@@ -13,7 +13,7 @@ import time
 from tabulate import tabulate
 from write_results import BENCH, duel_score, write_section
 
-from shengji.studies.mistakes import CLASSES, OUTCOMES, mistake_rates
+from shengji.studies.mistakes import CLASSES, DIAGNOSTICS, OUTCOMES, mistake_rates
 
 NATIVE = ["greedy", "expert"]
 SHORT = {  # column heads
@@ -25,6 +25,7 @@ SHORT = {  # column heads
     "bury_ace": "bury A",
     "bury_lone_point": "lone point",
     "failed_throw": "failed throw",
+    "void_lead_safe": "void lead, safe suit held",
     "hold": "hold",
     "last": "last",
     "dug": "dug",
@@ -38,13 +39,15 @@ def preset_table(preset, bots, workers):
         rates = mistake_rates(bot, preset, rounds)
         greedy = rates if bot == "greedy" else greedy
         score = "-" if bot == "greedy" else duel_score(bot, "greedy", deals, preset, workers)
-        cells = [f"{rates[k]:.2f}" for k in CLASSES] + [f"{rates[k]:.1%}" for k in OUTCOMES]
+        cells = [f"{rates[k]:.2f}" for k in (*CLASSES, *DIAGNOSTICS)]
+        cells += [f"{rates[k]:.1%}" for k in OUTCOMES]
         rows.append(
             [bot, rounds, score if bot == "greedy" else f"{score} ({deals:,} deals)", *cells]
         )
     if greedy is not None:
         rows.append(["greedy / 4 (target)", "", "", *(f"{greedy[k] / 4:.2f}" for k in CLASSES)])
-    head = ["bot", "rounds", "score vs greedy (deals)", *(SHORT[k] for k in (*CLASSES, *OUTCOMES))]
+    columns = (*CLASSES, *DIAGNOSTICS, *OUTCOMES)
+    head = ["bot", "rounds", "score vs greedy (deals)", *(SHORT[k] for k in columns)]
     return tabulate(rows, head, tablefmt="github", disable_numparse=True)
 
 
@@ -69,9 +72,9 @@ def main():
         f"{args.deals} --search-rounds {args.search_rounds} --search-deals "
         f"{args.search_deals} --rollouts {args.rollouts}). Per round (all four seats, one bot "
         "at the table, dealer seat 0, seeds 0, 1, ...): "
-        + "; ".join(f"{SHORT[k]}: {text}" for k, text in CLASSES.items())
-        + ". hold: the dealer's team keeps the deal; last: the defenders win the last trick; "
-        "dug: ... with points in the bottom. The score is the bot's duplicate advantage over "
+        + "; ".join(f"{SHORT[k]}: {text}" for k, text in {**CLASSES, **DIAGNOSTICS}.items())
+        + " (a diagnostic, no target). hold: the dealer's team keeps the deal; last: the "
+        "defenders win the last trick; dug: ... with points in the bottom. The score is the bot's duplicate advantage over "
         "greedy (levels a deal, 95% interval, sj.duel on the frozen deals, seed 0).",
     ]
     for preset in args.presets:

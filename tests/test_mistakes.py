@@ -9,6 +9,7 @@ import pytest
 import shengji as sj
 from shengji.studies.mistakes import (
     CLASSES,
+    DIAGNOSTICS,
     OUTCOMES,
     Play,
     count_bury,
@@ -38,6 +39,16 @@ def test_a_lead_into_a_void_shown_before_loses_its_points():
     # seat 1 shows its spade void at the first trick; the K led into it is ruffed
     tricks = [(0, ["AS", "3D", "5S", "7S"]), (0, ["KS", "4H", "6S", "8S"])]
     assert counted(hands, tricks) == Counter(void_lead=1)
+
+
+def test_a_void_lead_with_a_safe_suit_held_is_told_apart():
+    # seat 0 still holds a club no opponent has shown void in: the spade lead had an
+    # alternative; without the club it had none
+    tricks = [(0, ["AS", "3D", "5S", "7S"]), (0, ["KS", "4H", "6S", "8S"])]
+    safe = counted(["AS KS 9C", "3D 4H 3C", "5S 6S 4C", "7S 8S 5C"], tricks)
+    assert safe == Counter(void_lead=1, void_lead_safe=1)
+    forced = counted(["AS KS 9S", "3D 4H 3C", "5S 6S 4C", "7S 8S 5C"], tricks)
+    assert forced == Counter(void_lead=1)
 
 
 def test_a_void_not_yet_shown_is_not_counted():
@@ -168,4 +179,4 @@ def test_rates_are_means_over_the_rounds():
     total = sum(
         (count_round(sj.play_round("v3", seed=s, bots="greedy")) for s in range(3, 7)), Counter()
     )
-    assert rates == {k: total[k] / 4 for k in (*CLASSES, *OUTCOMES)}
+    assert rates == {k: total[k] / 4 for k in (*CLASSES, *DIAGNOSTICS, *OUTCOMES)}

@@ -32,6 +32,11 @@ CLASSES = {
     "bury_lone_point": "bury: a lone 5, 10 or K left in a side suit",
     "failed_throw": "a throw fails (the lowest unit beaten is played instead)",
 }
+# counted beside the classes, with no target: the void leads that had an alternative
+DIAGNOSTICS = {
+    "void_lead_safe": "of those void leads, the ones where the leader held a side suit that "
+    "neither opponent was known to ruff",
+}
 # the dealer's team keeps the deal; the defenders win the last trick; ... with points buried
 OUTCOMES = ("hold", "last", "dug")
 LOST = 10  # points of a trick that make losing it a clear mistake
@@ -65,6 +70,18 @@ def known_void(
     return cat in shown[seat] or not any(category(c, trump) == cat for c in set(unseen))
 
 
+def known_ruff(
+    trump: Trump, leader: int, cat: str, shown: Sequence[set[str]], unseen: Cards
+) -> bool:
+    """`leader` can know that an opponent holds no card of side suit `cat` and may ruff it
+    (known_void in `cat`, not in trumps)."""
+    return any(
+        known_void(trump, q, leader, cat, shown, unseen)
+        and not known_void(trump, q, leader, "T", shown, unseen)
+        for q in ((leader + 1) % 4, (leader + 3) % 4)
+    )
+
+
 def count_play(
     trump: Trump,
     hands: Sequence[Cards],
@@ -73,7 +90,7 @@ def count_play(
     burier: int | None = None,
 ) -> Counter:
     """The mistakes of play (void_lead, third_cheap, point_win_lost, point_ruff, third_feeds,
-    failed_throw) in tricks played from `hands` (each seat's as the first trick starts); `buried`, the
+    failed_throw, and the diagnostic void_lead_safe) in tricks played from `hands` (each seat's as the first trick starts); `buried`, the
     bottom `burier` put down (its knowledge)."""
     found: Counter = Counter()
     hands = list(hands)
@@ -92,12 +109,11 @@ def count_play(
             unseen = DECK - hands[trick.leader] - played
             if buried is not None and burier == trick.leader:
                 unseen = unseen - buried
-            for q in (seats[1], seats[3]):
-                if known_void(trump, q, trick.leader, lead_cat, shown, unseen) and not known_void(
-                    trump, q, trick.leader, "T", shown, unseen
-                ):
-                    found["void_lead"] += 1
-                    break
+            if known_ruff(trump, trick.leader, lead_cat, shown, unseen):
+                found["void_lead"] += 1
+                held = categories(hands[trick.leader], trump) - {"T", lead_cat}
+                if any(not known_ruff(trump, trick.leader, cat, shown, unseen) for cat in held):
+                    found["void_lead_safe"] += 1
         for k in (1, 2):
             hand, play = hands[seats[k]], plays[k]
             before = plays[:k]
@@ -181,4 +197,4 @@ def mistake_rates(
     total: Counter = Counter()
     for i in range(rounds):
         total += count_round(play_round(rules, seed + i, bots))
-    return {name: total[name] / rounds for name in (*CLASSES, *OUTCOMES)}
+    return {name: total[name] / rounds for name in (*CLASSES, *DIAGNOSTICS, *OUTCOMES)}
