@@ -156,6 +156,25 @@ def test_outcomes_score_the_level_change_of_the_real_round():
         ]
 
 
+def test_outcomes_at_the_bury_score_the_real_round():
+    """At the dealer's bury the real world leaves the bottom in its hand: the rollout of
+    greedy's bury is the round greedy then plays."""
+    rules = sj.Rules.preset("v3")
+    greedy = sj.Greedy().spec()
+    for seed in range(4):
+        engine = Table(rules, seed, seed % 4, (2, 2), False, [sj.Pimc(bury="search").spec()] * 4)
+        pending = engine.advance()
+        assert pending is not None and pending[0] == "bury"
+        bury = engine.bot_play(greedy)
+        _, points = engine.outcomes(true_world(engine), sj.to_masks([bury]), greedy)
+        assert engine.answer(bury) == 0
+        while engine.advance() is not None:
+            assert engine.answer(engine.bot_play(greedy)) == 0
+        dealing = (pending[1] - engine.record()["dealer"]) % 2 == 0
+        final = engine.record()["defender_points"]
+        assert points.tolist() == [[-final if dealing else final]]
+
+
 @dataclasses.dataclass(frozen=True)
 class TrueWorld(sj.Pimc):
     """A pimc that plays its rollouts in the real world (Pimc.worlds overridden)."""
@@ -167,7 +186,7 @@ class TrueWorld(sj.Pimc):
 def test_the_true_world_is_refused_before_the_bury():
     table = Table(sj.Rules.preset("v3"), 0, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
     assert table.advance()[0] == "show"
-    with pytest.raises(sj.ShengjiError, match="not buried yet"):
+    with pytest.raises(sj.ShengjiError, match="not taken up yet"):
         true_world(table)
 
 

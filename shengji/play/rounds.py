@@ -207,17 +207,22 @@ def view_of(
 
 
 def true_world(table: Table) -> np.ndarray:
-    """The table's real world at a play as Table.outcomes takes worlds ((1, 5, 2) masks):
-    every seat's hand and the bottom. What a search may only sample from its view; a
+    """The table's real world at a play or at a bury, as Table.outcomes takes worlds ((1, 5,
+    2) masks): every seat's hand and the bottom (at a bury the burier holds it: the rest is
+    empty, as View.sample_worlds has it). What a search may only sample from its view; a
     benchmark or a test measures against it (bench/search_bound.py, bench/lead_rules.py). A
-    ShengjiError before the bottom is buried."""
-    buriers = table.knowledge(TABLE).buriers
-    bottom = table.knowledge(buriers[-1]).bottom if buriers else None
-    if bottom is None:
-        raise ShengjiError("true_world: the bottom is not buried yet (a world is at a play)")
+    ShengjiError before the bottom is taken up (a world is at a play or a bury)."""
     world = np.zeros((1, 5, 2), dtype=np.uint64)
     for q in range(4):
         world[0, q] = to_masks([table.hand(q)])[0]
+    if table.pending is not None and table.pending[0] == "bury":
+        return world
+    buriers = table.knowledge(TABLE).buriers
+    bottom = table.knowledge(buriers[-1]).bottom if buriers else None
+    if bottom is None:
+        raise ShengjiError(
+            "true_world: the bottom is not taken up yet (a world is at a play or a bury)"
+        )
     world[0, 4] = to_masks([bottom])[0]
     return world
 
