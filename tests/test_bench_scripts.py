@@ -159,4 +159,5 @@ def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
         )
         for row in rows
     )
+    assert "The buries, by the trumps among the dealer's 33 cards:" in text
     assert [name for name, _ in write_results().kept_sections(text)] == ["lead rules"]
