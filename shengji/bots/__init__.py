@@ -201,7 +201,9 @@ class Expert:
     highest of equal length) is led before anything but a trump tractor. trump_tractor: its
     longest trump tractor (the highest of equal length) is led before anything else.
     high_pairs: the dealer's team, with no tractor or sure unit to lead, leads its highest pair
-    of a side suit no opponent may ruff (before drawing trumps or leading low).
+    of a side suit no opponent may ruff (before drawing trumps or leading low). short_bury:
+    with value_bury, a hand of 8 trumps or fewer among its 33 cards buries as greedy does (its
+    `greedy` settings: low cards, short suits emptied).
     """
 
     second_low: bool = True
@@ -233,6 +235,7 @@ class Expert:
     tractor_first: bool = True
     trump_tractor: bool = True
     high_pairs: bool = True
+    short_bury: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

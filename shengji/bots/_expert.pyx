@@ -31,7 +31,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "void_trump": X_VOID_TRUMP, "fight": X_FIGHT, "guard_bottom": X_GUARD_BOTTOM,
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
          "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
-         "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS}
+         "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
+         "short_bury": X_SHORT_BURY}
 
 
 cdef enum:
@@ -62,6 +63,7 @@ cdef enum:
     TOP_BURIED = 60        # a card buried above every card kept of its suit
     VOID_BASE = 60         # a side suit emptied: worth this, ...
     VOID_PER_TRUMP = 12     # ... and this per trump held
+    SHORT_TRUMPS = 8       # short_bury: trumps among the 33 cards that make a hand short
 
 
 ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
@@ -596,7 +598,8 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
     8 cards in all), the rest filled with the cheapest cards of the other suits (bury_cost); the
     choice costing least once the voids made are counted (worth more with more trumps), a
     suit kept with only a lone beatable point card and a top card buried from a suit kept are
-    charged. Greedy's bury when the hand holds fewer than 8 side cards."""
+    charged. Greedy's bury when the hand holds fewer than 8 side cards, or (short_bury) 8
+    trumps or fewer."""
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], unseen, sure, part, out, best, kept
     cdef int kinds[MAX_SIDE]
@@ -608,7 +611,8 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
     cdef bint have = False
     cdef uint64_t m, bit
     ntrumps = card_count(restrict(hand, t.cat_mask[TRUMP]))
-    if card_count(hand) - ntrumps < BOTTOM_SIZE:
+    if card_count(hand) - ntrumps < BOTTOM_SIZE or (
+            b.expert & X_SHORT_BURY and ntrumps <= SHORT_TRUMPS):
         return bury_by(g, b)
     point_cost = SAFE_POINT if b.expert & X_SAFE_BOTTOM else POINT_COST
     unseen = unseen_by(g, g.seat)
