@@ -252,6 +252,19 @@ def test_safe_bottom_buries_no_point_card_where_another_will_do():
     assert sj.points(buried["expert:safe_bottom=true"]) == 0
 
 
+def test_short_bury_buries_as_greedy_with_8_trumps_or_fewer():
+    """8 trumps among the dealer's 33 cards: greedy's bury (no points down), where the
+    expert's own would empty diamonds, A♦ 10♦ and all; with a 9th trump, its own."""
+    bottom = sj.Cards("JS 9S 7C 6C 7D 6D 4C 3C")
+    sides = "KS QS 10S 5S AC KC QC 9C 8C 5C AD 10D 9D 8D 4D 3D"
+    texts = ("expert", "expert:short_bury=false", "greedy")
+    short = buries_of(sj.Cards("BJ 2S 2H AH KH 9H 7H 3H AS " + sides), bottom, texts)
+    assert short["expert"] == short["greedy"] != short["expert:short_bury=false"]
+    assert sj.points(short["expert"]) == 0 and "10D" in short["expert:short_bury=false"]
+    long = buries_of(sj.Cards("BJ 2S 2H 2C AH KH 9H 7H 3H " + sides), bottom, texts)
+    assert long["expert"] == long["expert:short_bury=false"] != long["greedy"]
+
+
 def test_void_trump_leads_a_low_trump_when_every_side_suit_may_be_ruffed():
     # seat 0 holds spades and five trumps; seat 1 shows its spade void at the first trick
     hand = "2H 2C 8H 7H 6H AS AS KS KS 10S 10S 9S 9S 8S 8S 7S 7S 6S 6S 5S 5S 4S 4S 3S 3S"
@@ -292,7 +305,7 @@ def changed_leads(preset, rounds, on, off):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
     off = "expert:pair_suits=false,whole_pairs=false"
-    for view, on_play, off_play in changed_leads(preset, 12, "expert:pair_suits=false", off):
+    for view, on_play, off_play in changed_leads(preset, 20, "expert:pair_suits=false", off):
         assert is_whole_pairs(on_play) and len(off_play) == 1
         assert sj.category(next(iter(on_play)), view.trump) == sj.category(
             next(iter(off_play)), view.trump
@@ -303,7 +316,7 @@ def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
 def test_pair_suits_leads_a_suit_holding_a_pair(preset):
     # the dealer's team leads its high pairs first: off, pair_suits decides more leads
     on, off = "expert:high_pairs=false", "expert:high_pairs=false,pair_suits=false"
-    for view, on_play, off_play in changed_leads(preset, 40, on, off):
+    for view, on_play, off_play in changed_leads(preset, 80, on, off):
         assert is_whole_pairs(on_play)
         off_suit = sj.category(next(iter(off_play)), view.trump)
         held = [c for c in view.hand if sj.category(c, view.trump) == off_suit]
