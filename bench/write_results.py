@@ -190,7 +190,8 @@ def duel_score(a, b, deals, preset, workers=1):
 def section_marks(name):
     """The lines that open and close a section of the results file that another script
     writes (bench/strength.py: "strength", bench/mistakes.py: "mistakes", bench/search_bound.py:
-    "search bound", bench/lead_rules.py: "lead rules") and a rewrite of the timings keeps."""
+    "search bound", bench/lead_rules.py: "lead rules", bench/expert_rules.py: "expert rules")
+    and a rewrite of the timings keeps."""
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
 
@@ -215,7 +216,7 @@ def write_section(path, name, body):
 def kept_sections(old):
     """The sections of the old results file that other scripts wrote, as they are."""
     kept = []
-    for name in ("strength", "mistakes", "search bound", "lead rules"):
+    for name in ("strength", "mistakes", "search bound", "lead rules", "expert rules"):
         begin, end = section_marks(name)
         if begin in old and end in old:
             kept.append((name, old[old.index(begin) + len(begin) : old.index(end)].strip("\n")))

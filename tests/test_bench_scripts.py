@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from shengji.bots._expert import RULES
+
 pytestmark = pytest.mark.slow  # a few seconds of subprocesses: the full run (CI) has them
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,6 +66,19 @@ def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
     assert text.startswith("# Benchmark results\n\nthe timings\n\n## Mistakes\n")
     assert "| expert " in text and "| pimc:rollouts=10 " in text and "greedy / 4" in text
     assert [name for name, _ in write_results().kept_sections(text)] == ["mistakes"]
+
+
+def test_expert_rules_table_is_written_into_the_results_and_kept(tmp_path):
+    out = tmp_path / "RESULTS.md"
+    out.write_text("# Benchmark results\n\nthe timings\n")
+    args = ["--deals", "3", "--presets", "bo3", "--results", str(out)]
+    done = run("bench/expert_rules.py", *args)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Expert rules\n")
+    rules = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| ")]
+    assert rules[1:] == list(RULES)  # under the head row
+    assert [name for name, _ in write_results().kept_sections(text)] == ["expert rules"]
 
 
 def test_results_are_written_from_a_benchmark_json(tmp_path):
