@@ -6,6 +6,7 @@ no process behind; the text form reads back its command."""
 
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import jsonschema
@@ -24,12 +26,14 @@ import shengji as sj
 from shengji.bots import bot_from_text, bot_text, bots_from_text
 from shengji.bots.external import (
     START_GRACE,
+    ExternalSeat,
     bot_processes,
     command_text,
+    legal_answers,
     message,
     split_command,
 )
-from shengji.play.rounds import Table, play_round, view_of
+from shengji.play.rounds import Table, answer_seat, play_round, view_of
 from shengji.play.serve import answer_line, served_bot
 from shengji.play.viewer import render_html
 from shengji.testing import check_record
@@ -368,6 +372,67 @@ def test_a_forfeited_record_is_checked_by_the_replay(tmp_path):
     played_out = play_round("v3", 2, "greedy").to_dict()
     del played_out["forfeit"]  # a record written before forfeits
     assert sj.RoundRecord.from_dict(played_out).forfeit is None
+
+
+class Flaky(ExternalSeat):
+    """An external seat without a process: a random legal answer to each decision, and at its
+    `fail_at`th, garbage or its whole hand (refused)."""
+
+    def __init__(self, seat, fail_at, rng):
+        super().__init__(sj.ExternalBot(["flaky"]), seat)
+        self.fail_at, self.rng, self.asked = fail_at, rng, 0
+
+    def ask(self, view):
+        self.asked += 1
+        legal = legal_answers(view)
+        if self.asked == self.fail_at and self.rng.random() < 0.5:
+            raise self.failure(view, "junk", "answered 'junk'")
+        if self.asked == self.fail_at:
+            self.said = str(view.hand)
+        elif legal is None:
+            self.said = " ".join(str(view.hand).split()[:8])
+        else:
+            self.said = self.rng.choice(legal)
+        return self.said
+
+
+def test_forfeits_at_every_kind_of_decision_replay_and_settle_by_the_rule():
+    rng = random.Random(5)
+    decisions = Counter()
+    for _ in range(100):
+        rules = sj.Rules.preset(rng.choice(["v3", "match16", "bo3"]))
+        seed, dealer, first = rng.randrange(10**6), rng.randrange(4), rng.random() < 0.5
+        levels = (rng.randrange(2, 15), rng.randrange(2, 15))
+        failing, fail_at = rng.randrange(4), rng.choice([1, 2, 3, 5, 10, 25])
+        seats = [Flaky(s, fail_at if s == failing else 0, rng) for s in range(4)]
+        table = Table(rules, seed, dealer, levels, first, [sj.BotSpec.python()] * 4)
+        forfeit = None
+        while forfeit is None and (pending := table.advance()) is not None:
+            forfeit = answer_seat(table, rules, levels, seats[pending[1]], *pending)
+        rec = sj.RoundRecord(
+            rules=rules,
+            seed=seed,
+            first_drawer=dealer,
+            levels=levels,
+            first_round=first,
+            forfeit=forfeit,
+            **table.record(),
+        )
+        assert same_record(sj.replay(json.loads(json.dumps(rec.to_dict()))), rec)
+        decisions[None if forfeit is None else forfeit["decision"]] += 1
+        if forfeit is not None:
+            assert forfeit["seat"] == failing
+            dealer_fails = rec.dealer % 2 == failing % 2
+            assert (rec.defender_points, rec.settlement) == rules.forfeited(dealer_fails)
+    assert set(decisions) == {"declare", "bury", "play", None}
+
+
+def test_a_frame_of_rounds_scores_forfeits_as_rounds(tmp_path):
+    bot = python_bot(tmp_path, CRASH)  # fails at its first declaration, before a dealer
+    frame = sj.simulate_rounds(2, "v3", [bot, "greedy", "greedy", "greedy"], first_round=True)
+    assert (frame.dealer == 1).all() and frame.trump_suit.isna().all()
+    assert (frame.defender_points == 0).all() and frame.dealer_holds.all()
+    assert (frame.rise == 3).all() and str(frame.trump_suit.dtype) == "category"
 
 
 def test_a_python_bot_that_fails_still_stops_the_run():

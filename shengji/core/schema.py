@@ -256,6 +256,7 @@ DUEL_ROUND_NAMES = (
 SEATINGS = ("seating1", "seating2")  # a duel's: A at seats 0 and 2, then at 1 and 3
 NOBODY = "nobody declared: the bottom was turned for the trump"
 PLAYED_OUT = "no bot failed: the round was played out"
+NO_TRUMP_YET = "an external bot forfeited the round before the trump was set"
 
 
 def seat_variant(s: int) -> str:
@@ -278,7 +279,7 @@ def columns(
     )
 
 
-ROUND_COLUMNS = columns(("seed",) + ROUND_NAMES)
+ROUND_COLUMNS = columns(("seed",) + ROUND_NAMES, null={"trump_suit": NO_TRUMP_YET})
 
 
 def hand_columns(seats: Sequence[str] = SEAT_VARIANTS) -> tuple[Column, ...]:
@@ -301,7 +302,13 @@ def duel_columns(
         columns(("deal", "seed"))
         + columns(("attempts",), absent="unless accept is given")
         + hand_columns(seats)
-        + tuple(c for s in seatings for c in columns(DUEL_ROUND_NAMES, s, {"forfeit": PLAYED_OUT}))
+        + tuple(
+            c
+            for s in seatings
+            for c in columns(
+                DUEL_ROUND_NAMES, s, {"forfeit": PLAYED_OUT, "trump_suit": NO_TRUMP_YET}
+            )
+        )
         + columns(("score",))
     )
 
