@@ -409,6 +409,8 @@ def test_forfeits_at_every_kind_of_decision_replay_and_settle_by_the_rule():
         forfeit = None
         while forfeit is None and (pending := table.advance()) is not None:
             forfeit = answer_seat(table, rules, levels, seats[pending[1]], *pending)
+        assert table.advance() is None
+        table.check_knowledge()  # what the seats know: the round as it stopped
         rec = sj.RoundRecord(
             rules=rules,
             seed=seed,

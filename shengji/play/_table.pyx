@@ -111,6 +111,7 @@ cdef class Table:
     cdef readonly object rules
     cdef list built_events     # events() and tricks() as built so far
     cdef list built_tricks
+    cdef bint forfeited        # ended at a pending decision (forfeit), its phase kept
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
@@ -147,6 +148,8 @@ cdef class Table:
         """Play on with the native bots; returns (what, seat) for a Python seat's decision, or
         None when the round is over."""
         cdef int rc
+        if self.forfeited:
+            return None
         with nogil:
             rc = drive(self.g, self.bots, self.know, False, 0)
         if rc == BAD_REDEALS:
@@ -617,7 +620,8 @@ cdef class Table:
         defenders' points and the settlement are given, the tricks' points and penalties are
         those of the tricks finished, the bottom's count for nothing (multiplier 0). record()
         and row() then read the round as it stopped, its hands as they were if the first trick
-        had not started; answers() keeps the trick in progress."""
+        had not started; answers() keeps the trick in progress. The round keeps its phase, so
+        that what the seats know (knowledge()) is what they knew at the decision."""
         g = self.g
         if not g.pending:
             raise PlayError("no decision is pending: only a pending decision is forfeited")
@@ -633,7 +637,7 @@ cdef class Table:
         g.res.dealer_holds = dealer_holds
         g.res.rise = rise
         g.pending = False
-        g.phase = PH_DONE
+        self.forfeited = True
 
     def answers(self):
         """The answers given in the trick in progress, from its leader (a failed throw as
@@ -646,7 +650,7 @@ cdef class Table:
         """The finished (or forfeited) round's fields (shengji.play.records.RoundRecord
         builds on them): the bottom empty where nobody buried."""
         g = self.g
-        if g.phase != PH_DONE:
+        if g.phase != PH_DONE and not self.forfeited:
             raise PlayError("the round is not over")
         r = &g.res
         return {"deals": tuple([self.deck(d) for d in range(g.ndeals)]),
@@ -666,7 +670,7 @@ cdef class Table:
     def row(self):
         """The finished round's row as simulate gives it (ROUND_NAMES, one int16 each),
         written by the same code."""
-        if self.g.phase != PH_DONE:
+        if self.g.phase != PH_DONE and not self.forfeited:
             raise PlayError("the round is not over")
         cols = {name: np.zeros(1, dtype=np.int16) for name in ROUND_NAMES}
         cdef RowColumns c = row_columns(cols)
