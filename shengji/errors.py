@@ -53,8 +53,10 @@ class BotError(ShengjiError):
 class ExternalBotError(BotError):
     """An external bot (shengji.bots.external) that failed a decision: it exited, gave no
     answer within its timeout, or printed what is not an answer. Names the seat, the decision
-    and what the bot printed (`said`, None when it printed nothing); the run stops there and
-    the round is not scored (docs/manual/external-bots.md "When a bot fails")."""
+    and what the bot printed (`said`, None when it printed nothing). Raised where the bot's
+    on_error is "raise": the run stops there and the round is not scored; where it is
+    "forfeit", its team forfeits the round instead (docs/manual/external-bots.md "When a bot
+    fails")."""
 
     def __init__(self, seat: int, decision: str, said: str | None, reason: str):
         super().__init__(f"seat {seat}, {decision}: {reason}")

@@ -90,6 +90,14 @@ def _names(cards: Counter) -> str:
 
 
 def _check(rec: RoundRecord) -> None:
+    if rec.forfeit is not None:
+        raise _fail(
+            f"the round was forfeited (seat {rec.forfeit['seat']}, {rec.forfeit['decision']}): "
+            "it checks rounds played out; sj.replay checks a forfeited one"
+        )
+    if rec.trump is None:
+        raise _fail("trump: None, but only a round forfeited before the trump was set has none")
+    trump = rec.trump
     try:
         validate.seed(rec.seed)
         validate.seat(rec.first_drawer, "first_drawer")
@@ -116,8 +124,8 @@ def _check(rec: RoundRecord) -> None:
     for name, got, want in (
         ("dealer", rec.dealer, dealer),
         ("declarer", rec.declarer, declarer),
-        ("trump suit", rec.trump.suit, suit),
-        ("trump level", rec.trump.level, level),
+        ("trump suit", trump.suit, suit),
+        ("trump level", trump.level, level),
     ):
         if got != want:
             raise _fail(f"{name} is {got!r}, but the declarations give {want!r}")
@@ -201,7 +209,6 @@ def _check(rec: RoundRecord) -> None:
     # leaders, throw checks, follows and winners, by the plain reference
     check_tricks_with_reference(rec, "check_record")
     # the end of the round: the points, penalties, the bottom, the settlement
-    trump = rec.trump
     taken = [0, 0]
     penalty = 0
     for t in rec.tricks:

@@ -114,6 +114,8 @@ def test_the_summary(tmp_path):
         ("dealer_holds", "team=b"),
         ("defender_points_mean", "team=a"),
         ("defender_points_mean", "team=b"),
+        ("forfeits_mean", "team=a"),
+        ("forfeits_mean", "team=b"),
     }
     score = metrics[("score", "team=a")]
     assert score["n"] == 3000 and score["value"] == pytest.approx(frame["score"].mean())

@@ -1,16 +1,20 @@
 """External bots (shengji.bots.external): a program in another language playing through the
 protocol plays exactly as the same rule written as a Python bot; bots that crash, hang, print
-garbage or play illegally stop the run with an error naming the seat, the decision and what
-they printed, and leave no process behind; the text form reads back its command."""
+garbage or play illegally forfeit the round for their team by the rule (or, on_error="raise",
+stop the run with an error naming the seat, the decision and what they printed), and leave
+no process behind; the text form reads back its command."""
 
 import json
 import os
+import random
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import jsonschema
@@ -22,13 +26,17 @@ import shengji as sj
 from shengji.bots import bot_from_text, bot_text, bots_from_text
 from shengji.bots.external import (
     START_GRACE,
+    ExternalSeat,
     bot_processes,
     command_text,
+    legal_answers,
     message,
     split_command,
 )
-from shengji.play.rounds import Table, play_round, view_of
+from shengji.play.rounds import Table, answer_seat, play_round, view_of
 from shengji.play.serve import answer_line, served_bot
+from shengji.play.viewer import render_html
+from shengji.testing import check_record
 
 # The first legal answer of each message (the engine lists them: legal=true), and the first 8
 # cards of the hand to bury: JSON read with sed, as the protocol's compact lines allow.
@@ -172,7 +180,8 @@ def test_messages_validate_against_the_schema(shell_bot):
     assert not validator.is_valid({k: v for k, v in good.items() if k != "view"})
 
 
-# -- Failures: the run stops with one error naming the seat, the decision and what was printed
+# -- Failures: on_error="raise", the run stops with one error naming the seat, the decision and
+# what was printed; "forfeit" (the default), the team forfeits the round and the run goes on
 
 CRASH = """
 import sys
@@ -236,7 +245,7 @@ def test_a_failing_bot_stops_the_run_naming_seat_decision_and_answer(
     play_round("v3", 1, ["greedy", First(), "greedy", "greedy"], first_round=True)
     assert asked  # seat 1's first decision of this round is a declaration
     monkeypatch.setattr("shengji.bots.external.START_GRACE", 0.0)
-    bot = python_bot(tmp_path, code, timeout=0.3)
+    bot = python_bot(tmp_path, code, timeout=0.3, on_error="raise")
     with pytest.raises(sj.ExternalBotError, match=reason) as info:
         play_round("v3", 1, ["greedy", bot, "greedy", "greedy"], first_round=True)
     e = info.value
@@ -245,7 +254,7 @@ def test_a_failing_bot_stops_the_run_naming_seat_decision_and_answer(
 
 
 def test_an_illegal_play_is_refused_naming_the_answer(tmp_path):
-    bot = python_bot(tmp_path, ILLEGAL, legal=True)
+    bot = python_bot(tmp_path, ILLEGAL, legal=True, on_error="raise")
     with pytest.raises(sj.IllegalAction, match=r"seat 2, play: (\w+ ){20,}\w+: ") as info:
         play_round("v3", 0, ["greedy", "greedy", bot, "greedy"])
     assert info.value.seat == 2 and not isinstance(info.value, sj.ExternalBotError)
@@ -253,11 +262,231 @@ def test_an_illegal_play_is_refused_naming_the_answer(tmp_path):
 
 def test_the_first_answer_has_a_grace_for_start_up(tmp_path):
     slow_start = "import time, sys\ntime.sleep(0.5)\n" + GARBAGE.replace("hello world", "pass")
-    bot = python_bot(tmp_path, slow_start, timeout=0.2)
+    bot = python_bot(tmp_path, slow_start, timeout=0.2, on_error="raise")
     # the late first answer is read (START_GRACE): the run stops at the first play, on "pass"
     with pytest.raises(sj.ExternalBotError, match="answered 'pass', not cards") as info:
         play_round("v3", 0, [bot, "greedy", "greedy", "greedy"], first_round=True)
     assert info.value.decision == "play" and START_GRACE >= 1
+
+
+@pytest.mark.parametrize(
+    "code,said,reason",
+    [
+        (CRASH, None, r"exited with status 3; its error output ends: 'Traceback: my bot broke'"),
+        (HANG, None, r"gave no answer within 0.3 s"),
+        (GARBAGE, "hello world", r"answered 'hello world', not cards of a show or \"pass\""),
+    ],
+)
+def test_a_failing_bot_forfeits_the_round_before_a_dealer(
+    tmp_path, monkeypatch, caplog, code, said, reason
+):
+    # seat 1's first decision is a declaration of a first round (the previous test): nobody
+    # deals yet, so seat 2 deals and seat 1's team defends with 0 points
+    monkeypatch.setattr("shengji.bots.external.START_GRACE", 0.0)
+    bot = python_bot(tmp_path, code, timeout=0.3)
+    rec = play_round("v3", 1, ["greedy", bot, "greedy", "greedy"], first_round=True)
+    f = rec.forfeit
+    assert (f["seat"], f["decision"], f["said"], f["trick"]) == (1, "declare", said, [])
+    assert re.search(reason, f["reason"]) and f["reason"].startswith("process(")
+    assert (f["deal"], f["when"]) == (0, "drawing") and f["at"] < 100
+    assert rec.dealer == 2 and rec.trump is None and rec.tricks == () and rec.buries == ()
+    assert rec.defender_points == 0 and rec.multiplier == 0 and rec.bottom == sj.Cards()
+    assert rec.settlement == sj.Rules.preset("v3").settle(0) == (True, 3)
+    assert sum(map(len, rec.hands)) == f["at"]  # the cards drawn when it failed
+    assert same_record(sj.replay(json.loads(json.dumps(rec.to_dict()))), rec)
+    assert [r.getMessage() for r in caplog.records if r.name == "shengji.forfeit"] == [
+        f"forfeit: round seed {rec.seed}, seat 1, declare: {f['reason']}"
+    ]
+
+
+def same_record(a, b):
+    return a.to_dict() == b.to_dict()
+
+
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def test_an_illegal_answer_forfeits_for_the_team_that_deals_or_defends(tmp_path, preset):
+    rules = sj.Rules.preset(preset)
+    bot = python_bot(tmp_path, ILLEGAL, legal=True)  # its whole hand as its first play
+    for dealer, points in ((2, 200), (1, 0)):  # seat 2's team deals, then defends
+        rec = play_round(preset, 0, ["greedy", "greedy", bot, "greedy"], dealer=dealer)
+        f = rec.forfeit
+        assert (f["seat"], f["decision"], rec.dealer) == (2, "play", dealer)
+        assert f["said"] == str(sj.Cards(f["said"])) and len(sj.Cards(f["said"])) > 20
+        assert "answered" in f["reason"] and f["said"] in f["reason"]
+        assert rec.defender_points == points and rec.multiplier == 0
+        assert (points, rec.settlement) == rules.forfeited(dealing := points == 200)
+        want = {"points": rules.settle(points), "levels": (not dealing, 0 if dealing else 1)}
+        assert rec.settlement == want[rules.forfeit_by]
+        assert same_record(sj.replay(rec), rec)
+
+
+# Plays the first legal answer, until its `FAIL_AT`th play, which it answers "hello"
+LATE = """
+import json, sys
+plays = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["decision"] == "bury":
+        print(" ".join(m["view"]["hand"].split()[:8]), flush=True)
+        continue
+    plays += m["decision"] == "play"
+    print("hello" if plays == FAIL_AT else m["legal"][0], flush=True)
+"""
+
+
+@pytest.mark.parametrize("fail_at", [1, 7, 14])
+def test_a_forfeit_during_the_tricks_keeps_them_and_replays(tmp_path, fail_at):
+    bot = python_bot(tmp_path, LATE.replace("FAIL_AT", str(fail_at)), legal=True)
+    rec = play_round("bo3", 4, ["greedy", "greedy", "expert", bot], dealer=0)
+    f = rec.forfeit
+    assert (f["seat"], f["decision"], f["said"]) == (3, "play", "hello")
+    before = [p for t in rec.tricks for s, p in zip(t.seats, t.plays) if s == 3]
+    leader = rec.tricks[-1].winner if rec.tricks else rec.dealer
+    assert len(before) == fail_at - 1 and len(f["trick"]) == (3 - leader) % 4
+    defenders = [t.points for t in rec.tricks if t.winner % 2 != rec.dealer % 2]
+    assert rec.trick_points == sum(defenders) and rec.multiplier == 0
+    assert rec.settlement == (True, 1) and rec.defender_points == 0  # bo3: the dealer's +1
+    d = json.loads(json.dumps(rec.to_dict()))
+    assert same_record(sj.RoundRecord.from_dict(d), rec)
+    assert same_record(sj.replay(d), rec)
+    assert "seat 3 forfeited the round for team 1+3 at its play" in render_html(rec)
+    with pytest.raises(sj.ShengjiError, match="forfeited .*sj.replay checks"):
+        check_record(rec)
+
+
+def test_a_forfeited_record_is_checked_by_the_replay(tmp_path):
+    bot = python_bot(tmp_path, LATE.replace("FAIL_AT", "3"), legal=True)
+    rec = play_round("v3", 2, ["greedy", bot, "greedy", "greedy"]).to_dict()
+    bad = {**rec, "settlement": {"dealer_holds": False, "rise": 3}}
+    with pytest.raises(sj.ShengjiError, match="replay: settlement.dealer_holds differs"):
+        sj.replay(bad)
+    bad = {**rec, "forfeit": {**rec["forfeit"], "seat": 2}}
+    with pytest.raises(sj.ShengjiError, match=r"replay: trick \d+ is played but the record"):
+        sj.replay(bad)
+    bad = {**rec, "forfeit": {**rec["forfeit"], "decision": "dance"}}
+    with pytest.raises(sj.ShengjiError, match="not a round record: forfeit.decision must be"):
+        sj.replay(bad)
+    old = {k: v for k, v in rec.items() if k != "forfeit"}  # a round played out, it says
+    with pytest.raises(sj.ShengjiError, match="replay: "):
+        sj.replay(old)
+    played_out = play_round("v3", 2, "greedy").to_dict()
+    del played_out["forfeit"]  # a record written before forfeits
+    assert sj.RoundRecord.from_dict(played_out).forfeit is None
+
+
+class Flaky(ExternalSeat):
+    """An external seat without a process: a random legal answer to each decision, and at its
+    `fail_at`th, garbage or its whole hand (refused)."""
+
+    def __init__(self, seat, fail_at, rng):
+        super().__init__(sj.ExternalBot(["flaky"]), seat)
+        self.fail_at, self.rng, self.asked = fail_at, rng, 0
+
+    def ask(self, view):
+        self.asked += 1
+        legal = legal_answers(view)
+        if self.asked == self.fail_at and self.rng.random() < 0.5:
+            raise self.failure(view, "junk", "answered 'junk'")
+        if self.asked == self.fail_at:
+            self.said = str(view.hand)
+        elif legal is None:
+            self.said = " ".join(str(view.hand).split()[:8])
+        else:
+            self.said = self.rng.choice(legal)
+        return self.said
+
+
+def test_forfeits_at_every_kind_of_decision_replay_and_settle_by_the_rule():
+    rng = random.Random(5)
+    decisions = Counter()
+    for _ in range(100):
+        rules = sj.Rules.preset(rng.choice(["v3", "match16", "bo3"]))
+        seed, dealer, first = rng.randrange(10**6), rng.randrange(4), rng.random() < 0.5
+        levels = (rng.randrange(2, 15), rng.randrange(2, 15))
+        failing, fail_at = rng.randrange(4), rng.choice([1, 2, 3, 5, 10, 25])
+        seats = [Flaky(s, fail_at if s == failing else 0, rng) for s in range(4)]
+        table = Table(rules, seed, dealer, levels, first, [sj.BotSpec.python()] * 4)
+        forfeit = None
+        while forfeit is None and (pending := table.advance()) is not None:
+            forfeit = answer_seat(table, rules, levels, seats[pending[1]], *pending)
+        assert table.advance() is None
+        table.check_knowledge()  # what the seats know: the round as it stopped
+        rec = sj.RoundRecord(
+            rules=rules,
+            seed=seed,
+            first_drawer=dealer,
+            levels=levels,
+            first_round=first,
+            forfeit=forfeit,
+            **table.record(),
+        )
+        assert same_record(sj.replay(json.loads(json.dumps(rec.to_dict()))), rec)
+        decisions[None if forfeit is None else forfeit["decision"]] += 1
+        if forfeit is not None:
+            assert forfeit["seat"] == failing
+            dealer_fails = rec.dealer % 2 == failing % 2
+            assert (rec.defender_points, rec.settlement) == rules.forfeited(dealer_fails)
+    assert set(decisions) == {"declare", "bury", "play", None}
+
+
+def test_a_frame_of_rounds_scores_forfeits_as_rounds(tmp_path):
+    bot = python_bot(tmp_path, CRASH)  # fails at its first declaration, before a dealer
+    frame = sj.simulate_rounds(2, "v3", [bot, "greedy", "greedy", "greedy"], first_round=True)
+    assert (frame.dealer == 1).all() and frame.trump_suit.isna().all()
+    assert (frame.defender_points == 0).all() and frame.dealer_holds.all()
+    assert (frame.rise == 3).all() and str(frame.trump_suit.dtype) == "category"
+
+
+def test_a_python_bot_that_fails_still_stops_the_run():
+    class Broken(FirstLegal):
+        def play(self, view):
+            return view.hand  # the whole hand: illegal
+
+    with pytest.raises(sj.IllegalAction, match="seat 1, play"):
+        play_round("v3", 0, ["greedy", Broken(), "greedy", "greedy"])
+
+
+def test_a_match_goes_on_after_forfeits(tmp_path):
+    bot = python_bot(tmp_path, CRASH)
+    match = sj.play_match("v3", 5, [bot, "greedy", "greedy", "greedy"])
+    forfeits = [r.forfeit for r in match.rounds]
+    assert all(f is not None and f["seat"] == 0 for f in forfeits)  # every round, at once
+    assert same_record(sj.replay_match(match.to_dict()), match) and match.winner == 1
+
+
+@pytest.mark.slow
+def test_duels_and_a_ladder_count_forfeits(tmp_path):
+    bot = python_bot(tmp_path, CRASH)
+    duel = sj.duel(bot, "greedy", deals=3, seed=1, workers=1)
+    assert duel.forfeits() == {"a": 6, "b": 0}  # each round played, forfeited by A
+    assert set(duel.frame["forfeit__seating1"]) == {0, 2}
+    assert set(duel.frame["forfeit__seating2"]) == {1, 3}
+    assert (duel.frame["score"] < 0).all()
+    native = sj.duel("expert", "greedy", deals=3, seed=1, workers=1)
+    assert native.forfeits() == {"a": 0, "b": 0}
+    assert native.frame["forfeit__seating1"].isna().all()
+    matches = sj.duel("greedy", bot, matches=1, seed=1, workers=1)
+    assert matches.forfeits()["a"] == 0 and matches.forfeits()["b"] > 0
+    ladder = sj.ladder([bot_text(bot), "greedy", "random"], deals=2, seed=1, workers=2)
+    standings = {s.bot: s.forfeits for s in ladder.standings()}
+    assert standings == {bot_text(bot): 8, "greedy": 0, "random": 0}
+    assert "forfeits" in ladder.table()
+
+
+def test_the_command_line_names_each_forfeit(tmp_path):
+    bot = python_bot(tmp_path, CRASH)
+    args = ["simulate", "--rounds", "2", "--bots", f"{bot_text(bot)},greedy,greedy,greedy"]
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.startswith("forfeit: ")]
+    assert len(lines) == 2 and all(
+        "seat 0, " in line and "exited with status 3" in line for line in lines
+    )
 
 
 # A bot that records its pid and a child's (a grandchild of the run) in `pids`, then answers
@@ -296,11 +525,21 @@ def recorded_pids(pids):
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
 def test_no_process_survives_a_run_that_fails(tmp_path):
-    bot, pids = spawner(tmp_path, timeout=0.3)
+    bot, pids = spawner(tmp_path, timeout=0.3, on_error="raise")
     with pytest.raises(sj.ExternalBotError, match="gave no answer"):
         sj.simulate_rounds(2, "v3", [bot, "greedy", bot, "greedy"])
     found = recorded_pids(pids)
     assert len(found) >= 2 and not any(alive(p) for p in found)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
+def test_a_failed_process_is_killed_and_a_fresh_one_plays_on(tmp_path):
+    bot, pids = spawner(tmp_path, timeout=0.3)
+    frame = sj.simulate_rounds(2, "v3", [bot, "greedy", "greedy", "greedy"])
+    assert len(frame) == 2
+    found = recorded_pids(pids)  # a process (and its child) for each round, each forfeited
+    assert len(found) == 4 and not any(alive(p) for p in found)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
@@ -363,6 +602,7 @@ def test_a_command_that_does_not_start(tmp_path):
             sj.ExternalBot(["shengji", "serve-bot", "greedy:call=eager,patience=3"], timeout=0.5),
         ),
         ('process:cmd=a "b,c" d\\,e', sj.ExternalBot(["a", "b,c", "d,e"])),
+        ("process:cmd=a,on_error=raise", sj.ExternalBot(["a"], on_error="raise")),
     ],
 )
 def test_process_texts(text, bot):
@@ -381,6 +621,7 @@ def test_process_texts(text, bot):
         ("process:cmd=a,timeout=0", r"timeout must be seconds in \(0, 3600\]"),
         ("process:cmd=a,mode=sometimes", "mode must be one of seat, each"),
         ("process:cmd=a,legal=maybe", "legal must be true or false"),
+        ("process:cmd=a,on_error=ignore", "on_error must be one of forfeit, raise, got 'ignore'"),
         ("process:cmd=a,speed=9", "unknown setting 'speed'; process takes cmd, timeout"),
         ("process:cmd=a,cmd=b", "cmd is set twice"),
         ("process:cmd=a b:greedy:call=eager", "'greedy' is not key=value .* inside quotes"),
@@ -398,10 +639,12 @@ words = st.lists(
 )
 
 
-@given(words, st.sampled_from(["seat", "each"]), st.booleans())
-def test_any_command_reads_back_from_its_text(cmd, mode, legal):
+@given(
+    words, st.sampled_from(["seat", "each"]), st.booleans(), st.sampled_from(["forfeit", "raise"])
+)
+def test_any_command_reads_back_from_its_text(cmd, mode, legal, on_error):
     assert split_command(command_text(tuple(cmd))) == tuple(cmd)
-    bot = sj.ExternalBot(cmd, timeout=0.25, mode=mode, legal=legal)
+    bot = sj.ExternalBot(cmd, timeout=0.25, mode=mode, legal=legal, on_error=on_error)
     assert bot_from_text(bot_text(bot)) == bot
     assert bots_from_text(f"{bot_text(bot)},greedy,random,greedy") == [
         bot_text(bot),
@@ -422,6 +665,11 @@ def test_any_command_reads_back_from_its_text(cmd, mode, legal):
 def test_bad_commands(cmd, error):
     with pytest.raises(sj.BotError, match=error):
         sj.ExternalBot(cmd)
+
+
+def test_a_bad_on_error_names_the_setting():
+    with pytest.raises(sj.BotError, match="ExternalBot.on_error must be one of forfeit, raise"):
+        sj.ExternalBot(["a"], on_error="ignore")
 
 
 # -- serve-bot: our bots over the protocol, answering as they do natively

@@ -68,7 +68,7 @@ def test_the_manifest_names_a_checkpoint_by_absolute_path_and_digest(checkpoint)
     assert bot_text(bot_from_text(text)) == text
     again = sj.duel("learned:path=net.npz", "greedy", deals=6, workers=1)
     assert again.summary["digest"] == result.summary["digest"]
-    assert (again.frame.values == result.frame.values).all()
+    assert again.frame.equals(result.frame)
 
 
 def test_a_duel_resumed_after_its_checkpoint_changed_is_refused(checkpoint):

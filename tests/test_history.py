@@ -35,12 +35,16 @@ def golden(preset):
 
 
 def without_new_setting(saved):
-    """A record's text without Rules.multiplier_from, a setting newer than the golden files
-    (a record without it reads as "lead", which is how every round was settled then)."""
+    """A record's text without Rules.multiplier_from and Rules.forfeit_by, settings newer than
+    the golden files (a record without them reads as "lead" and "points", which is how every
+    round was settled then), nor its forfeit, a field newer too (None: played out)."""
 
     def drop(node):
         if isinstance(node, dict):
             node.pop("multiplier_from", None)
+            node.pop("forfeit_by", None)
+            if node.get("forfeit", "") is None:
+                node.pop("forfeit")
             for value in node.values():
                 drop(value)
         elif isinstance(node, list):

@@ -98,3 +98,14 @@ def test_every_setting_changes_what_happens():
     )
     assert any(sj.play_round(V3, seed=s, dealer=3, first_round=True).dealer != 3 for s in range(20))
     assert len(sj.play_match(BO3.replace(series=1), seed=3).games) == 1
+
+
+def test_a_forfeit_settles_by_the_rule_text_of_each_preset():
+    # 0 or 200 points, settled as any round (seed 000 art. 16); bo3: seed 003 (四)4(a)
+    assert V3.forfeited(True) == (200, (False, 3)) and V3.forfeited(False) == (0, (True, 3))
+    assert MATCH16.forfeited(True) == (200, (False, 6))
+    assert MATCH16.forfeited(False) == (0, (True, 5))
+    assert BO3.forfeited(True) == (200, (False, 0)) and BO3.forfeited(False) == (0, (True, 1))
+    assert BO3.replace(forfeit_by="points").forfeited(True) == (200, BO3.settle(200))
+    with pytest.raises(sj.RulesError, match="forfeit_by must be one of 'points', 'levels'"):
+        V3.replace(forfeit_by="never")

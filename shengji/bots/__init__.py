@@ -599,11 +599,12 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
 
 
 def process_from_text(text: str, rest: str) -> ExternalBot:
-    """The ExternalBot of a text form `process:cmd=...,timeout=...,mode=...,legal=...`
-    (`rest`: what follows the colon): settings separated by commas or colons outside quotes,
+    """The ExternalBot of a text form
+    `process:cmd=...,timeout=...,mode=...,legal=...,on_error=...` (`rest`: what follows the
+    colon): settings separated by commas or colons outside quotes,
     cmd split into words as a POSIX shell does (shlex), so that a comma or a colon of the
     command is quoted: `process:cmd=shengji serve-bot 'greedy:call=eager'`."""
-    known = {"cmd": "str", "timeout": "float", "mode": "str", "legal": "bool"}
+    known = {"cmd": "str", "timeout": "float", "mode": "str", "legal": "bool", "on_error": "str"}
     settings: dict[str, str] = {}
     for item in split_outside_quotes(rest, ",:") if rest.strip() else ():
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -629,8 +630,9 @@ def process_from_text(text: str, rest: str) -> ExternalBot:
             raise BotError(f"bot {text!r}: timeout must be seconds") from None
     if "legal" in settings:
         values["legal"] = read_setting(text, "legal", settings.pop("legal"), "bool")
-    if "mode" in settings:
-        values["mode"] = settings.pop("mode")
+    for key in ("mode", "on_error"):
+        if key in settings:
+            values[key] = settings.pop(key)
     try:
         return ExternalBot(**values)
     except ValueError as e:
@@ -679,7 +681,7 @@ def bot_text(bot: Any) -> str:
         default = ExternalBot(bot.cmd)
         changed = [
             f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-            for k in ("timeout", "mode", "legal")
+            for k in ("timeout", "mode", "legal", "on_error")
             if (v := getattr(bot, k)) != getattr(default, k)
         ]
         return ",".join([f"process:cmd={command_text(bot.cmd)}", *changed])

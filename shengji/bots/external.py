@@ -25,6 +25,7 @@ from shengji.round.views import View
 
 PROTOCOL = 1  # the protocol's version, in every message
 MODES = ("seat", "each")  # a process a seat for the run, or a process a decision
+ON_ERROR = ("forfeit", "raise")  # a failing bot forfeits the round, or stops the run
 START_GRACE = 10.0  # seconds a process's first answer may take beyond `timeout`: its start-up
 CLOSE_GRACE = 0.5  # seconds a process may take to exit once its input is closed
 MAX_ANSWER = 1 << 16  # bytes of an answer line: more is garbage, not a slow answer
@@ -39,16 +40,19 @@ class ExternalBot:
     decision and answers one. timeout: seconds each answer may take (a process's first answer
     START_GRACE more, for its start-up). legal: each play decision also lists the legal plays
     (every follow; the leads as sj.legal_leads lists them, up to sj.LEAD_CAP). A bot that
-    exits, overruns its timeout or prints what is not an answer stops the run with an
-    ExternalBotError naming the seat, the decision and what it printed; an answer the rules
-    refuse, with an IllegalAction as a Python bot's does. Text form: `process:cmd=python
-    mybot.py,timeout=2,mode=each,legal=true` (cmd is split as a POSIX shell does; a comma or
-    a colon in it goes inside quotes)."""
+    exits, overruns its timeout, prints what is not an answer or answers what the rules
+    refuse fails the decision: on_error "forfeit", its team forfeits the round
+    (Rules.forfeited) and the run goes on; "raise", the run stops with an ExternalBotError
+    naming the seat, the decision and what it printed (an IllegalAction for a refused
+    answer, as a Python bot's). Text form: `process:cmd=python
+    mybot.py,timeout=2,mode=each,legal=true,on_error=raise` (cmd is split as a POSIX shell
+    does; a comma or a colon in it goes inside quotes)."""
 
     cmd: tuple[str, ...]
     timeout: float = 1.0
     mode: str = "seat"
     legal: bool = False
+    on_error: str = "forfeit"
 
     def __post_init__(self) -> None:
         cmd = self.cmd
@@ -72,6 +76,10 @@ class ExternalBot:
             raise BotError(f"ExternalBot.mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if not isinstance(self.legal, bool):
             raise BotError(f"ExternalBot.legal must be True or False, got {self.legal!r}")
+        if self.on_error not in ON_ERROR:
+            raise BotError(
+                f"ExternalBot.on_error must be one of {', '.join(ON_ERROR)}, got {self.on_error!r}"
+            )
 
     def __str__(self) -> str:
         return f"process({command_text(self.cmd)})"
@@ -156,6 +164,7 @@ class ExternalSeat:
     def __init__(self, bot: ExternalBot, seat: int):
         self.bot = bot
         self.seat = seat
+        self.said: str | None = None  # the last answer line read
 
     def declare(self, view: View) -> Cards | None:
         """A show of view.options, or None for "pass"."""
@@ -194,15 +203,25 @@ class ExternalSeat:
         """The bot's answer line to this view's message (stripped of outer spaces)."""
         line = (json.dumps(message(view, self.bot.legal), separators=(",", ":")) + "\n").encode()
         processes = SESSION.get()
+        self.said = None
         if processes is None or self.bot.mode == "each":
             with contextlib.closing(BotProcess(self.bot.cmd)) as once:
-                return once.ask(line, self.bot.timeout + START_GRACE, self, view)
+                self.said = once.ask(line, self.bot.timeout + START_GRACE, self, view)
+                return self.said
         key = (self.bot, self.seat)
         if key not in processes:
             processes[key] = BotProcess(self.bot.cmd)
         process = processes[key]
         grace = START_GRACE if process.answers == 0 else 0.0
-        return process.ask(line, self.bot.timeout + grace, self, view)
+        self.said = process.ask(line, self.bot.timeout + grace, self, view)
+        return self.said
+
+    def drop(self) -> None:
+        """After a failed decision: the seat's process of the run closed (killed if it does
+        not exit), so that a fresh one answers the seat's next decision."""
+        processes = SESSION.get()
+        if processes is not None and (self.bot, self.seat) in processes:
+            processes.pop((self.bot, self.seat)).close()
 
 
 class BotProcess:

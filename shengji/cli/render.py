@@ -35,7 +35,8 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
     """A round record, readably: the declarations, the hands at the first trick, the bottom,
     every trick and the outcome."""
     out = sys.stdout if out is None else out
-    trump = rec.trump
+    # a round forfeited before the trump was set shows its hands as under no trump
+    trump = rec.trump or sj.Trump(rec.levels[rec.dealer % 2], None)
     suit = trump.suit
     print(
         f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
@@ -52,7 +53,7 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
         print(f"  deal {e.deal + 1}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
     print(
         f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
-        f"{SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
+        f"{'not set' if rec.trump is None else SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
         f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
         file=out,
     )
@@ -66,9 +67,15 @@ def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
         print(f"trick {i:2d}  {shown}  -> seat {t.winner} (+{t.points}){failed}", file=out)
     s = rec.settlement
     team = "dealer's team" if s.dealer_holds else "defenders"
+    f = rec.forfeit
     print(
-        f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
-        f"{rec.bottom_points} x {rec.multiplier} -> {rec.defender_points} points; "
+        (
+            f"Seat {f['seat']} forfeited at its {f['decision']}: {f['reason']} -> "
+            if f is not None
+            else f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
+            f"{rec.bottom_points} x {rec.multiplier} -> "
+        )
+        + f"{rec.defender_points} points; "
         f"the {team} {'hold' if s.dealer_holds else 'take over'} and rise {s.rise}.",
         file=out,
     )
@@ -81,11 +88,18 @@ def print_match(match: sj.MatchRecord, out: Any = None) -> None:
     print(f"Match of {match.rules.name}, seed {match.seed}: {len(match.rounds)} rounds.", file=out)
     for i, (rec, levels) in enumerate(zip(match.rounds, match.levels), 1):
         s = rec.settlement
-        suit = rec.trump.suit
+        trump = (
+            "no trump set"
+            if rec.trump is None
+            else SUIT_SYMBOLS[rec.trump.suit]
+            if rec.trump.suit
+            else "no trump"
+        )
+        forfeit = "" if rec.forfeit is None else f", seat {rec.forfeit['seat']} forfeited"
         rising = "dealer's team holds" if s.dealer_holds else "defenders take over"
         print(
-            f"round {i:3d}  dealer seat {rec.dealer}, level {sj.RANK_NAMES[rec.trump.level]} "
-            f"{SUIT_SYMBOLS[suit] if suit else 'no trump'}: defenders {rec.defender_points}, "
+            f"round {i:3d}  dealer seat {rec.dealer}, level {sj.RANK_NAMES[rec.levels[rec.dealer % 2]]} "
+            f"{trump}{forfeit}: defenders {rec.defender_points}, "
             f"the {rising} +{s.rise} -> levels {sj.RANK_NAMES[levels[0]]} (0+2), "
             f"{sj.RANK_NAMES[levels[1]]} (1+3)",
             file=out,

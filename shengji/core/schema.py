@@ -166,6 +166,13 @@ QUANTITIES = _quantities(
         "trump-calling study, when the declarations end)",
         True,
     ),
+    (
+        "forfeit",
+        "int8",
+        "the seat whose external bot failed a decision, its team forfeiting the round "
+        "(docs/manual/external-bots.md)",
+        True,
+    ),
     # -- a seat's hand as first dealt (shengji.core.deals.hand_features)
     *(
         (f"hand_{suit}", "int8", f"the hand's cards of suit {suit}, its level cards included")
@@ -244,9 +251,12 @@ DUEL_ROUND_NAMES = (
     "dealer_holds",
     "rise",
     "a_advantage",
+    "forfeit",
 )
 SEATINGS = ("seating1", "seating2")  # a duel's: A at seats 0 and 2, then at 1 and 3
 NOBODY = "nobody declared: the bottom was turned for the trump"
+PLAYED_OUT = "no bot failed: the round was played out"
+NO_TRUMP_YET = "an external bot forfeited the round before the trump was set"
 
 
 def seat_variant(s: int) -> str:
@@ -269,7 +279,7 @@ def columns(
     )
 
 
-ROUND_COLUMNS = columns(("seed",) + ROUND_NAMES)
+ROUND_COLUMNS = columns(("seed",) + ROUND_NAMES, null={"trump_suit": NO_TRUMP_YET})
 
 
 def hand_columns(seats: Sequence[str] = SEAT_VARIANTS) -> tuple[Column, ...]:
@@ -292,7 +302,13 @@ def duel_columns(
         columns(("deal", "seed"))
         + columns(("attempts",), absent="unless accept is given")
         + hand_columns(seats)
-        + tuple(c for s in seatings for c in columns(DUEL_ROUND_NAMES, s))
+        + tuple(
+            c
+            for s in seatings
+            for c in columns(
+                DUEL_ROUND_NAMES, s, {"forfeit": PLAYED_OUT, "trump_suit": NO_TRUMP_YET}
+            )
+        )
         + columns(("score",))
     )
 

@@ -111,6 +111,7 @@ cdef class Table:
     cdef readonly object rules
     cdef list built_events     # events() and tricks() as built so far
     cdef list built_tricks
+    cdef bint forfeited        # ended at a pending decision (forfeit), its phase kept
 
     def __cinit__(self):
         self.g = <Game*>calloc(1, sizeof(Game))
@@ -147,6 +148,8 @@ cdef class Table:
         """Play on with the native bots; returns (what, seat) for a Python seat's decision, or
         None when the round is over."""
         cdef int rc
+        if self.forfeited:
+            return None
         with nogil:
             rc = drive(self.g, self.bots, self.know, False, 0)
         if rc == BAD_REDEALS:
@@ -611,10 +614,43 @@ cdef class Table:
                 cards_of(t.attempted) if throw_failed(t) else None))
         return tuple(self.built_tricks)
 
-    def record(self):
-        """The finished round's fields (shengji.play.records.RoundRecord builds on them)."""
+    def forfeit(self, int dealer, int points, bint dealer_holds, int rise):
+        """End the round at its pending decision, forfeited (shengji.play.rounds settles it by
+        Rules.forfeited): `dealer` deals where nobody did yet, at its team's level; the
+        defenders' points and the settlement are given, the tricks' points and penalties are
+        those of the tricks finished, the bottom's count for nothing (multiplier 0). record()
+        and row() then read the round as it stopped, its hands as they were if the first trick
+        had not started; answers() keeps the trick in progress. The round keeps its phase, so
+        that what the seats know (knowledge()) is what they knew at the decision."""
         g = self.g
-        if g.phase != PH_DONE:
+        if not g.pending:
+            raise PlayError("no decision is pending: only a pending decision is forfeited")
+        if g.dealer < 0:
+            g.dealer = dealer
+            g.level = g.levels[dealer & 1]
+        if g.phase != PH_PLAY:
+            g.start_hands = g.hands
+        tally(g, &g.res.trick_points, &g.res.penalty)
+        g.res.bottom_points = points_raw(g.bottom) if g.nburies else 0
+        g.res.multiplier = 0
+        g.res.defender_points = points
+        g.res.dealer_holds = dealer_holds
+        g.res.rise = rise
+        g.pending = False
+        self.forfeited = True
+
+    def answers(self):
+        """The answers given in the trick in progress, from its leader (a failed throw as
+        it was tried): what a replay answers again to reach the pending play."""
+        g = self.g
+        t = &g.tricks[g.ntricks]
+        return [cards_of(t.attempted if i == 0 else t.plays[i]) for i in range(g.step)]
+
+    def record(self):
+        """The finished (or forfeited) round's fields (shengji.play.records.RoundRecord
+        builds on them): the bottom empty where nobody buried."""
+        g = self.g
+        if g.phase != PH_DONE and not self.forfeited:
             raise PlayError("the round is not over")
         r = &g.res
         return {"deals": tuple([self.deck(d) for d in range(g.ndeals)]),
@@ -624,7 +660,7 @@ cdef class Table:
                 "hands": tuple([cards_of(g.start_hands[i]) for i in range(4)]),
                 "buries": tuple([history.Bury(g.buriers[i], cards_of(g.buried[i]))
                                  for i in range(g.nburies)]),
-                "bottom": cards_of(g.bottom),
+                "bottom": cards_of(g.bottom) if g.nburies else Cards(),
                 "tricks": self.tricks(),
                 "trick_points": r.trick_points, "defender_points": r.defender_points,
                 "bottom_points": r.bottom_points, "multiplier": r.multiplier,
@@ -634,7 +670,7 @@ cdef class Table:
     def row(self):
         """The finished round's row as simulate gives it (ROUND_NAMES, one int16 each),
         written by the same code."""
-        if self.g.phase != PH_DONE:
+        if self.g.phase != PH_DONE and not self.forfeited:
             raise PlayError("the round is not over")
         cols = {name: np.zeros(1, dtype=np.int16) for name in ROUND_NAMES}
         cdef RowColumns c = row_columns(cols)

@@ -39,10 +39,12 @@ class RoundRecord:
     events: tuple[Event, ...]  # shows, 翻底, step-downs, revolutions, redeals, in order
     dealer: int
     declarer: int | None
-    trump: Trump
-    hands: tuple[Cards, ...]  # the hands when the first trick starts, after burying
-    buries: tuple[Bury, ...]  # the dealer's, then any 抄底
-    bottom: Cards  # the 8 cards buried last
+    trump: Trump | None  # None only in a round forfeited before the trump was set
+    # the hands when the first trick starts, after burying (in a round forfeited before: as
+    # they were at the forfeit)
+    hands: tuple[Cards, ...]
+    buries: tuple[Bury, ...]  # the dealer's, then any 抄底 (so far, in a forfeited round)
+    bottom: Cards  # the 8 cards buried last (none in a round forfeited before its bury)
     tricks: tuple[Trick, ...]
     trick_points: int
     defender_points: int
@@ -53,6 +55,10 @@ class RoundRecord:
     bots: list[str] = field(default_factory=list)
     # how the first deal was conditioned (shengji.core.deals.record_condition), None if shuffled
     condition: dict | None = None
+    # None, or where a seat's external bot failed and its team forfeited the round
+    # (shengji.play.rounds.forfeit_round): {seat, decision, reason, said, deal, when, at,
+    # trick}; the tricks are those finished before it
+    forfeit: dict | None = None
 
     def to_dict(self) -> dict:
         """The record as JSON data (shengji.round.history.to_data of each field)."""
@@ -214,6 +220,16 @@ def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
     return check
 
 
+def _trump(optional: bool = False) -> Check:
+    what = "a trump {level, suit}"
+    return _keys(
+        f"None or {what}" if optional else what,
+        optional=optional,
+        level=_integer(2, 14),
+        suit=_one_of(*SUITS, None),
+    )
+
+
 def _predeal(v: Any, path: str) -> dict:
     """Cards fixed to seats, as JSON holds them: {seat as text: card text}."""
     if not isinstance(v, dict):
@@ -294,7 +310,7 @@ RECORD_FIELDS: dict[str, Check] = {
     "events": _list_of(EVENT, "a list of events"),
     "dealer": _seat(),
     "declarer": _seat(optional=True),
-    "trump": _keys("a trump {level, suit}", level=_integer(2, 14), suit=_one_of(*SUITS, None)),
+    "trump": _trump(),
     "hands": _list_of(_cards(), "a list of 4 card texts", 4, 4),
     "buries": _list_of(BURY, "a list of 1 or more buries {seat, cards}", 1),
     "bottom": _cards(),
@@ -309,6 +325,24 @@ RECORD_FIELDS: dict[str, Check] = {
     ),
     "bots": _list_of(_text, "a list of bot names"),  # may be left out
     "condition": _condition,  # may be left out
+    "forfeit": _keys(  # may be left out
+        "None or a forfeit {seat, decision, reason, said, deal, when, at, trick}",
+        optional=True,
+        seat=_seat(),
+        decision=_one_of("declare", "revolt", "bury", "play"),
+        reason=_text,
+        said=lambda v, path: None if v is None else _text(v, path),
+        deal=_integer(0, MAX_ROUND_DEALS - 1),
+        when=_one_of(*WHEN),
+        at=_integer(0, DECK_SIZE),
+        trick=_list_of(_cards(), "a list of the trick's answers so far", 0, 3),
+    ),
+}
+OPTIONAL_FIELDS = ("bots", "condition", "forfeit")  # older records have none of them
+# a forfeited round's fields where they may hold less than a finished round's
+FORFEITED_FIELDS: dict[str, Check] = {
+    "trump": _trump(optional=True),
+    "buries": _list_of(BURY, "a list of buries {seat, cards}"),
 }
 
 
@@ -333,7 +367,7 @@ MATCH_FIELDS: dict[str, Check] = {
 FROM_DATA: dict[str, Callable[[Any], Any]] = {
     "deals": tuple,
     "events": lambda v: tuple(map(Event.from_dict, v)),
-    "trump": trump_from_dict,
+    "trump": lambda v: None if v is None else trump_from_dict(v),
     "hands": lambda v: tuple(map(Cards, v)),
     "buries": lambda v: tuple(map(Bury.from_dict, v)),
     "bottom": Cards,
@@ -347,11 +381,12 @@ def checked_fields(d: Any) -> dict[str, Any]:
     out); ShengjiError "not a round record: ..." naming the first field that does not fit."""
     if not isinstance(d, dict):
         raise ShengjiError(f"not a round record: a dict of its fields, got {short(d)}")
-    missing = set(RECORD_FIELDS) - set(d) - {"bots", "condition"}
+    missing = set(RECORD_FIELDS) - set(d) - set(OPTIONAL_FIELDS)
     if missing:
         raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
+    checks = RECORD_FIELDS if d.get("forfeit") is None else {**RECORD_FIELDS, **FORFEITED_FIELDS}
     try:
-        return {k: check(d[k], k) for k, check in RECORD_FIELDS.items() if k in d}
+        return {k: check(d[k], k) for k, check in checks.items() if k in d}
     except ValueError as e:
         raise ShengjiError(f"not a round record: {e}") from None
 

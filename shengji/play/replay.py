@@ -11,12 +11,14 @@ from typing import Any
 from shengji import reference as ref
 from shengji.bots import BotSpec
 from shengji.core import validate
+from shengji.core._core import Cards
 from shengji.core._deal import round_seed
 from shengji.core.deals import record_deck
 from shengji.core.validate import round_args, short
 from shengji.errors import EngineError, ShengjiError
 from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord, match_advance
+from shengji.play.rounds import settle_forfeit
 
 
 def difference(recorded: Any, replayed: Any, path: str) -> str | None:
@@ -159,9 +161,21 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
     rules = record.rules
     seed, dealer, levels = round_args(record.seed, record.first_drawer, record.levels)
     table, shows, buries = replay_table(record)
+    forfeit = record.forfeit
     while (pending := table.advance()) is not None:
-        replay_step(table, record, shows, buries, *pending)
+        if at_forfeit(table, record, shows, buries, *pending):
+            settle_forfeit(table, pending[1])
+            forfeit = None
+        else:
+            replay_step(table, record, shows, buries, *pending)
     unasked(shows, buries)
+    if forfeit is not None:
+        raise ShengjiError(
+            f"replay: the round never reaches the decision its forfeit names (seat "
+            f"{forfeit['seat']}, {forfeit['decision']} at deal {forfeit['deal']}, "
+            f"{forfeit['when']} {forfeit['at']}, after {len(record.tricks)} tricks and "
+            f"{len(forfeit['trick'])} plays of the next)"
+        )
     again = RoundRecord(
         rules=rules,
         seed=seed,
@@ -170,6 +184,7 @@ def replay_actions(record: RoundRecord | dict) -> RoundRecord:
         first_round=record.first_round,
         bots=record.bots,
         condition=record.condition,
+        forfeit=record.forfeit,
         **table.record(),
     )
     recorded, replayed = record.to_dict(), again.to_dict()
@@ -242,6 +257,25 @@ def replay_to(record: RoundRecord | dict, trick: int, seat: int) -> tuple[RoundR
     raise EngineError(f"engine bug: the replay of a checked record never reached trick {trick + 1}")
 
 
+def at_forfeit(
+    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
+) -> bool:
+    """Whether the pending decision is the one the record's round was forfeited at: its
+    forfeit's seat and decision, at its moment, every recorded show and bury given, and at a
+    play, every recorded trick and the answers of the trick in progress."""
+    f = record.forfeit
+    decision = "declare" if what == "show" else what
+    if f is None or (seat, decision) != (f["seat"], f["decision"]) or shows or buries:
+        return False
+    if table.moment != (f["deal"], f["when"], f["at"]):
+        return False
+    s = table.state()
+    return what != "play" or (len(s["tricks"]), len(s["current"])) == (
+        len(record.tricks),
+        len(f["trick"]),
+    )
+
+
 def unasked(shows: list, buries: list) -> None:
     """ShengjiError naming the first recorded show or bury the replay never asked for."""
     for left, kind in ((shows, "show"), (buries, "bury")):
@@ -281,18 +315,24 @@ def replay_answer(
         return table.answer(buries.pop(0).cards, False)
     s = table.state()
     n, step = len(s["tricks"]), len(s["current"])
-    if n >= len(record.tricks):
-        raise ShengjiError(
-            f"replay: trick {n + 1} is played but the record has {len(record.tricks)} tricks"
-        )
-    t = record.tricks[n]
-    return table.answer(t.tried if step == 0 else t.plays[step], False)
+    if n < len(record.tricks):
+        t = record.tricks[n]
+        return table.answer(t.tried if step == 0 else t.plays[step], False)
+    answers = [] if record.forfeit is None else record.forfeit["trick"]
+    if n == len(record.tricks) and step < len(answers):  # the trick a forfeit ended
+        return table.answer(Cards(answers[step]), False)
+    raise ShengjiError(
+        f"replay: trick {n + 1} is played but the record has {len(record.tricks)} tricks"
+        + ("" if record.forfeit is None else f" and {len(answers)} plays of a next one")
+    )
 
 
 def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:
     """Every lead's throw check, follow and winner, recomputed by shengji.reference; the
     ShengjiError at the first difference starts with `prefix`."""
     trump = record.trump
+    if trump is None:  # forfeited before the trump was set: no trick
+        return
     hands = list(record.hands)
     leader = record.dealer
     for i, t in enumerate(record.tricks):
@@ -314,5 +354,5 @@ def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> 
         for seat, play in zip(order, plays):
             hands[seat] = hands[seat] - play
         leader = winner
-    if any(len(h) for h in hands):
+    if record.forfeit is None and any(len(h) for h in hands):
         raise ShengjiError(f"{prefix}: cards left in hand after the last trick")

@@ -5,6 +5,7 @@ answer goes through the same checks."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -13,7 +14,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import is_search_bot, resolve_bots
-from shengji.bots.external import bot_processes
+from shengji.bots.external import ExternalSeat, bot_processes
 from shengji.core import validate
 from shengji.core._core import Cards, follow_error, to_masks
 from shengji.core._deal import round_seed
@@ -27,7 +28,7 @@ from shengji.core.deals import (
 )
 from shengji.core.schema import ROUND_COLUMNS, ROUND_NAMES, frame
 from shengji.core.validate import round_args
-from shengji.errors import CardError, IllegalAction, ShengjiError
+from shengji.errors import CardError, ExternalBotError, IllegalAction, ShengjiError
 from shengji.play._batch import first_deals, simulate
 from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord, match_advance
@@ -45,6 +46,8 @@ __all__ = [
     "simulate_rounds",
     "play_columns",
     "ask_python_bot",
+    "answer_seat",
+    "settle_forfeit",
     "view_of",
     "true_world",
 ]
@@ -94,7 +97,7 @@ def dealt_round(
 ) -> RoundRecord:
     """play_round of checked arguments; `dealt`, a conditioned first deal and its record's
     condition (shengji.core.deals.record_condition), or None for the shuffled one."""
-    table, names = played_table(
+    table, names, forfeit = played_table(
         rules, seed, bots, dealer, levels, first_round, None if dealt is None else dealt[0]
     )
     return RoundRecord(
@@ -105,6 +108,7 @@ def dealt_round(
         first_round=bool(first_round),
         bots=names,
         condition=None if dealt is None else dealt[1],
+        forfeit=forfeit,
         **table.record(),
     )
 
@@ -117,17 +121,77 @@ def played_table(
     levels: tuple[int, int],
     first_round: bool,
     deck: np.ndarray | None,
-) -> tuple[Table, list[str]]:
-    """The table of a round played to its end by `bots` (the Python ones asked here), and
-    the bots' names; `deck`, a conditioned first deal, or None for the shuffled one. External
-    bots' processes live for the round, or for the run around it (bot_processes)."""
+) -> tuple[Table, list[str], dict | None]:
+    """The table of a round played to its end by `bots` (the Python ones asked here), the
+    bots' names, and the round's forfeit (answer_seat) or None; `deck`, a conditioned first
+    deal, or None for the shuffled one. External bots' processes live for the round, or for
+    the run around it (bot_processes)."""
     specs, objects, names = resolve_bots(bots)
     table = Table(rules, seed, dealer, levels, first_round, specs, deck)
+    forfeit = None
     with bot_processes():
-        while (pending := table.advance()) is not None:
+        while forfeit is None and (pending := table.advance()) is not None:
             what, seat = pending
-            ask_python_bot(table, rules, levels, objects[seat], what, seat)
-    return table, names
+            forfeit = answer_seat(table, rules, levels, objects[seat], what, seat)
+    return table, names, forfeit
+
+
+FORFEITS = logging.getLogger("shengji.forfeit")  # a line for each round forfeited
+
+
+def answer_seat(
+    table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str, seat: int
+) -> dict | None:
+    """ask_python_bot, except where an external bot set to forfeit (ExternalBot.on_error)
+    fails the decision: its process is dropped and its team forfeits the round
+    (forfeit_round). The round's forfeit (RoundRecord.forfeit), or None."""
+    try:
+        ask_python_bot(table, rules, levels, bot, what, seat)
+    except (ExternalBotError, IllegalAction) as e:
+        if not (isinstance(bot, ExternalSeat) and bot.bot.on_error == "forfeit"):
+            raise
+        bot.drop()
+        if isinstance(e, ExternalBotError):
+            return forfeit_round(table, seat, e.reason, e.said)
+        said = bot.said
+        return forfeit_round(table, seat, f"{bot.bot}: answered {said!r}: {e.reason}", said)
+    return None
+
+
+def forfeit_round(table: Table, seat: int, reason: str, said: str | None) -> dict:
+    """`seat` failed its pending decision: the round ends there, forfeited by its team
+    (settle_forfeit), and a warning of the logger "shengji.forfeit" names the round, the
+    seat, the decision and what the bot said. The record's forfeit: the seat, the decision,
+    why and what the bot said, where it was (deal, when, at: as events give it) and the
+    answers of the trick in progress (a replay gives them again to reach the decision)."""
+    pending = table.pending
+    assert pending is not None and pending[1] == seat
+    decision = "declare" if pending[0] == "show" else pending[0]
+    deal, when, at = table.moment
+    forfeit = {
+        "seat": seat,
+        "decision": decision,
+        "reason": reason,
+        "said": said,
+        "deal": deal,
+        "when": when,
+        "at": at,
+        "trick": [str(c) for c in table.answers()] if decision == "play" else [],
+    }
+    settle_forfeit(table, seat)
+    FORFEITS.warning("forfeit: round seed %d, seat %d, %s: %s", table.seed, seat, decision, reason)
+    return forfeit
+
+
+def settle_forfeit(table: Table, seat: int) -> None:
+    """The table's round ended at `seat`'s pending decision and settled as its team's forfeit
+    (Rules.forfeited). A round without a dealer yet (a first round's declarations) is dealt
+    by the next seat, the failing team defending."""
+    dealer = table.state()["dealer"]
+    if dealer is None:
+        dealer = (seat + 1) % 4
+    points, settlement = table.rules.forfeited(dealer % 2 == seat % 2)
+    table.forfeit(dealer, points, settlement.dealer_holds, settlement.rise)
 
 
 def ask_python_bot(
@@ -382,10 +446,12 @@ def play_columns(
     """simulate's columns and seed for rounds played one by one (Python and search bots),
     each row written by the engine's own code (Table.row): `rounds` lists (i, dealer), round
     i seeded round_seed(seed, i). `dealt`: the rounds' first deals under `cond` and the
-    attempts each took (round_decks), or None. An external bot's process plays them all."""
+    attempts each took (round_decks), or None. An external bot's process plays them all.
+    With them, `forfeit`: the seat whose bot forfeited the round (answer_seat), -1 for none."""
+    rows, forfeits = [], []
     with bot_processes():
-        rows = [
-            played_table(
+        for j, (i, dealer) in enumerate(rounds):
+            table, _, forfeit = played_table(
                 rules,
                 round_seed(seed, i),
                 bots,
@@ -393,13 +459,14 @@ def play_columns(
                 levels,
                 first_round,
                 None if cond is None or dealt is None else dealt[0][j],
-            )[0].row()
-            for j, (i, dealer) in enumerate(rounds)
-        ]
+            )
+            rows.append(table.row())
+            forfeits.append(-1 if forfeit is None else forfeit["seat"])
     cols = {
         k: np.concatenate([r[k] for r in rows]) if rows else np.zeros(0, np.int16)
         for k in ROUND_NAMES
     }
+    cols["forfeit"] = np.array(forfeits, dtype=np.int16)
     cols["seed"] = np.array([round_seed(seed, i) for i, _ in rounds], dtype=np.uint64).astype(
         np.int64
     )

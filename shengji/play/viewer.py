@@ -109,7 +109,8 @@ def match_data(match: MatchRecord, notes: list[Any]) -> dict[str, Any]:
 def round_data(rec: RoundRecord, annotations: Any, title: str | None) -> dict[str, Any]:
     """The page's data of one replayed round: every card as text, each hand in display order
     (trumps first, then by suit, high to low), the trump cards named, the points so far."""
-    trump = rec.trump
+    # a round forfeited before the trump was set shows its cards as under no trump
+    trump = rec.trump or Trump(rec.levels[rec.dealer % 2], None)
     defenders = 1 - rec.dealer % 2
     taken, tricks = 0, []
     for t in rec.tricks:
@@ -138,9 +139,10 @@ def round_data(rec: RoundRecord, annotations: Any, title: str | None) -> dict[st
         "first_round": rec.first_round,
         "dealer": rec.dealer,
         "declarer": rec.declarer,
-        "trump": trump_text(trump),
+        "trump": "no trump set" if rec.trump is None else trump_text(trump),
         "trumps": sorted({c for c in dealt if category(c, trump) == TRUMP_CATEGORY}),
         "condition": condition_text(rec.condition),
+        "forfeit": forfeit_text(rec.forfeit, rec.tricks),
         "events": [
             {
                 "deal": e.deal,
@@ -209,6 +211,23 @@ def condition_text(condition: dict | None) -> str | None:
     else:
         parts.append(f"the deal of attempt {condition['attempt']} (counting from 0) taken")
     return "conditioned: " + "; ".join(parts)
+
+
+def forfeit_text(forfeit: dict | None, tricks: tuple) -> str | None:
+    """Who forfeited the round, where and why, in one line; None for a round played out."""
+    if forfeit is None:
+        return None
+    f = forfeit
+    where = (
+        f"in trick {len(tricks) + 1}"
+        if f["decision"] == "play"
+        else f"deal {f['deal'] + 1}, {WHEN[f['when']].format(at=f['at'])}"
+    )
+    said = "nothing" if f["said"] is None else repr(f["said"])
+    return (
+        f"seat {f['seat']} forfeited the round for team {f['seat'] % 2}+{f['seat'] % 2 + 2} "
+        f"at its {f['decision']} ({where}): {f['reason']}; it said {said}"
+    )
 
 
 def hand_at(rec: RoundRecord, trick: int, seat: int) -> Cards:
@@ -291,6 +310,7 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
                     f"{path}.best {short(best)} is not a play seat {seat} could make at trick "
                     f"{trick + 1} (an index, {trick}): it held {held}"
                 )
+            assert rec.trump is not None  # a round with a trick has a trump
             best = shown(cards, rec.trump)
         plays[trick][seat] = [
             note["levels"],

@@ -19,6 +19,7 @@ from shengji.round import _engine
 PASS_LINE = (
     80  # defenders' points that take the deal in every text (seed 000 art. 8, 002 §3, 003 (一)4)
 )
+DECK_POINTS = 200  # the points of the two decks (seed 002 §1 "两副牌总分：200分")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,14 @@ class Rules:
     dealer_rotation: str = "partner"
     # Games in a series: 1, or 3 for best of three (seed 003 (一)3 "三局两胜制").
     series: int = 1
+    # A seat that fails a decision (an external bot that crashes, hangs or answers what the
+    # rules refuse) ends the round and its team forfeits it (docs/rules.md §11): "points", the
+    # defenders' points are 0 if the failing team defends, all the deck's if it deals, settled
+    # as any round (seed 000 art. 16 "本副牌得0分（非违规方不做庄时得200分）"); "levels", the
+    # dealer's team failing, the defenders take the deal without rising, the defenders failing,
+    # the dealer's team rises 1 (seed 003 (四)4(a) "如坐庄方出错，则换庄，抓分方上台不升级；如抓
+    # 分方出错，则坐庄方升1级").
+    forfeit_by: str = "points"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -211,6 +220,15 @@ class Rules:
             raise RulesError(f"defenders' points must be a multiple of 5, got {points!r}")
         return Settlement(*_engine.settle(self, points))
 
+    def forfeited(self, dealer_fails: bool) -> tuple[int, Settlement]:
+        """The defenders' points and the settlement of a round forfeited by the dealer's team
+        (dealer_fails) or by the defenders (Rules.forfeit_by, docs/rules.md §11): the bottom and
+        its multiplier do not count."""
+        points = DECK_POINTS if dealer_fails else 0
+        if self.forfeit_by == "levels":
+            return points, Settlement(dealer_holds=not dealer_fails, rise=0 if dealer_fails else 1)
+        return points, self.settle(points)
+
     def advance(self, level: int, rise: int, held: bool) -> Advance:
         """Where the rising team's level goes (§8, must-play clamping), and whether it wins.
 
@@ -267,6 +285,7 @@ CHOICES = {
     "first_dealer": ("declarer", "fixed"),
     "dealer_rotation": ("partner", "stay"),
     "multiplier_from": ("lead", "winner"),
+    "forfeit_by": ("points", "levels"),
 }
 FLAGS = (
     "joker_pair_declares",
@@ -305,5 +324,6 @@ PRESETS = {
         no_declaration="turn_whole",
         overturn_takes_deal=False,
         series=3,
+        forfeit_by="levels",
     ),
 }

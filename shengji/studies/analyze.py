@@ -22,7 +22,7 @@ from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
 from shengji.errors import CardError, ShengjiError, TrumpError
 from shengji.play._playout import play_out, strategy_buries
 from shengji.play._table import Table
-from shengji.play.rounds import ask_python_bot
+from shengji.play.rounds import answer_seat
 from shengji.round._worlds import WorldSampler
 from shengji.round.rules import Rules
 from shengji.studies.backends import execute
@@ -264,7 +264,7 @@ def played_worlds(
             )
             while (pending := table.advance()) is not None:
                 what, seat = pending
-                ask_python_bot(table, rules, levels, objects[seat], what, seat)
+                answer_seat(table, rules, levels, objects[seat], what, seat)  # or forfeit
             rec = table.record()
             cols["defender_points"][i, j] = rec["defender_points"]
             cols["dealer_holds"][i, j] = rec["settlement"].dealer_holds

@@ -75,7 +75,8 @@ def play_deals(
     """Deals start, start + step, ... (count of them) played by the four seats' `bots` (bots
     or native BotSpecs), seat i % 4 drawing first in deal i: simulate's columns and seed.
     `dealt`: the deals' first deals under `cond` and the attempts each took (round_decks),
-    or None for the shuffled ones."""
+    or None for the shuffled ones. `forfeit`: the seat whose bot forfeited the round, -1 for
+    none (native bots never fail)."""
     if all(isinstance(bot, BotSpec) for bot in bots):
         specs, native = list(bots), True
     else:
@@ -89,6 +90,7 @@ def play_deals(
     decks = None if dealt is None else dealt[0]
     cols = {name: np.zeros(count, np.int16) for name in ROUND_NAMES}
     cols["seed"] = np.zeros(count, np.int64)
+    cols["forfeit"] = np.full(count, -1, np.int16)
     # simulate takes one first drawer a call; each drawer's deals are evenly spaced
     period = 4 // math.gcd(step, 4)
     for k in range(min(period, count)):
@@ -231,6 +233,14 @@ def duel_chunk(
         sums[f"defender_points_mean|team={label}"] = Sums.of(
             team_rounds(rows, "defender_points", team, False)
         )
+        sums[f"forfeits_mean|team={label}"] = Sums.of(
+            np.concatenate(
+                [
+                    (rows[f"forfeit__{s}"] >= 0) & (rows[f"forfeit__{s}"] % 2 == (team + r) % 2)
+                    for r, s in enumerate(SEATINGS)
+                ]
+            )
+        )
     return sums, {"score|team=a": score_hist(rows["score"])}, rows
 
 
@@ -242,12 +252,16 @@ def match_chunk(
     a, b = (bot_from_text(s) if isinstance(s, str) else s for s in strategies)
     won = np.zeros((2, count), dtype=bool)
     lengths = np.zeros((2, count), dtype=np.int16)
+    forfeits = np.zeros((2, 2, count), dtype=np.int16)  # (seating, team a/b, match)
     seeds = np.array([round_seed(seed, i) for i in range(start, start + count)], np.uint64)
     for j, s in enumerate(seeds):
         for r, bots in enumerate(seatings(a, b)):
             m = play_match(rules, int(s), bots)
             won[r, j] = m.winner == r  # A is team r in seating r
             lengths[r, j] = len(m.rounds)
+            for rec in m.rounds:
+                if rec.forfeit is not None:
+                    forfeits[r, (rec.forfeit["seat"] + r) % 2, j] += 1
         report_progress(start, 1)
     wins = won.mean(axis=0)
     rows = {
@@ -256,7 +270,12 @@ def match_chunk(
         **{f"rounds__{s}": lengths[r] for r, s in enumerate(SEATINGS)},
         "a_wins": wins,
     }
-    sums = {"wins_mean|team=a": Sums.of(wins), "rounds_mean|all": Sums.of(lengths.ravel())}
+    sums = {
+        "wins_mean|team=a": Sums.of(wins),
+        "rounds_mean|all": Sums.of(lengths.ravel()),
+        "forfeits_mean|team=a": Sums.of(forfeits[:, 0].ravel()),
+        "forfeits_mean|team=b": Sums.of(forfeits[:, 1].ravel()),
+    }
     return sums, {"wins|team=a": np.bincount(won.sum(axis=0), minlength=3).tolist()}, rows
 
 
@@ -305,6 +324,15 @@ class Duel:
                 + f"; the summary has {', '.join(names)}"
             )
         return found[0]
+
+    def forfeits(self) -> dict[str, int]:
+        """The rounds each side's team forfeited (an external bot failing a decision), by side:
+        {"a": rounds, "b": rounds}."""
+        out = {}
+        for side in ("a", "b"):
+            m = self.metric("forfeits_mean", f"team={side}")
+            out[side] = round(m["value"] * m["n"])
+        return out
 
 
 def duel(

@@ -57,8 +57,9 @@ class Interval:
 @dataclass(frozen=True)
 class Pairing:
     """Bot a against bot b (indices into the ladder's bots): a's score a deal with its
-    interval, the levels each side gained over all the rounds, and a's share of the matches
-    won (None without matches)."""
+    interval, the levels each side gained over all the rounds, a's share of the matches
+    won (None without matches), and the rounds each side forfeited (Duel.forfeits: deals and
+    matches)."""
 
     a: int
     b: int
@@ -66,6 +67,8 @@ class Pairing:
     levels_a: float
     levels_b: float
     wins: Interval | None
+    forfeits_a: int = 0
+    forfeits_b: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class Standing:
     score: float  # mean of its scores against the others
     leveling: float  # its levels over all the levels gained in its rounds
     match_wins: float | None  # mean of its shares of matches won
+    forfeits: int = 0  # rounds it forfeited over its pairings
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ class Ladder:
                     float(np.mean([self.payoff(i, j).value for j in self.others(i)])),
                     gained / total if total else 0.0,
                     float(np.mean(wins)) if wins else None,
+                    sum(p.forfeits_a if p.a == i else p.forfeits_b for p in mine),
                 )
             )
         return sorted(out, key=lambda s: -s.score)
@@ -144,10 +149,11 @@ class Ladder:
                     f"{s.score:+.3f}",
                     f"{s.leveling:.3f}",
                     "-" if s.match_wins is None else f"{s.match_wins:.3f}",
+                    str(s.forfeits),
                 ]
                 for s in self.standings()
             ],
-            headers=["bot", "mean score", "leveling rate", "match wins"],
+            headers=["bot", "mean score", "leveling rate", "match wins", "forfeits"],
             disable_numparse=True,
         )
         title = (
@@ -176,6 +182,8 @@ class Ladder:
                 p["levels_a"],
                 p["levels_b"],
                 interval(p["wins"]),
+                p.get("forfeits_a", 0),  # a ladder.json written before forfeits has none
+                p.get("forfeits_b", 0),
             )
             for p in data["pairings"]
         )
@@ -281,7 +289,12 @@ def pairing(
 
     d = played("", deals=deals)
     advantage = np.stack([d.frame[f"a_advantage__{s}"].to_numpy() for s in SEATINGS])
-    wins = interval(played("-matches", matches=matches).metric("wins_mean")) if matches else None
+    forfeits = d.forfeits()
+    wins = None
+    if matches:
+        m = played("-matches", matches=matches)
+        wins = interval(m.metric("wins_mean"))
+        forfeits = {side: n + m.forfeits()[side] for side, n in forfeits.items()}
     return Pairing(
         i,
         j,
@@ -289,6 +302,8 @@ def pairing(
         float(np.clip(advantage, 0, None).sum()),
         float(np.clip(-advantage, 0, None).sum()),
         wins,
+        forfeits["a"],
+        forfeits["b"],
     )
 
 

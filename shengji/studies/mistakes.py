@@ -173,15 +173,17 @@ def count_round(record: RoundRecord) -> Counter:
     keeps the deal; last: 1 when the defenders win the last trick; dug: ... and the bottom
     holds points). The bury counted is the last (after any 抄底): the one the bottom keeps;
     a record holds no hand for the buries before it."""
-    last = record.buries[-1]
-    found = count_play(
-        record.trump,
-        record.hands,
-        [Play(t.leader, t.plays, t.attempted) for t in record.tricks],
-        record.bottom,
-        last.seat,
-    )
-    found += count_bury(record.trump, record.hands[last.seat], last.cards)
+    found: Counter = Counter()
+    if record.buries and record.trump is not None:  # none in a round forfeited before
+        last = record.buries[-1]
+        found += count_play(
+            record.trump,
+            record.hands,
+            [Play(t.leader, t.plays, t.attempted) for t in record.tricks],
+            record.bottom,
+            last.seat,
+        )
+        found += count_bury(record.trump, record.hands[last.seat], last.cards)
     found["hold"] = int(record.settlement.dealer_holds)
     end = record.tricks[-1].winner if record.tricks else record.dealer
     found["last"] = int((end - record.dealer) % 2 == 1)
