@@ -239,17 +239,16 @@ class Recording(sj.Pimc):
         return worlds
 
 
-def searched_shows(preset, seeds, pimc, decisions):
+def searched_shows(preset, seeds, pimc, decisions, first_round=False):
     """Up to `decisions` (table, view) at the searched shows of seat 0 with two or more
     candidates, the round played on by greedy's answers."""
     rules = sj.Rules.preset(preset)
     for seed in seeds:
-        table = Table(rules, seed, seed % 4, (2, 2), False, [pimc.spec()] + [GREEDY] * 3)
+        bots = [pimc.spec()] + [GREEDY] * 3
+        table = Table(rules, seed, seed % 4, (2, 2), first_round, bots)
         while (pending := table.advance()) is not None:
             view = view_of(table, rules, (2, 2), *pending)
-            if pending[0] == "revolt" or (
-                pending[0] == "show" and len(view.options) + view.may_pass > 1
-            ):
+            if pending[0] == "revolt" or len(view.options) + view.may_pass > 1:
                 yield table, view
                 decisions -= 1
                 if not decisions:
@@ -261,9 +260,13 @@ def searched_shows(preset, seeds, pimc, decisions):
 @pytest.mark.parametrize("score", ["points", "levels"])
 def test_the_searched_show_has_the_best_mean_over_its_worlds(score):
     """The show a Pimc picks is the candidate (pass, then each option) with the best mean
-    over the worlds it sampled, each world and candidate played out alone."""
+    level change over the worlds it sampled, the mean points breaking ties, whatever its
+    score, each world and candidate played out alone: a show may move the deal (in a first
+    round the first declarer deals), and a team's points compare only between rounds in
+    which it plays the same side."""
     pimc = Recording(rollouts=90, seed=4, declare="search", score=score)
-    for table, view in searched_shows("v3", range(3, 9), pimc, 6):
+    by_points = 0
+    for table, view in searched_shows("v3", range(3, 9), pimc, 8, first_round=True):
         Recording.seen.clear()
         choice = pimc.choose(view, table)
         (worlds,) = Recording.seen
@@ -272,11 +275,14 @@ def test_the_searched_show_has_the_best_mean_over_its_worlds(score):
         for c in candidates:
             masks = sj.to_masks([c or sj.Cards()])
             one = [table.outcomes(w[None], masks, pimc.rollout_spec()) for w in worlds]
-            levels = np.mean([lv[0, 0] for lv, _ in one])
-            points = np.mean([pt[0, 0] for _, pt in one])
-            means.append((levels, points) if score == "levels" else (points,))
+            means.append(
+                (np.mean([lv[0, 0] for lv, _ in one]), np.mean([pt[0, 0] for _, pt in one]))
+            )
         assert len(worlds) == 90 // len(candidates)
         assert choice == candidates[means.index(max(means))]
+        points = [m[1] for m in means]
+        by_points += choice != candidates[points.index(max(points))]
+    assert by_points  # the points alone would have chosen otherwise
 
 
 def test_show_search_settings_text_repeat_and_threads():

@@ -306,8 +306,11 @@ class Pimc:
     its declarations, reinforcements, overturns and revolutions are greedy's (`greedy`
     settings); "search", every show the rules offer it is asked of it (the engine passes none
     for it), and passing (where it may) and each show offered, or at a revolution no and yes,
-    are compared as its plays are (the same budget, search and score, each candidate in the
-    same worlds, the round played out to its end by the policy's bots). A world at a show
+    are compared as its plays are (the same budget and search, each candidate in the same
+    worlds, the round played out to its end by the policy's bots), scored by the levels
+    whatever `score` says (points breaking ties): a show may move the deal (a grabbed deal, a
+    revolution, a step-down), and a team's points compare only between rounds in which it
+    plays the same side. A world at a show
     before the dealer takes up the bottom is the deal restarted where it stands (Table.playouts
     with decks): the other seats' cards drawn so far and the order of the cards still to draw,
     the bottom's last, drawn uniformly among those the seat's knowledge allows (the cards
@@ -509,9 +512,12 @@ class Search:
         self.points[alive] += points.sum(axis=1)
 
     def ranked(self, alive: np.ndarray) -> np.ndarray:
-        """`alive` best first by the score (the first listed first on ties)."""
+        """`alive` best first by the score (the first listed first on ties); a show or a
+        revolution by the levels whatever the score: it may move the deal (a deal grabbed by
+        declaring, a revolution, a step-down), and a team's points compare only between
+        rounds in which it plays the same side."""
         keys = [alive, -self.points[alive]]
-        if self.pimc.score == "levels":
+        if self.pimc.score == "levels" or self.view.action in ("declare", "revolt"):
             keys.append(-self.levels[alive])
         return alive[np.lexsort(keys)]
 
