@@ -412,7 +412,8 @@ cdef class Table:
         """For each candidate play of the pending seat, the mean over the worlds of its
         team's result when the round is played out from here by four greedy bots (`spec`):
         the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
-        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
+        of the four hands and the rest (View.sample_worlds), or decks where playouts takes
+        them; candidates: (n, 2) legal plays.
         The other hands and the bottom are the world's: the real ones are not used. The
         rollouts run on `threads` threads without the GIL, each on a share of them; each
         rollout's result is the same on any thread, and the means are the same sums. With
