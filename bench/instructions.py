@@ -74,7 +74,7 @@ CASES = {
     **{
         f"pimc decision, 1,000 rollouts, {moment}": (
             PIMC.format(rollouts=1000, dealer=dealer),
-            "*_5Table_*playouts",
+            "*_5Table_played_out",
             "decision",
         )
         for moment, dealer in (("first lead", 0), ("a follow", 3))

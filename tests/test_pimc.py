@@ -6,7 +6,9 @@ import pytest
 from test_rounds import check_round
 
 import shengji as sj
-from shengji.play.rounds import Table, view_of
+from shengji.bots import BOTS, NoWorlds, bot_from_text, bot_text
+from shengji.core._core import KIND_NAMES
+from shengji.play.rounds import Table, true_world, view_of
 from shengji.round._knowledge import TABLE
 
 PRESETS = ["v3", "match16", "bo3"]
@@ -150,3 +152,188 @@ def test_a_bury_played_out_is_the_round_the_bots_play(preset):
     solved = [sj.Pimc(rollouts=30, bury="search", endgame=4)] + ["greedy"] * 3
     assert sj.play_round(rules, 25, solved, 0, (2, 2), False).buries
     assert checked >= 3 and (stolen or preset != "v3"), (checked, stolen)
+
+
+GREEDY = sj.Greedy().spec()
+
+
+def deck_of_table(table):
+    """The deal in progress as Table.playouts takes a deck world: (1, 108) int8 kinds."""
+    deck = table.deck(table.state()["deal"]).split()
+    return np.array([[KIND_NAMES.index(card) for card in deck]], dtype=np.int8)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_show_played_out_in_the_true_deal_is_the_round_the_bots_play(preset):
+    """At every show of a seat that searches them (offered every show the rules allow),
+    greedy's answer played out in the true deal (the deck where the round restarts mid-deal,
+    the hands after the bury for 抄底) by four greedy bots gives the round four greedy bots
+    play natively from the start: the restart puts the round where it stands. Rounds dealt
+    again are left out (a redeal in a play-out is shuffled from the world's own seed)."""
+    checked = after_bury = 0
+    for seed in range(12 if preset == "v3" else 8):
+        rules = sj.Rules.preset(preset)
+        native = sj.play_round(rules, seed, "greedy", seed % 4, (2, 2), False)
+        searching = sj.Pimc(declare="search").spec()
+        table = Table(rules, seed, seed % 4, (2, 2), False, [searching] + [GREEDY] * 3)
+        shows = []
+        while (pending := table.advance()) is not None:
+            cards, flag = table.bot_answer(GREEDY)
+            if pending[0] in ("show", "revolt"):
+                world = deck_of_table(table) if table.deck_worlds else true_world(table)
+                points, _ = table.playouts(world, sj.to_masks([cards]), [GREEDY] * 4)
+                shows.append(int(points[0, 0]))
+                after_bury += not table.deck_worlds
+            assert table.answer(cards, flag) == 0
+        # asked at every show, answering greedy's, the seat plays the native round
+        assert table.record()["defender_points"] == native.defender_points
+        if len(native.deals) == 1:
+            assert shows == [native.defender_points] * len(shows)
+            checked += len(shows)
+    assert checked >= 8 and (after_bury or preset != "v3"), (checked, after_bury)
+
+
+def test_deal_decks_put_the_sampled_cards_at_their_draws():
+    """deal_decks: each seat's sampled cards at its draws so far, the rest shuffled into the
+    draws to come; decks that do not fit the deal are refused."""
+    rules = sj.Rules.preset("v3")
+    table = Table(rules, 5, 1, (2, 2), False, [sj.Pimc(declare="search").spec()] + [GREEDY] * 3)
+    assert table.advance() == ("show", 0)
+    assert table.deck_worlds
+    view = view_of(table, rules, (2, 2), "show", 0)
+    sampled = view.sample_worlds(6, 3)
+    places = np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+    decks = table.deal_decks(places, 9)
+    assert decks.shape == (6, 108) and decks.dtype == np.int8
+    assert decks.tolist() == table.deal_decks(places, 9).tolist()
+    for j, deck in enumerate(decks):
+        names = [KIND_NAMES[k] for k in deck]
+        # the dealer, seat 1, draws first
+        hands = [sj.Cards(" ".join(names[(q - 1) % 4 : view.drawn : 4])) for q in range(4)]
+        assert hands == sampled[j][0]
+        assert sj.Cards(" ".join(names[view.drawn :])) == sampled[j][1]
+    assert len({tuple(d[view.drawn :]) for d in decks}) == 6  # shuffled
+    table.playouts(decks, sj.to_masks([sj.Cards()]), [GREEDY] * 4)
+    with pytest.raises(sj.PlayError, match=r"\(k, 108\) int8 decks"):
+        table.playouts(places, sj.to_masks([sj.Cards()]), [GREEDY] * 4)
+    other = decks[:1].copy()
+    mine = {KIND_NAMES.index(card) for card in view.hand}
+    at = next(i for i in range(view.drawn, 108) if other[0, i] not in mine)
+    other[0, [3, at]] = other[0, [at, 3]]  # seat 0's first draw swapped for a card to come
+    with pytest.raises(sj.PlayError, match="world 0"):
+        table.playouts(other, sj.to_masks([sj.Cards()]), [GREEDY] * 4)
+    short = places.copy()
+    short[0, 4] = 0
+    with pytest.raises(sj.PlayError, match="world 0: place 4 holds 0 cards"):
+        table.deal_decks(short, 9)
+
+
+class Recording(sj.Pimc):
+    """A Pimc that keeps the worlds it samples (for a brute check of its choice)."""
+
+    seen: list = []
+
+    def worlds(self, view, table, k, rng):
+        worlds = super().worlds(view, table, k, rng)
+        Recording.seen.append(worlds)
+        return worlds
+
+
+def searched_shows(preset, seeds, pimc, decisions, first_round=False):
+    """Up to `decisions` (table, view) at the searched shows of seat 0 with two or more
+    candidates, the round played on by greedy's answers."""
+    rules = sj.Rules.preset(preset)
+    for seed in seeds:
+        bots = [pimc.spec()] + [GREEDY] * 3
+        table = Table(rules, seed, seed % 4, (2, 2), first_round, bots)
+        while (pending := table.advance()) is not None:
+            view = view_of(table, rules, (2, 2), *pending)
+            if pending[0] == "revolt" or len(view.options) + view.may_pass > 1:
+                yield table, view
+                decisions -= 1
+                if not decisions:
+                    return
+            cards, flag = table.bot_answer(GREEDY)
+            assert table.answer(cards, flag) == 0
+
+
+@pytest.mark.parametrize("score", ["points", "levels"])
+def test_the_searched_show_has_the_best_mean_over_its_worlds(score):
+    """The show a Pimc picks is the candidate (pass, then each option) with the best mean
+    level change over the worlds it sampled, the mean points breaking ties, whatever its
+    score, each world and candidate played out alone: a show may move the deal (in a first
+    round the first declarer deals), and a team's points compare only between rounds in
+    which it plays the same side."""
+    pimc = Recording(rollouts=90, seed=4, declare="search", score=score)
+    by_points = 0
+    for table, view in searched_shows("v3", range(3, 9), pimc, 8, first_round=True):
+        Recording.seen.clear()
+        choice = pimc.choose(view, table)
+        (worlds,) = Recording.seen
+        candidates = ([None] if view.may_pass else []) + list(view.options)
+        means = []
+        for c in candidates:
+            masks = sj.to_masks([c or sj.Cards()])
+            one = [table.outcomes(w[None], masks, pimc.rollout_spec()) for w in worlds]
+            means.append(
+                (np.mean([lv[0, 0] for lv, _ in one]), np.mean([pt[0, 0] for _, pt in one]))
+            )
+        assert len(worlds) == 90 // len(candidates)
+        assert choice == candidates[means.index(max(means))]
+        points = [m[1] for m in means]
+        by_points += choice != candidates[points.index(max(points))]
+    assert by_points  # the points alone would have chosen otherwise
+
+
+def test_show_search_settings_text_repeat_and_threads():
+    pimc = sj.Pimc(rollouts=40, declare="search")
+    assert bot_text(pimc) == "pimc:rollouts=40,declare=search"
+    assert bot_from_text("pimc:rollouts=40,declare=search") == pimc
+    assert bot_from_text("pimc:declare=search,bury=search").spec().kind == BOTS["search_all"]
+    assert pimc.spec().kind == BOTS["search_declare"]
+    with pytest.raises(sj.BotError, match="Pimc.declare must be one of greedy, search, got 'x'"):
+        sj.Pimc(declare="x")
+    with pytest.raises(sj.BotError, match="'eager'"):
+        bot_from_text("pimc:declare=eager")
+    threaded = sj.Pimc(rollouts=40, declare="search", threads=3)
+    for preset in PRESETS:
+        bots = [pimc, "greedy", threaded, "greedy"]
+        rec = sj.play_round(preset, seed=2, bots=bots, dealer=1)
+        check_round(rec)
+        assert sj.play_round(preset, seed=2, bots=[pimc, "greedy"] * 2, dealer=1) == rec
+
+
+class Blind(sj.Pimc):
+    """A Pimc for which no world agrees with what its seat knows."""
+
+    def worlds(self, view, table, k, rng):
+        raise NoWorlds("seat 0: no deal of the unseen cards agrees with what the seat knows")
+
+
+def test_a_show_without_worlds_is_greedys():
+    blind = Blind(rollouts=30, declare="search")
+    answered = 0
+    for table, view in searched_shows("match16", range(6), blind, 8):
+        cards, _ = table.bot_answer(blind.greedy.spec())
+        assert blind.choose(view, table) == (cards or None)
+        answered += 1
+    assert answered == 8
+
+
+def test_a_revolution_is_searched():
+    """match16: a searching defender with few points is asked the revolution (no or yes,
+    compared in worlds of the deal), and answers a bool; its round repeats."""
+    rules = sj.Rules.preset("match16")
+    pimc = Recording(rollouts=40, declare="search")
+    Recording.seen.clear()
+    table = Table(rules, 47, 3, (2, 2), False, [pimc.spec()] + [GREEDY] * 3)
+    while (pending := table.advance()) != ("revolt", 0):
+        assert pending is not None
+        table.answer(*table.bot_answer(GREEDY))
+    view = view_of(table, rules, (2, 2), "revolt", 0)
+    Recording.seen.clear()
+    choice = pimc.choose(view, table)
+    assert isinstance(choice, bool) and Recording.seen[0].shape == (20, 108)
+    bots = [pimc, "greedy", "greedy", "greedy"]
+    rec = sj.play_round(rules, 47, bots, 3, (2, 2), False)
+    assert rec == sj.play_round(rules, 47, bots, 3, (2, 2), False)

@@ -30,7 +30,7 @@ from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import HAND_SIZE
-from shengji.errors import BotError
+from shengji.errors import BotError, ShengjiError
 from shengji.round.views import View
 
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
@@ -95,13 +95,15 @@ class Bot(Protocol):
 class SearchBot(Protocol):
     """A bot that shows and buries as a native bot (its spec(), of kind "search") and chooses
     its plays in Python, searching the round from the position (a Table it may copy and play
-    out natively: Table.rollouts, Table.greedy_play)."""
+    out natively: Table.rollouts, Table.greedy_play); of kind "search_bury", "search_declare"
+    or "search_all", its bury, its shows and revolutions, or both too."""
 
     def spec(self) -> BotSpec:
         """How the engine plays its shows and bury."""
 
-    def choose(self, view: View, table: Table) -> Cards:
-        """The play for the pending seat of `table`, whose view is `view`."""
+    def choose(self, view: View, table: Table) -> Any:
+        """The answer for the pending seat of `table`, whose view is `view`: a play (a bury,
+        a show or None to pass, a revolution's bool, where its kind asks them)."""
 
 
 def is_search_bot(bot: Any) -> bool:
@@ -263,6 +265,17 @@ ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out w
 SCORES = ("points", "levels")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
 PIMC_BURIES = ("greedy", "search")  # how a Pimc buries
+PIMC_DECLARES = ("greedy", "search")  # how a Pimc shows and calls revolutions
+SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answers come to Python
+    ("greedy", "greedy"): "search",
+    ("search", "greedy"): "search_bury",
+    ("greedy", "search"): "search_declare",
+    ("search", "search"): "search_all",
+}
+
+
+class NoWorlds(ShengjiError):
+    """No world agrees with what a searching seat knows: there is nothing to sample."""
 
 
 @dataclass(frozen=True)
@@ -292,9 +305,23 @@ class Pimc:
     k cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
     teams. bury: "greedy", greedy's (its `greedy` settings); "search", the buries of each
     greedy bury strategy and the expert's compared as its plays are (the same budget and
-    search, worlds sampled at the bury, each round played out from it). Declarations and
-    revolutions are greedy's (`greedy` settings). Same
-    seed, same choices (with a rollout budget). `threads`: the threads its rollouts run on
+    search, worlds sampled at the bury, each round played out from it). declare: "greedy",
+    its declarations, reinforcements, overturns and revolutions are greedy's (`greedy`
+    settings); "search", every show the rules offer it is asked of it (the engine passes none
+    for it), and passing (where it may) and each show offered, or at a revolution no and yes,
+    are compared as its plays are (the same budget and search, each candidate in the same
+    worlds, the round played out to its end by the policy's bots), scored by the levels
+    whatever `score` says (points breaking ties): a show may move the deal (a grabbed deal, a
+    revolution, a step-down), and a team's points compare only between rounds in which it
+    plays the same side. A world at a show
+    before the dealer takes up the bottom is the deal restarted where it stands (Table.playouts
+    with decks): the other seats' cards drawn so far and the order of the cards still to draw,
+    the bottom's last, drawn uniformly among those the seat's knowledge allows (the cards
+    shown are where they were shown, each seat holds as many as it drew; View.sample_worlds,
+    the rest shuffled: Table.deal_decks), with no inference from the shows the others did not
+    make; a redeal after it is dealt from a seed of the world's own. After the bury (抄底) its
+    worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
+    answers as greedy does. Same seed, same choices (with a rollout budget). `threads`: the threads its rollouts run on
     (without the GIL); the choices are the same for any number (with a rollout budget)."""
 
     rollouts: int = 1000
@@ -308,6 +335,7 @@ class Pimc:
     merge: bool = False
     ms: int | None = None
     bury: str = "greedy"
+    declare: str = "greedy"
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -324,6 +352,7 @@ class Pimc:
             ("score", SCORES),
             ("search", SEARCHES),
             ("bury", PIMC_BURIES),
+            ("declare", PIMC_DECLARES),
         ):
             if getattr(self, name) not in values:
                 raise BotError(
@@ -335,8 +364,8 @@ class Pimc:
 
     def spec(self) -> BotSpec:
         """Greedy's spec for the shows and bury; the plays come to Python (choose), and with
-        bury="search" the bury too."""
-        kind = BOTS["search_bury" if self.bury == "search" else "search"]
+        bury="search" the bury too, with declare="search" the shows and revolutions."""
+        kind = BOTS[SEARCH_KINDS[self.bury, self.declare]]
         return self.greedy.spec()._replace(kind=kind)
 
     def __str__(self) -> str:
@@ -344,7 +373,8 @@ class Pimc:
         return (
             f"pimc({budget}, max_candidates={self.max_candidates}, "
             f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
-            f"search={self.search}, merge={self.merge}, bury={self.bury})"
+            f"search={self.search}, merge={self.merge}, bury={self.bury}, "
+            f"declare={self.declare})"
         )
 
     def rollout_spec(self) -> BotSpec:
@@ -380,11 +410,14 @@ class Pimc:
             candidates = [mine] + [others[i] for i in sorted(picked)]
         return candidates
 
-    def choose(self, view: View, table: Table) -> Cards:
-        """The play (or, with bury="search", the bury) for the pending seat of `table`, whose
-        view is `view`."""
+    def choose(self, view: View, table: Table) -> Any:
+        """The play (or, with bury="search", the bury; with declare="search", the show, None
+        to pass, or the revolution, a bool) for the pending seat of `table`, whose view is
+        `view`."""
         if view.action == "bury":
             return self.choose_bury(view, table)
+        if view.action in ("declare", "revolt"):
+            return self.choose_show(view, table)
         moment = 4 * len(view.tricks) + len(view.current)
         rng = np.random.default_rng([self.seed, table.seed, moment])
         candidates = self.candidates(view, table, rng)
@@ -397,8 +430,38 @@ class Pimc:
         the seat knows (View.sample_worlds; one sampler for all, about a millisecond to set
         up). A subclass may play its rollouts in other worlds: bench/search_bound.py's
         omniscient search plays them in the true one."""
-        sampled = view.sample_worlds(k, rng)
-        return np.ascontiguousarray(np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1))
+        try:
+            sampled = view.sample_worlds(k, rng)
+        except ShengjiError as e:
+            raise NoWorlds(str(e)) from None
+        places = np.ascontiguousarray(
+            np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
+        )
+        if table.deck_worlds:  # the deal restarted where it stands: the rest in a drawing order
+            return table.deal_decks(places, int(rng.integers(0, 2**63)))
+        return places
+
+    def choose_show(self, view: View, table: Table) -> Cards | bool | None:
+        """The searched show (None: pass) or revolution (a bool): the candidates compared in
+        worlds sampled now, each played out to the end of the round; greedy's answer where
+        there is nothing to sample (NoWorlds)."""
+        key = [self.seed, table.seed, view.deal, view.drawn, len(view.shows), len(view.buriers)]
+        rng = np.random.default_rng([*key, 2])
+        if view.action == "revolt":
+            candidates: list[Any] = [False, True]
+            masks = np.zeros((2, 2), dtype=np.uint64)
+            flags = np.array([False, True])
+        else:
+            candidates = ([None] if view.may_pass else []) + list(view.options)
+            masks = to_masks([c or Cards() for c in candidates])
+            flags = None
+        if len(candidates) == 1:
+            return candidates[0]
+        try:
+            return candidates[Search(self, view, table, masks, rng, flags).best()]
+        except NoWorlds:
+            cards, flag = table.bot_answer(self.greedy.spec())
+            return flag if view.action == "revolt" else (cards or None)
 
     def choose_bury(self, view: View, table: Table) -> Cards:
         """The searched bury: each greedy bury strategy's and the expert's choice (its own
@@ -421,9 +484,16 @@ class Search:
     worlds."""
 
     def __init__(
-        self, pimc: Pimc, view: View, table: Table, masks: np.ndarray, rng: np.random.Generator
+        self,
+        pimc: Pimc,
+        view: View,
+        table: Table,
+        masks: np.ndarray,
+        rng: np.random.Generator,
+        flags: np.ndarray | None = None,
     ) -> None:
         self.pimc, self.view, self.table, self.masks, self.rng = pimc, view, table, masks, rng
+        self.flags = flags  # a revolution's candidates: no and yes
         n = len(masks)
         self.levels = np.zeros(n, dtype=np.int64)
         self.points = np.zeros(n, dtype=np.int64)
@@ -435,18 +505,22 @@ class Search:
 
     def play(self, alive: np.ndarray, worlds: np.ndarray) -> None:
         """The candidates `alive` (indices) played in `worlds`."""
-        # the endgame solver takes over a play's last tricks, not a bury's round
-        endgame = 0 if self.view.action == "bury" else self.pimc.endgame
+        # the endgame solver takes over a play's last tricks, not a bury's or a show's round
+        endgame = self.pimc.endgame if self.view.action == "play" else 0
+        flags = None if self.flags is None else self.flags[alive]
         levels, points = self.table.outcomes(
-            worlds, self.masks[alive], self.spec, self.pimc.threads, endgame
+            worlds, self.masks[alive], self.spec, self.pimc.threads, endgame, flags
         )
         self.levels[alive] += levels.sum(axis=1)
         self.points[alive] += points.sum(axis=1)
 
     def ranked(self, alive: np.ndarray) -> np.ndarray:
-        """`alive` best first by the score (the first listed first on ties)."""
+        """`alive` best first by the score (the first listed first on ties); a show or a
+        revolution by the levels whatever the score: it may move the deal (a deal grabbed by
+        declaring, a revolution, a step-down), and a team's points compare only between
+        rounds in which it plays the same side."""
         keys = [alive, -self.points[alive]]
-        if self.pimc.score == "levels":
+        if self.pimc.score == "levels" or self.view.action in ("declare", "revolt"):
             keys.append(-self.levels[alive])
         return alive[np.lexsort(keys)]
 
@@ -463,7 +537,7 @@ class Search:
             alive_counts.append((alive_counts[-1] + 1) // 2)
         counts = [max(least, budget // rounds // alive) for alive in alive_counts]
         # a time budget may be spent already: no sampler set up for no world
-        worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0, 5, 2), np.uint64)
+        worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0,))
         at = 0
         for r, count in enumerate(counts):
             if count:

@@ -29,6 +29,8 @@ cdef enum:
     BOT_LEARNED = 4        # greedy shows and bury; its plays by its network (learned_play)
     BOT_EXPERT = 5         # greedy shows; its bury and plays by its rules (_expert.pxd)
     BOT_SEARCH_BURY = 6    # a search bot that chooses its bury in Python too (Pimc.bury)
+    BOT_SEARCH_DECLARE = 7 # ... its shows and revolutions (Pimc.declare), offered every one
+    BOT_SEARCH_ALL = 8     # ... its bury, shows and revolutions
     CALL_EAGER = 0         # greedy calling: declare at the first level card drawn
     CALL_PATIENT = 1       # only a suit holding at least `patience` cards so far
     CALL_NEVER = 2         # never show unless forced
@@ -182,12 +184,24 @@ cdef inline bint fight_passes_overturn(CardSet hand, int level, int standing_sui
             < (OVERTURN_GAIN_PARTNER if over_partner else FIGHT_GAIN))
 
 
+cdef inline bint searched(int kind, int ask) noexcept nogil:
+    """Whether a bot of this kind answers `ask` (ASK_*) in Python, by its search."""
+    if kind == BOT_SEARCH or kind == BOT_SEARCH_BURY or kind == BOT_SEARCH_DECLARE or (
+            kind == BOT_SEARCH_ALL):
+        return ask == ASK_PLAY or (
+            ask == ASK_BURY and (kind == BOT_SEARCH_BURY or kind == BOT_SEARCH_ALL)) or (
+            (ask == ASK_SHOW or ask == ASK_REVOLT)
+            and (kind == BOT_SEARCH_DECLARE or kind == BOT_SEARCH_ALL))
+    return False
+
+
 cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
     """The shows this bot passes whatever it holds (its temperament, as the engine's Passes):
     the random player none; the greedy bot (and a search, a learned or an expert bot, which
     show as it does) the overturns greedy_passes_overturn weighs too small (an expert's rule
     fight: fight_passes_overturn), "never" every optional show,
-    "patient" a declaration of a short suit."""
+    "patient" a declaration of a short suit. A bot that searches its shows passes none: each
+    is its search's to weigh."""
     cdef Passes p
     p.optional = False
     p.suit_cards = 0

@@ -16,7 +16,8 @@ from shengji.round._engine cimport (
 
 # the native bots' settings by name: shengji.bots reads them to make a BotSpec
 BOTS = {"python": BOT_PYTHON, "random": BOT_RANDOM, "greedy": BOT_GREEDY, "search": BOT_SEARCH,
-        "learned": BOT_LEARNED, "expert": BOT_EXPERT, "search_bury": BOT_SEARCH_BURY}
+        "learned": BOT_LEARNED, "expert": BOT_EXPERT, "search_bury": BOT_SEARCH_BURY,
+        "search_declare": BOT_SEARCH_DECLARE, "search_all": BOT_SEARCH_ALL}
 CALLS = {"eager": CALL_EAGER, "patient": CALL_PATIENT, "never": CALL_NEVER}
 BURIES = {"low": BURY_LOW, "voids": BURY_VOIDS, "points": BURY_POINTS, "random": BURY_RANDOM,
           "low_voids": BURY_LOW_VOIDS}

@@ -8,8 +8,7 @@ from shengji.round._engine cimport (
 from shengji.round._knowledge cimport RoundKnowledge
 from shengji.bots._learned cimport learned_play
 from shengji.bots._policies cimport (
-    BotSpec, BOT_PYTHON, BOT_SEARCH, BOT_SEARCH_BURY, BOT_LEARNED, BOT_EXPERT, answer,
-    buries_side_cards,
+    BotSpec, BOT_PYTHON, BOT_LEARNED, BOT_EXPERT, answer, buries_side_cards, searched,
 )
 from shengji.bots._expert cimport expert_answer
 
@@ -53,9 +52,7 @@ cdef inline int drive(Game* g, const BotSpec* bots, RoundKnowledge* know,
         ask = run(g)
         if declarations_only and g.phase == PH_PLAY:
             return ASK_DONE
-        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or (
-                (bots[g.seat].kind == BOT_SEARCH or bots[g.seat].kind == BOT_SEARCH_BURY)
-                and ask == ASK_PLAY) or (bots[g.seat].kind == BOT_SEARCH_BURY and ask == ASK_BURY):
+        if ask <= 0 or bots[g.seat].kind == BOT_PYTHON or searched(bots[g.seat].kind, ask):
             return ask
         if (endgame and ask == ASK_PLAY and g.step == 0
                 and card_count(g.hands[g.seat]) <= endgame):

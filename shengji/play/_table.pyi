@@ -13,6 +13,7 @@ from shengji.round.history import Event, Trick
 ASKS: dict[int, str]
 WHEN: tuple[str, str, str]
 EVENTS: dict[int, str]
+DECK_WORLDS: str
 POOLS: dict[tuple[int, int], ThreadPoolExecutor]
 
 def thread_pool(n: int) -> ThreadPoolExecutor: ...
@@ -48,6 +49,9 @@ class Table:
         threads: int = 1,
         endgame: int = 0,
     ) -> npt.NDArray[Any]: ...
+    @property
+    def deck_worlds(self) -> bool: ...
+    def deal_decks(self, worlds: npt.NDArray[np.uint64], seed: int) -> npt.NDArray[np.int8]: ...
     def playouts(
         self,
         worlds: npt.NDArray[Any],
@@ -55,6 +59,7 @@ class Table:
         specs: Any,
         threads: int = 1,
         endgame: int = 0,
+        flags: npt.ArrayLike | None = None,
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
     def outcomes(
         self,
@@ -63,6 +68,7 @@ class Table:
         spec: Any,
         threads: int = 1,
         endgame: int = 0,
+        flags: npt.ArrayLike | None = None,
     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
     def canonical(self, plays: npt.NDArray[Any]) -> npt.NDArray[np.bool_]: ...
     @staticmethod

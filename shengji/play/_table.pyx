@@ -1,7 +1,7 @@
 # One round in progress for Python (`Table`): Python bots, replays and the AEC env answer its
 # decisions through the engine's checks, the native bots playing the other seats (`drive`);
 # it reads the round out as events, tricks, observations, a record and a row.
-from libc.stdint cimport uint64_t, int8_t, int16_t, int64_t
+from libc.stdint cimport uint64_t, uint8_t, int8_t, int16_t, int64_t
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memcpy
 
@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw, ctz,
     empty_buffer, legal_leads_raw, union_of,
     legal_follows_raw, set_of, cards_of, card_count, trump_table,
 )
@@ -21,10 +21,11 @@ from shengji.round._knowledge cimport (
 from shengji.round._observation cimport (
     Moment, OBSERVATION_SIZE, encode_observation, moment_of,
 )
-from shengji.core._deal cimport DECK_SIZE
+from shengji.core._deal cimport Rng, rng_seed, rng_below, round_seed_raw, DECK_SIZE
 from shengji.round._engine cimport (
-    Game, GameRules, Passes, Trick, Event, MAX_DEALS, ASK_DONE, ASK_SHOW, ASK_REVOLT, ASK_BURY,
-    ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, NO_TRUMP_SUIT, MAX_OPTIONS, MAX_TRICKS, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
+    Game, GameRules, Passes, Trick, Event, MAX_DEALS, DRAWN, ASK_DONE, ASK_SHOW, ASK_REVOLT,
+    ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, PH_TAKE_BOTTOM,
+    NO_TRUMP_SUIT, MAX_OPTIONS, MAX_TRICKS, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
     EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
     apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
@@ -97,6 +98,63 @@ cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
             g.start_hands[q] = g.hands[q]
     g.bottom.ones = places[8]
     g.bottom.twos = places[9]
+
+
+cdef inline void add_kind(CardSet* c, int kind) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << kind
+    c.twos |= c.ones & bit
+    c.ones |= bit
+
+
+cdef void put_deck(Game* g, const int8_t* deck) noexcept nogil:
+    """The deal in progress becomes a world's, `deck` (its 108 kinds in draw order): every hand
+    as drawn from it so far, the bottom its last 8 once the deal is over, the draw watches to
+    be worked out again, and any later deal (a redeal) shuffled from a seed of the world's own:
+    the real round's next deals are as unknown to the seat as this one's undrawn cards."""
+    cdef int i, q
+    cdef uint64_t h = 14695981039346656037ULL      # FNV-1a of the deck: the world's seed
+    memcpy(g.decks[g.ndeals - 1], deck, DECK_SIZE)
+    for q in range(4):
+        g.hands[q].ones = g.hands[q].twos = 0
+    g.bottom.ones = g.bottom.twos = 0
+    for i in range(g.drawn):
+        add_kind(&g.hands[(g.first_drawer + i) & 3], deck[i])
+    if g.drawn == DRAWN:
+        for i in range(DRAWN, DECK_SIZE):
+            add_kind(&g.bottom, deck[i])
+    for i in range(DECK_SIZE):
+        h = (h ^ <uint8_t>deck[i]) * 1099511628211ULL
+    g.seed = round_seed_raw(g.seed, h)
+    g.watch_valid = False
+
+
+cdef bint deck_worlds(const Game* g) noexcept nogil:
+    """Whether the pending decision's worlds are decks: a show or a revolution before the dealer
+    takes up the bottom, while every card is where the deal's draw order puts it."""
+    return g.pending and (g.ask == ASK_SHOW or g.ask == ASK_REVOLT) and g.phase < PH_TAKE_BOTTOM
+
+
+cdef int check_deck(const Game* g, const int8_t* deck) noexcept nogil:
+    """0 when `deck` is a double deck whose draws so far give the pending seat its hand, else
+    -1."""
+    cdef int8_t copies[NUM_KINDS]
+    cdef CardSet mine
+    cdef int i
+    mine.ones = mine.twos = 0
+    for i in range(NUM_KINDS):
+        copies[i] = 0
+    for i in range(DECK_SIZE):
+        if deck[i] < 0 or deck[i] >= NUM_KINDS or copies[deck[i]] == 2:
+            return -1
+        copies[deck[i]] += 1
+        if i < g.drawn and (g.first_drawer + i) & 3 == g.seat:
+            add_kind(&mine, deck[i])
+    return 0 if mine.ones == g.hands[g.seat].ones and mine.twos == g.hands[g.seat].twos else -1
+
+
+DECK_WORLDS = ("at a show or a revolution before the bottom is taken up, worlds are (k, 108) "
+               "int8 decks of the deal in draw order (Table.deal_decks), each a double deck "
+               "whose draws so far give the seat deciding its hand")
 
 
 cdef class Table:
@@ -352,43 +410,131 @@ cdef class Table:
                              leader=g.seat, dealer=g.dealer, bottom=cards_of(g.bottom),
                              rules=self.rules, points=points + penalty, values=values)
 
-    def rollouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 spec, int threads=1, int endgame=0):
+    def rollouts(self, worlds, const uint64_t[:, ::1] candidates, spec, int threads=1,
+                 int endgame=0):
         """For each candidate play of the pending seat, the mean over the worlds of its
         team's result when the round is played out from here by four greedy bots (`spec`):
         the defenders' final points, negative for the dealer's team. worlds: (k, 5, 2) masks
-        of the four hands and the rest (View.sample_worlds); candidates: (n, 2) legal plays.
+        of the four hands and the rest (View.sample_worlds), or decks where playouts takes
+        them; candidates: (n, 2) legal plays.
         The other hands and the bottom are the world's: the real ones are not used. The
         rollouts run on `threads` threads without the GIL, each on a share of them; each
         rollout's result is the same on any thread, and the means are the same sums. With
         `endgame` > 0 the bots play only until a lead where the hands hold that many cards
         or fewer: the exact solver (sj.solve_endgame) gives the rest, both teams playing
         best in the world."""
-        points, _ = self.playouts(worlds, candidates, [spec] * 4, threads, endgame)
-        team = (self.g.seat - self.g.dealer) & 1          # 0: the dealer's team
+        _, points = self.outcomes(worlds, candidates, spec, threads, endgame)
         sums = points.sum(axis=1, dtype=np.int64).astype(np.float64)
-        return (sums if team else -sums) / max(worlds.shape[0], 1)
+        return sums / max(len(worlds), 1)
 
-    def playouts(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 specs, int threads=1, int endgame=0):
-        """Each candidate play of the pending seat played out in each world, as rollouts
+    @property
+    def deck_worlds(self):
+        """Whether the pending decision's worlds are decks (playouts): a show or a revolution
+        before the dealer takes up the bottom, while the deal is in progress or its cards are
+        still where its draw order put them."""
+        return bool(deck_worlds(self.g))
+
+    def deal_decks(self, const uint64_t[:, :, ::1] worlds, seed):
+        """The worlds of a decision whose worlds are decks (deck_worlds) as playouts takes them:
+        (k, 108) int8 decks of the deal in draw order, from (k, 5, 2) masks of the four hands
+        drawn so far and the rest (View.sample_worlds): each seat's cards at its draws so far
+        (in kind order: which of its draws brought which card changes nothing now), the
+        rest's in the draws to come, shuffled uniformly (world j's shuffle seeded (seed, j)).
+        A PlayError unless every seat holds as many cards as it has drawn and the rest the
+        cards not drawn, no kind more than twice."""
+        cdef Game* g = self.g
+        cdef int64_t k = worlds.shape[0], j
+        cdef int q, i, c, kind, n, first, size
+        cdef int8_t copies[NUM_KINDS]
+        cdef uint64_t m
+        cdef Rng r
+        if not deck_worlds(g):
+            raise PlayError("no show or revolution before the bottom is taken up is pending")
+        if worlds.shape[1] != 5 or worlds.shape[2] != 2:
+            raise PlayError("worlds must be (k, 5, 2) masks")
+        decks = np.empty((k, DECK_SIZE), dtype=np.int8)
+        cdef int8_t[:, ::1] out = decks
+        cdef int8_t[::1] deck
+        for j in range(k):
+            deck = out[j]
+            for i in range(NUM_KINDS):
+                copies[i] = 0
+            # seat q draws at (q - first_drawer) & 3, then every fourth; the rest from drawn
+            for q in range(5):
+                first = g.drawn if q == 4 else (q - g.first_drawer) & 3
+                size = DECK_SIZE - g.drawn if q == 4 else (g.drawn - first + 3) // 4
+                n = 0
+                for c in range(2):
+                    m = worlds[j, q, c]
+                    if (m >> NUM_KINDS) or (c == 1 and m & ~worlds[j, q, 0]):
+                        raise PlayError(f"world {j}: place {q} is not [ones, twos] masks of cards")
+                    while m:
+                        kind = ctz(m)
+                        m &= m - 1
+                        copies[kind] += 1
+                        if copies[kind] > 2 or n == size:
+                            raise PlayError(f"world {j}: place {q} holds more cards than its "
+                                            f"draws ({size}), or a kind thrice")
+                        deck[first + (n if q == 4 else 4 * n)] = kind
+                        n += 1
+                if n != size:
+                    raise PlayError(f"world {j}: place {q} holds {n} cards, not {size}")
+            rng_seed(&r, <uint64_t>int(seed), <uint64_t>j)
+            for i in range(DECK_SIZE - 1, g.drawn, -1):     # Fisher-Yates over the rest
+                c = g.drawn + <int>rng_below(&r, <uint64_t>(i - g.drawn + 1))
+                deck[i], deck[c] = deck[c], deck[i]
+        return decks
+
+    def playouts(self, worlds, const uint64_t[:, ::1] candidates, specs, int threads=1,
+                 int endgame=0, flags=None):
+        """Each candidate answer of the pending seat played out in each world, as rollouts
         plays them, by the native bots `specs` (four BotSpecs, seat 0 first; random, greedy
         or expert: bots that read no knowledge): (points, deltas), (n, k) int32 arrays of
         the defenders' final points and the dealer's team's level change (its rise when it
         holds, minus the defenders' rise; §8 before must-play clamping) of candidate i in
         world j. Every candidate starts from the same copy of the round, its bots' random
-        state included, so candidates differ only by their play."""
+        state included, so candidates differ only by their answer. A candidate is cards (a
+        play, a bury, a show, or empty for a show passed), with `flags` ((n,) bools) a
+        revolution's answers. worlds: (k, 5, 2) masks of the four hands and the rest; at a
+        show or a revolution before the bottom is taken up (deck_worlds), (k, 108) int8 decks
+        of the deal in draw order (deal_decks), restarting the round mid-deal: every hand as
+        drawn from the deck so far, the rest to be drawn in its order, and any later deal (a
+        redeal) shuffled from a seed of the world's own."""
+        points, deltas, _ = self.played_out(worlds, candidates, specs, threads, endgame, flags)
+        return points, deltas
+
+    cdef tuple played_out(self, worlds, const uint64_t[:, ::1] candidates, specs, int threads,
+                          int endgame, flags):
+        """playouts' arrays, and the seat of the dealer each rollout's round ended with
+        (int8 (n, k): a revolution or a step-down deals again)."""
         cdef Game* g = self.g
-        cdef int64_t k = worlds.shape[0], n = candidates.shape[0], total
+        cdef int64_t k, n = candidates.shape[0], total, j
         cdef int i
         cdef BotSpec bots[4]
         cdef Passes passes[4]
-        if not g.pending or (g.ask != ASK_PLAY and g.ask != ASK_BURY):
-            raise PlayError("no play or bury is pending")
-        if g.ask == ASK_BURY and endgame:
-            raise ArgumentError("endgame solves the last tricks of a play: 0 at a bury")
-        if worlds.shape[1] != 5 or worlds.shape[2] != 2 or candidates.shape[1] != 2:
-            raise PlayError("worlds must be (k, 5, 2) and candidates (n, 2) masks")
+        cdef bint decks = deck_worlds(g)
+        cdef const int8_t[:, ::1] deck_view
+        if not g.pending:
+            raise PlayError("no decision is pending")
+        if g.ask != ASK_PLAY and endgame:
+            raise ArgumentError("endgame solves the last tricks of a play: 0 at a bury or a show")
+        if decks:
+            worlds = np.asarray(worlds)
+            if worlds.dtype != np.int8 or worlds.ndim != 2 or worlds.shape[1] != DECK_SIZE:
+                raise PlayError(DECK_WORLDS)
+            deck_view = np.ascontiguousarray(worlds)
+            for j in range(deck_view.shape[0]):
+                if check_deck(g, &deck_view[j, 0]) < 0:
+                    raise PlayError(f"world {j}: {DECK_WORLDS}")
+        elif np.ndim(worlds) != 3 or np.shape(worlds)[1:] != (5, 2):
+            raise PlayError("worlds must be (k, 5, 2) masks")
+        if candidates.shape[1] != 2:
+            raise PlayError("candidates must be (n, 2) masks")
+        if flags is None:
+            flags = np.zeros(n, dtype=np.uint8)
+        flags = np.ascontiguousarray(flags, dtype=np.uint8)
+        if flags.shape != (n,):
+            raise PlayError("flags must be one per candidate")
         if threads < 1:
             raise ArgumentError(f"threads must be 1 or more, got {threads}")
         if not 0 <= endgame <= MAX_HAND:
@@ -398,13 +544,19 @@ cdef class Table:
         for i in range(4):
             if bots[i].kind == BOT_LEARNED:
                 raise PlayError("a play-out's bots read no knowledge: not a learned one")
+        k = len(worlds)
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
         deltas = np.zeros(total, dtype=np.int32)   # and the dealer's team's level change
+        dealers = np.zeros(total, dtype=np.int8)   # and the dealer it ended with
         # thread t plays rollouts t, t + threads, ...: each thread meets every candidate, so
         # that a candidate whose rounds run long loads them alike
         spans = [(t, total, threads) for t in range(min(threads, total))]
-        run = _Rollouts(self, worlds, candidates, points, deltas, endgame)
+        run = _Rollouts(self, k, candidates, flags, points, deltas, dealers, endgame)
+        if decks:
+            run.decks = deck_view
+        else:
+            run.worlds = worlds
         memcpy(run.bots, bots, sizeof(bots))
         memcpy(run.passes, passes, sizeof(passes))
         if len(spans) <= 1:
@@ -415,18 +567,19 @@ cdef class Table:
             if rc < 0:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
                                         f"(candidate {at // k})")
-        return points.reshape(n, k), deltas.reshape(n, k)
+        return points.reshape(n, k), deltas.reshape(n, k), dealers.reshape(n, k)
 
-    def outcomes(self, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] candidates,
-                 spec, int threads=1, int endgame=0):
+    def outcomes(self, worlds, const uint64_t[:, ::1] candidates, spec, int threads=1,
+                 int endgame=0, flags=None):
         """Table.playouts by four bots of `spec`, from the pending seat's team: (levels,
         points), int32 arrays (n, k) of its level change in each rollout (its rise when it
         rises, minus the other team's rise: Rules.settle) and its points (the defenders'
-        final points, negative for the dealer's team)."""
-        points, deltas = self.playouts(worlds, candidates, [spec] * 4, threads, endgame)
-        if (self.g.seat - self.g.dealer) & 1 == 0:          # the dealer's team
-            return deltas, -points
-        return -deltas, points
+        final points, negative for the dealer's team), the dealer the one each rollout's
+        round ended with."""
+        points, deltas, dealers = self.played_out(worlds, candidates, [spec] * 4, threads,
+                                                  endgame, flags)
+        dealing = (self.g.seat - dealers.astype(np.int32)) & 1 == 0
+        return np.where(dealing, deltas, -deltas), np.where(dealing, -points, points)
 
     def canonical(self, const uint64_t[:, ::1] plays):
         """Which of the pending seat's `plays` ((n, 2) masks) use the lowest card of each run
@@ -681,34 +834,41 @@ cdef class Table:
 cdef class _Rollouts:
     """One Table.rollouts call's rollouts, played a span at a time (a thread's share)."""
     cdef Table table
-    cdef const uint64_t[:, :, ::1] worlds
+    cdef int64_t k                      # worlds
+    cdef const uint64_t[:, :, ::1] worlds   # (k, 5, 2) masks, or ...
+    cdef const int8_t[:, ::1] decks     # ... (k, 108) decks where the round restarts mid-deal
     cdef const uint64_t[:, ::1] candidates
+    cdef const uint8_t[::1] flags       # each candidate's flag (a revolution's answer)
     cdef int[::1] points
     cdef int[::1] deltas
+    cdef int8_t[::1] dealers
     cdef int endgame
     cdef BotSpec bots[4]
     cdef Passes passes[4]
 
-    def __init__(self, Table table, const uint64_t[:, :, ::1] worlds,
-                 const uint64_t[:, ::1] candidates, int[::1] points, int[::1] deltas,
-                 int endgame):
+    def __init__(self, Table table, int64_t k, const uint64_t[:, ::1] candidates,
+                 const uint8_t[::1] flags, int[::1] points, int[::1] deltas,
+                 int8_t[::1] dealers, int endgame):
         self.table = table
-        self.worlds = worlds
+        self.k = k
         self.candidates = candidates
+        self.flags = flags
         self.points = points
         self.deltas = deltas
+        self.dealers = dealers
         self.endgame = endgame
 
     def play(self, int64_t lo, int64_t hi, int64_t step):
-        """Rollouts lo, lo + step, ... below hi (candidate r // k in world r % k) into points
-        and deltas (the level change their settlement gives the dealer's team), without the
-        GIL, on a Game of their own (and a solver of their own with an endgame): (0, -) or
-        the first refusal (code, rollout)."""
+        """Rollouts lo, lo + step, ... below hi (candidate r // k in world r % k) into points,
+        deltas (the level change their settlement gives the dealer's team) and dealers,
+        without the GIL, on a Game of their own (and a solver of their own with an endgame):
+        (0, -) or the first refusal (code, rollout)."""
         cdef Game* g = self.table.g
         cdef Game* scratch = <Game*>malloc(sizeof(Game))
         cdef PlayBuffer buf = empty_buffer()
-        cdef int64_t r = lo, i, j, k = self.worlds.shape[0]
+        cdef int64_t r = lo, i, j, k = self.k
         cdef int rc = 0, final, points, penalty, rise, holds
+        cdef bint decks = deck_worlds(g)
         cdef CardSet c, best
         cdef Solver S
         if scratch == NULL:
@@ -720,23 +880,26 @@ cdef class _Rollouts:
                 free(scratch)
                 solver_free(&S)
                 raise MemoryError()
-        memcpy(scratch, g, sizeof(Game))   # the deals and events, which no rollout changes
+        memcpy(scratch, g, sizeof(Game))   # the deals and events, which no play changes
         try:
             with nogil:
                 while r < hi:
                     i = r // k
                     j = r % k
-                    if g.ask == ASK_BURY:
-                        memcpy(scratch, g, sizeof(Game))   # the bury and 抄底 state too
+                    if g.ask != ASK_PLAY:
+                        memcpy(scratch, g, sizeof(Game))   # the deals' and shows' state too
                     else:
                         copy_play_state(scratch, g)
                     scratch.buf = buf          # one play buffer for all its rollouts
                     memcpy(scratch.passes, self.passes, sizeof(self.passes))  # greedy bots
                     scratch.watch_valid = False
-                    put_world(scratch, &self.worlds[j, 0, 0])
+                    if decks:
+                        put_deck(scratch, &self.decks[j, 0])
+                    else:
+                        put_world(scratch, &self.worlds[j, 0, 0])
                     c.ones = self.candidates[i, 0]
                     c.twos = self.candidates[i, 1]
-                    rc = apply(scratch, c, False, True)
+                    rc = apply(scratch, c, self.flags[i], True)
                     if rc == 0:
                         rc = drive(scratch, self.bots, NULL, False, self.endgame)
                     buf = scratch.buf
@@ -750,8 +913,8 @@ cdef class _Rollouts:
                         final = max(0, points + penalty + rc)
                         holds = settle_raw(&g.rules.s, final, &rise)
                     # a play's rollout changes only the play's state (what copy_play_state
-                    # restores); a bury's is copied whole
-                    if (rc >= 0 and SHENGJI_DEBUG and g.ask != ASK_BURY
+                    # restores); the others' are copied whole
+                    if (rc >= 0 and SHENGJI_DEBUG and g.ask == ASK_PLAY
                             and not play_state_only(scratch, g)):
                         rc = BAD_FAST_PATH
                     if rc < 0:
@@ -759,6 +922,7 @@ cdef class _Rollouts:
                     self.points[r] = final
                     holds = settle_raw(&scratch.rules.s, final, &rise)
                     self.deltas[r] = rise if holds else -rise
+                    self.dealers[r] = scratch.dealer
                     r += step
         finally:
             free(buf.data)
