@@ -192,19 +192,21 @@ def test_leads_to_the_partners_void_for_a_ruff():
     # seat 0, on lead again, leads a spade for its partner to ruff
     hand = "AS " + SHORT_TRUMPS.replace("3S", "").replace("  ", " ")
     table = position(0, {0: hand, 1: "QS", 3: "JS"}, ["AS", "QS", "5C", "JS"], lacks={2: "S"})
-    lead, off = plays(table, "expert", "expert:partner_ruff=false")
+    # off, the longest side suit (short_leads would pick spades, the shortest, too)
+    lead, off = plays(table, "expert", "expert:partner_ruff=false,short_leads=false")
     assert sj.category(lead, TRUMP) == "S" and len(sj.Cards(lead)) == 1
     assert sj.category(off.split()[0], TRUMP) != "S"
 
 
 def test_no_lead_into_an_opponents_shown_void():
-    # trick 1: seat 0 leads A♠; seat 1 discards (void in spades): spades, its longest suit,
-    # are not led again while clubs are safe
+    # trick 1: seat 0 leads A♠; seat 1 discards (void in spades): spades are not led again
+    # while clubs and diamonds are safe
     hand = "AS " + SHORT_TRUMPS.replace("3S", "").replace("  ", " ")
     table = position(0, {0: hand, 2: "QS", 3: "JS"}, ["AS", "5C", "QS", "JS"], lacks={1: "S"})
-    lead, off = plays(table, "expert", "expert:avoid_voids=false,partner_ruff=false")
+    off = "expert:avoid_voids=false,partner_ruff=false,short_leads=false"
+    lead, off = plays(table, "expert", off)
     assert sj.category(lead, TRUMP) != "S"
-    assert sj.category(off.split()[0], TRUMP) == "D"  # its longest side suit either way
+    assert sj.category(off.split()[0], TRUMP) == "D"  # its longest side suit
 
 
 def buries_of(dealt, bottom, texts):

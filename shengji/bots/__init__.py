@@ -222,7 +222,7 @@ class Expert:
     keep_top: bool = True
     weigh: bool = True
     pair_leads: bool = True
-    short_leads: bool = False
+    short_leads: bool = True
     odds: bool = True
     tractors: bool = True
     one_sure: bool = False
