@@ -66,6 +66,11 @@ class ExternalBotError(BotError):
         self.reason = reason
 
 
+class NoWorlds(ShengjiError):
+    """No world agrees with what a searching seat knows: a search bot has nothing to sample
+    (sj.Pimc answers a show as greedy does then; at a play it raises this)."""
+
+
 class DealError(ShengjiError):
     """A deal that cannot be made as asked: cards fixed by predeal or bottom that no deal holds,
     an accept that answers badly or takes too few deals, or decks that are not whole packs."""

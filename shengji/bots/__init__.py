@@ -30,7 +30,7 @@ from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import HAND_SIZE
-from shengji.errors import BotError, ShengjiError
+from shengji.errors import BotError, NoWorlds, ShengjiError
 from shengji.round.views import View
 
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
@@ -272,10 +272,6 @@ SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answer
     ("greedy", "search"): "search_declare",
     ("search", "search"): "search_all",
 }
-
-
-class NoWorlds(ShengjiError):
-    """No world agrees with what a searching seat knows: there is nothing to sample."""
 
 
 @dataclass(frozen=True)
