@@ -38,14 +38,21 @@ def write_results():
         sys.path.remove(str(ROOT / "bench"))
 
 
-def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
+def section_written(tmp_path, heading, script, *args):
+    """The results file a bench script leaves when it writes its section (under `heading`)
+    into one holding only the timings, checked to keep them; the script's --results is it."""
     out = tmp_path / "RESULTS.md"
     out.write_text("# Benchmark results\n\nthe timings\n")
-    args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
-    done = run("bench/strength.py", *args, "--workers", "1", "--results", str(out))
+    done = run(script, *args, "--results", str(out))
     assert done.returncode == 0, done.stderr
     text = out.read_text()
-    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Strength\n")
+    assert text.startswith(f"# Benchmark results\n\nthe timings\n\n## {heading}\n")
+    return text
+
+
+def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
+    args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
+    text = section_written(tmp_path, "Strength", "bench/strength.py", *args, "--workers", "1")
     assert "### bo3" in text and "0: expert" in text and "0: pimc:rollouts=10" in text
     made = tmp_path / "run.json"
     made.write_text(json.dumps({"benchmarks": [], "machine_info": {}, "commit_info": {}}))
@@ -55,27 +62,16 @@ def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
 
 
 def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
-    out = tmp_path / "RESULTS.md"
-    out.write_text("# Benchmark results\n\nthe timings\n")
     args = ["--rounds", "3", "--deals", "3", "--search-rounds", "1", "--search-deals", "1"]
-    done = run(
-        "bench/mistakes.py", *args, "--rollouts", "10", "--presets", "bo3", "--results", str(out)
-    )
-    assert done.returncode == 0, done.stderr
-    text = out.read_text()
-    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Mistakes\n")
+    args += ["--rollouts", "10", "--presets", "bo3"]
+    text = section_written(tmp_path, "Mistakes", "bench/mistakes.py", *args)
     assert "| expert " in text and "| pimc:rollouts=10 " in text and "greedy / 4" in text
     assert [name for name, _ in write_results().kept_sections(text)] == ["mistakes"]
 
 
 def test_expert_rules_table_is_written_into_the_results_and_kept(tmp_path):
-    out = tmp_path / "RESULTS.md"
-    out.write_text("# Benchmark results\n\nthe timings\n")
-    args = ["--deals", "3", "--presets", "bo3", "--results", str(out)]
-    done = run("bench/expert_rules.py", *args)
-    assert done.returncode == 0, done.stderr
-    text = out.read_text()
-    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Expert rules\n")
+    args = ["--deals", "3", "--presets", "bo3"]
+    text = section_written(tmp_path, "Expert rules", "bench/expert_rules.py", *args)
     rules = [line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| ")]
     assert rules[1:] == list(RULES)  # under the head row
     assert [name for name, _ in write_results().kept_sections(text)] == ["expert rules"]
@@ -138,12 +134,8 @@ def test_instruction_counts_run():
 
 
 def test_search_bound_table_is_written_into_the_results_and_kept(tmp_path):
-    out = tmp_path / "RESULTS.md"
-    out.write_text("# Benchmark results\n\nthe timings\n")
-    done = run("bench/search_bound.py", "--presets", "bo3", "--deals", "1", "--results", str(out))
-    assert done.returncode == 0, done.stderr
-    text = out.read_text()
-    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Search bound\n")
+    args = ["--presets", "bo3", "--deals", "1"]
+    text = section_written(tmp_path, "Search bound", "bench/search_bound.py", *args)
     rows = [line for line in text.splitlines() if line.startswith("| ") and "bo3" not in line]
     assert [row.split("|")[1].split(",")[0].strip() for row in rows] == [
         "omniscient",
@@ -154,13 +146,8 @@ def test_search_bound_table_is_written_into_the_results_and_kept(tmp_path):
 
 
 def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
-    out = tmp_path / "RESULTS.md"
-    out.write_text("# Benchmark results\n\nthe timings\n")
-    args = ["--presets", "bo3", "--rounds", "40", "--results", str(out)]
-    done = run("bench/lead_rules.py", *args)
-    assert done.returncode == 0, done.stderr
-    text = out.read_text()
-    assert text.startswith("# Benchmark results\n\nthe timings\n\n## Lead rules\n")
+    args = ["--presets", "bo3", "--rounds", "40"]
+    text = section_written(tmp_path, "Lead rules", "bench/lead_rules.py", *args)
     rows = [line.split("|") for line in text.splitlines() if line.startswith("| dealer's team")]
     assert rows and all(
         row[3].strip()
