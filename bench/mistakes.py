@@ -74,8 +74,9 @@ def main():
         "at the table, dealer seat 0, seeds 0, 1, ...): "
         + "; ".join(f"{SHORT[k]}: {text}" for k, text in {**CLASSES, **DIAGNOSTICS}.items())
         + " (a diagnostic, no target). hold: the dealer's team keeps the deal; last: the "
-        "defenders win the last trick; dug: ... with points in the bottom. The score is the bot's duplicate advantage over "
-        "greedy (levels a deal, 95% interval, sj.duel on the frozen deals, seed 0).",
+        "defenders win the last trick; dug: ... with points in the bottom. The score is the "
+        "bot's duplicate advantage over greedy (levels a deal, 95% interval, sj.duel on the "
+        "frozen deals, seed 0).",
     ]
     for preset in args.presets:
         start = time.perf_counter()

@@ -317,8 +317,9 @@ class Pimc:
     the rest shuffled: Table.deal_decks), with no inference from the shows the others did not
     make; a redeal after it is dealt from a seed of the world's own. After the bury (抄底) its
     worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
-    answers as greedy does. Same seed, same choices (with a rollout budget). `threads`: the threads its rollouts run on
-    (without the GIL); the choices are the same for any number (with a rollout budget)."""
+    answers as greedy does. Same seed, same choices (with a rollout budget). `threads`: the
+    threads its rollouts run on (without the GIL); the choices are the same for any number
+    (with a rollout budget)."""
 
     rollouts: int = 1000
     max_candidates: int = 24

@@ -197,8 +197,8 @@ def settle_forfeit(table: Table, seat: int) -> None:
 def ask_python_bot(
     table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str, seat: int
 ) -> None:
-    """Ask the seat's Python bot (or a search bot, for what its kind asks) and give its answer to the
-    table; IllegalAction naming the seat, the action and the rule when it is refused."""
+    """Ask the seat's Python bot (or a search bot, for what its kind asks) and give its answer
+    to the table; IllegalAction naming the seat, the action and the rule when it is refused."""
     view = view_of(table, rules, levels, what, seat)
     action = view.action
     answer = bot.choose(view, table) if is_search_bot(bot) else getattr(bot, action)(view)

@@ -90,8 +90,9 @@ def count_play(
     burier: int | None = None,
 ) -> Counter:
     """The mistakes of play (void_lead, third_cheap, point_win_lost, point_ruff, third_feeds,
-    failed_throw, and the diagnostic void_lead_safe) in tricks played from `hands` (each seat's as the first trick starts); `buried`, the
-    bottom `burier` put down (its knowledge)."""
+    failed_throw, and the diagnostic void_lead_safe) in tricks played from `hands` (each
+    seat's as the first trick starts); `buried`, the bottom `burier` put down (its
+    knowledge)."""
     found: Counter = Counter()
     hands = list(hands)
     played = Cards()
