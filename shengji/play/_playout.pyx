@@ -32,17 +32,28 @@ from shengji.play._driver import REFUSALS
 from shengji.errors import BotError, PlayError
 
 
-cdef int deck_of(const uint64_t* places, int dealer, int8_t* deck) noexcept nogil:
-    """The draw order that deals these places ([ones, twos] of seats 0..3, then the bottom):
-    seat s's cards at draws 4i + ((s - dealer) & 3) in kind order, the bottom's last. -1
-    unless each seat holds 25 cards and the bottom 8, no kind more than twice (a double deck
-    then, in all)."""
+cdef int draws_of(int p, int first_drawer, int drawn) noexcept nogil:
+    """How many of the first `drawn` draws go to place p: seat p's share when `first_drawer`
+    draws first, or for p = 4 the draws still to come (the bottom, once the deal is done)."""
+    return DECK_SIZE - drawn if p == 4 else (drawn - ((p - first_drawer) & 3) + 3) // 4
+
+
+cdef int deck_of(const uint64_t* places, int first_drawer, int drawn, int8_t* deck,
+                 int* at) noexcept nogil:
+    """The draw order that deals these places ([ones, twos] of seats 0..3, then the rest)
+    after `drawn` draws (DRAWN: the whole deal, the rest its bottom): seat s's cards at draws
+    4i + ((s - first_drawer) & 3) below `drawn` in kind order, the rest's from `drawn` on.
+    0, or where it fails (at[0] the place, at[1] the cards read there): -1 the place is not
+    [ones, twos] masks of cards, -2 it holds more cards than its draws (draws_of) or a kind
+    a third time, -3 fewer. With every place's count right, a double deck in all."""
     cdef int8_t copies[NUM_KINDS]
     cdef int p, n, k, c, size
     cdef uint64_t m
     memset(copies, 0, sizeof(copies))
     for p in range(5):
-        size = BOTTOM_SIZE if p == 4 else DRAWN // 4
+        size = draws_of(p, first_drawer, drawn)
+        at[0] = p
+        at[1] = 0
         if (places[2 * p] >> NUM_KINDS) or (places[2 * p + 1] & ~places[2 * p]):
             return -1
         n = 0
@@ -53,11 +64,13 @@ cdef int deck_of(const uint64_t* places, int dealer, int8_t* deck) noexcept nogi
                 m &= m - 1
                 copies[k] += 1
                 if copies[k] > 2 or n == size:
-                    return -1
-                deck[DRAWN + n if p == 4 else 4 * n + ((p - dealer) & 3)] = k
+                    at[1] = n
+                    return -2
+                deck[drawn + n if p == 4 else 4 * n + ((p - first_drawer) & 3)] = k
                 n += 1
+        at[1] = n
         if n != size:
-            return -1
+            return -3
     return 0
 
 
@@ -70,7 +83,9 @@ def places_deck(const uint64_t[:, ::1] world, int dealer):
     ((5, 2) masks) with `dealer` drawing first (deck_of); a PlayError when it is no deal."""
     deck = np.empty(DECK_SIZE, dtype=np.int8)
     cdef int8_t[::1] out = deck
-    if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, &out[0]) < 0:
+    cdef int at[2]
+    if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(
+            &world[0, 0], dealer, DRAWN, &out[0], at) < 0:
         raise PlayError(DECK_OF_PLACES)
     return deck
 
@@ -103,6 +118,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     cdef Passes passes[4]
     cdef int64_t k = worlds.shape[0], n = shows.shape[0], i = 0, j = 0
     cdef int rc = 0, q, l0 = levels[0], l1 = levels[1]
+    cdef int at[2]
     cdef uint64_t sd = <uint64_t>int(seed)
     cdef CardSet show, bury
     cdef Game* g
@@ -119,7 +135,7 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
     cdef int8_t[:, ::1] dv = decks
     cdef uint64_t[::1] sv = seeds
     for j in range(k):
-        if deck_of(&worlds[j, 0, 0], dealer, &dv[j, 0]) < 0:
+        if deck_of(&worlds[j, 0, 0], dealer, DRAWN, &dv[j, 0], at) < 0:
             raise PlayError(f"world {j}: {DECK_OF_PLACES}")
         sv[j] = round_seed_raw(sd, <uint64_t>j)
     cols = {name: np.zeros((n, k), dtype=np.int16)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from shengji.core._core cimport (
-    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw, ctz,
+    CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
     empty_buffer, legal_leads_raw, union_of,
     legal_follows_raw, set_of, cards_of, card_count, trump_table,
 )
@@ -35,7 +35,7 @@ from shengji.round._endgame cimport (
 from shengji.bots._policies cimport BotSpec, BOT_GREEDY, BOT_LEARNED
 from shengji.play._driver cimport drive, native_answer, read_specs, refusal_error
 from shengji.play._batch cimport RowColumns, row_columns, write_row
-from shengji.play._playout cimport deck_of, start_at_bury
+from shengji.play._playout cimport deck_of, draws_of, start_at_bury
 
 from shengji.core._core import KIND_NAMES, Cards, Trump
 from shengji.core.cards import CATEGORIES
@@ -444,9 +444,8 @@ cdef class Table:
         cards not drawn, no kind more than twice."""
         cdef Game* g = self.g
         cdef int64_t k = worlds.shape[0], j
-        cdef int q, i, c, kind, n, first, size
-        cdef int8_t copies[NUM_KINDS]
-        cdef uint64_t m
+        cdef int i, c, rc, size
+        cdef int at[2]
         cdef Rng r
         if not deck_worlds(g):
             raise PlayError("no show or revolution before the bottom is taken up is pending")
@@ -457,28 +456,13 @@ cdef class Table:
         cdef int8_t[::1] deck
         for j in range(k):
             deck = out[j]
-            for i in range(NUM_KINDS):
-                copies[i] = 0
-            # seat q draws at (q - first_drawer) & 3, then every fourth; the rest from drawn
-            for q in range(5):
-                first = g.drawn if q == 4 else (q - g.first_drawer) & 3
-                size = DECK_SIZE - g.drawn if q == 4 else (g.drawn - first + 3) // 4
-                n = 0
-                for c in range(2):
-                    m = worlds[j, q, c]
-                    if (m >> NUM_KINDS) or (c == 1 and m & ~worlds[j, q, 0]):
-                        raise PlayError(f"world {j}: place {q} is not [ones, twos] masks of cards")
-                    while m:
-                        kind = ctz(m)
-                        m &= m - 1
-                        copies[kind] += 1
-                        if copies[kind] > 2 or n == size:
-                            raise PlayError(f"world {j}: place {q} holds more cards than its "
-                                            f"draws ({size}), or a kind thrice")
-                        deck[first + (n if q == 4 else 4 * n)] = kind
-                        n += 1
-                if n != size:
-                    raise PlayError(f"world {j}: place {q} holds {n} cards, not {size}")
+            rc = deck_of(&worlds[j, 0, 0], g.first_drawer, g.drawn, &deck[0], at)
+            if rc < 0:
+                size = draws_of(at[0], g.first_drawer, g.drawn)
+                raise PlayError(f"world {j}: place {at[0]} " + (
+                    "is not [ones, twos] masks of cards" if rc == -1 else
+                    f"holds more cards than its draws ({size}), or a kind thrice" if rc == -2
+                    else f"holds {at[1]} cards, not {size}"))
             rng_seed(&r, <uint64_t>int(seed), <uint64_t>j)
             for i in range(DECK_SIZE - 1, g.drawn, -1):     # Fisher-Yates over the rest
                 c = g.drawn + <int>rng_below(&r, <uint64_t>(i - g.drawn + 1))
@@ -620,13 +604,15 @@ cdef class Table:
         cdef int8_t deck[DECK_SIZE]
         cdef CardSet b
         cdef int rc
+        cdef int at[2]
         b.ones = b.twos = 0
         if bury is not None:
             b = set_of(Cards(bury))
         t.rules = rules
         read_specs(bots, t.bots, t.passes)
         t.specs = list(bots)
-        if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(&world[0, 0], dealer, deck) < 0:
+        if world.shape[0] != 5 or world.shape[1] != 2 or deck_of(
+                &world[0, 0], dealer, DRAWN, deck, at) < 0:
             raise PlayError(DECK_OF_PLACES)
         rc = start_at_bury(t.g, &gr, t.passes, <uint64_t>int(seed), dealer, levels[0],
                            levels[1], deck, set_of(Cards(show)), b)
