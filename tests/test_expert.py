@@ -21,11 +21,11 @@ TRUMP = sj.Trump(2, "H")  # hearts, level 2: spades, clubs and diamonds are side
 # -- Settings -----------------------------------------------------------------------------------
 def test_text_form_reads_the_settings_and_round_trips():
     assert bot_from_text("expert") == sj.Expert()
-    bot = bot_from_text("expert:third_high=false,void_risk=4,call=eager:count=true")
+    bot = bot_from_text("expert:third_high=false,void_risk=4,call=eager:count=false")
     assert bot == sj.Expert(
-        third_high=False, void_risk=4, count=True, greedy=sj.Greedy(call="eager")
+        third_high=False, void_risk=4, count=False, greedy=sj.Greedy(call="eager")
     )
-    assert bot_text(bot) == "expert:third_high=false,count=true,void_risk=4,call=eager"
+    assert bot_text(bot) == "expert:third_high=false,count=false,void_risk=4,call=eager"
     assert bot_from_text(bot_text(bot)) == bot
     assert bot_text(sj.Expert()) == "expert"
 

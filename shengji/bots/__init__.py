@@ -218,7 +218,7 @@ class Expert:
     partner_ruff: bool = True
     lone_points: bool = False
     value_bury: bool = True
-    count: bool = False
+    count: bool = True
     keep_top: bool = True
     weigh: bool = True
     pair_leads: bool = True
