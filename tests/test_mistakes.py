@@ -153,7 +153,7 @@ def test_round_outcomes_are_the_records(preset):
         defenders_last = (rec.tricks[-1].winner - rec.dealer) % 2 == 1
         assert found["last"] == defenders_last
         assert found["dug"] == (defenders_last and sj.points(rec.bottom) > 0)
-        assert set(found) <= set(CLASSES) | set(OUTCOMES)
+        assert set(found) <= set(CLASSES) | set(DIAGNOSTICS) | set(OUTCOMES)
 
 
 def test_a_failed_throw_is_counted_from_the_record():
