@@ -245,25 +245,26 @@ def test_bury_keeps_its_aces_and_empties_short_suits():
 
 
 def test_safe_bottom_buries_no_point_card_where_another_will_do():
-    """The dealer's short spades K♠ 10♠ 3♠: emptied by default, 20 points down; with
+    """The dealer's seven clubs A♣ to 6♣: emptied by default with the 3♦, the 10♣ down; with
     safe_bottom, the 3♠ and low clubs and diamonds go down instead."""
     dealt = sj.Cards("BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H KS 10S 3S AC QC 10C 9C 8C 7C 6C AD KD QD")
     bottom = sj.Cards("JD 9D 8D 7D 6D 5D 4D 3D")
     buried = buries_of(dealt, bottom, ("expert", "expert:safe_bottom=true"))
-    assert sj.points(buried["expert"]) == 20 and "KS" in buried["expert"]
+    assert sj.points(buried["expert"]) == 10 and "10C" in buried["expert"]
     assert sj.points(buried["expert:safe_bottom=true"]) == 0
 
 
-def test_short_bury_buries_as_greedy_with_8_trumps_or_fewer():
-    """8 trumps among the dealer's 33 cards: greedy's bury (no points down), where the
-    expert's own would empty diamonds, A♦ 10♦ and all; with a 9th trump, its own."""
+def test_short_bury_buries_as_greedy_with_9_trumps_or_fewer():
+    """9 trumps among the dealer's 33 cards: greedy's bury (no points down), where the
+    expert's own would empty diamonds, A♦ 10♦ and all; with a 10th trump (the small joker
+    for the 5♠), its own."""
     bottom = sj.Cards("JS 9S 7C 6C 7D 6D 4C 3C")
-    sides = "KS QS 10S 5S AC KC QC 9C 8C 5C AD 10D 9D 8D 4D 3D"
+    sides = "KS QS 10S AC KC QC 9C 8C 5C AD 10D 9D 8D 4D 3D"
     texts = ("expert", "expert:short_bury=false", "greedy")
-    short = buries_of(sj.Cards("BJ 2S 2H AH KH 9H 7H 3H AS " + sides), bottom, texts)
+    short = buries_of(sj.Cards("BJ 2S 2H 2C AH KH 9H 7H 3H 5S " + sides), bottom, texts)
     assert short["expert"] == short["greedy"] != short["expert:short_bury=false"]
     assert sj.points(short["expert"]) == 0 and "10D" in short["expert:short_bury=false"]
-    long = buries_of(sj.Cards("BJ 2S 2H 2C AH KH 9H 7H 3H " + sides), bottom, texts)
+    long = buries_of(sj.Cards("BJ SJ 2S 2H 2C AH KH 9H 7H 3H " + sides), bottom, texts)
     assert long["expert"] == long["expert:short_bury=false"] != long["greedy"]
 
 
@@ -358,6 +359,19 @@ def test_high_pairs_leads_the_dealer_teams_highest_side_pair(preset):
         )
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_late_pairs_leads_the_dealer_teams_highest_pair_late(preset):
+    for view, on_play, _ in changed_leads(preset, 60, "expert", "expert:late_pairs=false"):
+        assert (view.seat - view.dealer) % 2 == 0 and len(view.hand) <= 10
+        (card,) = set(on_play)
+        assert len(on_play) == 2
+        pairs = [c for c in set(view.hand) if list(view.hand).count(c) == 2]
+        trumps = [c for c in pairs if sj.category(c, view.trump) == "T"]
+        if trumps:  # its highest trump pair, else its highest side pair
+            assert card in trumps
+        assert all(sj.order(c, view.trump) <= sj.order(card, view.trump) for c in trumps or pairs)
+
+
 def test_a_trump_tractor_runs_through_the_off_suit_level_cards():
     # trump 2♥: A♥ (place 11), the off-suit 2s (12, a pair of 2♣ beside single 2♠ and 2♦),
     # 2♥ (13): one tractor of three pairs, whichever order the kinds at place 12 come in
@@ -394,15 +408,15 @@ def decision(preset, seed, n, bot="expert"):
 
 
 def test_guard_bottom_keeps_the_top_trump_of_a_bottom_with_points():
-    """v3 seed 6: the dealer buried 10 points (10♥); on lead at trick 2 with a big joker the
-    other big joker may beat, it keeps the joker for the last trick and leads the 4♣ (the
-    expert without high_pairs, which would lead its J♦ pair here)."""
+    """v3 seed 37: the dealer buried 15 points (K♣ 5♣); on lead at trick 2 with a big joker
+    the other big joker may beat, it keeps the joker for the last trick and leads the 4♦ (the
+    expert without high_pairs)."""
     bot = "expert:high_pairs=false"
-    table, rec, seat = decision("v3", 6, 4, bot)
-    assert seat == rec.dealer == 0 and sj.points(rec.bottom) == 10
+    table, rec, seat = decision("v3", 37, 4, bot)
+    assert seat == rec.dealer == 0 and sj.points(rec.bottom) == 15
     assert "BJ" in table.hand(0)
     on, off = plays(table, bot, bot + ",guard_bottom=false")
-    assert off == "BJ" and "BJ" not in on
+    assert off == "BJ" and on == "4D"
 
 
 def trumps_held(hand, suit):

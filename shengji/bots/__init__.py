@@ -204,8 +204,10 @@ class Expert:
     longest trump tractor (the highest of equal length) is led before anything else.
     high_pairs: the dealer's team, with no tractor or sure unit to lead, leads its highest pair
     of a side suit no opponent may ruff (before drawing trumps or leading low). short_bury:
-    with value_bury, a hand of 8 trumps or fewer among its 33 cards buries as greedy does (its
-    `greedy` settings: low cards, short suits emptied).
+    with value_bury, a hand of 9 trumps or fewer among its 33 cards buries as greedy does (its
+    `greedy` settings: low cards, short suits emptied). late_pairs: the dealer's team late in
+    the round (10 cards or fewer in hand), with no tractor or sure unit to lead, leads its
+    highest trump pair, else its highest side pair (ruffable or not).
     """
 
     second_low: bool = True
@@ -238,6 +240,7 @@ class Expert:
     trump_tractor: bool = True
     high_pairs: bool = True
     short_bury: bool = True
+    late_pairs: bool = True
     void_risk: int = 3
     greedy: Greedy = field(default_factory=Greedy)
 

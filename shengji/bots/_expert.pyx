@@ -32,7 +32,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
          "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
          "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
-         "short_bury": X_SHORT_BURY}
+         "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS}
 
 
 cdef enum:
@@ -55,15 +55,16 @@ cdef enum:
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
     RANK_COST = 3          # per position on its suit's line
-    SURE_COST = 20         # a card no unseen card beats
+    SURE_COST = 10         # a card no unseen card beats
     PAIR_COST = 20         # a card of a pair
-    POINT_COST = 4         # per point
+    POINT_COST = 7         # per point
     SAFE_POINT = 40        # safe_bottom: per point (a 10 dearer than emptying a suit)
     LONE_POINT = 3         # per point of a suit kept with point cards only, beaten by unseen
     TOP_BURIED = 60        # a card buried above every card kept of its suit
     VOID_BASE = 60         # a side suit emptied: worth this, ...
     VOID_PER_TRUMP = 12     # ... and this per trump held
-    SHORT_TRUMPS = 8       # short_bury: trumps among the 33 cards that make a hand short
+    SHORT_TRUMPS = 9       # short_bury: trumps among the 33 cards that make a hand short
+    LATE_CARDS = 10        # late_pairs: a hand this small leads its pairs
 
 
 ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
@@ -452,6 +453,27 @@ cdef CardSet highest_pair(const TrumpTable* t, CardSet hand, const Seen* s, int 
     return out
 
 
+cdef CardSet top_pair(const TrumpTable* t, CardSet hand) noexcept nogil:
+    """Its highest trump pair, else its highest side pair by place on its suit's line (empty
+    for none)."""
+    cdef CardSet out
+    cdef uint64_t pairs = restrict(hand, t.cat_mask[TRUMP]).twos
+    cdef int c, k, best = -1
+    out.ones = out.twos = 0
+    if pairs:
+        best = highest_kind(t, pairs)
+    else:
+        for c in range(4):
+            pairs = restrict(hand, t.cat_mask[c]).twos
+            if pairs:
+                k = highest_kind(t, pairs)
+                if best < 0 or t.pos_of[k] > t.pos_of[best]:
+                    best = k
+    if best >= 0:
+        out.ones = out.twos = (<uint64_t>1) << best
+    return out
+
+
 cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
     """Small trumps to draw the opponents' out, the top ones kept: the lowest pair without
     points, or else the lowest trump without points (lowest_card)."""
@@ -463,12 +485,13 @@ cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
 
 cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogil:
     """Its longest trump tractor; its longest side tractor no opponent may ruff; sure side
-    units no opponent may ruff; the dealer's team, its highest side pair no opponent may ruff;
-    trumps when the hand is long in them (the dealer's team while the opponents hold any, a
-    defender); a suit the partner has shown void in, for a ruff; else a low card (a pair, a
-    tractor where it holds) of its shortest (short_leads; else longest) side suit an opponent
-    cannot ruff, one holding a pair first, never a lone point card a higher unseen card
-    beats."""
+    units no opponent may ruff; the dealer's team late in the round (late_pairs), its highest
+    trump pair, else its highest side pair; the dealer's team, its highest side pair no
+    opponent may ruff; trumps when the hand is long in them (the dealer's team while the
+    opponents hold any, a defender); a suit the partner has shown void in, for a ruff; else a
+    low card (a pair, a tractor where it holds) of its shortest (short_leads; else longest)
+    side suit an opponent cannot ruff, one holding a pair first, never a lone point card a
+    higher unseen card beats."""
     cdef const TrumpTable* t = g.table
     cdef uint32_t x = b.expert
     cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0, fallback = -1
@@ -507,6 +530,12 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             low.twos = low.ones & best.twos
             return low
         return best
+    if dealer_team and x & X_LATE_PAIRS and card_count(hand) <= LATE_CARDS:
+        # few cards left: a pair draws the opponents' last pair or high cards (a side pair
+        # whether or not it may be ruffed: the safe ones alone did worse, measured)
+        best = top_pair(t, hand)
+        if best.ones:
+            return best
     if dealer_team and x & X_HIGH_PAIRS:
         # its highest pair of a suit no opponent may ruff: it wins or draws their high cards
         # while they still follow suit, before trumps are drawn
@@ -599,7 +628,7 @@ cdef CardSet expert_bury(Game* g, const BotSpec* b) noexcept nogil:
     8 cards in all), the rest filled with the cheapest cards of the other suits (bury_cost); the
     choice costing least once the voids made are counted (worth more with more trumps), a
     suit kept with only a lone beatable point card and a top card buried from a suit kept are
-    charged. Greedy's bury when the hand holds fewer than 8 side cards, or (short_bury) 8
+    charged. Greedy's bury when the hand holds fewer than 8 side cards, or (short_bury) 9
     trumps or fewer."""
     cdef const TrumpTable* t = g.table
     cdef CardSet hand = g.hands[g.seat], unseen, sure, part, out, best, kept
