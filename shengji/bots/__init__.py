@@ -241,7 +241,7 @@ class Expert:
     high_pairs: bool = True
     short_bury: bool = True
     late_pairs: bool = True
-    void_risk: int = 3
+    void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:

@@ -50,7 +50,7 @@ cdef enum:
     HOLD = 50              # percent: a win a later opponent may beat holds this often ...
     HOLD_POOR = 25         # ... second hand's, on a poor trick (second_low)
     RESCUE = 45            # percent: the partner, still to play, takes a trick the opponents win
-    CARD_COST = 1500       # per unit of play_cost (a big joker about 17 points)
+    CARD_COST = 1150       # per unit of play_cost (a big joker about 13 points)
     RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
