@@ -433,42 +433,21 @@ cdef CardSet longest_tractor(const TrumpTable* t, CardSet part) noexcept nogil:
     return out
 
 
-cdef CardSet highest_pair(const TrumpTable* t, CardSet hand, const Seen* s, int o1, int o2
-                          ) noexcept nogil:
-    """The highest pair (by place on its suit's line) of the side suits of `hand` that neither
-    opponent may ruff (empty for none)."""
+cdef CardSet highest_pair(const TrumpTable* t, CardSet hand, const Seen* s, int o1, int o2,
+                          bint safe) noexcept nogil:
+    """The highest pair (by place on its suit's line) of the side suits of `hand` (with
+    `safe`, those neither opponent may ruff; empty for none)."""
     cdef CardSet out
     cdef int c, k, best = -1
     cdef uint64_t pairs
     out.ones = out.twos = 0
     for c in range(4):
         pairs = restrict(hand, t.cat_mask[c]).twos
-        if not pairs or may_ruff(s, o1, c) or may_ruff(s, o2, c):
+        if not pairs or (safe and (may_ruff(s, o1, c) or may_ruff(s, o2, c))):
             continue
         k = highest_kind(t, pairs)
         if best < 0 or t.pos_of[k] > t.pos_of[best]:
             best = k
-    if best >= 0:
-        out.ones = out.twos = (<uint64_t>1) << best
-    return out
-
-
-cdef CardSet top_pair(const TrumpTable* t, CardSet hand) noexcept nogil:
-    """Its highest trump pair, else its highest side pair by place on its suit's line (empty
-    for none)."""
-    cdef CardSet out
-    cdef uint64_t pairs = restrict(hand, t.cat_mask[TRUMP]).twos
-    cdef int c, k, best = -1
-    out.ones = out.twos = 0
-    if pairs:
-        best = highest_kind(t, pairs)
-    else:
-        for c in range(4):
-            pairs = restrict(hand, t.cat_mask[c]).twos
-            if pairs:
-                k = highest_kind(t, pairs)
-                if best < 0 or t.pos_of[k] > t.pos_of[best]:
-                    best = k
     if best >= 0:
         out.ones = out.twos = (<uint64_t>1) << best
     return out
@@ -533,13 +512,17 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     if dealer_team and x & X_LATE_PAIRS and card_count(hand) <= LATE_CARDS:
         # few cards left: a pair draws the opponents' last pair or high cards (a side pair
         # whether or not it may be ruffed: the safe ones alone did worse, measured)
-        best = top_pair(t, hand)
+        best.ones = best.twos = restrict(hand, t.cat_mask[TRUMP]).twos
+        if best.ones:
+            best.ones = best.twos = (<uint64_t>1) << highest_kind(t, best.ones)
+            return best
+        best = highest_pair(t, hand, s, o1, o2, False)
         if best.ones:
             return best
     if dealer_team and x & X_HIGH_PAIRS:
         # its highest pair of a suit no opponent may ruff: it wins or draws their high cards
         # while they still follow suit, before trumps are drawn
-        best = highest_pair(t, hand, s, o1, o2)
+        best = highest_pair(t, hand, s, o1, o2, True)
         if best.ones:
             return best
     trumps = restrict(hand, t.cat_mask[TRUMP])
