@@ -626,7 +626,7 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
-    `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:count=true,void_risk=4`
+    `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:late_pairs=false,void_risk=3`
     (expert, pimc and learned also take the greedy settings of their shows and bury:
     `pimc:rollouts=200,call=eager`), `process:cmd=python mybot.py,timeout=2` (an
     ExternalBot: process_from_text). "random" comes back as the name. A BotError names the
