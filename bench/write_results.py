@@ -74,6 +74,18 @@ def git_commit():
     return head.stdout.strip(), changed
 
 
+def short_commit():
+    """The checkout's commit, short, for a table that depends on the code measured (the
+    expert's rules change from version to version)."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=BENCH
+        )
+    except OSError:  # no git
+        return "an unknown commit"
+    return done.stdout.strip() or "an unknown commit"
+
+
 def describe_commit(commit):
     """`commit`: (sha, changed) where changed is a list of files or a flag."""
     if not commit:
