@@ -372,6 +372,17 @@ def test_late_pairs_leads_the_dealer_teams_highest_pair_late(preset):
         assert all(sj.order(c, view.trump) <= sj.order(card, view.trump) for c in trumps or pairs)
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_defender_pairs_leads_a_defenders_highest_side_pair_late(preset):
+    for view, on_play, _ in changed_leads(preset, 60, "expert", "expert:defender_pairs=false"):
+        assert (view.seat - view.dealer) % 2 == 1 and len(view.hand) <= 12
+        (card,) = set(on_play)
+        assert len(on_play) == 2 and sj.category(card, view.trump) != "T"
+        pairs = [c for c in set(view.hand) if list(view.hand).count(c) == 2]
+        side = [c for c in pairs if sj.category(c, view.trump) != "T"]
+        assert all(sj.order(c, view.trump) <= sj.order(card, view.trump) for c in side)
+
+
 def test_a_trump_tractor_runs_through_the_off_suit_level_cards():
     # trump 2♥: A♥ (place 11), the off-suit 2s (12, a pair of 2♣ beside single 2♠ and 2♦),
     # 2♥ (13): one tractor of three pairs, whichever order the kinds at place 12 come in

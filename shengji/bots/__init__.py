@@ -207,7 +207,9 @@ class Expert:
     with value_bury, a hand of 9 trumps or fewer among its 33 cards buries as greedy does (its
     `greedy` settings: low cards, short suits emptied). late_pairs: the dealer's team late in
     the round (10 cards or fewer in hand), with no tractor or sure unit to lead, leads its
-    highest trump pair, else its highest side pair (ruffable or not).
+    highest trump pair, else its highest side pair (ruffable or not). defender_pairs: a
+    defender late in the round (12 cards or fewer in hand), with no tractor or sure unit to
+    lead, leads its highest side pair (ruffable or not).
     """
 
     second_low: bool = True
@@ -241,6 +243,7 @@ class Expert:
     high_pairs: bool = True
     short_bury: bool = True
     late_pairs: bool = True
+    defender_pairs: bool = True
     void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 

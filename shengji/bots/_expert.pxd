@@ -38,6 +38,7 @@ cpdef enum:                # the rules, as bits of BotSpec.expert
     X_HIGH_PAIRS = 268435456  # the dealer's team leads its highest safe side pair
     X_SHORT_BURY = 536870912  # value_bury: greedy's bury when short of trumps
     X_LATE_PAIRS = 1073741824 # the dealer's team, late, leads its highest trump (or side) pair
+    X_DEFENDER_PAIRS = 2147483648  # a defender, late, leads its highest side pair
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil

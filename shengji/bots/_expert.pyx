@@ -32,7 +32,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "whole_pairs": X_WHOLE_PAIRS, "void_odds": X_VOID_ODDS,
          "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
          "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
-         "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS}
+         "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS,
+         "defender_pairs": <uint32_t>X_DEFENDER_PAIRS}  # the top bit: an unsigned value
 
 
 cdef enum:
@@ -65,6 +66,7 @@ cdef enum:
     VOID_PER_TRUMP = 12     # ... and this per trump held
     SHORT_TRUMPS = 9       # short_bury: trumps among the 33 cards that make a hand short
     LATE_CARDS = 10        # late_pairs: a hand this small leads its pairs
+    DEFENDER_CARDS = 12    # defender_pairs: a defender's hand this small leads its pairs
 
 
 ctypedef struct Seen:      # what the deciding seat may know of the unseen cards
@@ -465,9 +467,10 @@ cdef CardSet low_trump_lead(const TrumpTable* t, CardSet trumps) noexcept nogil:
 cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogil:
     """Its longest trump tractor; its longest side tractor no opponent may ruff; sure side
     units no opponent may ruff; the dealer's team late in the round (late_pairs), its highest
-    trump pair, else its highest side pair; the dealer's team, its highest side pair no
-    opponent may ruff; trumps when the hand is long in them (the dealer's team while the
-    opponents hold any, a defender); a suit the partner has shown void in, for a ruff; else a
+    trump pair, else its highest side pair; a defender late in the round (defender_pairs), its
+    highest side pair; the dealer's team, its highest side pair no opponent may ruff; trumps
+    when the hand is long in them (the dealer's team while the opponents hold any, a
+    defender); a suit the partner has shown void in, for a ruff; else a
     low card (a pair, a tractor where it holds) of its shortest (short_leads; else longest)
     side suit an opponent cannot ruff, one holding a pair first, never a lone point card a
     higher unseen card beats."""
@@ -516,6 +519,11 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
         if best.ones:
             best.ones = best.twos = (<uint64_t>1) << highest_kind(t, best.ones)
             return best
+        best = highest_pair(t, hand, s, o1, o2, False)
+        if best.ones:
+            return best
+    if not dealer_team and x & X_DEFENDER_PAIRS and card_count(hand) <= DEFENDER_CARDS:
+        # late, a defender's high side pair wins, or draws the dealer's team's trumps
         best = highest_pair(t, hand, s, o1, o2, False)
         if best.ones:
             return best
