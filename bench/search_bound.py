@@ -1,10 +1,13 @@
-"""Search bound: what perfect information is worth to the search. An omniscient pimc plays
-each candidate out in the true world (every hand and the bottom as they are: it cheats)
-instead of worlds sampled from what its seat knows, with the play-outs of `policy`; no
-search that reads only its seat's view can gain more over plain pimc than that search does
-with the same play-outs. Duplicate on the frozen evaluation deals (sj.duel, seed 0) against
-plain `pimc` (1,000 greedy rollouts), next to the sharper search at plain pimc's time a
-decision; written into the search bound section of bench/RESULTS.md. Not part of the test run.
+"""Search bound: what perfect information is worth to pimc's way of choosing. An omniscient
+pimc plays each candidate out in the true world (every hand and the bottom as they are: it
+cheats) instead of worlds sampled from what its seat knows, with the play-outs of `policy`,
+and plays the one that scores best: a search that chooses so, reading only its seat's view,
+is unlikely to gain more over plain pimc with the same play-outs. It bounds nothing else:
+the sharper search keeps its policy's own play unless the worlds show another clearly better
+(Pimc.guard), and so gains more than this. Duplicate on the frozen evaluation deals
+(sj.duel, seed 0) against plain `pimc` (1,000 greedy rollouts), next to the sharper search at
+plain pimc's time a decision; written into the search bound section of bench/RESULTS.md. Not
+part of the test run.
 
     python bench/search_bound.py --deals 300 200 200
 
@@ -17,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from tabulate import tabulate
-from write_results import BENCH, duel_score, short_commit, write_section
+from write_results import BENCH, SEARCH, SEARCH_ROLLOUTS, duel_score, short_commit, write_section
 
 import shengji as sj
 from shengji.play.rounds import true_world
 
-SHARP = "pimc:rollouts=950,score=levels,search=halving,merge=true,bury=search"
+SHARP = f"pimc:rollouts={SEARCH_ROLLOUTS},{SEARCH}"
 
 
 @dataclass(frozen=True)

@@ -52,8 +52,10 @@ def section_written(tmp_path, heading, script, *args):
 
 def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
+    args += ["--search-rollouts", "10"]
     text = section_written(tmp_path, "Strength", "bench/strength.py", *args, "--workers", "1")
     assert "### bo3" in text and "0: expert" in text and "0: pimc:rollouts=10" in text
+    assert "1: pimc:rollouts=10,policy=expert" in text
     made = tmp_path / "run.json"
     made.write_text(json.dumps({"benchmarks": [], "machine_info": {}, "commit_info": {}}))
     results = write_results()
@@ -63,9 +65,10 @@ def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
 
 def test_mistake_table_is_written_into_the_results_and_kept(tmp_path):
     args = ["--rounds", "3", "--deals", "3", "--search-rounds", "1", "--search-deals", "1"]
-    args += ["--rollouts", "10", "--presets", "bo3"]
+    args += ["--rollouts", "10", "--search-rollouts", "10", "--presets", "bo3"]
     text = section_written(tmp_path, "Mistakes", "bench/mistakes.py", *args)
     assert "| expert " in text and "| pimc:rollouts=10 " in text and "greedy / 4" in text
+    assert "| pimc:rollouts=10,policy=expert" in text
     assert [name for name, _ in write_results().kept_sections(text)] == ["mistakes"]
 
 

@@ -1,7 +1,7 @@
 """Pimc's sharper search: rollouts scored by the level change (Table.outcomes), equivalent
 candidates merged (Table.canonical) against a plain reference and the exact solver, successive
-halving against a plain reference of its rounds, the time budget, and the same choices on any
-number of threads."""
+halving and the guard against plain references of their rounds, the time budget, and the same
+choices on any number of threads."""
 
 import dataclasses
 import math
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.bots import Search, bot_from_text, bot_text
+from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text
 from shengji.play.rounds import Table, true_world, view_of
 
 PRESETS = ["v3", "match16", "bo3"]
@@ -267,6 +267,74 @@ def test_halving_is_the_plain_reference_on_the_same_worlds(score):
     assert checked > 10
 
 
+def guarded_reference(result, budget, anchor, guard):
+    """The guarded halving search plainly, from every candidate's result in every world (n, k;
+    a world's result as Pimc.guard counts it): each round's candidates ranked by their mean
+    over the worlds they have played, the better half (rounded up) kept and the anchor with
+    it; the best played unless it beats the anchor by `guard` standard errors of their
+    paired difference (and by more than nothing)."""
+    n = len(result)
+    rounds = max(1, math.ceil(math.log2(n)))
+    sizes = [n]
+    while len(sizes) < rounds:
+        sizes.append((sizes[-1] + 1) // 2)
+    playing = [n] + [s + 1 for s in sizes[1:]]
+    alive, seen = list(range(n)), 0
+    for r in range(rounds):
+        seen += max(1, budget // rounds // playing[r])
+        alive = sorted(alive, key=lambda i, seen=seen: (-result[i, :seen].mean(), i))
+        if r < rounds - 1:
+            alive = sorted(set(alive[: sizes[r + 1]]) | {anchor})
+    best = alive[0]
+    if best == anchor:
+        return anchor
+    d = result[best, :seen] - result[anchor, :seen]
+    error = d.std(ddof=1) / math.sqrt(len(d))
+    return best if d.mean() > 0 and d.mean() > guard * error else anchor
+
+
+def guarded_search_of(pimc, view, engine):
+    """The guarded Search of pimc's decision, its candidates and the anchor's index, as
+    Pimc.choose makes them."""
+    moment = 4 * len(view.tricks) + len(view.current)
+    rng = np.random.default_rng([pimc.seed, engine.seed, moment])
+    candidates = pimc.candidates(view, engine, rng)
+    policy = engine.bot_play(pimc.rollout_spec())
+    if policy not in candidates:
+        candidates.append(policy)
+    anchor = candidates.index(policy)
+    search = Search(pimc, view, engine, sj.to_masks(candidates), rng, anchor=anchor)
+    return search, candidates, anchor
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_guarded_search_is_the_plain_reference_on_the_same_worlds(preset):
+    """With a guard the search keeps the policy's own play unless the worlds show another
+    better by the guard's standard errors: its choice is the plain reference's on the same
+    worlds, the policy's play where the reference keeps it, and some of each are seen."""
+    pimc = sj.Pimc(rollouts=120, policy="expert", score="levels", search="halving", guard=1.5)
+    kept = overruled = 0
+    for engine, view in decisions(preset, range(3), pimc):
+        search, candidates, anchor = guarded_search_of(pimc, view, engine)
+        n = len(candidates)
+        if n == 1:
+            continue
+        rounds = max(1, math.ceil(math.log2(n)))
+        sizes = [n]
+        while len(sizes) < rounds:
+            sizes.append((sizes[-1] + 1) // 2)
+        playing = [n] + [s + 1 for s in sizes[1:]]
+        worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // k) for k in playing))
+        levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
+        result = levels + points / GUARD_POINTS
+        expected = guarded_reference(result, pimc.rollouts, anchor, pimc.guard)
+        choice = pimc.choose(view, engine)  # the same worlds again
+        assert choice == candidates[expected]
+        kept += expected == anchor
+        overruled += expected != anchor
+    assert kept > 10 and overruled > 0
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_sharper_search_repeats_on_any_number_of_threads(preset):
     for seed in range(2):
@@ -305,12 +373,19 @@ def test_bad_search_settings_are_refused_and_the_text_form_reads_back():
         ("pimc:score=tricks", "Pimc.score must be one of points, levels"),
         ("pimc:search=bandit", "Pimc.search must be one of even, halving"),
         ("pimc:merge=yes", "merge must be true or false"),
+        ("pimc:guard=-1", "Pimc.guard must be a number from 0 to 100"),
+        ("pimc:guard=nan", "Pimc.guard must be a number from 0 to 100"),
+        ("pimc:guard=sure", "guard must be a number"),
     ]:
         with pytest.raises(sj.BotError, match=message):
             bot_from_text(text)
     with pytest.raises(sj.BotError, match="Pimc.merge"):
         sj.Pimc(merge=1)
-    text = "pimc:rollouts=300,score=levels,search=halving,merge=true,ms=10"
+    with pytest.raises(sj.BotError, match="Pimc.guard"):
+        sj.Pimc(guard=True)
+    text = "pimc:rollouts=300,score=levels,search=halving,merge=true,ms=10,guard=1.5"
     bot = bot_from_text(text)
-    assert bot == sj.Pimc(rollouts=300, score="levels", search="halving", merge=True, ms=10)
+    assert bot == sj.Pimc(
+        rollouts=300, score="levels", search="halving", merge=True, ms=10, guard=1.5
+    )
     assert bot_from_text(bot_text(bot)) == bot

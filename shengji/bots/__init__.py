@@ -270,6 +270,7 @@ class Expert:
 ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
 SCORES = ("points", "levels")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
+GUARD_POINTS = 200  # Pimc.guard: points that count as a level in a world's result
 PIMC_BURIES = ("greedy", "search")  # how a Pimc buries
 PIMC_DECLARES = ("greedy", "search")  # how a Pimc shows and calls revolutions
 SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answers come to Python
@@ -323,7 +324,15 @@ class Pimc:
     the rest shuffled: Table.deal_decks), with no inference from the shows the others did not
     make; a redeal after it is dealt from a seed of the world's own. After the bury (抄底) its
     worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
-    answers as greedy does. Same seed, same choices (with a rollout budget). `threads`: the
+    answers as greedy does. guard: with guard > 0, at a play the rollout policy's own play
+    (greedy's or the expert's choice from the seat's view) is a candidate too, played in every
+    world (halving never drops it), and another candidate is played instead only when it beats
+    that play by more than `guard` standard errors of their difference, paired over the worlds
+    (a world's result: the level change with score="levels", plus the points over
+    GUARD_POINTS; the points alone with score="points"): the search overrules its policy only
+    where the worlds say so clearly, and a close call, where sampling noise and the worlds'
+    shared errors decide, keeps the policy's play. Same seed, same choices (with a rollout
+    budget). `threads`: the
     threads its rollouts run on (without the GIL); the choices are the same for any number
     (with a rollout budget)."""
 
@@ -339,6 +348,7 @@ class Pimc:
     ms: int | None = None
     bury: str = "greedy"
     declare: str = "greedy"
+    guard: float = 0.0
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -362,6 +372,8 @@ class Pimc:
                     f"Pimc.{name} must be one of {', '.join(values)}, got {getattr(self, name)!r}"
                 )
         object.__setattr__(self, "merge", validate.flag(self.merge, "Pimc.merge", error=BotError))
+        guard = validate.real(self.guard, "Pimc.guard", 0, 100, error=BotError)
+        object.__setattr__(self, "guard", guard)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
 
@@ -377,7 +389,7 @@ class Pimc:
             f"pimc({budget}, max_candidates={self.max_candidates}, "
             f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
             f"search={self.search}, merge={self.merge}, bury={self.bury}, "
-            f"declare={self.declare})"
+            f"declare={self.declare}, guard={self.guard:g})"
         )
 
     def rollout_spec(self) -> BotSpec:
@@ -424,9 +436,16 @@ class Pimc:
         moment = 4 * len(view.tricks) + len(view.current)
         rng = np.random.default_rng([self.seed, table.seed, moment])
         candidates = self.candidates(view, table, rng)
+        anchor = None
+        if self.guard > 0:
+            policy = table.bot_play(self.rollout_spec())
+            if policy not in candidates:
+                candidates.append(policy)
+            anchor = candidates.index(policy)
         if len(candidates) == 1:
             return candidates[0]
-        return candidates[Search(self, view, table, to_masks(candidates), rng).best()]
+        search = Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
+        return candidates[search.best()]
 
     def worlds(self, view: View, table: Table, k: int, rng: np.random.Generator) -> np.ndarray:
         """k worlds for a decision's rollouts as Table.outcomes takes them, sampled from what
@@ -484,7 +503,8 @@ class Pimc:
 class Search:
     """One decision's rollouts (Pimc.choose): the candidates' summed results over the worlds
     each has been played in, every candidate still compared having been played in the same
-    worlds."""
+    worlds. With an `anchor` (the index of the policy's own play, Pimc.guard), each world's
+    result of every candidate is kept too, for the paired test against it."""
 
     def __init__(
         self,
@@ -494,13 +514,16 @@ class Search:
         masks: np.ndarray,
         rng: np.random.Generator,
         flags: np.ndarray | None = None,
+        anchor: int | None = None,
     ) -> None:
         self.pimc, self.view, self.table, self.masks, self.rng = pimc, view, table, masks, rng
         self.flags = flags  # a revolution's candidates: no and yes
+        self.anchor = anchor
         n = len(masks)
         self.levels = np.zeros(n, dtype=np.int64)
         self.points = np.zeros(n, dtype=np.int64)
         self.spec = pimc.rollout_spec()
+        self.results: list[tuple[np.ndarray, np.ndarray]] = []  # with an anchor: (alive, (n, k))
 
     def worlds(self, k: int) -> np.ndarray:
         """k new worlds (Pimc.worlds)."""
@@ -516,6 +539,9 @@ class Search:
         )
         self.levels[alive] += levels.sum(axis=1)
         self.points[alive] += points.sum(axis=1)
+        if self.anchor is not None:
+            result = points if self.pimc.score == "points" else levels + points / GUARD_POINTS
+            self.results.append((alive, result))
 
     def ranked(self, alive: np.ndarray) -> np.ndarray:
         """`alive` best first by the score (the first listed first on ties); a show or a
@@ -538,7 +564,9 @@ class Search:
         alive_counts = [n]
         for _ in range(rounds - 1):
             alive_counts.append((alive_counts[-1] + 1) // 2)
-        counts = [max(least, budget // rounds // alive) for alive in alive_counts]
+        # the anchor may play on beside the better half
+        playing = [n] + [k + (self.anchor is not None) for k in alive_counts[1:]]
+        counts = [max(least, budget // rounds // k) for k in playing]
         # a time budget may be spent already: no sampler set up for no world
         worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0,))
         at = 0
@@ -547,9 +575,25 @@ class Search:
                 self.play(alive, worlds[at : at + count])
                 at += count
             alive = self.ranked(alive)
-            if r < rounds - 1:  # the better half plays on
-                alive = np.sort(alive[: alive_counts[r + 1]])
-        return int(alive[0])
+            if r < rounds - 1:  # the better half plays on, and the policy's play
+                kept = alive[: alive_counts[r + 1]]
+                if self.anchor is not None and self.anchor not in kept:
+                    kept = np.append(kept, self.anchor)
+                alive = np.sort(kept)
+        return self.guarded(int(alive[0]))
+
+    def guarded(self, best: int) -> int:
+        """`best`, or the anchor (the policy's own play, Pimc.guard) unless `best` beats it by
+        more than `guard` standard errors of their difference paired over the worlds."""
+        anchor = self.anchor
+        if anchor is None or best == anchor:
+            return best
+        diffs = [r[list(a).index(best)] - r[list(a).index(anchor)] for a, r in self.results]
+        d = np.concatenate(diffs)
+        if len(d) < 2:
+            return anchor
+        error = d.std(ddof=1) / math.sqrt(len(d))
+        return best if d.mean() > 0 and d.mean() > self.pimc.guard * error else anchor
 
     def timed_budget(self, alive: np.ndarray) -> int:
         """With a time budget: every candidate played in a first world, timed; the rollouts
@@ -728,12 +772,18 @@ def settings_of(cls: type) -> dict[str, str]:
     return {
         f.name: str(f.type)
         for f in dataclasses.fields(cls)
-        if f.type in ("str", "int", "bool", "int | None")
+        if f.type in ("str", "int", "bool", "int | None", "float")
     }
 
 
 def read_setting(text: str, key: str, value: str, kind: str) -> Any:
-    """One setting's value of a bot's text form, read as its kind ("int", "bool" or text)."""
+    """One setting's value of a bot's text form, read as its kind ("int", "float", "bool" or
+    text)."""
+    if kind == "float":
+        try:
+            return float(value)
+        except ValueError:
+            raise BotError(f"bot {text!r}: {key} must be a number, got {value!r}") from None
     if kind in ("int", "int | None"):
         try:
             return int(value)

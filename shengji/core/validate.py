@@ -1,4 +1,4 @@
-"""Checks of the values users pass (seeds, counts, seats, levels, flags): one definition
+"""Checks of the values users pass (seeds, counts, numbers, seats, levels, flags): one definition
 each, an ArgumentError (a ShengjiError) naming the argument and what it must be; a caller
 whose domain has its own error (Rules, bots) passes it as `error`. The API and the command
 line (through `cli_type`) use the same checks."""
@@ -6,6 +6,7 @@ line (through `cli_type`) use the same checks."""
 from __future__ import annotations
 
 import argparse
+import math
 import operator
 import reprlib
 from collections.abc import Callable
@@ -59,6 +60,27 @@ def integer(
         else:
             bounds = "an integer"
         raise error(f"{name} must be {'None or ' if optional else ''}{bounds}, got {short(value)}")
+    return value
+
+
+def real(
+    value: Any,
+    name: str,
+    low: float,
+    high: float,
+    *,
+    error: type[ShengjiError] = ArgumentError,
+) -> float:
+    """`value` as a float (an int, a float or a NumPy number; not a bool or text) within
+    low..high, finite."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+    if ok:
+        value = float(value)
+        ok = math.isfinite(value) and low <= value <= high
+    if not ok:
+        raise error(f"{name} must be a number from {low:g} to {high:g}, got {short(value)}")
     return value
 
 
