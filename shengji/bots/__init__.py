@@ -332,9 +332,8 @@ class Pimc:
     GUARD_POINTS; the points alone with score="points"): the search overrules its policy only
     where the worlds say so clearly, and a close call, where sampling noise and the worlds'
     shared errors decide, keeps the policy's play. Same seed, same choices (with a rollout
-    budget). `threads`: the
-    threads its rollouts run on (without the GIL); the choices are the same for any number
-    (with a rollout budget)."""
+    budget). `threads`: the threads its rollouts run on (without the GIL); the choices are the
+    same for any number (with a rollout budget)."""
 
     rollouts: int = 1000
     max_candidates: int = 24

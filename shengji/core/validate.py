@@ -1,7 +1,7 @@
-"""Checks of the values users pass (seeds, counts, numbers, seats, levels, flags): one definition
-each, an ArgumentError (a ShengjiError) naming the argument and what it must be; a caller
-whose domain has its own error (Rules, bots) passes it as `error`. The API and the command
-line (through `cli_type`) use the same checks."""
+"""Checks of the values users pass (seeds, counts, numbers, seats, levels, flags): one
+definition each, an ArgumentError (a ShengjiError) naming the argument and what it must be; a
+caller whose domain has its own error (Rules, bots) passes it as `error`. The API and the
+command line (through `cli_type`) use the same checks."""
 
 from __future__ import annotations
 
