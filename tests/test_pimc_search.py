@@ -207,15 +207,22 @@ def test_a_subclass_plays_its_rollouts_in_the_worlds_it_gives():
     assert checked > 10
 
 
+def halving_sizes(n):
+    """Successive halving's rounds over n candidates: the candidates of each round, the first
+    n, each next half the last rounded up (one round for two candidates or fewer)."""
+    sizes = [n]
+    while len(sizes) < max(1, math.ceil(math.log2(n))):
+        sizes.append((sizes[-1] + 1) // 2)
+    return sizes
+
+
 def halving_reference(levels, points, budget, score):
     """Successive halving plainly, from every candidate's results in every world (n, k): the
     rounds' worlds in order, each round's candidates ranked by their means over the worlds
     they have played, the better half (rounded up) kept."""
     n = len(levels)
-    rounds = max(1, math.ceil(math.log2(n)))
-    alive, sizes = list(range(n)), [n]
-    while len(sizes) < rounds:
-        sizes.append((sizes[-1] + 1) // 2)
+    sizes = halving_sizes(n)
+    rounds, alive = len(sizes), list(range(n))
     seen = 0
     for r in range(rounds):
         seen += max(1, budget // rounds // len(alive))
@@ -252,10 +259,8 @@ def test_halving_is_the_plain_reference_on_the_same_worlds(score):
         n = len(candidates)
         if n == 1:
             continue
-        rounds = max(1, math.ceil(math.log2(n)))
-        sizes = [n]
-        while len(sizes) < rounds:
-            sizes.append((sizes[-1] + 1) // 2)
+        sizes = halving_sizes(n)
+        rounds = len(sizes)
         worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // s) for s in sizes))
         levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
         expected = halving_reference(levels, points, pimc.rollouts, score)
@@ -274,10 +279,8 @@ def guarded_reference(result, budget, anchor, guard):
     it; the best played unless it beats the anchor by `guard` standard errors of their
     paired difference (and by more than nothing)."""
     n = len(result)
-    rounds = max(1, math.ceil(math.log2(n)))
-    sizes = [n]
-    while len(sizes) < rounds:
-        sizes.append((sizes[-1] + 1) // 2)
+    sizes = halving_sizes(n)
+    rounds = len(sizes)
     playing = [n] + [s + 1 for s in sizes[1:]]
     alive, seen = list(range(n)), 0
     for r in range(rounds):
@@ -319,10 +322,8 @@ def test_the_guarded_search_is_the_plain_reference_on_the_same_worlds(preset):
         n = len(candidates)
         if n == 1:
             continue
-        rounds = max(1, math.ceil(math.log2(n)))
-        sizes = [n]
-        while len(sizes) < rounds:
-            sizes.append((sizes[-1] + 1) // 2)
+        sizes = halving_sizes(n)
+        rounds = len(sizes)
         playing = [n] + [s + 1 for s in sizes[1:]]
         worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // k) for k in playing))
         levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
