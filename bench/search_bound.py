@@ -4,7 +4,7 @@ cheats) instead of worlds sampled from what its seat knows, with the play-outs o
 and plays the one that scores best: a search that chooses so, reading only its seat's view,
 is unlikely to gain more over plain pimc with the same play-outs. It bounds nothing else:
 the sharper search keeps its policy's own play unless the worlds show another clearly better
-(Pimc.guard), and so gains more than this. Duplicate on the frozen evaluation deals
+(Pimc.guard), and has scored as much or more on the same deals. Duplicate on the frozen evaluation deals
 (sj.duel, seed 0) against plain `pimc` (1,000 greedy rollouts), next to the sharper search at
 plain pimc's time a decision; written into the search bound section of bench/RESULTS.md. Not
 part of the test run.
