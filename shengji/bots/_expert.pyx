@@ -470,10 +470,9 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     trump pair, else its highest side pair; a defender late in the round (defender_pairs), its
     highest side pair; the dealer's team, its highest side pair no opponent may ruff; trumps
     when the hand is long in them (the dealer's team while the opponents hold any, a
-    defender); a suit the partner has shown void in, for a ruff; else a
-    low card (a pair, a tractor where it holds) of its shortest (short_leads; else longest)
-    side suit an opponent cannot ruff, one holding a pair first, never a lone point card a
-    higher unseen card beats."""
+    defender); a suit the partner has shown void in, for a ruff; else a low card (a pair, a
+    tractor where it holds) of its shortest (short_leads; else longest) side suit an opponent
+    cannot ruff, one holding a pair first, never a lone point card a higher unseen card beats."""
     cdef const TrumpTable* t = g.table
     cdef uint32_t x = b.expert
     cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0, fallback = -1
