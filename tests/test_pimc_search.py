@@ -296,6 +296,16 @@ def guarded_reference(result, budget, anchor, guard):
     return best if d.mean() > 0 and d.mean() > guard * error else anchor
 
 
+def guarded_expected(pimc, engine, search, candidates, anchor):
+    """guarded_reference's choice among `candidates`, every one played in all the worlds the
+    guarded halving search of `search` (a Search on the decision's seeded worlds) samples."""
+    sizes = halving_sizes(len(candidates))
+    playing = [len(candidates)] + [k + 1 for k in sizes[1:]]
+    worlds = search.worlds(sum(max(1, pimc.rollouts // len(sizes) // k) for k in playing))
+    levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
+    return guarded_reference(levels + points / GUARD_POINTS, pimc.rollouts, anchor, pimc.guard)
+
+
 def guarded_search_of(pimc, view, engine):
     """The guarded Search of pimc's decision, its candidates and the anchor's index, as
     Pimc.choose makes them."""
@@ -319,21 +329,51 @@ def test_the_guarded_search_is_the_plain_reference_on_the_same_worlds(preset):
     kept = overruled = 0
     for engine, view in decisions(preset, range(3), pimc):
         search, candidates, anchor = guarded_search_of(pimc, view, engine)
-        n = len(candidates)
-        if n == 1:
+        if len(candidates) == 1:
             continue
-        sizes = halving_sizes(n)
-        rounds = len(sizes)
-        playing = [n] + [s + 1 for s in sizes[1:]]
-        worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // k) for k in playing))
-        levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
-        result = levels + points / GUARD_POINTS
-        expected = guarded_reference(result, pimc.rollouts, anchor, pimc.guard)
+        expected = guarded_expected(pimc, engine, search, candidates, anchor)
         choice = pimc.choose(view, engine)  # the same worlds again
         assert choice == candidates[expected]
         kept += expected == anchor
         overruled += expected != anchor
     assert kept > 10 and overruled > 0
+
+
+BURY_OPTIONS = [sj.Greedy().spec()] + [
+    sj.Greedy(bury=b).spec() for b in ("low", "voids", "points", "random", "low_voids")
+]
+
+
+def test_the_guarded_bury_is_the_plain_reference_on_the_same_worlds():
+    """With bury="search" and a guard, the dealer keeps the policy's (the expert's) bury
+    unless the worlds show another of greedy's strategies' buries better by the guard's
+    standard errors: the choice is the plain reference's on the same worlds, and some of each
+    are seen."""
+    pimc = sj.Pimc(
+        rollouts=60, policy="expert", score="levels", search="halving", bury="search", guard=1.5
+    )
+    kept = overruled = 0
+    for preset in PRESETS:
+        rules = sj.Rules.preset(preset)
+        for seed in range(8):
+            engine = Table(rules, seed, seed % 4, (2, 2), False, [pimc.spec()] * 4)
+            pending = engine.advance()
+            assert pending is not None and pending[0] == "bury"
+            view = view_of(engine, rules, (2, 2), "bury", pending[1])
+            candidates = []
+            for spec in BURY_OPTIONS + [sj.Expert().spec()]:
+                if engine.bot_play(spec) not in candidates:
+                    candidates.append(engine.bot_play(spec))
+            if len(candidates) == 1:
+                continue
+            anchor = candidates.index(engine.bot_play(sj.Expert().spec()))
+            rng = np.random.default_rng([pimc.seed, engine.seed, 0, 1])
+            search = Search(pimc, view, engine, sj.to_masks(candidates), rng)
+            expected = guarded_expected(pimc, engine, search, candidates, anchor)
+            assert pimc.choose(view, engine) == candidates[expected]
+            kept += expected == anchor
+            overruled += expected != anchor
+    assert kept > 3 and overruled > 0, (kept, overruled)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -325,8 +325,8 @@ class Pimc:
     make; a redeal after it is dealt from a seed of the world's own. After the bury (抄底) its
     worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
     answers as greedy does. guard: with guard > 0, at a play the rollout policy's own play
-    (greedy's or the expert's choice from the seat's view) is a candidate too, played in every
-    world (halving never drops it), and another candidate is played instead only when it beats
+    (greedy's or the expert's choice from the seat's view; with bury="search", at the bury its
+    bury) is a candidate too, played in every world (halving never drops it), and another candidate is played instead only when it beats
     that play by more than `guard` standard errors of their difference, paired over the worlds
     (a world's result: the level change with score="levels", plus the points over
     GUARD_POINTS; the points alone with score="points"): the search overrules its policy only
@@ -486,17 +486,20 @@ class Pimc:
 
     def choose_bury(self, view: View, table: Table) -> Cards:
         """The searched bury: each greedy bury strategy's and the expert's choice (its own
-        greedy settings' first), compared in worlds sampled at the bury."""
+        greedy settings' first), compared in worlds sampled at the bury; with a guard, the
+        rollout policy's bury is the anchor, as its play is at a play."""
         rng = np.random.default_rng([self.seed, table.seed, len(view.buriers), 1])
         options = [self.greedy] + [replace(self.greedy, bury=name) for name in BURIES]
-        candidates: list[Cards] = []
-        for spec in [o.spec() for o in options] + [Expert(greedy=self.greedy).spec()]:
-            bury = table.bot_play(spec)
-            if bury not in candidates:
-                candidates.append(bury)
+        specs = [o.spec() for o in options] + [Expert(greedy=self.greedy).spec()]
+        buries = [table.bot_play(spec) for spec in specs]
+        candidates = [b for i, b in enumerate(buries) if b not in buries[:i]]
         if len(candidates) == 1:
             return candidates[0]
-        return candidates[Search(self, view, table, to_masks(candidates), rng).best()]
+        # the policy's bury: its greedy settings' (the first) or the expert's (the last)
+        policy = buries[-1] if self.policy == "expert" else buries[0]
+        anchor = candidates.index(policy) if self.guard > 0 else None
+        search = Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
+        return candidates[search.best()]
 
 
 class Search:
