@@ -182,3 +182,19 @@ def test_lead_rules_table_is_written_into_the_results_and_kept(tmp_path):
     )
     assert "The buries, by the trumps among the dealer's 33 cards:" in text
     assert [name for name, _ in write_results().kept_sections(text)] == ["lead rules"]
+
+
+def test_pimc_time_times_the_settings_at_the_same_plays_and_the_searched_bury():
+    texts = ["pimc:rollouts=10", "pimc:rollouts=10,bury=search"]
+    done = run("bench/pimc_time.py", "--rules", "bo3", "--rounds", "4", *texts)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [f"bo3 {text}" for text in texts]
+    plays = {int(line.split(" over ")[1].split(",")[0]) for line in lines}
+    assert len(plays) == 1 and plays.pop() > 40  # both asked at every play of seat 0
+    for line in lines:
+        play = float(line.split(": ")[1].split(" ms")[0])
+        per_round = float(line.split(", ")[-1].split(" ms")[0])
+        assert 0 < play < per_round
+    refused = run("bench/pimc_time.py", "--rounds", "1", "pimc:rollouts=10,declare=search")
+    assert refused.returncode != 0 and "not a show" in refused.stderr
