@@ -6,7 +6,7 @@ is unlikely to gain more over plain pimc with the same play-outs. It bounds noth
 the sharper search keeps its policy's own play unless the worlds show another clearly better
 (Pimc.guard), and has scored as much or more on the same deals. Duplicate on the frozen evaluation deals
 (sj.duel, seed 0) against plain `pimc` (1,000 greedy rollouts), next to the sharper search at
-plain pimc's time a decision; written into the search bound section of bench/RESULTS.md. Not
+plain pimc's time a round; written into the search bound section of bench/RESULTS.md. Not
 part of the test run.
 
     python bench/search_bound.py --deals 300 200 200
