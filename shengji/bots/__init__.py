@@ -326,14 +326,15 @@ class Pimc:
     worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
     answers as greedy does. guard: with guard > 0, at a play the rollout policy's own play
     (greedy's or the expert's choice from the seat's view; with bury="search", at the bury its
-    bury) is a candidate too, played in every world (halving never drops it), and another candidate is played instead only when it beats
-    that play by more than `guard` standard errors of their difference, paired over the worlds
-    (a world's result: the level change with score="levels", plus the points over
-    GUARD_POINTS; the points alone with score="points"): the search overrules its policy only
-    where the worlds say so clearly, and a close call, where sampling noise and the worlds'
-    shared errors decide, keeps the policy's play. Same seed, same choices (with a rollout
-    budget). `threads`: the threads its rollouts run on (without the GIL); the choices are the
-    same for any number (with a rollout budget)."""
+    bury) is a candidate too, played in every world (halving never drops it), and another
+    candidate is played instead only when it beats that play by more than `guard` standard
+    errors of their difference, paired over the worlds (a world's result: the level change
+    with score="levels", plus the points over GUARD_POINTS; the points alone with
+    score="points"): the search overrules its policy only where the worlds say so clearly, and
+    a close call, where sampling noise and the worlds' shared errors decide, keeps the
+    policy's play. Same seed, same choices (with a rollout budget). `threads`: the threads its
+    rollouts run on (without the GIL); the choices are the same for any number (with a rollout
+    budget)."""
 
     rollouts: int = 1000
     max_candidates: int = 24
