@@ -29,8 +29,8 @@ ROOT = BENCH.parent
 PACKAGE = "shengji"
 PYTEST = ["-m", "pytest", "bench", "-n", "0", "--benchmark-enable"]
 QUIET = ["-q", "-p", "no:cacheprovider"]
-# the sharper search (docs/manual/bots.md), its budget apart; at 350 rollouts it takes plain
-# pimc's time a round (1,000 greedy rollouts, `python bench/pimc_time.py`)
+# the sharper search (sj.Pimc.sharp, text form `search`; a test checks they agree) as pimc
+# settings, its budget apart: it takes plain pimc's time a round (`bench/pimc_time.py`)
 SEARCH = "policy=expert,score=levels,search=halving,merge=true,guard=1.5,bury=search"
 SEARCH_ROLLOUTS = 350
 

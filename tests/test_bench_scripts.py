@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import shengji as sj
+from shengji.bots import bot_from_text
 from shengji.bots._expert import RULES
 
 pytestmark = pytest.mark.slow  # a few seconds of subprocesses: the full run (CI) has them
@@ -198,3 +200,9 @@ def test_pimc_time_times_the_settings_at_the_same_plays_and_the_searched_bury():
         assert 0 < play < per_round
     refused = run("bench/pimc_time.py", "--rounds", "1", "pimc:rollouts=10,declare=search")
     assert refused.returncode != 0 and "not a show" in refused.stderr
+
+
+def test_the_benchmarks_sharper_search_is_the_packages():
+    bench = write_results()
+    text = f"pimc:rollouts={bench.SEARCH_ROLLOUTS},{bench.SEARCH}"
+    assert bot_from_text(text) == bot_from_text("search") == sj.Pimc.sharp()

@@ -28,6 +28,22 @@ from shengji.bots import bot_from_text, bot_text, bots_from_text
             "pimc:rollouts=200,seed=3,call=eager",
             sj.Pimc(rollouts=200, seed=3, greedy=sj.Greedy(call="eager")),
         ),
+        (
+            "search",
+            sj.Pimc(
+                rollouts=350,
+                policy="expert",
+                score="levels",
+                search="halving",
+                merge=True,
+                guard=1.5,
+                bury="search",
+            ),
+        ),
+        (
+            "search:rollouts=700,guard=0,call=eager",
+            sj.Pimc.sharp(rollouts=700, guard=0.0, greedy=sj.Greedy(call="eager")),
+        ),
     ],
 )
 def test_good_texts_and_their_canonical_form(text, bot):
@@ -66,6 +82,8 @@ def test_canonical_text_lists_the_changed_settings_only():
         ("greedy:call=eager,call=never", "call is set twice"),
         ("random:bury=low", "random takes no settings"),
         ("pimc:rollouts=0", "rollouts must be an integer from 1"),
+        ("search:depth=3", "unknown setting 'depth'; search takes rollouts"),
+        ("search:policy=minimax", "Pimc.policy must be one of greedy, expert, got 'minimax'"),
     ],
 )
 def test_bad_texts_name_the_problem(text, words):
@@ -76,6 +94,11 @@ def test_bad_texts_name_the_problem(text, words):
 
 def test_lists_of_bots_and_seats():
     assert bots_from_text("greedy") == "greedy"
+    assert bots_from_text("expert,search:rollouts=9,search=even,pimc:search=halving") == [
+        "expert",
+        "search:rollouts=9,search=even",
+        "pimc:search=halving",
+    ]
     assert bots_from_text("greedy:call=eager,patience=5,random,pimc:rollouts=9,greedy") == [
         "greedy:call=eager,patience=5",
         "random",

@@ -41,9 +41,11 @@ TEXT_BOTS = (
     "greedy",
     "expert",
     "pimc",
+    "search",
     "learned",
     "process",
-)  # bots with a text form ("greedy": Greedy(); "process:cmd=...": an ExternalBot)
+)  # bots with a text form ("greedy": Greedy(); "search": Pimc.sharp(); "process:cmd=...":
+# an ExternalBot)
 
 
 class BotSpec(NamedTuple):
@@ -281,6 +283,17 @@ SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answer
 }
 
 
+SHARP = {  # Pimc.sharp(): the sharper search's settings
+    "rollouts": 350,
+    "policy": "expert",
+    "score": "levels",
+    "search": "halving",
+    "merge": True,
+    "guard": 1.5,
+    "bury": "search",
+}
+
+
 @dataclass(frozen=True)
 class Pimc:
     """Perfect-information Monte Carlo: at each play it samples worlds consistent with what
@@ -376,6 +389,15 @@ class Pimc:
         object.__setattr__(self, "guard", guard)
         if not isinstance(self.greedy, Greedy):
             raise BotError(f"Pimc.greedy must be a shengji.Greedy, got {self.greedy!r}")
+
+    @classmethod
+    def sharp(cls, **changes: Any) -> Pimc:
+        """The sharper search (text form `search`, settings after a colon as for pimc:
+        `search:rollouts=700`): expert play-outs scored by the levels, successive halving,
+        merged candidates, the guard at 1.5 and the bury searched, at 350 rollouts (plain
+        pimc's CPU time a round; docs/manual/bots.md has its duels); `changes` set other
+        settings."""
+        return cls(**{**SHARP, **changes})
 
     def spec(self) -> BotSpec:
         """Greedy's spec for the shows and bury; the plays come to Python (choose), and with
@@ -675,9 +697,10 @@ def pinned(bot: Any) -> Any:
 def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
-    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`,
+    revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`, `search` (Pimc.sharp(),
+    the sharper search: `search:rollouts=700` changes its settings),
     `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:late_pairs=false,void_risk=3`
-    (expert, pimc and learned also take the greedy settings of their shows and bury:
+    (expert, pimc, search and learned also take the greedy settings of their shows and bury:
     `pimc:rollouts=200,call=eager`), `process:cmd=python mybot.py,timeout=2` (an
     ExternalBot: process_from_text). "random" comes back as the name. A BotError names the
     bad name, key or value."""
@@ -717,7 +740,10 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
         greedy = Greedy(**{k: v for k, v in values.items() if k not in own})
         if name == "greedy":
             return greedy
-        return OWNERS[name](**{k: v for k, v in values.items() if k in own}, greedy=greedy)
+        own_values = {k: v for k, v in values.items() if k in own}
+        if name == "search":
+            return Pimc.sharp(**own_values, greedy=greedy)
+        return OWNERS[name](**own_values, greedy=greedy)
     except ValueError as e:
         raise BotError(f"bot {text!r}: {e}") from None
 
@@ -766,6 +792,7 @@ def process_from_text(text: str, rest: str) -> ExternalBot:
 OWNERS: dict[str, Any] = {
     "expert": Expert,
     "pimc": Pimc,
+    "search": Pimc,
     "learned": Learned,
 }  # text bots with greedy settings
 

@@ -263,7 +263,7 @@ def add_ladder(sub: Any) -> None:
         nargs="+",
         metavar="SPEC",
         help="two bots or more, separated by spaces or commas: "
-        "expert,greedy,pimc:rollouts=200 (a part with = and no colon is a setting of "
+        "expert,greedy,search,pimc:rollouts=200 (a part with = and no colon is a setting of "
         "the bot before it)",
     )
     p.add_argument(
@@ -323,7 +323,7 @@ def add_demo(sub: Any) -> None:
         default="greedy",
         metavar="SPEC",
         help="a bot for all four seats, or four comma-separated: random, "
-        "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, "
+        "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, search, "
         "learned (the shipped network), learned:path=ckpt.npz "
         "(default greedy)",
     )
