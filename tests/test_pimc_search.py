@@ -360,13 +360,14 @@ def test_the_guarded_bury_is_the_plain_reference_on_the_same_worlds():
             pending = engine.advance()
             assert pending is not None and pending[0] == "bury"
             view = view_of(engine, rules, (2, 2), "bury", pending[1])
+            buries = [engine.bot_play(spec) for spec in BURY_OPTIONS + [sj.Expert().spec()]]
             candidates = []
-            for spec in BURY_OPTIONS + [sj.Expert().spec()]:
-                if engine.bot_play(spec) not in candidates:
-                    candidates.append(engine.bot_play(spec))
+            for bury in buries:
+                if bury not in candidates:
+                    candidates.append(bury)
             if len(candidates) == 1:
                 continue
-            anchor = candidates.index(engine.bot_play(sj.Expert().spec()))
+            anchor = candidates.index(buries[-1])  # the expert's
             rng = np.random.default_rng([pimc.seed, engine.seed, 0, 1])
             search = Search(pimc, view, engine, sj.to_masks(candidates), rng)
             expected = guarded_expected(pimc, engine, search, candidates, anchor)
