@@ -429,8 +429,8 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
     cdef int64_t before = out.n
     cdef int8_t kinds[54]
     cdef int8_t counts[54]
-    cdef CardSet suit_cards, pool, empty
-    cdef uint64_t m
+    cdef CardSet suit_cards, pool, empty, one
+    cdef uint64_t m, rest, bit
     empty.ones = 0
     empty.twos = 0
     rc = lead_shape(t, lead, &shape)
@@ -442,6 +442,51 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
         return BAD_COPIES
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
+    if shape.ncards == 1 and nc != 1:
+        # a single led: one card of each kind of the suit held (of the hand, void in it), in
+        # enumerate_rec's order; most follows are of singles, and the bots weigh every one
+        m = suit_cards.ones if nc else hand.ones
+        while m:
+            one.ones = m & -m
+            one.twos = 0
+            if buffer_push(out, one) < 0:
+                return BAD_MEMORY
+            m &= m - 1
+        return out.n - before
+    if shape.ncards == 2 and shape.npairs == 1 and nc != 2:
+        # a pair led (§4.2, in enumerate_rec's order): each pair of the suit, or with none,
+        # each two of its cards; one card of the suit held and one other card; void, any
+        # two cards of the hand (a ruff, or not)
+        if nc > 2 and suit_cards.twos:
+            m = suit_cards.twos
+            while m:
+                one.ones = one.twos = m & -m
+                if buffer_push(out, one) < 0:
+                    return BAD_MEMORY
+                m &= m - 1
+            return out.n - before
+        pool = suit_cards if nc else hand
+        m = difference(hand, suit_cards).ones if nc == 1 else pool.ones
+        while m:
+            bit = m & -m
+            if nc == 1:
+                one.ones, one.twos = suit_cards.ones | bit, 0
+                if buffer_push(out, one) < 0:
+                    return BAD_MEMORY
+            else:
+                if pool.twos & bit:
+                    one.ones = one.twos = bit
+                    if buffer_push(out, one) < 0:
+                        return BAD_MEMORY
+                one.twos = 0
+                rest = m & (m - 1)
+                while rest:
+                    one.ones = bit | (rest & -rest)
+                    if buffer_push(out, one) < 0:
+                        return BAD_MEMORY
+                    rest &= rest - 1
+            m &= m - 1
+        return out.n - before
     if nc > shape.ncards:
         pool = suit_cards
     else:
