@@ -8,6 +8,7 @@ seat's bot reaches the engine (BotSpec, resolve_bots)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import re
@@ -416,9 +417,7 @@ class Pimc:
 
     def rollout_spec(self) -> BotSpec:
         """The spec of the native bots that play its rollouts (policy)."""
-        if self.policy == "expert":
-            return Expert(greedy=self.greedy).spec()
-        return self.greedy.spec()
+        return rollout_spec(self.policy, self.greedy)
 
     def candidates(self, view: View, table: Table, rng: np.random.Generator) -> list[Cards]:
         """The plays it compares (see the class): merged, then sampled down to
@@ -523,6 +522,15 @@ class Pimc:
         anchor = candidates.index(policy) if self.guard > 0 else None
         search = Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
         return candidates[search.best()]
+
+
+@functools.cache
+def rollout_spec(policy: str, greedy: Greedy) -> BotSpec:
+    """The spec of the native bots a Pimc with this policy and greedy settings rolls out with
+    (made once: a search asks for it at every decision)."""
+    if policy == "expert":
+        return Expert(greedy=greedy).spec()
+    return greedy.spec()
 
 
 class Search:
