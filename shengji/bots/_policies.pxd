@@ -6,7 +6,7 @@ from libc.stdint cimport int8_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcmp
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, SHENGJI_DEBUG, card_count, popcount,
+    CardSet, TrumpTable, LeadShape, PlayBuffer, TRUMP, SHENGJI_DEBUG, card_count, popcount, ctz,
     restrict, difference, union_of, submultisets, submultiset_of, legal_follows_raw,
     sure_units,   # the core's, cimported here for the bots built on these (_expert)
 )
@@ -57,10 +57,8 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
 cdef CardSet greedy_lead(Game* g) noexcept nogil
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
-cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil
 cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
-cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil
 cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil
 cdef int pending_random_follow(Game* g, CardSet* out) noexcept nogil
@@ -265,3 +263,27 @@ cdef inline bint buries_side_cards(const Game* g, const BotSpec* b) noexcept nog
     cdef CardSet hand = g.hands[g.seat]
     return b.bury != BURY_RANDOM and (
         card_count(hand) - card_count(restrict(hand, g.table.cat_mask[TRUMP])) >= BOTTOM_SIZE)
+
+
+# -- What the bots ask of every candidate: inline, as the expert weighs each legal follow -----
+cdef inline int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    """The kind of `kinds` highest among all cards (card_order); -1 for none."""
+    cdef int k, best = -1
+    while kinds:
+        k = ctz(kinds)
+        kinds &= kinds - 1
+        if best < 0 or card_order(t, k) > card_order(t, best):
+            best = k
+    return best
+
+
+cdef inline int play_cost(const TrumpTable* t, CardSet play) noexcept nogil:
+    """What a play spends: high cards and trumps cost more (squared order)."""
+    cdef int cost = 0, o, k
+    cdef uint64_t m = play.ones
+    while m:
+        k = ctz(m)
+        m &= m - 1
+        o = card_order(t, k) + 1
+        cost += o * o * (2 if (play.twos >> k) & 1 else 1)
+    return cost

@@ -209,16 +209,6 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil:
         cards[0] = g.opts[0]
 
 
-cdef int highest_kind(const TrumpTable* t, uint64_t kinds) noexcept nogil:
-    cdef int k, best = -1
-    while kinds:
-        k = ctz(kinds)
-        kinds &= kinds - 1
-        if best < 0 or card_order(t, k) > card_order(t, best):
-            best = k
-    return best
-
-
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil:
     cdef CardSet out
     cdef uint64_t m = cards.ones
@@ -266,18 +256,6 @@ cdef CardSet greedy_lead(Game* g) noexcept nogil:
     if longest >= 0:
         return lowest_card(t, restrict(hand, t.cat_mask[longest]), True)
     return lowest_card(t, part, True)
-
-
-cdef int play_cost(const TrumpTable* t, CardSet play) noexcept nogil:
-    """What a play spends: high cards and trumps cost more (squared order)."""
-    cdef int cost = 0, o, k
-    cdef uint64_t m = play.ones
-    while m:
-        k = ctz(m)
-        m &= m - 1
-        o = card_order(t, k) + 1
-        cost += o * o * (2 if (play.twos >> k) & 1 else 1)
-    return cost
 
 
 cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil:
