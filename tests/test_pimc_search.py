@@ -216,10 +216,11 @@ def halving_sizes(n):
     return sizes
 
 
-def halving_reference(levels, points, budget, score):
+def halving_reference(levels, points, budget, score, step):
     """Successive halving plainly, from every candidate's results in every world (n, k): the
     rounds' worlds in order, each round's candidates ranked by their means over the worlds
-    they have played, the better half (rounded up) kept."""
+    they have played (with score "steps", of the level change plus the points over the
+    rules' step), the better half (rounded up) kept."""
     n = len(levels)
     sizes = halving_sizes(n)
     rounds, alive = len(sizes), list(range(n))
@@ -231,6 +232,8 @@ def halving_reference(levels, points, budget, score):
             mean_points = points[i, :seen].mean()
             if score == "levels":
                 return (-levels[i, :seen].mean(), -mean_points, i)
+            if score == "steps":
+                return (-(levels[i, :seen] + points[i, :seen] / step).mean(), i)
             return (-mean_points, i)
 
         alive = sorted(alive, key=key)
@@ -247,7 +250,7 @@ def search_of(pimc, view, engine):
     return Search(pimc, view, engine, sj.to_masks(candidates), rng), candidates
 
 
-@pytest.mark.parametrize("score", ["points", "levels"])
+@pytest.mark.parametrize("score", ["points", "levels", "steps"])
 def test_halving_is_the_plain_reference_on_the_same_worlds(score):
     """The search's choice is the reference's, which sees every candidate in every world the
     search sampled (most of them unplayed by the search); with two candidates or fewer it is
@@ -263,7 +266,7 @@ def test_halving_is_the_plain_reference_on_the_same_worlds(score):
         rounds = len(sizes)
         worlds = search.worlds(sum(max(1, pimc.rollouts // rounds // s) for s in sizes))
         levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
-        expected = halving_reference(levels, points, pimc.rollouts, score)
+        expected = halving_reference(levels, points, pimc.rollouts, score, view.rules.step)
         assert search_of(pimc, view, engine)[0].best() == expected  # the same worlds again
         if n <= 2:
             even = dataclasses.replace(pimc, search="even")
@@ -303,7 +306,8 @@ def guarded_expected(pimc, engine, search, candidates, anchor):
     playing = [len(candidates)] + [k + 1 for k in sizes[1:]]
     worlds = search.worlds(sum(max(1, pimc.rollouts // len(sizes) // k) for k in playing))
     levels, points = engine.outcomes(worlds, sj.to_masks(candidates), pimc.rollout_spec())
-    return guarded_reference(levels + points / GUARD_POINTS, pimc.rollouts, anchor, pimc.guard)
+    steps = search.view.rules.step if pimc.score == "steps" else GUARD_POINTS
+    return guarded_reference(levels + points / steps, pimc.rollouts, anchor, pimc.guard)
 
 
 def guarded_search_of(pimc, view, engine):
@@ -320,12 +324,12 @@ def guarded_search_of(pimc, view, engine):
     return search, candidates, anchor
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_the_guarded_search_is_the_plain_reference_on_the_same_worlds(preset):
+@pytest.mark.parametrize("preset, score", [(p, "levels") for p in PRESETS] + [("bo3", "steps")])
+def test_the_guarded_search_is_the_plain_reference_on_the_same_worlds(preset, score):
     """With a guard the search keeps the policy's own play unless the worlds show another
     better by the guard's standard errors: its choice is the plain reference's on the same
     worlds, the policy's play where the reference keeps it, and some of each are seen."""
-    pimc = sj.Pimc(rollouts=120, policy="expert", score="levels", search="halving", guard=1.5)
+    pimc = sj.Pimc(rollouts=120, policy="expert", score=score, search="halving", guard=1.5)
     kept = overruled = 0
     for engine, view in decisions(preset, range(3), pimc):
         search, candidates, anchor = guarded_search_of(pimc, view, engine)

@@ -271,7 +271,7 @@ class Expert:
 
 
 ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
-SCORES = ("points", "levels")  # what a Pimc's rollouts are scored by
+SCORES = ("points", "levels", "steps")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
 GUARD_POINTS = 200  # Pimc.guard: points that count as a level in a world's result
 PIMC_BURIES = ("greedy", "search")  # how a Pimc buries
@@ -311,7 +311,11 @@ class Pimc:
     only with a rollout budget. A time too short for one rollout raises a BotError.
     score: "points", the team's final points (the defenders' points, negated for the
     dealer's team); "levels", the team's level change (Rules.settle: its rise, minus the
-    other team's), the points breaking ties. search: "even", the budget spread evenly over
+    other team's), the points breaking ties; "steps", the level change plus the team's points
+    in level steps (the points over Rules.step, 40 in v3): a world's points count beside its
+    level change at the rate the rules turn points into levels, so that a few worlds a
+    candidate say more than their coarse levels alone (measured in docs/manual/bots.md).
+    search: "even", the budget spread evenly over
     the candidates; "halving", successive halving: rounds of equal budget, each playing
     the remaining candidates in new worlds and keeping the better half (by their results
     in all the worlds so far), so the close candidates get the most worlds. merge: of
@@ -343,8 +347,8 @@ class Pimc:
     bury) is a candidate too, played in every world (halving never drops it), and another
     candidate is played instead only when it beats that play by more than `guard` standard
     errors of their difference, paired over the worlds (a world's result: the level change
-    with score="levels", plus the points over GUARD_POINTS; the points alone with
-    score="points"): the search overrules its policy only where the worlds say so clearly, and
+    with score="levels", plus the points over GUARD_POINTS; with score="steps", its score;
+    the points alone with score="points"): the search overrules its policy only where the worlds say so clearly, and
     a close call, where sampling noise and the worlds' shared errors decide, keeps the
     policy's play. Same seed, same choices (with a rollout budget). `threads`: the threads its
     rollouts run on (without the GIL); the choices are the same for any number (with a rollout
@@ -573,7 +577,8 @@ class Search:
         self.levels[alive] += levels.sum(axis=1)
         self.points[alive] += points.sum(axis=1)
         if self.anchor is not None:
-            result = points if self.pimc.score == "points" else levels + points / GUARD_POINTS
+            per_level = self.view.rules.step if self.pimc.score == "steps" else GUARD_POINTS
+            result = points if self.pimc.score == "points" else levels + points / per_level
             self.results.append((alive, result))
 
     def ranked(self, alive: np.ndarray) -> np.ndarray:
@@ -582,8 +587,10 @@ class Search:
         declaring, a revolution, a step-down), and a team's points compare only between
         rounds in which it plays the same side."""
         keys = [alive, -self.points[alive]]
-        if self.pimc.score == "levels" or self.view.action in ("declare", "revolt"):
+        if self.view.action in ("declare", "revolt") or self.pimc.score == "levels":
             keys.append(-self.levels[alive])
+        elif self.pimc.score == "steps":  # in points: a level is Rules.step of them
+            keys[1] = keys[1] - self.view.rules.step * self.levels[alive]
         return alive[np.lexsort(keys)]
 
     def best(self) -> int:
