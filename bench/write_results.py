@@ -32,7 +32,7 @@ QUIET = ["-q", "-p", "no:cacheprovider"]
 # the sharper search (sj.Pimc.sharp, text form `search`; a test checks they agree) as pimc
 # settings, its budget apart: it takes plain pimc's time a round (`bench/pimc_time.py`)
 SEARCH = "policy=expert,score=levels,search=halving,merge=true,guard=1.5,bury=search"
-SEARCH_ROLLOUTS = 350
+SEARCH_ROLLOUTS = 440
 
 
 def run_benchmarks(json_path, pytest_args):

@@ -31,7 +31,7 @@ from shengji.bots import bot_from_text, bot_text, bots_from_text
         (
             "search",
             sj.Pimc(
-                rollouts=350,
+                rollouts=440,
                 policy="expert",
                 score="levels",
                 search="halving",

@@ -285,7 +285,7 @@ SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answer
 
 
 SHARP = {  # Pimc.sharp(): the sharper search's settings
-    "rollouts": 350,
+    "rollouts": 440,
     "policy": "expert",
     "score": "levels",
     "search": "halving",
@@ -399,7 +399,7 @@ class Pimc:
     def sharp(cls, **changes: Any) -> Pimc:
         """The sharper search (text form `search`, settings after a colon as for pimc:
         `search:rollouts=700`): expert play-outs scored by the levels, successive halving,
-        merged candidates, the guard at 1.5 and the bury searched, at 350 rollouts (plain
+        merged candidates, the guard at 1.5 and the bury searched, at 440 rollouts (plain
         pimc's CPU time a round; docs/manual/bots.md has its duels); `changes` set other
         settings."""
         return cls(**{**SHARP, **changes})
