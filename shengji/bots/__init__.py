@@ -315,10 +315,10 @@ class Pimc:
     in level steps (the points over Rules.step, 40 in v3): a world's points count beside its
     level change at the rate the rules turn points into levels, so that a few worlds a
     candidate say more than their coarse levels alone (measured in docs/manual/bots.md).
-    search: "even", the budget spread evenly over
-    the candidates; "halving", successive halving: rounds of equal budget, each playing
-    the remaining candidates in new worlds and keeping the better half (by their results
-    in all the worlds so far), so the close candidates get the most worlds. merge: of
+    search: "even", the budget spread evenly over the candidates; "halving", successive
+    halving: rounds of equal budget, each playing the remaining candidates in new worlds and
+    keeping the better half (by their results in all the worlds so far), so the close
+    candidates get the most worlds. merge: of
     plays that differ only in which of the seat's equivalent cards they spend (single cards
     of one category and of equal points with no unplayed card between them, as the endgame
     solver merges them: Table.canonical), only the one spending the lowest is a candidate.
@@ -348,11 +348,11 @@ class Pimc:
     candidate is played instead only when it beats that play by more than `guard` standard
     errors of their difference, paired over the worlds (a world's result: the level change
     with score="levels", plus the points over GUARD_POINTS; with score="steps", its score;
-    the points alone with score="points"): the search overrules its policy only where the worlds say so clearly, and
-    a close call, where sampling noise and the worlds' shared errors decide, keeps the
-    policy's play. Same seed, same choices (with a rollout budget). `threads`: the threads its
-    rollouts run on (without the GIL); the choices are the same for any number (with a rollout
-    budget)."""
+    the points alone with score="points"): the search overrules its policy only where the
+    worlds say so clearly, and a close call, where sampling noise and the worlds' shared
+    errors decide, keeps the policy's play. Same seed, same choices (with a rollout budget).
+    `threads`: the threads its rollouts run on (without the GIL); the choices are the same for
+    any number (with a rollout budget)."""
 
     rollouts: int = 1000
     max_candidates: int = 24
