@@ -516,7 +516,7 @@ class Pimc:
         rollout policy's bury is the anchor, as its play is at a play."""
         rng = np.random.default_rng([self.seed, table.seed, len(view.buriers), 1])
         options = [self.greedy] + [replace(self.greedy, bury=name) for name in BURIES]
-        specs = [o.spec() for o in options] + [Expert(greedy=self.greedy).spec()]
+        specs = [o.spec() for o in options] + [rollout_spec("expert", self.greedy)]
         buries = [table.bot_play(spec) for spec in specs]
         candidates = [b for i, b in enumerate(buries) if b not in buries[:i]]
         if len(candidates) == 1:
