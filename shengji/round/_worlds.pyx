@@ -55,13 +55,18 @@ CHECK_SEAT, CHECK_THROW, CHECK_LEAD, CHECK_PLAY, CHECK_SINCE = 0, 1, 2, 4, 6
 CHECK_COLUMNS = 14
 
 cdef double FACTORIAL[MAX_CARDS + 1]
+cdef double INVERSE_FACTORIAL[MAX_CARDS + 1]   # 1 / n!, the factor of n unweighted cards
+cdef double POWER_OF_TWO[MAX_CARDS + 1]
 
 
 cdef void fill_factorials() noexcept:
     cdef int i
-    FACTORIAL[0] = 1.0
+    FACTORIAL[0] = POWER_OF_TWO[0] = 1.0
     for i in range(1, MAX_CARDS + 1):
         FACTORIAL[i] = FACTORIAL[i - 1] * i
+        POWER_OF_TWO[i] = POWER_OF_TWO[i - 1] * 2.0
+    for i in range(MAX_CARDS + 1):
+        INVERSE_FACTORIAL[i] = 1.0 / FACTORIAL[i]
 
 
 fill_factorials()
@@ -154,12 +159,15 @@ cdef inline double place_factor(const Component* comp, int g, int p, int n) noex
     each, C(k, n) 2^n, times (2k - n)! / (2k)! (the rest of the group split among the other
     places)."""
     cdef int k
+    cdef double w
     if comp.single[g] != p:
-        return pow(comp.weight[g][p], n) / FACTORIAL[n]
+        w = comp.weight[g][p]
+        # most cards weigh 1 (one explanation), and pow was half of counting the deals
+        return INVERSE_FACTORIAL[n] if w == 1.0 else pow(w, n) / FACTORIAL[n]
     k = comp.size[g] // 2
     if n > k:
         return 0.0
-    return (FACTORIAL[k] / (FACTORIAL[n] * FACTORIAL[k - n]) * pow(2.0, n)
+    return (FACTORIAL[k] / (FACTORIAL[n] * FACTORIAL[k - n]) * POWER_OF_TWO[n]
             * FACTORIAL[2 * k - n] / FACTORIAL[2 * k])
 
 
