@@ -704,6 +704,21 @@ cdef inline bint s_beaten(const TrumpTable* t, CardSet unseen, int cat, int top)
     return top_position(t, restrict(unseen, t.cat_mask[cat]).ones, cat) > top
 
 
+cdef inline bint forced_follow(const Game* g, CardSet* out) noexcept nogil:
+    """The one legal follow, where there is one: the hand holds as many cards of the led
+    category as were led (all of them go), or only as many cards as were led. Found before
+    what the seat knows is counted: a rollout meets many (singletons, last cards)."""
+    cdef CardSet hand = g.hands[g.seat]
+    cdef CardSet suit_cards = restrict(hand, g.table.cat_mask[g.shape.cat])
+    if card_count(suit_cards) == g.shape.ncards:
+        out[0] = suit_cards
+        return True
+    if card_count(hand) == g.shape.ncards:
+        out[0] = hand
+        return True
+    return False
+
+
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil:
     """The expert's answer to the pending decision: greedy's shows and revolutions, its own
     bury (value_bury) and plays. 0, or a BAD_* code."""
@@ -719,6 +734,8 @@ cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) no
         return 0
     if g.ask == ASK_BURY:
         cards[0] = expert_bury(g, b) if b.expert & X_BURY else bury_by(g, b)
+        return 0
+    if g.step and forced_follow(g, cards):
         return 0
     see(g, b, &s)
     if g.step == 0:
