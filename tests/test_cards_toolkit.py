@@ -11,7 +11,7 @@ from bots import PassiveBot
 import shengji as sj
 import shengji.cards
 from shengji.core import cards
-from shengji.core._core import KIND_NAMES, category, parse_cards
+from shengji.core._core import KIND_NAMES, category, parse_cards, points
 from shengji.core._deal import decks, place_counts
 from shengji.errors import CardError, PlayError
 from shengji.play.records import MAX_ROUND_DEALS
@@ -61,6 +61,7 @@ def test_every_kind_against_the_kernel():
         name = sj.kind_name(k)
         assert parse_cards(name) == sj.Cards.from_masks(1 << k), name
         assert KIND_NAMES[k] == name
+        assert (cards.BB_POINTS >> k & 1) == (points(name) > 0), name
         suit, rank = cards.suit_of(k), cards.rank_of(k)
         if k in (cards.SMALL_JOKER, cards.BIG_JOKER):
             assert suit is None and rank is None
@@ -101,9 +102,7 @@ def test_masks_partition_the_kinds():
 @pytest.mark.parametrize("code", range(65))
 def test_categories_are_the_kernels_under_every_trump(code):
     trump = sj.Trump.from_code(code)
-    trumps = cards.BB_JOKERS | cards.BB_RANKS[trump.level]
-    if trump.suit is not None:
-        trumps |= cards.BB_SUITS[trump.suit]
+    trumps = cards.trump_mask(trump)
     for k in range(cards.KINDS):
         expected = cards.TRUMP_CATEGORY if trumps >> k & 1 else cards.suit_of(k)
         assert category(sj.kind_name(k), trump) == expected

@@ -11,7 +11,10 @@ import pytest
 
 import shengji as sj
 from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text
+from shengji.core import cards
 from shengji.play.rounds import Table, true_world, view_of
+from shengji.round import views
+from shengji.round.views import View
 
 PRESETS = ["v3", "match16", "bo3"]
 DECK = sj.Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both packs
@@ -401,6 +404,74 @@ def test_the_sharper_search_repeats_on_any_number_of_threads(preset):
         assert rounds[0] == rounds[1] == rounds[2]
 
 
+def counts_of(masks, kinds):
+    """Cards of the kinds in `kinds` (a mask) in each [ones, twos] row, counted plainly."""
+    return np.array(
+        [bin(int(a) & kinds).count("1") + bin(int(b) & kinds).count("1") for a, b in masks]
+    )
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_inferred_worlds_lean_to_the_bots_buries_and_declarations(preset):
+    """Pimc.infer's worlds: what the seat knows holds in each (its hand, the hand sizes, the
+    voids), no trump lies in a bottom another seat buried, and against the plain worlds of
+    the same decisions fewer point cards lie there and the declarer, another seat, holds
+    more trumps; the same seed gives the same worlds."""
+    pimc, plain = sj.Pimc(infer=True), sj.Pimc()
+    points = trumps = 0.0
+    checked = 0
+    for engine, view in decisions(preset, range(8), pimc):
+        if view.bottom is not None or view.declarer in (None, view.seat) or len(view.tricks) % 3:
+            continue
+        worlds = pimc.worlds(view, engine, 200, np.random.default_rng(checked))
+        again = pimc.worlds(view, engine, 200, np.random.default_rng(checked))
+        uniform = plain.worlds(view, engine, 600, np.random.default_rng(checked))
+        assert np.array_equal(worlds, again) and worlds.shape == (200, 5, 2)
+        for world in worlds[:20]:
+            hands = [sj.Cards.from_masks(int(a), int(b)) for a, b in world[:4]]
+            assert hands[view.seat] == view.hand
+            assert [len(h) for h in hands] == list(view.sizes)
+            for q in range(4):
+                assert not any(sj.category(c, view.trump) in view.voids[q] for c in hands[q])
+        trump = cards.trump_mask(view.trump)
+        assert not counts_of(worlds[:, views.REST], trump).any()
+        points += (
+            counts_of(uniform[:, views.REST], cards.BB_POINTS).mean()
+            - counts_of(worlds[:, views.REST], cards.BB_POINTS).mean()
+        )
+        trumps += (
+            counts_of(worlds[:, view.declarer], trump).mean()
+            - counts_of(uniform[:, view.declarer], trump).mean()
+        )
+        checked += 1
+    assert checked >= 5 and points / checked > 0.2 and trumps / checked > 0.5, (
+        checked,
+        points / checked,
+        trumps / checked,
+    )
+
+
+def test_inferred_worlds_allow_buried_trumps_where_the_bottom_needs_them(monkeypatch):
+    """Where no deal keeps the trumps out of the bottom, the worlds are drawn as the seat's
+    knowledge allows (and resampled by weight all the same)."""
+    engine, view = next(
+        (e, v) for e, v in decisions("v3", [2]) if v.bottom is None and len(v.tricks) > 3
+    )
+    asked = []
+
+    def sample_worlds(self, k, rng=0, buried_trumps=True):
+        asked.append(buried_trumps)
+        if not buried_trumps:
+            raise sj.ShengjiError("no deal of the unseen cards agrees")
+        return real(self, k, rng)
+
+    real = View.sample_worlds
+    monkeypatch.setattr(View, "sample_worlds", sample_worlds)
+    worlds = sj.Pimc(infer=True).worlds(view, engine, 50, np.random.default_rng(0))
+    assert asked == [False, True] and worlds.shape == (50, 5, 2)
+    assert sj.Pimc(infer=True).choose(view, engine) in plays_of(view)
+
+
 def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
     engine, view = next((e, v) for e, v in decisions("v3", [1]) if len(plays_of(v)) > 2)
     for search in ("even", "halving"):
@@ -422,6 +493,7 @@ def test_bad_search_settings_are_refused_and_the_text_form_reads_back():
         ("pimc:guard=-1", "Pimc.guard must be a number from 0 to 100"),
         ("pimc:guard=nan", "Pimc.guard must be a number from 0 to 100"),
         ("pimc:guard=sure", "guard must be a number"),
+        ("pimc:infer=maybe", "infer must be true or false"),
     ]:
         with pytest.raises(sj.BotError, match=message):
             bot_from_text(text)
@@ -429,9 +501,11 @@ def test_bad_search_settings_are_refused_and_the_text_form_reads_back():
         sj.Pimc(merge=1)
     with pytest.raises(sj.BotError, match="Pimc.guard"):
         sj.Pimc(guard=True)
-    text = "pimc:rollouts=300,score=levels,search=halving,merge=true,ms=10,guard=1.5"
+    with pytest.raises(sj.BotError, match="Pimc.infer"):
+        sj.Pimc(infer="yes")
+    text = "pimc:rollouts=300,score=levels,search=halving,merge=true,ms=10,guard=1.5,infer=true"
     bot = bot_from_text(text)
     assert bot == sj.Pimc(
-        rollouts=300, score="levels", search="halving", merge=True, ms=10, guard=1.5
+        rollouts=300, score="levels", search="halving", merge=True, ms=10, guard=1.5, infer=True
     )
     assert bot_from_text(bot_text(bot)) == bot

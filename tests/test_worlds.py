@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import shengji as sj
+from shengji.core import cards
 from shengji.play import replay
 from shengji.play.rounds import view_of
 from shengji.reference import worlds as reference_worlds
@@ -361,6 +362,56 @@ def test_worlds_replay_every_play_made(preset):
                     hands_of(world), view.tricks, view.current, view.leader, view.trump
                 )
     assert verdicts[True] > 50 and verdicts[False] > 20 and shown > 5, (verdicts, shown)
+
+
+def places_by_card(groups, out_of_rest=0):
+    """Each card of the groups (SeatKnowledge.places) with the places it may be in (a mask,
+    whatever their weights), the kinds of the mask `out_of_rest` moved out of the rest where
+    they may be elsewhere."""
+    out = Counter()
+    for where, text, *_ in groups:
+        mask = sum(1 << p for p, w in enumerate(as_weights(where)) if w)
+        for card in sj.Cards(text):
+            moved = mask
+            if out_of_rest & sj.Cards([card]).ones and mask != 1 << views.REST:
+                moved = mask & ~(1 << views.REST)
+            out[card, moved] += 1
+    return out
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_worlds_without_buried_trumps_keep_only_the_trumps_out_of_the_bottom(preset):
+    """buried_trumps=False (Pimc.infer's belief): each trump's places lose the bottom where it
+    has another, nothing else changes, and no world puts a trump in a bottom another seat
+    buried unless it can be nowhere else; the seat that buried it, or a seat before any bury,
+    gets the plain places."""
+    checked = unchanged = 0
+    for seed in range(4):
+        for i, (view, _) in enumerate(views_of_a_round(preset, seed, seed % 2 == 1, "greedy")):
+            if i % 5:
+                continue
+            plain = view.knowledge.places()
+            believed = view.knowledge.places(buried_trumps=False)
+            assert believed[1:3] == plain[1:3]  # need, fixed
+            assert len(believed[3]) == len(plain[3])
+            if view.action != "play" or view.bottom is not None:
+                assert believed[0] == plain[0]
+                unchanged += 1
+                continue
+            trumps = cards.trump_mask(view.trump)
+            assert places_by_card(believed[0]) == places_by_card(plain[0], trumps)
+            worlds = view.sample_worlds(60, seed, buried_trumps=False)
+            only_there = sum(
+                (
+                    sj.Cards(text).ones
+                    for where, text, *_ in believed[0]
+                    if as_weights(where) == [0, 0, 0, 0, as_weights(where)[views.REST]]
+                ),
+                0,
+            )
+            assert not (worlds.rest & np.uint64(trumps & ~only_there)).any()
+            checked += 1
+    assert checked >= 8 and unchanged >= 8, (checked, unchanged)
 
 
 def test_what_the_follows_show_of_pairs_is_dealt_directly_with_the_same_worlds():

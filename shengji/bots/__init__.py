@@ -30,7 +30,7 @@ from shengji.bots.external import (
 from shengji.bots.learned import DIGEST_SIZE, SHIPPED, file_digest, load_net
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
-from shengji.core.cards import HAND_SIZE
+from shengji.core.cards import BB_POINTS, HAND_SIZE, trump_mask
 from shengji.errors import BotError, NoWorlds, ShengjiError
 from shengji.round.views import View
 
@@ -274,6 +274,16 @@ ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out w
 SCORES = ("points", "levels", "steps")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
 GUARD_POINTS = 200  # Pimc.guard: points that count as a level in a world's result
+# Pimc.infer's worlds: drawn INFER_DRAWS times over with no trump in a bottom another seat
+# buried, then resampled by weight, so that they look like the bots' buries and declarations.
+# The weights bring the worlds' means to expert self-play's (v3, 300 rounds, at the first
+# plays): a bottom holds no trump and 0.70 point cards (the plain worlds put 1.79 there, the
+# weighed 0.70); an opposing declarer holds 10.13 trumps seen from a hidden bottom (plain
+# 8.79, weighed 10.18) and 9.97 from the seat that buried it (plain 9.04, weighed 9.99)
+INFER_DRAWS = 3
+BOTTOM_POINT_WEIGHT = 0.25  # a world's weight per point card in such a bottom
+DECLARER_TRUMPS = (1.15, 1.3)  # ... and per trump of another seat that declared: the bottom
+# hidden, or the seat's own
 PIMC_BURIES = ("greedy", "search")  # how a Pimc buries
 PIMC_DECLARES = ("greedy", "search")  # how a Pimc shows and calls revolutions
 SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answers come to Python
@@ -350,7 +360,11 @@ class Pimc:
     with score="levels", plus the points over GUARD_POINTS; with score="steps", its score;
     the points alone with score="points"): the search overrules its policy only where the
     worlds say so clearly, and a close call, where sampling noise and the worlds' shared
-    errors decide, keeps the policy's play. Same seed, same choices (with a rollout budget).
+    errors decide, keeps the policy's play. infer: at a play, the worlds lean to what the
+    bots' buries and declarations show (a belief, not knowledge): no trump in a bottom
+    another seat buried (where the seat's knowledge leaves such a deal), and, drawn
+    INFER_DRAWS times over and resampled by weight, BOTTOM_POINT_WEIGHT per point card in
+    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared. Same seed, same choices (with a rollout budget).
     `threads`: the threads its rollouts run on (without the GIL); the choices are the same for
     any number (with a rollout budget)."""
 
@@ -367,6 +381,7 @@ class Pimc:
     bury: str = "greedy"
     declare: str = "greedy"
     guard: float = 0.0
+    infer: bool = False
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
@@ -390,6 +405,7 @@ class Pimc:
                     f"Pimc.{name} must be one of {', '.join(values)}, got {getattr(self, name)!r}"
                 )
         object.__setattr__(self, "merge", validate.flag(self.merge, "Pimc.merge", error=BotError))
+        object.__setattr__(self, "infer", validate.flag(self.infer, "Pimc.infer", error=BotError))
         guard = validate.real(self.guard, "Pimc.guard", 0, 100, error=BotError)
         object.__setattr__(self, "guard", guard)
         if not isinstance(self.greedy, Greedy):
@@ -416,7 +432,7 @@ class Pimc:
             f"pimc({budget}, max_candidates={self.max_candidates}, "
             f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
             f"search={self.search}, merge={self.merge}, bury={self.bury}, "
-            f"declare={self.declare}, guard={self.guard:g})"
+            f"declare={self.declare}, guard={self.guard:g}, infer={self.infer})"
         )
 
     def rollout_spec(self) -> BotSpec:
@@ -478,6 +494,8 @@ class Pimc:
         up). A subclass may play its rollouts in other worlds: bench/search_bound.py's
         omniscient search plays them in the true one."""
         try:
+            if self.infer and view.action == "play":
+                return inferred_worlds(view, k, rng)
             sampled = view.sample_worlds(k, rng)
         except ShengjiError as e:
             raise NoWorlds(str(e)) from None
@@ -526,6 +544,33 @@ class Pimc:
         anchor = candidates.index(policy) if self.guard > 0 else None
         search = Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
         return candidates[search.best()]
+
+
+def inferred_worlds(view: View, k: int, rng: np.random.Generator) -> np.ndarray:
+    """k worlds of a play for Pimc.infer, (k, 5, 2) masks: INFER_DRAWS * k drawn with no
+    trump in a bottom another seat buried (as the seat's knowledge allows where no deal is
+    left so), k of them kept by systematic resampling on their weights."""
+    seed = int(rng.integers(0, 2**63))
+    try:
+        sampled = view.sample_worlds(INFER_DRAWS * k, seed, buried_trumps=False)
+    except ShengjiError:  # the bottom cannot be filled without trumps
+        sampled = view.sample_worlds(INFER_DRAWS * k, seed)
+    weight = BOTTOM_POINT_WEIGHT ** cards_of_kinds(sampled.rest, BB_POINTS)
+    declarer = view.declarer
+    if declarer is not None and declarer != view.seat and view.trump is not None:
+        trumps = cards_of_kinds(sampled.hands[:, declarer], trump_mask(view.trump))
+        weight = weight * DECLARER_TRUMPS[view.bottom is not None] ** trumps
+    share = np.cumsum(weight) / weight.sum()
+    picks = np.searchsorted(share, (rng.random() + np.arange(k)) / k)
+    places = np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
+    return np.ascontiguousarray(places[picks])
+
+
+def cards_of_kinds(masks: np.ndarray, kinds: int) -> np.ndarray:
+    """How many cards of the kinds in `kinds` (a mask) each of the (n, 2) [ones, twos] masks
+    holds."""
+    held = np.ascontiguousarray(masks & np.uint64(kinds))
+    return np.unpackbits(held.view(np.uint8), axis=-1).reshape(len(masks), -1).sum(axis=1)
 
 
 @functools.cache

@@ -24,7 +24,7 @@ Cards('10H')
 
 from __future__ import annotations
 
-from shengji.core._core import KIND_NAMES, RANK_NAMES, SUIT_LETTERS, kind_index, kind_name
+from shengji.core._core import KIND_NAMES, RANK_NAMES, SUIT_LETTERS, Trump, kind_index, kind_name
 from shengji.errors import CardError
 
 __all__ = [
@@ -50,11 +50,13 @@ __all__ = [
     "BB_SUITS",
     "BB_RANKS",
     "BB_JOKERS",
+    "BB_POINTS",
     "kind_of",
     "suit_of",
     "rank_of",
     "kind_name",
     "suit_slice",
+    "trump_mask",
 ]
 
 # -- Sizes (the native enums NUM_KINDS and MAX_HAND in _core.pxd, DECK_SIZE, SEAT_DRAWS,
@@ -86,6 +88,7 @@ BB_ALL = 0x3F_FFFF_FFFF_FFFF  # every kind: KINDS bits
 BB_SUITS = {suit: 0x1FFF << (13 * i) for i, suit in enumerate(SUITS)}  # the 13 kinds of a suit
 BB_RANKS = {rank: 0x80_0400_2001 << (rank - 2) for rank in RANKS}  # the 4 kinds of a rank
 BB_JOKERS = 0x30_0000_0000_0000  # SMALL_JOKER and BIG_JOKER
+BB_POINTS = BB_RANKS[5] | BB_RANKS[10] | BB_RANKS[13]  # the kinds that score: fives, tens, kings
 
 
 def _suit_index(suit: str) -> int:
@@ -124,3 +127,10 @@ def suit_slice(suit: str) -> slice:
     of a deal's places that `accept` reads)."""
     first = 13 * _suit_index(suit)
     return slice(first, first + 13)
+
+
+def trump_mask(trump: Trump) -> int:
+    """The mask of the kinds that are trumps under `trump`: the jokers, the level's four
+    kinds and, unless it is no-trump, its suit's."""
+    mask = BB_JOKERS | BB_RANKS[trump.level]
+    return mask | (BB_SUITS[trump.suit] if trump.suit is not None else 0)

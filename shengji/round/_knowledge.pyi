@@ -54,7 +54,7 @@ class SeatKnowledge:
         self, checks: npt.NDArray[np.uint64] | None = None
     ) -> tuple[list[int], list[int]]: ...
     def places(
-        self, from_plays: bool = True
+        self, from_plays: bool = True, buried_trumps: bool = True
     ) -> tuple[
         list[Any],
         list[int],

@@ -7,8 +7,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
 from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, ctz, card_count, union_of, difference, trump_table, set_of, cards_of,
-    points_raw,
+    CardSet, TrumpTable, NUM_KINDS, TRUMP, ctz, card_count, union_of, difference, trump_table, set_of,
+    cards_of, points_raw,
 )
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
@@ -631,7 +631,7 @@ cdef class SeatKnowledge:
             at_most_one[seat] |= table.cat_mask[cat] & ~played
         return none, at_most_one
 
-    def places(self, bint from_plays=True):
+    def places(self, bint from_plays=True, bint buried_trumps=True):
         """What the seat knows, as the world sampler (shengji.round._worlds.WorldSampler) takes
         it: (groups, need, fixed, mixtures, checks). groups: (allowed places, Cards), the
         places a bitmask (seats 0..3, 4 the rest) or, for a copy that is one of several
@@ -641,10 +641,16 @@ cdef class SeatKnowledge:
         mixtures: for a kind whose two unseen copies are tracked by several alternatives,
         [(ways, [(mask, Cards), ...]), ...]; checks: (the trump's table, play_checks()) once
         there is a trump, else None. from_plays=False leaves what the follows show of pairs
-        to the checks alone: the same worlds, more of them drawn in vain (tests compare)."""
+        to the checks alone: the same worlds, more of them drawn in vain (tests compare).
+        buried_trumps=False keeps every trump that may be elsewhere out of a bottom another
+        seat buried (of the explanations of what the seat saw, those that put a trump there
+        only count where no other is left): a belief, not knowledge (the built-in bots bury
+        no trump while they hold eight side cards), for Pimc(infer=True)."""
         cdef int seat = self.k.seat, q, kind, i, c, p, u, nu
         cdef const KindKnowledge* kk
-        cdef uint8_t w, mine = bit(seat) if seat < 4 else 0
+        cdef uint8_t w, kept_out, mine = bit(seat) if seat < 4 else 0
+        cdef bint believe = (not buried_trumps and self.k.nburies > 0
+                             and not self.k.bottom_known)
         cdef uint8_t blocked_by_cat[5]
         cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
         if self.k.overflow:
@@ -674,6 +680,8 @@ cdef class SeatKnowledge:
             for q in range(4):
                 if none[q] >> kind & 1:
                     blocked |= bit(q)
+            kept_out = bit(REST) if (believe and table != NULL
+                                     and table.cat_of[kind] == TRUMP) else 0
             alts = []
             for i in range(kk.nalts):
                 unseen = []
@@ -681,8 +689,14 @@ cdef class SeatKnowledge:
                     w = kk.where[i][c]
                     if w == mine or w == bit(PLAYED) or (self.k.bottom_known and w == bit(REST)):
                         continue
-                    unseen.append(w & ~blocked & HIDDEN)
+                    w = w & ~blocked & HIDDEN
+                    if w & ~kept_out:       # a copy that can only be in the bottom stays there
+                        w &= ~kept_out
+                    unseen.append(w)
                 alts.append((kk.ways[i], unseen))
+            if kept_out:    # ... unless another explanation puts it elsewhere
+                elsewhere = [alt for alt in alts if kept_out not in alt[1]]
+                alts = elsewhere or alts
             nu = len(alts[0][1]) if alts else 0
             if any(len(u_) != nu for _, u_ in alts):
                 raise ShengjiError(f"seat {seat}: a malformed knowledge state: the explanations "

@@ -121,22 +121,29 @@ class View:
         )
         return {k: to_data(v) for k, v in fields.items()}
 
-    def sample_worlds(self, k: int, rng: Any = 0) -> Worlds:
+    def sample_worlds(self, k: int, rng: Any = 0, buried_trumps: bool = True) -> Worlds:
         """k deals of the unseen cards consistent with everything this seat knows (each
         seat's hand size, the voids others have shown, the cards shown and where they may be
         now, the bottom it buried and where those cards may be now, and what the plays made
         show: in every world each play was legal from the hand then), uniformly among the
         deals of the physical cards. rng: an int seed or a numpy Generator.
+        buried_trumps=False: uniformly among those whose bottom, where another seat buried
+        it, holds no trump that may be elsewhere (a belief: the built-in bots bury no trump
+        while they hold eight side cards); a ShengjiError where no deal is left.
         Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
         hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ArgumentError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+        if not isinstance(buried_trumps, bool):
+            raise ArgumentError(
+                f"seat {self.seat}: buried_trumps must be True or False, got {buried_trumps!r}"
+            )
         seed = int(rng.integers(0, 2**63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ArgumentError(
                 f"seat {self.seat}: rng must be a seed (int) or a numpy Generator, got {rng!r}"
             )
-        places = draw_worlds(self.knowledge, k, seed)
+        places = draw_worlds(self.knowledge, k, seed, buried_trumps)
         return Worlds(places[:, :4], places[:, REST])
 
     def encode(self) -> dict[str, np.ndarray]:
@@ -220,11 +227,14 @@ ENCODING_DTYPES: dict[str, np.dtype[Any]] = {
 ENCODING_DTYPES.update(voids=np.dtype(np.bool_), points=np.dtype(np.int16))
 
 
-def draw_worlds(knowledge: SeatKnowledge, k: int, seed: int) -> np.ndarray:
-    """k worlds the seat's knowledge allows, (k, 5, 2) masks (WorldSampler.sample); errors
-    name the seat."""
+def draw_worlds(
+    knowledge: SeatKnowledge, k: int, seed: int, buried_trumps: bool = True
+) -> np.ndarray:
+    """k worlds the seat's knowledge allows (SeatKnowledge.places: with buried_trumps
+    False, none with a trump in a bottom another seat buried), (k, 5, 2) masks
+    (WorldSampler.sample); errors name the seat."""
     try:
-        return WorldSampler(*knowledge.places()).sample(k, seed)
+        return WorldSampler(*knowledge.places(buried_trumps=buried_trumps)).sample(k, seed)
     except ShengjiError as e:
         raise ShengjiError(f"seat {knowledge.seat}: {e}") from None
 
