@@ -31,8 +31,8 @@ PYTEST = ["-m", "pytest", "bench", "-n", "0", "--benchmark-enable"]
 QUIET = ["-q", "-p", "no:cacheprovider"]
 # the sharper search (sj.Pimc.sharp, text form `search`; a test checks they agree) as pimc
 # settings, its budget apart: it takes plain pimc's time a round (`bench/pimc_time.py`)
-SEARCH = "policy=expert,score=levels,search=halving,merge=true,guard=1.5,bury=search"
-SEARCH_ROLLOUTS = 440
+SEARCH = "policy=expert,score=levels,search=halving,merge=true,guard=1.5,bury=search,infer=true"
+SEARCH_ROLLOUTS = 390
 
 
 def run_benchmarks(json_path, pytest_args):

@@ -31,13 +31,14 @@ from shengji.bots import bot_from_text, bot_text, bots_from_text
         (
             "search",
             sj.Pimc(
-                rollouts=440,
+                rollouts=390,
                 policy="expert",
                 score="levels",
                 search="halving",
                 merge=True,
                 guard=1.5,
                 bury="search",
+                infer=True,
             ),
         ),
         (

@@ -295,13 +295,14 @@ SEARCH_KINDS = {  # the engine's kind of a Pimc by (bury, declare): which answer
 
 
 SHARP = {  # Pimc.sharp(): the sharper search's settings
-    "rollouts": 440,
+    "rollouts": 390,
     "policy": "expert",
     "score": "levels",
     "search": "halving",
     "merge": True,
     "guard": 1.5,
     "bury": "search",
+    "infer": True,
 }
 
 
@@ -415,9 +416,9 @@ class Pimc:
     def sharp(cls, **changes: Any) -> Pimc:
         """The sharper search (text form `search`, settings after a colon as for pimc:
         `search:rollouts=700`): expert play-outs scored by the levels, successive halving,
-        merged candidates, the guard at 1.5 and the bury searched, at 440 rollouts (plain
-        pimc's CPU time a round; docs/manual/bots.md has its duels); `changes` set other
-        settings."""
+        merged candidates, the guard at 1.5, the bury searched and the worlds inferred, at
+        390 rollouts (plain pimc's CPU time a round; docs/manual/bots.md has its duels);
+        `changes` set other settings."""
         return cls(**{**SHARP, **changes})
 
     def spec(self) -> BotSpec:
