@@ -365,7 +365,8 @@ class Pimc:
     bots' buries and declarations show (a belief, not knowledge): no trump in a bottom
     another seat buried (where the seat's knowledge leaves such a deal), and, drawn
     INFER_DRAWS times over and resampled by weight, BOTTOM_POINT_WEIGHT per point card in
-    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared. Same seed, same choices (with a rollout budget).
+    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared.
+    Same seed, same choices (with a rollout budget).
     `threads`: the threads its rollouts run on (without the GIL); the choices are the same for
     any number (with a rollout budget)."""
 
