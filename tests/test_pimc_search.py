@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import shengji as sj
-from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text
+from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text, systematic_picks
 from shengji.core import cards
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round import views
@@ -470,6 +470,24 @@ def test_inferred_worlds_allow_buried_trumps_where_the_bottom_needs_them(monkeyp
     worlds = sj.Pimc(infer=True).worlds(view, engine, 50, np.random.default_rng(0))
     assert asked == [False, True] and worlds.shape == (50, 5, 2)
     assert sj.Pimc(infer=True).choose(view, engine) in plays_of(view)
+    monkeypatch.undo()
+    # none asked for: none drawn; a bad count is the plain draw's error
+    assert sj.Pimc(infer=True).worlds(view, engine, 0, np.random.default_rng(0)).shape == (0, 5, 2)
+    with pytest.raises(sj.NoWorlds, match="k must be a number of worlds >= 0, got -1"):
+        sj.Pimc(infer=True).worlds(view, engine, -1, np.random.default_rng(0))
+
+
+def test_systematic_resampling_never_steps_past_the_last_world():
+    """The weights' running share ends at 1 whatever the sums' rounding (cumsum and sum add
+    in different orders), so that a uniform number just below 1 still picks a world; and
+    each index is picked about k times its share of the weight."""
+    rng = np.random.default_rng(0)
+    weight = next(w for w in (rng.random(1200) for _ in range(1000)) if w.cumsum()[-1] < w.sum())
+    assert (np.cumsum(weight) / weight.sum())[-1] < 1.0
+    picks = systematic_picks(weight, 400, 1 - 2**-53)
+    assert picks.max() == len(weight) - 1 and np.all(np.diff(picks) >= 0)
+    counts = np.bincount(systematic_picks(weight, 400, 0.5), minlength=len(weight))
+    assert np.all(np.abs(counts - 400 * weight / weight.sum()) < 1)
 
 
 def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):

@@ -401,6 +401,11 @@ def test_worlds_without_buried_trumps_keep_only_the_trumps_out_of_the_bottom(pre
             trumps = cards.trump_mask(view.trump)
             assert places_by_card(believed[0]) == places_by_card(plain[0], trumps)
             worlds = view.sample_worlds(60, seed, buried_trumps=False)
+            for bad in ("no", None, 0):
+                with pytest.raises(sj.ArgumentError, match="buried_trumps must be True or"):
+                    view.knowledge.places(buried_trumps=bad)
+                with pytest.raises(sj.ArgumentError, match="buried_trumps must be True or"):
+                    view.sample_worlds(3, seed, buried_trumps=bad)
             only_there = sum(
                 (
                     sj.Cards(text).ones

@@ -365,7 +365,8 @@ class Pimc:
     bots' buries and declarations show (a belief, not knowledge): no trump in a bottom
     another seat buried (where the seat's knowledge leaves such a deal), and, drawn
     INFER_DRAWS times over and resampled by weight, BOTTOM_POINT_WEIGHT per point card in
-    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared.
+    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared
+    (partner or opponent); a world may be drawn twice, and the guard then counts it twice.
     Same seed, same choices (with a rollout budget).
     `threads`: the threads its rollouts run on (without the GIL); the choices are the same for
     any number (with a rollout budget)."""
@@ -552,6 +553,9 @@ def inferred_worlds(view: View, k: int, rng: np.random.Generator) -> np.ndarray:
     """k worlds of a play for Pimc.infer, (k, 5, 2) masks: INFER_DRAWS * k drawn with no
     trump in a bottom another seat buried (as the seat's knowledge allows where no deal is
     left so), k of them kept by systematic resampling on their weights."""
+    if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
+        sampled = view.sample_worlds(k, rng)  # none to weigh (a bad k is refused there)
+        return np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
     seed = int(rng.integers(0, 2**63))
     try:
         sampled = view.sample_worlds(INFER_DRAWS * k, seed, buried_trumps=False)
@@ -562,17 +566,23 @@ def inferred_worlds(view: View, k: int, rng: np.random.Generator) -> np.ndarray:
     if declarer is not None and declarer != view.seat and view.trump is not None:
         trumps = cards_of_kinds(sampled.hands[:, declarer], trump_mask(view.trump))
         weight = weight * DECLARER_TRUMPS[view.bottom is not None] ** trumps
-    share = np.cumsum(weight) / weight.sum()
-    picks = np.searchsorted(share, (rng.random() + np.arange(k)) / k)
     places = np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
-    return np.ascontiguousarray(places[picks])
+    return np.ascontiguousarray(places[systematic_picks(weight, k, rng.random())])
+
+
+def systematic_picks(weight: np.ndarray, k: int, u: float) -> np.ndarray:
+    """k indices into `weight` by systematic resampling from one uniform u in [0, 1): the
+    i-th where the running share of the weight first reaches (u + i) / k."""
+    share = np.cumsum(weight) / weight.sum()
+    share[-1] = 1.0  # the sums' rounding must not leave the last step short of a draw
+    return np.searchsorted(share, (u + np.arange(k)) / k)
 
 
 def cards_of_kinds(masks: np.ndarray, kinds: int) -> np.ndarray:
     """How many cards of the kinds in `kinds` (a mask) each of the (n, 2) [ones, twos] masks
     holds."""
-    held = np.ascontiguousarray(masks & np.uint64(kinds))
-    return np.unpackbits(held.view(np.uint8), axis=-1).reshape(len(masks), -1).sum(axis=1)
+    held = np.ascontiguousarray(masks & np.uint64(kinds)).view(np.uint8).reshape(len(masks), 16)
+    return np.unpackbits(held, axis=1).sum(axis=1)
 
 
 @functools.cache

@@ -132,5 +132,7 @@ def suit_slice(suit: str) -> slice:
 def trump_mask(trump: Trump) -> int:
     """The mask of the kinds that are trumps under `trump`: the jokers, the level's four
     kinds and, unless it is no-trump, its suit's."""
+    if not isinstance(trump, Trump):
+        raise CardError(f"trump_mask takes a Trump, got {trump!r}")
     mask = BB_JOKERS | BB_RANKS[trump.level]
     return mask | (BB_SUITS[trump.suit] if trump.suit is not None else 0)

@@ -19,6 +19,7 @@ from shengji.round._engine cimport (
 import numpy as np
 
 from shengji.core._core import Cards
+from shengji.core.validate import flag
 from shengji.errors import ArgumentError, CardError, ShengjiError
 from shengji.round._worlds import (
     CHECK_COLUMNS, CHECK_LEAD, CHECK_PLAY, CHECK_SEAT, CHECK_SINCE, CHECK_THROW,
@@ -631,7 +632,7 @@ cdef class SeatKnowledge:
             at_most_one[seat] |= table.cat_mask[cat] & ~played
         return none, at_most_one
 
-    def places(self, bint from_plays=True, bint buried_trumps=True):
+    def places(self, bint from_plays=True, buried_trumps=True):
         """What the seat knows, as the world sampler (shengji.round._worlds.WorldSampler) takes
         it: (groups, need, fixed, mixtures, checks). groups: (allowed places, Cards), the
         places a bitmask (seats 0..3, 4 the rest) or, for a copy that is one of several
@@ -644,12 +645,13 @@ cdef class SeatKnowledge:
         to the checks alone: the same worlds, more of them drawn in vain (tests compare).
         buried_trumps=False keeps every trump that may be elsewhere out of a bottom another
         seat buried (of the explanations of what the seat saw, those that put a trump there
-        only count where no other is left): a belief, not knowledge (the built-in bots bury
-        no trump while they hold eight side cards), for Pimc(infer=True)."""
+        only count where no other is left): a belief, not knowledge (greedy, unless it buries
+        at random, and the expert bury no trump while they hold eight side cards), for
+        Pimc(infer=True)."""
         cdef int seat = self.k.seat, q, kind, i, c, p, u, nu
         cdef const KindKnowledge* kk
         cdef uint8_t w, kept_out, mine = bit(seat) if seat < 4 else 0
-        cdef bint believe = (not buried_trumps and self.k.nburies > 0
+        cdef bint believe = (not flag(buried_trumps, "buried_trumps") and self.k.nburies > 0
                              and not self.k.bottom_known)
         cdef uint8_t blocked_by_cat[5]
         cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL

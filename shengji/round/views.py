@@ -11,6 +11,7 @@ import numpy as np
 
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import CATEGORIES
+from shengji.core.validate import flag
 from shengji.errors import ArgumentError, ShengjiError
 from shengji.round._knowledge import SeatKnowledge
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE, observe
@@ -128,16 +129,14 @@ class View:
         show: in every world each play was legal from the hand then), uniformly among the
         deals of the physical cards. rng: an int seed or a numpy Generator.
         buried_trumps=False: uniformly among those whose bottom, where another seat buried
-        it, holds no trump that may be elsewhere (a belief: the built-in bots bury no trump
-        while they hold eight side cards); a ShengjiError where no deal is left.
+        it, holds no trump that may be elsewhere (a belief: greedy, unless it buries at
+        random, and the expert bury no trump while they hold eight side cards); a
+        ShengjiError where no deal is left so.
         Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
         hands, Cards rest)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ArgumentError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
-        if not isinstance(buried_trumps, bool):
-            raise ArgumentError(
-                f"seat {self.seat}: buried_trumps must be True or False, got {buried_trumps!r}"
-            )
+        buried_trumps = flag(buried_trumps, f"seat {self.seat}: buried_trumps")
         seed = int(rng.integers(0, 2**63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ArgumentError(
@@ -236,7 +235,8 @@ def draw_worlds(
     try:
         return WorldSampler(*knowledge.places(buried_trumps=buried_trumps)).sample(k, seed)
     except ShengjiError as e:
-        raise ShengjiError(f"seat {knowledge.seat}: {e}") from None
+        belief = "" if buried_trumps else " (and no trump in the bottom: buried_trumps=False)"
+        raise ShengjiError(f"seat {knowledge.seat}: {e}{belief}") from None
 
 
 @dataclass(frozen=True)
