@@ -490,6 +490,27 @@ def test_systematic_resampling_never_steps_past_the_last_world():
     assert np.all(np.abs(counts - 400 * weight / weight.sum()) < 1)
 
 
+def test_worlds_of_another_round_are_refused_not_played():
+    """A world that is not a deal of the round's unseen cards (a stale view's, a hand of the
+    wrong size, a third copy) is a PlayError: played, it could run past the round's arrays."""
+    rounds = decisions("v3", [0])
+    engine, old = next(rounds)
+    for _ in range(12):
+        engine, view = next(rounds)
+    with pytest.raises(sj.PlayError, match="world 0 is not a deal of this round's unseen cards"):
+        sj.Pimc(seed=1, rollouts=50).choose(old, engine)
+    world = true_world(engine)
+    plays = sj.to_masks(plays_of(view)[:1])
+    engine.outcomes(world, plays, sj.Greedy().spec())  # the real deal plays
+    other = (view.seat + 1) % 4
+    emptied, beyond = world.copy(), world.copy()
+    emptied[0, other] = 0  # a hand of no cards
+    beyond[0, other, 0] |= np.uint64(1 << 60)  # a kind that is none
+    for bad in (emptied, beyond):
+        with pytest.raises(sj.PlayError, match="world 0 is not a deal"):
+            engine.outcomes(bad, plays, sj.Greedy().spec())
+
+
 def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
     engine, view = next((e, v) for e, v in decisions("v3", [1]) if len(plays_of(v)) > 2)
     for search in ("even", "halving"):

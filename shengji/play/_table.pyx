@@ -12,7 +12,7 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
-    empty_buffer, legal_leads_raw, union_of,
+    empty_buffer, legal_leads_raw, union_of, overflows,
     legal_follows_raw, set_of, cards_of, card_count, trump_table,
 )
 from shengji.round._knowledge cimport (
@@ -98,6 +98,39 @@ cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
             g.start_hands[q] = g.hands[q]
     g.bottom.ones = places[8]
     g.bottom.twos = places[9]
+
+
+cdef CardSet seen_by_all(const Game* g) noexcept nogil:
+    """The pending seat's hand and the cards played (no world deals them)."""
+    cdef CardSet seen = g.hands[g.seat]
+    cdef int t, i
+    for t in range(g.ntricks + 1):
+        for i in range(4 if t < g.ntricks else g.step):
+            seen = union_of(seen, g.tricks[t].plays[i])
+    return seen
+
+
+cdef int check_world(const Game* g, CardSet seen, const uint64_t* places) noexcept nogil:
+    """0 when `places` (put_world's) are a deal of g's unseen cards: [ones, twos] masks of
+    cards, each other seat holding as many as it does and the rest the cards in no hand, and
+    with `seen` (seen_by_all) no kind more than twice (so, the pack); else -1. A world of
+    another round would play past the round's arrays."""
+    cdef CardSet place
+    cdef int q, size, rest = DECK_SIZE - card_count(seen)
+    for q in range(4):
+        if q != g.seat:
+            rest -= card_count(g.hands[q])
+    for q in range(5):
+        if q == g.seat:
+            continue
+        place.ones = places[2 * q]
+        place.twos = places[2 * q + 1]
+        size = card_count(g.hands[q]) if q < 4 else rest
+        if (place.twos & ~place.ones or place.ones >> NUM_KINDS or card_count(place) != size
+                or overflows(seen, place)):
+            return -1
+        seen = union_of(seen, place)
+    return 0
 
 
 cdef inline void add_kind(CardSet* c, int kind) noexcept nogil:
@@ -483,7 +516,9 @@ cdef class Table:
         show or a revolution before the bottom is taken up (deck_worlds), (k, 108) int8 decks
         of the deal in draw order (deal_decks), restarting the round mid-deal: every hand as
         drawn from the deck so far, the rest to be drawn in its order, and any later deal (a
-        redeal) shuffled from a seed of the world's own."""
+        redeal) shuffled from a seed of the world's own. A world that is not a deal of this
+        round's unseen cards (a hand of another size, a kind thrice with the cards played: a
+        stale view's) is a PlayError."""
         points, deltas, _ = self.played_out(worlds, candidates, specs, threads, endgame, flags)
         return points, deltas
 
@@ -498,6 +533,8 @@ cdef class Table:
         cdef Passes passes[4]
         cdef bint decks = deck_worlds(g)
         cdef const int8_t[:, ::1] deck_view
+        cdef const uint64_t[:, :, ::1] world_view
+        cdef CardSet seen
         if not g.pending:
             raise PlayError("no decision is pending")
         if g.ask != ASK_PLAY and endgame:
@@ -528,6 +565,15 @@ cdef class Table:
         for i in range(4):
             if bots[i].kind == BOT_LEARNED:
                 raise PlayError("a play-out's bots read no knowledge: not a learned one")
+        if not decks:
+            world_view = np.ascontiguousarray(worlds, dtype=np.uint64)
+            seen = seen_by_all(g)
+            for j in range(world_view.shape[0]):
+                if check_world(g, seen, &world_view[j, 0, 0]) < 0:
+                    raise PlayError(f"world {j} is not a deal of this round's unseen cards "
+                                    "(each other hand as many cards as now, the rest those in "
+                                    "no hand, no kind thrice with the cards played)")
+            worlds = world_view
         k = len(worlds)
         total = n * k
         points = np.zeros(total, dtype=np.int32)   # each rollout's defender points
