@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import shengji as sj
+import shengji.bots
 from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text, systematic_picks
 from shengji.core import cards
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round import views
-from shengji.round.views import View
 
 PRESETS = ["v3", "match16", "bo3"]
 DECK = sj.Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both packs
@@ -459,14 +459,14 @@ def test_inferred_worlds_allow_buried_trumps_where_the_bottom_needs_them(monkeyp
     )
     asked = []
 
-    def sample_worlds(self, k, rng=0, buried_trumps=True):
+    def draw_worlds(knowledge, k, seed, buried_trumps=True):
         asked.append(buried_trumps)
         if not buried_trumps:
             raise sj.ShengjiError("no deal of the unseen cards agrees")
-        return real(self, k, rng)
+        return real(knowledge, k, seed)
 
-    real = View.sample_worlds
-    monkeypatch.setattr(View, "sample_worlds", sample_worlds)
+    real = views.draw_worlds
+    monkeypatch.setattr(shengji.bots, "draw_worlds", draw_worlds)
     worlds = sj.Pimc(infer=True).worlds(view, engine, 50, np.random.default_rng(0))
     assert asked == [False, True] and worlds.shape == (50, 5, 2)
     assert sj.Pimc(infer=True).choose(view, engine) in plays_of(view)

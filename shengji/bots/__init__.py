@@ -32,7 +32,7 @@ from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import BB_POINTS, HAND_SIZE, trump_mask
 from shengji.errors import BotError, NoWorlds, ShengjiError
-from shengji.round.views import View
+from shengji.round.views import REST, View, draw_worlds
 
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
     from shengji.play._table import Table
@@ -558,15 +558,14 @@ def inferred_worlds(view: View, k: int, rng: np.random.Generator) -> np.ndarray:
         return np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
     seed = int(rng.integers(0, 2**63))
     try:
-        sampled = view.sample_worlds(INFER_DRAWS * k, seed, buried_trumps=False)
+        places = draw_worlds(view.knowledge, INFER_DRAWS * k, seed, buried_trumps=False)
     except ShengjiError:  # the bottom cannot be filled without trumps
-        sampled = view.sample_worlds(INFER_DRAWS * k, seed)
-    weight = BOTTOM_POINT_WEIGHT ** cards_of_kinds(sampled.rest, BB_POINTS)
+        places = draw_worlds(view.knowledge, INFER_DRAWS * k, seed)
+    weight = BOTTOM_POINT_WEIGHT ** cards_of_kinds(places[:, REST], BB_POINTS)
     declarer = view.declarer
     if declarer is not None and declarer != view.seat and view.trump is not None:
-        trumps = cards_of_kinds(sampled.hands[:, declarer], trump_mask(view.trump))
+        trumps = cards_of_kinds(places[:, declarer], trump_mask(view.trump))
         weight = weight * DECLARER_TRUMPS[view.bottom is not None] ** trumps
-    places = np.concatenate([sampled.hands, sampled.rest[:, None]], axis=1)
     return np.ascontiguousarray(places[systematic_picks(weight, k, rng.random())])
 
 

@@ -100,21 +100,12 @@ cdef void put_world(Game* g, const uint64_t* places) noexcept nogil:
     g.bottom.twos = places[9]
 
 
-cdef CardSet seen_by_all(const Game* g) noexcept nogil:
-    """The pending seat's hand and the cards played (no world deals them)."""
-    cdef CardSet seen = g.hands[g.seat]
-    cdef int t, i
-    for t in range(g.ntricks + 1):
-        for i in range(4 if t < g.ntricks else g.step):
-            seen = union_of(seen, g.tricks[t].plays[i])
-    return seen
-
-
 cdef int check_world(const Game* g, CardSet seen, const uint64_t* places) noexcept nogil:
     """0 when `places` (put_world's) are a deal of g's unseen cards: [ones, twos] masks of
     cards, each other seat holding as many as it does and the rest the cards in no hand, and
-    with `seen` (seen_by_all) no kind more than twice (so, the pack); else -1. A world of
-    another round would play past the round's arrays."""
+    with `seen` (the pending seat's hand and the cards played, which no world deals) no kind
+    more than twice (so, the pack); else -1. A world of another round would play past the
+    round's arrays."""
     cdef CardSet place
     cdef int q, size, rest = DECK_SIZE - card_count(seen)
     for q in range(4):
@@ -567,7 +558,7 @@ cdef class Table:
                 raise PlayError("a play-out's bots read no knowledge: not a learned one")
         if not decks:
             world_view = np.ascontiguousarray(worlds, dtype=np.uint64)
-            seen = seen_by_all(g)
+            seen = union_of(g.hands[g.seat], g.played)
             for j in range(world_view.shape[0]):
                 if check_world(g, seen, &world_view[j, 0, 0]) < 0:
                     raise PlayError(f"world {j} is not a deal of this round's unseen cards "
