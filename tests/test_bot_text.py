@@ -1,6 +1,7 @@
 """The bots' text form (command line, studies, duels): one parser, its canonical text read back
 to the same bot, and one error naming the bad name, key or value."""
 
+import dataclasses
 import subprocess
 import sys
 
@@ -67,6 +68,25 @@ def test_canonical_text_lists_the_changed_settings_only():
         bot_text(object())
 
 
+def test_records_name_each_bot_by_what_sets_its_play_apart():
+    rec = sj.play_round(
+        "v3", seed=1, bots=["expert:call=eager", "expert", sj.Pimc(seed=3, rollouts=5), "greedy"]
+    )
+    assert rec.bots == ["expert:call=eager", "expert", "pimc:rollouts=5,seed=3", "greedy"]
+    for bot in (sj.Pimc.sharp(), sj.Expert(odds=False), sj.Learned(), sj.Greedy(bury="low")):
+        assert bot_from_text(str(bot)) == bot
+    # threads change no choice of a rollout budget, only what a time budget buys
+    assert (
+        str(sj.Pimc(threads=2)) == "pimc" and str(sj.Pimc(ms=5, threads=2)) == "pimc:threads=2,ms=5"
+    )
+
+    @dataclasses.dataclass(frozen=True)
+    class Wider(sj.Pimc):  # a subclass may play otherwise: named by its class and fields
+        width: int = 2
+
+    assert "Wider(rollouts=5," in str(Wider(rollouts=5)) and "width=2" in str(Wider(rollouts=5))
+
+
 @pytest.mark.parametrize(
     "text,words",
     [
@@ -106,6 +126,14 @@ def test_lists_of_bots_and_seats():
         "pimc:rollouts=9",
         "greedy",
     ]
+    # a setting after a bot without one opens its settings
+    assert bots_from_text("expert,search,rollouts=9,seed=2,pimc,merge=true") == [
+        "expert",
+        "search:rollouts=9,seed=2",
+        "pimc:merge=true",
+    ]
+    with pytest.raises(sj.BotError, match="random takes no settings"):
+        sj.bots.resolve_bots(bots_from_text("greedy,random,call=eager,greedy,greedy"))
     assert bots_from_text("greedy:call=eager:patience=5,random,greedy,random") == [
         "greedy:call=eager:patience=5",
         "random",

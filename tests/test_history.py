@@ -17,11 +17,12 @@ GOLDEN = Path(__file__).parent / "golden"
 # the rounds of the golden records: (preset, seed, first_round), four random bots
 GOLDEN_ROUNDS = [("v3", 9, False), ("match16", 260, True), ("bo3", 2, True)]
 # sha256 of json.dumps(play_match(preset, seed=7, bots="greedy").to_dict(), ensure_ascii=False)
-# as written before the types, and before the rules held multiplier_from (without_new_setting)
+# as written before the types, and before the rules held multiplier_from (without_new_setting);
+# since 0.3.0 the bots are named by their text form ("greedy", was "greedy(call=patient, ...)")
 MATCH_DIGESTS = {
-    "v3": "a58f42c9276cde8d83358d20dfb76b60d8cdd44845e685197026bc3a4cee11e0",
-    "match16": "512a29f6dbafe8e71cea5e472b0e18c1713d049b38fc509b92409d6c1d63c84c",
-    "bo3": "4eaec0678d91f2b1294f24f1a9d980a20e98c5f015a8c27c1eee19b6bf0f85b6",
+    "v3": "80a056d38a10ce56b28787972be82f0d509ba871e448cead9004d77384329b21",
+    "match16": "d52df960ab001c5511295ebdd8fb7d71e1666b8613631bc90440bdd9e49cf06e",
+    "bo3": "bc1e8a3e701823d97c68b6a82e20e28e5a04c8a9cd6c43946f82d8e5b1c6cee3",
 }
 
 

@@ -103,3 +103,17 @@ def test_a_ladder_of_one_deal_has_no_interval():
     one = sj.ladder(["greedy", "random"], deals=1, workers=1)
     assert one.payoff(0, 1).ci_low is None and one.payoff(1, 0).ci_high is None
     assert f"{one.payoff(0, 1).value:+.3f} [-]" in one.table()
+
+
+def test_the_command_line_joins_its_bots_as_one_list(tmp_path, capsys):
+    pytest.importorskip("tqdm")
+    from shengji.cli import main
+
+    out = tmp_path / "ladder"
+    # a setting after a space, and one after a bot without settings, are the bot's before
+    args = ["ladder", "--bots", "greedy,call=eager", "random", "greedy:call=patient", "patience=7"]
+    assert main([*args, "--deals", "3", "--workers", "1", "--out", str(out)]) == 0
+    saved = json.loads((out / MANIFEST).read_text())
+    bots = ["greedy:call=eager", "random", "greedy:patience=7"]
+    assert sj.Ladder.from_dict(saved["ladder"]) == sj.ladder(bots, deals=3, workers=1)
+    assert "2: greedy:patience=7" in capsys.readouterr().out

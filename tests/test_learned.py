@@ -429,7 +429,7 @@ def test_learned_seats_play_in_every_runner(checkpoint):
     bot = sj.Learned(path, greedy=sj.Greedy(call="eager"))
     rec = sj.play_round("v3", 4, bot)
     sj.testing.check_record(rec)
-    assert rec.bots == [f"learned(path={path})"] * 4
+    assert rec.bots == [f"learned:path={path},call=eager"] * 4  # its text form
     assert sj.play_round("v3", 4, bot) == rec  # deterministic
     # simulate starts each round afresh in one Game: its knowledge too
     frame = sj.simulate_rounds(6, bots=[bot, "greedy", bot, "greedy"], seed=3, workers=2)

@@ -155,10 +155,7 @@ class Greedy:
         )
 
     def __str__(self) -> str:
-        return (
-            f"greedy(call={self.call}, patience={self.patience}, bury={self.bury}, "
-            f"revolt={self.revolt})"
-        )
+        return bot_label(self)
 
 
 @dataclass(frozen=True)
@@ -266,8 +263,7 @@ class Expert:
         )
 
     def __str__(self) -> str:
-        off = [name for name in RULES if not getattr(self, name)]
-        return f"expert(off={','.join(off) or 'none'}, void_risk={self.void_risk})"
+        return bot_label(self)
 
 
 ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out with
@@ -430,13 +426,7 @@ class Pimc:
         return self.greedy.spec()._replace(kind=kind)
 
     def __str__(self) -> str:
-        budget = f"ms={self.ms}" if self.ms is not None else f"rollouts={self.rollouts}"
-        return (
-            f"pimc({budget}, max_candidates={self.max_candidates}, "
-            f"endgame={self.endgame}, policy={self.policy}, score={self.score}, "
-            f"search={self.search}, merge={self.merge}, bury={self.bury}, "
-            f"declare={self.declare}, guard={self.guard:g}, infer={self.infer})"
-        )
+        return bot_label(self)
 
     def rollout_spec(self) -> BotSpec:
         """The spec of the native bots that play its rollouts (policy)."""
@@ -750,7 +740,7 @@ class Learned:
         return self.greedy.spec()._replace(kind=BOTS["learned"], net=net)
 
     def __str__(self) -> str:
-        return f"learned(path={self.path})"
+        return bot_label(self)
 
 
 def pinned(bot: Any) -> Any:
@@ -933,6 +923,26 @@ def bot_text(bot: Any) -> str:
     return name + (":" + ",".join(changed) if changed else "")
 
 
+def bot_label(bot: Any) -> str:
+    """How a record names a bot (resolve_bots; its str() too): a built-in bot by its text form
+    (bot_text, every setting that differs from the defaults: two bots that may play apart
+    never share a name; a Pimc's threads only with a time budget, the one case they change
+    its choices), a subclass of one by its repr (its class and every field), an external or
+    search bot by its str(), a Python bot by its class."""
+    if type(bot) is Pimc and bot.ms is None:  # threads leave a rollout budget's choices be
+        bot = replace(bot, threads=1)
+    if type(bot) in (Greedy, Expert, Pimc, Learned):
+        try:
+            return bot_text(bot)
+        except BotError:  # a learned bot whose path has no text form
+            return repr(bot)
+    if isinstance(bot, (Greedy, Expert, Pimc, Learned)):
+        return repr(bot)
+    if isinstance(bot, ExternalBot) or is_search_bot(bot):
+        return str(bot)
+    return type(bot).__name__
+
+
 def changed_settings(bot: Any) -> list[str]:
     """The bot's settings that differ from its type's defaults, as `key=value` texts."""
     default = type(bot)()
@@ -946,12 +956,13 @@ def changed_settings(bot: Any) -> list[str]:
 def bots_from_text(text: str) -> Any:
     """One bot or four from the command line, separated by commas (a bot's settings are
     separated by commas too: a part holding `=` and no colon is a setting of the bot before
-    it): `greedy:call=eager,patience=5,random,greedy,random`; commas inside quotes (a
-    process's cmd) separate nothing. The bots' texts, one or four; resolve_bots reads them."""
+    it, `search,rollouts=9` being `search:rollouts=9`):
+    `greedy:call=eager,patience=5,random,greedy,random`; commas inside quotes (a process's
+    cmd) separate nothing. The bots' texts, one or four; resolve_bots reads them."""
     bots: list[str] = []
     for part in split_outside_quotes(text, ","):
         if bots and "=" in part and ":" not in part:
-            bots[-1] += "," + part
+            bots[-1] += ("," if ":" in bots[-1] else ":") + part
         else:
             bots.append(part)
     return bots[0] if len(bots) == 1 else bots

@@ -343,7 +343,8 @@ def ladder(args: argparse.Namespace) -> None:
     """Every pair of bots in duplicate: the payoff cross-table and the standings."""
     with needs("shengji ladder", "study"):
         import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
-    bots = [bot for spec in args.bots for bot in as_list(bots_from_text(spec))]
+    # the arguments as one list: a setting after a space belongs to the bot before it too
+    bots = as_list(bots_from_text(",".join(args.bots)))
     pairs = len(bots) * (len(bots) - 1) // 2
     with progress_bar(pairs * (args.deals + args.matches), "deal", "ladder") as update:
         result = sj.ladder(
