@@ -521,6 +521,44 @@ def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
         sj.Pimc(ms=5).choose(view, engine)
 
 
+class ClockedTable:
+    """A Table whose rollouts advance a fake clock: a fixed cost a call and a cost a rollout,
+    so that a time budget's spending is checked without timing the machine."""
+
+    def __init__(self, engine, clock, per_call, per_rollout):
+        self.engine, self.clock = engine, clock
+        self.per_call, self.per_rollout = per_call, per_rollout
+        self.spent = 0.0
+
+    def outcomes(self, worlds, plays, *args):
+        cost = self.per_call + self.per_rollout * len(worlds) * len(plays)
+        self.clock[0] += cost
+        self.spent += cost
+        return self.engine.outcomes(worlds, plays, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+@pytest.mark.parametrize("search", ["even", "halving"])
+def test_a_time_budget_is_spent_whole(monkeypatch, search):
+    # a call's fixed cost five rollouts': the first world's pace alone, with 3 to 24
+    # candidates, is 1.2 to 2.7 times the rest's, and a plan from it left most time unspent
+    clock = [0.0]
+    monkeypatch.setattr("shengji.bots.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("shengji.bots.time.process_time", lambda: clock[0])
+    asked = 0
+    for engine, view in decisions("v3", [2]):
+        if len(plays_of(view)) < 3 or view.tricks and len(view.hand) < 6:
+            continue
+        table = ClockedTable(engine, clock, per_call=50e-6, per_rollout=10e-6)
+        play = sj.Pimc(ms=20, search=search).choose(view, table)
+        assert play in plays_of(view)
+        assert 0.9 * 0.020 <= table.spent <= 1.1 * 0.020
+        asked += 1
+    assert asked >= 5
+
+
 def test_bad_search_settings_are_refused_and_the_text_form_reads_back():
     for text, message in [
         ("pimc:ms=0", "Pimc.ms"),

@@ -270,6 +270,8 @@ ROLLOUT_POLICIES = ("greedy", "expert")  # the native bots a Pimc may roll out w
 SCORES = ("points", "levels", "steps")  # what a Pimc's rollouts are scored by
 SEARCHES = ("even", "halving")  # how a Pimc spends its budget over the candidates
 GUARD_POINTS = 200  # Pimc.guard: points that count as a level in a world's result
+TIME_SLACK = 2  # Pimc.ms: worlds drawn at first for twice the rollouts the first pace allows
+TIME_BATCHES = 4  # ... and the calls a round may take to fill its share of the time
 # Pimc.infer's worlds: drawn INFER_DRAWS times over with no trump in a bottom another seat
 # buried, then resampled by weight, so that they look like the bots' buries and declarations.
 # The weights bring the worlds' means to expert self-play's (v3, 300 rounds, at the first
@@ -313,9 +315,11 @@ class Pimc:
 
     rollouts: the budget per decision, candidates x worlds (at least one world each).
     ms: a budget in milliseconds instead (None: `rollouts`): a first world for every
-    candidate times a rollout, and the rest of the time is spent as `rollouts` would be;
-    its choices then depend on the machine's speed, so the same seed gives the same choices
-    only with a rollout budget. A time too short for one rollout raises a BotError.
+    candidate times a rollout, and the rest of the time is shared evenly by the search's
+    rounds (one with "even"), each played in a few calls sized by the pace measured so far
+    (a decision takes about `ms`, a tenth more at times); its choices then depend on the
+    machine's speed, so the same seed gives the same choices only with a rollout budget. A
+    time too short for one rollout raises a BotError.
     score: "points", the team's final points (the defenders' points, negated for the
     dealer's team); "levels", the team's level change (Rules.settle: its rise, minus the
     other team's), the points breaking ties; "steps", the level change plus the team's points
@@ -607,19 +611,33 @@ class Search:
         self.points = np.zeros(n, dtype=np.int64)
         self.spec = pimc.rollout_spec()
         self.results: list[tuple[np.ndarray, np.ndarray]] = []  # with an anchor: (alive, (n, k))
+        self.stock = np.empty((0,))  # the worlds drawn and not played yet
+        # a time budget's clock (timed_start): its end, the sampler's setup time, the first
+        # world's pace, the worlds a rollout takes, and the seconds and rollouts played since
+        self.deadline = self.setup = self.first_pace = self.worlds_per_rollout = 0.0
+        self.world_cost = 0.0  # seconds a world drawn, past the sampler's setup (draw)
+        self.paced = [0.0, 0.0]
 
     def worlds(self, k: int) -> np.ndarray:
         """k new worlds (Pimc.worlds)."""
         return self.pimc.worlds(self.view, self.table, k, self.rng)
+
+    def next_worlds(self, k: int) -> np.ndarray:
+        """The next k worlds of the stock drawn."""
+        worlds, self.stock = self.stock[:k], self.stock[k:]
+        return worlds
 
     def play(self, alive: np.ndarray, worlds: np.ndarray) -> None:
         """The candidates `alive` (indices) played in `worlds`."""
         # the endgame solver takes over a play's last tricks, not a bury's or a show's round
         endgame = self.pimc.endgame if self.view.action == "play" else 0
         flags = None if self.flags is None else self.flags[alive]
+        start = time.perf_counter()
         levels, points = self.table.outcomes(
             worlds, self.masks[alive], self.spec, self.pimc.threads, endgame, flags
         )
+        self.paced[0] += time.perf_counter() - start
+        self.paced[1] += len(alive) * len(worlds)
         self.levels[alive] += levels.sum(axis=1)
         self.points[alive] += points.sum(axis=1)
         if self.anchor is not None:
@@ -643,23 +661,24 @@ class Search:
         """The index of the candidate to play, by the budget and search of the Pimc."""
         n = len(self.masks)
         alive = np.arange(n)
-        budget, least = self.pimc.rollouts, 1
-        if self.pimc.ms is not None:  # every candidate has a world already
-            budget, least = self.timed_budget(alive), 0
         rounds = 1 if self.pimc.search == "even" else max(1, math.ceil(math.log2(n)))
         alive_counts = [n]
         for _ in range(rounds - 1):
             alive_counts.append((alive_counts[-1] + 1) // 2)
         # the anchor may play on beside the better half
         playing = [n] + [k + (self.anchor is not None) for k in alive_counts[1:]]
-        counts = [max(least, budget // rounds // k) for k in playing]
-        # a time budget may be spent already: no sampler set up for no world
-        worlds = self.worlds(sum(counts)) if sum(counts) else np.empty((0,))
-        at = 0
+        timed = self.pimc.ms is not None
+        if timed:  # every candidate is played in a first world, the pace timed
+            self.timed_start(alive, sum(1 / k for k in playing) / rounds)
+            counts = [0] * rounds
+        else:
+            counts = [max(1, self.pimc.rollouts // rounds // k) for k in playing]
+            self.stock = self.worlds(sum(counts))
         for r, count in enumerate(counts):
-            if count:
-                self.play(alive, worlds[at : at + count])
-                at += count
+            if timed:
+                self.timed_round(alive, rounds - r)
+            else:
+                self.play(alive, self.next_worlds(count))
             alive = self.ranked(alive)
             if r < rounds - 1:  # the better half plays on, and the policy's play
                 kept = alive[: alive_counts[r + 1]]
@@ -681,26 +700,65 @@ class Search:
         error = d.std(ddof=1) / math.sqrt(len(d))
         return best if d.mean() > 0 and d.mean() > self.pimc.guard * error else anchor
 
-    def timed_budget(self, alive: np.ndarray) -> int:
-        """With a time budget: every candidate played in a first world, timed; the rollouts
-        the rest of the time allows at that pace (0 when none), less a second sampler's
-        setup. A rollout that takes more CPU time than the whole budget is refused (CPU time,
-        not the clock: a pause of the process is not the rollout's)."""
+    def timed_start(self, alive: np.ndarray, worlds_per_rollout: float) -> None:
+        """With a time budget: every candidate played in a first world, timed (a rollout that
+        takes more CPU time than the whole budget is refused: CPU time, not the clock, as a
+        pause of the process is not the rollout's); then the worlds for the rest of the time
+        at that pace drawn at once, twice as many (TIME_SLACK) as that pace allows, for the
+        rounds to grow into (timed_round). `worlds_per_rollout`: the worlds a rollout of the
+        search's rounds takes on average (a round plays its candidates in the same worlds)."""
         assert self.pimc.ms is not None
         start = time.perf_counter()
+        self.deadline = start + self.pimc.ms / 1000
         worlds = self.worlds(1)
         sampled, cpu = time.perf_counter(), time.process_time()
         self.play(alive, worlds)
-        played = time.perf_counter()
         each_cpu = (time.process_time() - cpu) / len(alive)
         if each_cpu * 1000 > self.pimc.ms:
             raise BotError(
                 f"Pimc.ms={self.pimc.ms} is too short for one rollout here "
                 f"({each_cpu * 1000:.2f} ms of CPU a rollout)"
             )
-        each = max((played - sampled) / len(alive), 1e-9)
-        left = self.pimc.ms / 1000 - (played - start) - (sampled - start)
-        return max(0, int(left / each))
+        self.setup = sampled - start
+        self.first_pace = max(self.paced[0] / self.paced[1], 1e-9)
+        self.paced = [0.0, 0.0]
+        self.worlds_per_rollout = worlds_per_rollout
+        self.draw(TIME_SLACK * (self.deadline - time.perf_counter() - self.setup))
+
+    def pace(self) -> float:
+        """Seconds a rollout: of those played since the first world (that world's alone
+        before: one call's fixed cost, shared by a few candidates, makes it the slowest, up
+        to 40 times the rest at the round's last tricks)."""
+        seconds, rollouts = self.paced
+        return max(seconds / rollouts, 1e-9) if rollouts else self.first_pace
+
+    def draw(self, seconds: float) -> None:
+        """Worlds for `seconds` more of rollouts at the pace so far, drawing included (at the
+        last draw's cost a world), added to the stock (none for no time)."""
+        k = int(seconds / (self.pace() / self.worlds_per_rollout + self.world_cost))
+        if k > 0:
+            start = time.perf_counter()
+            fresh = self.worlds(k)
+            self.world_cost = max(0.0, time.perf_counter() - start - self.setup) / k
+            self.stock = np.concatenate([self.stock, fresh]) if len(self.stock) else fresh
+
+    def timed_round(self, alive: np.ndarray, rounds_left: int) -> None:
+        """With a time budget, a round of the search: `alive` played in the stock's worlds
+        until its even share of the time left is spent, in at most TIME_BATCHES calls, each
+        sized by the pace of the rollouts played since the first world (that world's alone
+        before: one call's fixed cost, shared by a few candidates, makes it the slowest); more
+        worlds drawn where the stock runs out and the time left is worth a sampler's setup."""
+        end = time.perf_counter() + (self.deadline - time.perf_counter()) / rounds_left
+        for _ in range(TIME_BATCHES):
+            count = int((end - time.perf_counter()) / self.pace()) // len(alive)
+            if count <= 0:
+                return
+            if count > len(self.stock) and self.deadline - time.perf_counter() > 2 * self.setup:
+                self.draw(self.deadline - time.perf_counter() - self.setup)
+            worlds = self.next_worlds(count)
+            if not len(worlds):
+                return
+            self.play(alive, worlds)
 
 
 @dataclass(frozen=True)
