@@ -484,7 +484,7 @@ cdef tuple checked_position(hands, trump, leader, dealer, bottom, points):
     validate.seat(dealer, "dealer")
     if validate.integer(points, "points so far", -10**5, 10**5) % 5:
         raise ArgumentError(f"points so far must be a multiple of 5, got {points!r}")
-    if isinstance(hands, (str, bytes)) or len(hands) != 4:
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) != 4:
         raise PlayError("not an endgame position: give the four seats' hands, seat 0 first")
     cards = [Cards(h) for h in hands]
     sizes = [len(c) for c in cards]
