@@ -473,7 +473,9 @@ def test_inferred_worlds_allow_buried_trumps_where_the_bottom_needs_them(monkeyp
     monkeypatch.undo()
     # none asked for: none drawn; a bad count is the plain draw's error
     assert sj.Pimc(infer=True).worlds(view, engine, 0, np.random.default_rng(0)).shape == (0, 5, 2)
-    with pytest.raises(sj.NoWorlds, match="k must be a number of worlds >= 0, got -1"):
+    with pytest.raises(
+        sj.NoWorlds, match="k must be a number of worlds from 0 to 10,000,000, got -1"
+    ):
         sj.Pimc(infer=True).worlds(view, engine, -1, np.random.default_rng(0))
 
 

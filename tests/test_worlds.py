@@ -523,8 +523,9 @@ def test_impossible_constraints_and_bad_arguments_are_named():
     view = next(
         v for v, _ in views_of_a_round("v3", 1, False) if v.action == "play" and len(v.tricks) == 10
     )
-    with pytest.raises(ValueError, match=f"seat {view.seat}: k must be"):
-        view.sample_worlds(-1)
+    for k in (-1, 10**12):  # none to draw, or more than memory holds
+        with pytest.raises(sj.ArgumentError, match=f"seat {view.seat}: k must be .* got {k}"):
+            view.sample_worlds(k)
     with pytest.raises(ValueError, match=f"seat {view.seat}: rng must be"):
         view.sample_worlds(3, "x")
     malformed = dataclasses.replace(view, knowledge=view.knowledge.replace(sizes=(9, 9, 9, 9)))

@@ -21,6 +21,7 @@ from shengji.round.rules import Rules
 
 ACTIONS = ("declare", "revolt", "bury", "play")
 REST = 4  # place 4 of a world: the cards in no hand (the bottom, undealt cards)
+MAX_WORLDS = 10**7  # View.sample_worlds at most: (k, 5, 2) uint64 masks, 800 MB
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,11 @@ class View:
         ShengjiError where no deal is left so.
         Worlds(hands, rest): (k, 4, 2) and (k, 2) uint64 masks; worlds[i] gives (four Cards
         hands, Cards rest)."""
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-            raise ArgumentError(f"seat {self.seat}: k must be a number of worlds >= 0, got {k!r}")
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= MAX_WORLDS:
+            raise ArgumentError(
+                f"seat {self.seat}: k must be a number of worlds from 0 to {MAX_WORLDS:,}, "
+                f"got {k!r}"
+            )
         buried_trumps = flag(buried_trumps, f"seat {self.seat}: buried_trumps")
         seed = int(rng.integers(0, 2**63)) if hasattr(rng, "integers") else rng
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
