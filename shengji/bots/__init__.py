@@ -333,43 +333,43 @@ class Pimc:
     plays that differ only in which of the seat's equivalent cards they spend (single cards
     of one category and of equal points with no unplayed card between them, as the endgame
     solver merges them: Table.canonical), only the one spending the lowest is a candidate.
-    endgame: with k > 0 the bots play a world out only until a lead where the hands hold
-    k cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
+    endgame: with k > 0 the bots play a world out only until a lead where the hands hold k
+    cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
     teams; its time grows steeply with k (about half a second a decision of 4 rollouts at
     7; at 10 a first decision had not ended after 40 s). bury: "greedy", greedy's (its
     `greedy` settings); "search", the buries of each greedy bury strategy and the expert's
-    compared as its plays are (the same budget and
-    search, worlds sampled at the bury, each round played out from it). declare: "greedy",
-    its declarations, reinforcements, overturns and revolutions are greedy's (`greedy`
-    settings); "search", every show the rules offer it is asked of it (the engine passes none
-    for it), and passing (where it may) and each show offered, or at a revolution no and yes,
-    are compared as its plays are (the same budget and search, each candidate in the same
-    worlds, the round played out to its end by the policy's bots), scored by the levels
-    whatever `score` says (points breaking ties): a show may move the deal (a grabbed deal, a
-    revolution, a step-down), and a team's points compare only between rounds in which it
-    plays the same side. A world at a show
-    before the dealer takes up the bottom is the deal restarted where it stands (Table.playouts
-    with decks): the other seats' cards drawn so far and the order of the cards still to draw,
-    the bottom's last, drawn uniformly among those the seat's knowledge allows (the cards
-    shown are where they were shown, each seat holds as many as it drew; View.sample_worlds,
-    the rest shuffled: Table.deal_decks), with no inference from the shows the others did not
-    make; a redeal after it is dealt from a seed of the world's own. After the bury (抄底) its
-    worlds are its plays'. Where no world agrees with what it knows (nothing to sample) it
-    answers as greedy does. guard: with guard > 0, at a play the rollout policy's own play
-    (greedy's or the expert's choice from the seat's view; with bury="search", at the bury its
-    bury) is a candidate too, played in every world (halving never drops it), and another
-    candidate is played instead only when it beats that play by more than `guard` standard
-    errors of their difference, paired over the worlds (a world's result: the level change
-    with score="levels", plus the points over GUARD_POINTS; with score="steps", its score;
-    the points alone with score="points"): the search overrules its policy only where the
-    worlds say so clearly, and a close call, where sampling noise and the worlds' shared
-    errors decide, keeps the policy's play. infer: at a play, the worlds lean to what the
-    bots' buries and declarations show (a belief, not knowledge): no trump in a bottom
-    another seat buried (where the seat's knowledge leaves such a deal), and, drawn
-    INFER_DRAWS times over and resampled by weight, BOTTOM_POINT_WEIGHT per point card in
-    that bottom and DECLARER_TRUMPS per trump in the hand of another seat that declared
-    (partner or opponent); a world may be drawn twice, and the guard then counts it twice.
-    Same seed, same choices (with a rollout budget).
+    compared as its plays are (the same budget and search, worlds sampled at the bury, each
+    round played out from it). declare: "greedy", its declarations, reinforcements,
+    overturns and revolutions are greedy's (`greedy` settings); "search", every show the
+    rules offer it is asked of it (the engine passes none for it), and passing (where it
+    may) and each show offered, or at a revolution no and yes, are compared as its plays
+    are (the same budget and search, each candidate in the same worlds, the round played
+    out to its end by the policy's bots), scored by the levels whatever `score` says
+    (points breaking ties): a show may move the deal (a grabbed deal, a revolution, a
+    step-down), and a team's points compare only between rounds in which it plays the same
+    side. A world at a show before the dealer takes up the bottom is the deal restarted
+    where it stands (Table.playouts with decks): the other seats' cards drawn so far and
+    the order of the cards still to draw, the bottom's last, drawn uniformly among those
+    the seat's knowledge allows (the cards shown are where they were shown, each seat holds
+    as many as it drew; View.sample_worlds, the rest shuffled: Table.deal_decks), with no
+    inference from the shows the others did not make; a redeal after it is dealt from a
+    seed of the world's own. After the bury (抄底) its worlds are its plays'. Where no world
+    agrees with what it knows (nothing to sample) it answers as greedy does. guard: with
+    guard > 0, at a play the rollout policy's own play (greedy's or the expert's choice
+    from the seat's view; with bury="search", at the bury its bury) is a candidate too,
+    played in every world (halving never drops it), and another candidate is played instead
+    only when it beats that play by more than `guard` standard errors of their difference,
+    paired over the worlds (a world's result: the level change with score="levels", plus
+    the points over GUARD_POINTS; with score="steps", its score; the points alone with
+    score="points"): the search overrules its policy only where the worlds say so clearly,
+    and a close call, where sampling noise and the worlds' shared errors decide, keeps the
+    policy's play. infer: at a play, the worlds lean to what the bots' buries and
+    declarations show (a belief, not knowledge): no trump in a bottom another seat buried
+    (where the seat's knowledge leaves such a deal), and, drawn INFER_DRAWS times over and
+    resampled by weight, BOTTOM_POINT_WEIGHT per point card in that bottom and
+    DECLARER_TRUMPS per trump in the hand of another seat that declared (partner or
+    opponent); a world may be drawn twice, and the guard then counts it twice. Same seed,
+    same choices (with a rollout budget).
     `threads`: the threads its rollouts run on (without the GIL); the choices are the same for
     any number (with a rollout budget)."""
 
@@ -747,9 +747,8 @@ class Search:
     def timed_round(self, alive: np.ndarray, rounds_left: int) -> None:
         """With a time budget, a round of the search: `alive` played in the stock's worlds
         until its even share of the time left is spent, in at most TIME_BATCHES calls, each
-        sized by the pace of the rollouts played since the first world (that world's alone
-        before: one call's fixed cost, shared by a few candidates, makes it the slowest); more
-        worlds drawn where the stock runs out and the time left is worth a sampler's setup."""
+        sized by the pace so far (pace); more worlds drawn where the stock runs out and the
+        time left is worth a sampler's setup."""
         end = time.perf_counter() + (self.deadline - time.perf_counter()) / rounds_left
         for _ in range(TIME_BATCHES):
             count = int((end - time.perf_counter()) / self.pace()) // len(alive)
