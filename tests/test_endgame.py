@@ -292,6 +292,7 @@ BOTTOM = "3C 4C 6C 7C 8C 9C JC QC"
         (["AS KS", "QS", "JS 9S", "8S 7S"], BOTTOM, "equal size"),
         (["AS AS", "AS 2S", "JS 9S", "8S 7S"], BOTTOM, "third copy of AS in seat 1's hand"),
         (["AS 3C", "3C 2S", "JS 9S", "8S 7S"], BOTTOM, "third copy of 3C in the bottom"),
+        (["AS", "KS", "QS", "3C"], "3C 3C 6C 7C 8C 9C JC QC", "third copy of 3C in the bottom"),
         (["AS", "KS", "QS", "JS"], "3C 4C", "bottom holds 8 cards, got 2"),
         (["", "", "", ""], BOTTOM, "1 to 25 cards"),
     ],

@@ -478,6 +478,7 @@ cdef int lead_value(Solver* S, const CardSet* hands, int leader, CardSet lead) n
 # ---------------------------------------------------------------------------------------------
 cdef tuple checked_position(hands, trump, leader, dealer, bottom, points):
     """The position checked: a PlayError naming what makes it no legal endgame."""
+    cdef CardSet kinds
     if not isinstance(trump, Trump):
         raise ArgumentError(f"trump must be a shengji.Trump, got {trump!r}")
     validate.seat(leader, "leader")
@@ -503,9 +504,10 @@ cdef tuple checked_position(hands, trump, leader, dealer, bottom, points):
         third = overflows(set_of(seen), set_of(c))
         if third:
             both = set_of(seen)
-            over = ((both.twos & set_of(c).ones) | (both.ones & set_of(c).twos))
+            kinds.ones = (both.twos & set_of(c).ones) | (both.ones & set_of(c).twos)
+            kinds.twos = 0      # each kind named once, however many copies c holds
             raise PlayError(f"not an endgame position: a third copy of "
-                            f"{cards_of(restrict(set_of(c), over))!s:} in {name}")
+                            f"{cards_of(kinds)!s:} in {name}")
         seen = cards_of(union_of(set_of(seen), set_of(c)))
     return cards, down
 
