@@ -111,3 +111,10 @@ def test_points():
     assert sj.points("5S 5S 10H KD KD AS") == 40
     deck = Cards(" ".join(sj.kind_name(k) for k in range(54)))
     assert sj.points(deck + deck) == 200
+
+
+def test_every_card_argument_takes_what_cards_takes():
+    t = sj.Trump(2, "S")
+    assert sj.points(["10H", "KH"]) == sj.points("10H KH") == 20
+    assert sj.legal_follows(["9H", "9H", "2H"], ["KH"], t) == sj.legal_follows("9H 9H 2H", "KH", t)
+    assert sj.trick_winner([["AH"], "KH"], t) == 0

@@ -138,6 +138,11 @@ BAD = {
     "parse_cards": (lambda: sj.parse_cards("ZZ"), r"^cannot read card 'ZZ'"),
     "kind_name": (lambda: sj.kind_name(54), r"^no card kind has index 54"),
     "points": (lambda: sj.points("ZZ"), r"^cannot read card 'ZZ'"),
+    "points of a number": (lambda: sj.points(5), r"^expected cards \(card text, Cards or an"),
+    "legal_follows of a str trump": (
+        lambda: sj.legal_follows("AH", "KH", "S"),
+        r"^expected a shengji.Trump \(sj.Trump\(level, suit\)\), got str 'S'",
+    ),
     "to_masks": (lambda: sj.to_masks(["ZZ"]), r"^cannot read card 'ZZ'"),
     "legal_follows lead": (
         lambda: sj.legal_follows("AH KH", "AH 2S", T),

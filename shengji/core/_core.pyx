@@ -914,15 +914,17 @@ def _token_at(str text, Py_ssize_t i):
 
 
 cdef inline CardSet as_set(object x) except *:
-    """A Cards or card text, as a CardSet (Cards is final: the type check is exact)."""
+    """A Cards, card text or anything else Cards() takes (an iterable of card texts), as a
+    CardSet; a CardError naming what it is otherwise, as Cards() gives (Cards is final: the
+    type check is exact)."""
     cdef CardSet r
-    if type(x) is Cards:
-        r.ones = (<Cards>x).ones
-        r.twos = (<Cards>x).twos
-        return r
-    if isinstance(x, str):
-        return parse_text(x)
-    raise TypeError(f"expected Cards or card text, got {type(x).__name__}")
+    if type(x) is not Cards:
+        if isinstance(x, str):
+            return parse_text(x)
+        x = Cards(x)
+    r.ones = (<Cards>x).ones
+    r.twos = (<Cards>x).twos
+    return r
 
 
 @cython.final
@@ -1133,7 +1135,8 @@ cdef class Trump:
 cdef inline const TrumpTable* table_of(object trump) except NULL:
     if type(trump) is Trump:
         return (<Trump>trump).table
-    raise TypeError(f"expected a shengji.Trump, got {type(trump).__name__}")
+    raise TrumpError(f"expected a shengji.Trump (sj.Trump(level, suit)), got "
+                     f"{type(trump).__name__} {trump!r:.40}")
 
 
 # ---------------------------------------------------------------------------------------------
