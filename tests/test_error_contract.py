@@ -138,6 +138,10 @@ BAD = {
     "parse_cards": (lambda: sj.parse_cards("ZZ"), r"^cannot read card 'ZZ'"),
     "kind_name": (lambda: sj.kind_name(54), r"^no card kind has index 54"),
     "points": (lambda: sj.points("ZZ"), r"^cannot read card 'ZZ'"),
+    "Pimc.sharp setting": (
+        lambda: sj.Pimc.sharp(depth=3),
+        r"^Pimc.sharp: unknown setting 'depth'; a Pimc takes rollouts, ",
+    ),
     "points of a number": (lambda: sj.points(5), r"^expected cards \(card text, Cards or an"),
     "legal_follows of a str trump": (
         lambda: sj.legal_follows("AH", "KH", "S"),

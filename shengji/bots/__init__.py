@@ -423,6 +423,12 @@ class Pimc:
         merged candidates, the guard at 1.5, the bury searched and the worlds inferred, at
         390 rollouts (plain pimc's CPU time a round; docs/manual/bots.md has its duels);
         `changes` set other settings."""
+        fields = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(changes) - set(fields))
+        if unknown:
+            raise BotError(
+                f"Pimc.sharp: unknown setting {unknown[0]!r}; a Pimc takes {', '.join(fields)}"
+            )
         return cls(**{**SHARP, **changes})
 
     def spec(self) -> BotSpec:
