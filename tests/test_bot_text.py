@@ -66,6 +66,11 @@ def test_canonical_text_lists_the_changed_settings_only():
     )
     with pytest.raises(ValueError, match="a object has no text form"):
         bot_text(object())
+    # a pimc's `bury` is its own: greedy's bury strategy inside it has no text to go by
+    low = sj.Pimc(greedy=sj.Greedy(bury="low"))
+    with pytest.raises(sj.BotError, match="greedy settings bury by 'low' has no text form"):
+        bot_text(low)
+    assert str(low).startswith("Pimc(") and "bury='low'" in str(low)
 
 
 def test_records_name_each_bot_by_what_sets_its_play_apart():

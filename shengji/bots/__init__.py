@@ -827,9 +827,9 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
     the sharper search: `search:rollouts=700` changes its settings),
     `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:late_pairs=false,void_risk=3`
     (expert, pimc, search and learned also take the greedy settings of their shows and bury:
-    `pimc:rollouts=200,call=eager`), `process:cmd=python mybot.py,timeout=2` (an
-    ExternalBot: process_from_text). "random" comes back as the name. A BotError names the
-    bad name, key or value."""
+    `pimc:rollouts=200,call=eager`; a pimc's `bury` is its own), `process:cmd=python
+    mybot.py,timeout=2` (an ExternalBot: process_from_text). "random" comes back as the
+    name. A BotError names the bad name, key or value."""
     if not isinstance(text, str):
         raise BotError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -955,7 +955,8 @@ def read_setting(text: str, key: str, value: str, kind: str) -> Any:
 def bot_text(bot: Any) -> str:
     """The text form of a built-in bot (a name, a text form, a Greedy, an Expert, a Pimc, a
     Learned or an ExternalBot) that bot_from_text reads back to the same bot: its settings
-    that differ from the defaults."""
+    that differ from the defaults. A Pimc whose greedy settings bury otherwise than greedy's
+    default has none (a BotError): `bury` in a pimc's text is its own."""
     if isinstance(bot, str):
         bot = bot_from_text(bot)
         if isinstance(bot, str):
@@ -968,6 +969,11 @@ def bot_text(bot: Any) -> str:
             if (v := getattr(bot, k)) != getattr(default, k)
         ]
         return ",".join([f"process:cmd={command_text(bot.cmd)}", *changed])
+    if isinstance(bot, Pimc) and bot.greedy.bury != Greedy().bury:
+        raise BotError(
+            f"a Pimc whose greedy settings bury by {bot.greedy.bury!r} has no text form: "
+            "`bury` there is the Pimc's own (greedy or search)"
+        )
     if isinstance(bot, (Pimc, Expert)):
         changed = changed_settings(bot) + changed_settings(bot.greedy)
         name = "pimc" if isinstance(bot, Pimc) else "expert"
@@ -999,7 +1005,7 @@ def bot_label(bot: Any) -> str:
     if type(bot) in (Greedy, Expert, Pimc, Learned):
         try:
             return bot_text(bot)
-        except BotError:  # a learned bot whose path has no text form
+        except BotError:  # a learned bot's path, or a pimc's greedy bury, with no text form
             return repr(bot)
     if isinstance(bot, (Greedy, Expert, Pimc, Learned)):
         return repr(bot)
