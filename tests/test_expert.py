@@ -36,7 +36,7 @@ def test_spec_sets_one_bit_per_rule_on():
     assert off.expert == (sj.Expert().spec().expert & ~RULES["third_high"])
     assert sj.Expert(**dict.fromkeys(RULES, True)).spec().expert == every
     assert sj.Expert(**dict.fromkeys(RULES, False)).spec().expert == 0
-    assert off.void_risk == 2 and off.kind == sj.bots.BOTS["expert"]
+    assert off.void_risk == 2 and off.kind == sj.bots._policies.BOTS["expert"]
 
 
 @pytest.mark.parametrize(

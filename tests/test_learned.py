@@ -14,7 +14,8 @@ import pytest
 from extras import require_extra
 
 import shengji as sj
-from shengji.bots import BOTS, BotSpec, bot_from_text, bot_text, learned
+from shengji.bots import BotSpec, bot_from_text, bot_text, learned
+from shengji.bots._policies import BOTS
 from shengji.play.rounds import simulate
 
 HIDDEN = (32, 16)  # small: the tests check the arithmetic, not the strength

@@ -6,8 +6,10 @@ import pytest
 from test_rounds import check_round
 
 import shengji as sj
-from shengji.bots import BOTS, NoWorlds, bot_from_text, bot_text
+from shengji.bots import bot_from_text, bot_text
+from shengji.bots._policies import BOTS
 from shengji.core._core import KIND_NAMES
+from shengji.errors import NoWorlds
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round._knowledge import TABLE
 

@@ -11,7 +11,9 @@ import pytest
 
 import shengji as sj
 import shengji.bots
-from shengji.bots import GUARD_POINTS, Search, bot_from_text, bot_text, systematic_picks
+from shengji.bots import bot_from_text, bot_text
+from shengji.bots.pimc import systematic_picks
+from shengji.bots.search import GUARD_POINTS, Search
 from shengji.core import cards
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round import views
@@ -466,7 +468,7 @@ def test_inferred_worlds_allow_buried_trumps_where_the_bottom_needs_them(monkeyp
         return real(knowledge, k, seed)
 
     real = views.draw_worlds
-    monkeypatch.setattr(shengji.bots, "draw_worlds", draw_worlds)
+    monkeypatch.setattr(shengji.bots.pimc, "draw_worlds", draw_worlds)
     worlds = sj.Pimc(infer=True).worlds(view, engine, 50, np.random.default_rng(0))
     assert asked == [False, True] and worlds.shape == (50, 5, 2)
     assert sj.Pimc(infer=True).choose(view, engine) in plays_of(view)
@@ -518,7 +520,7 @@ def test_a_time_budget_plays_legally_and_one_too_short_is_refused(monkeypatch):
     for search in ("even", "halving"):
         assert sj.Pimc(ms=5, search=search, merge=True).choose(view, engine) in plays_of(view)
     seconds = iter(range(10**6))  # every reading a second of CPU later
-    monkeypatch.setattr("shengji.bots.time.process_time", lambda: float(next(seconds)))
+    monkeypatch.setattr("shengji.bots.search.time.process_time", lambda: float(next(seconds)))
     with pytest.raises(sj.BotError, match=r"Pimc.ms=5 is too short for one rollout"):
         sj.Pimc(ms=5).choose(view, engine)
 
@@ -547,8 +549,8 @@ def test_a_time_budget_is_spent_whole(monkeypatch, search):
     # a call's fixed cost five rollouts': the first world's pace alone, with 3 to 24
     # candidates, is 1.2 to 2.7 times the rest's, and a plan from it left most time unspent
     clock = [0.0]
-    monkeypatch.setattr("shengji.bots.time.perf_counter", lambda: clock[0])
-    monkeypatch.setattr("shengji.bots.time.process_time", lambda: clock[0])
+    monkeypatch.setattr("shengji.bots.search.time.perf_counter", lambda: clock[0])
+    monkeypatch.setattr("shengji.bots.search.time.process_time", lambda: clock[0])
     asked = 0
     for engine, view in decisions("v3", [2]):
         if len(plays_of(view)) < 3 or view.tricks and len(view.hand) < 6:

@@ -1,8 +1,8 @@
-"""The learned bot's network: its definition (forward, in NumPy or any array module with its
-API, such as jax.numpy), its parameters, and its checkpoint (a .npz of float32 arrays and a
-JSON layout that says what the arrays mean). shengji.Learned plays a checkpoint; the engine
-evaluates it natively (shengji.bots._learned, checked against forward by the tests); the training
-script is examples/train_dmc.py.
+"""The learned bot (Learned) and its network: the network's definition (forward, in NumPy or
+any array module with its API, such as jax.numpy), its parameters, and its checkpoint (a .npz
+of float32 arrays and a JSON layout that says what the arrays mean). Learned plays a
+checkpoint; the engine evaluates it natively (shengji.bots._learned, checked against forward
+by the tests); the training script is examples/train_dmc.py.
 
 The network values an (observation, move) pair: the seat's observation (Table.observe,
 _observation.OBSERVATION_FIELDS) times obs_scale, then the move's features (encode_moves,
@@ -17,10 +17,12 @@ import hashlib
 import io
 import json
 import os
+import re
 import struct
 import tempfile
 import zipfile
 import zlib
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
@@ -38,6 +40,10 @@ from shengji.bots._learned import (
     score_moves,
     shapes,
 )
+from shengji.bots._policies import BOTS
+from shengji.bots.greedy import Greedy
+from shengji.bots.settings import changed_settings, label
+from shengji.bots.spec import BotSpec
 from shengji.errors import BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
@@ -62,6 +68,7 @@ __all__ = [
     "load_net",
     "file_digest",
     "SHIPPED",
+    "Learned",
 ]
 
 # The network the package ships (sj.Learned() plays it; docs/engine.md says how it was
@@ -332,3 +339,55 @@ def cached_net(name: str, stamp: tuple[int, int] | None) -> tuple[Net, str]:
     """The native Net of the checkpoint file `name` and its digest, cached by the file's stamp."""
     arrays, layout, digest = read_checkpoint(name)
     return Net(arrays, layout["max_moves"]), digest
+
+
+@dataclass(frozen=True)
+class Learned:
+    """A trained network's plays (shengji.bots.learned; examples/train_dmc.py trains one): at each
+    lead or follow it plays the legal play of the highest value for its seat, natively, among
+    the first max_moves plays as the env lists them (the first on ties; max_moves is the
+    checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
+    revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
+    by default the network shipped with the package (learned.SHIPPED), loaded once while the
+    file is unchanged; one that does not fit raises a BotError. `sha256`: the checkpoint's
+    content digest (learned.file_digest; pinned() sets it), or empty: set, a file of other
+    content is refused wherever the bot is made or played (a study never mixes networks)."""
+
+    path: str = SHIPPED
+    greedy: Greedy = field(default_factory=Greedy)
+    sha256: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.path, (str, os.PathLike)):
+            raise BotError(f"Learned.path must be a checkpoint's path, got {self.path!r}")
+        object.__setattr__(self, "path", os.fspath(self.path))
+        if not isinstance(self.greedy, Greedy):
+            raise BotError(f"Learned.greedy must be a shengji.Greedy, got {self.greedy!r}")
+        if not isinstance(self.sha256, str) or not re.fullmatch(
+            f"(|[0-9a-f]{{{DIGEST_SIZE}}})", self.sha256
+        ):
+            raise BotError(
+                f"Learned.sha256 must be {DIGEST_SIZE} lowercase hex digits (a checkpoint's "
+                f"digest) or empty, got {self.sha256!r}"
+            )
+        load_net(self.path, self.sha256)  # a checkpoint that does not fit is refused here
+
+    def spec(self) -> BotSpec:
+        """Greedy's spec for the shows and bury, with the checkpoint's network for the plays."""
+        net = load_net(self.path, self.sha256)
+        return self.greedy.spec()._replace(kind=BOTS["learned"], net=net)
+
+    def text(self) -> str:
+        """Its text form (shengji.bots.text.bot_text): `learned`, then the settings that differ
+        from the defaults, its greedy settings' too. One whose path holds a comma, a colon or
+        outer spaces has none (a BotError)."""
+        if self.path != SHIPPED and re.search(r"[,:]|^\s|\s$", self.path):
+            raise BotError(
+                f"a Learned bot whose path holds a comma, a colon or outer spaces "
+                f"has no text form: {self.path!r}"
+            )
+        changed = changed_settings(self) + changed_settings(self.greedy)
+        return "learned" + (":" + ",".join(changed) if changed else "")
+
+    def __str__(self) -> str:
+        return label(self, Learned)
