@@ -42,7 +42,8 @@ from shengji.errors import ArgumentError, BotError
 from shengji.play.rounds import play_columns, play_match, round_seed, simulate
 from shengji.round.rules import Rules
 from shengji.studies.backends import report_progress
-from shengji.studies.runner import Study, run, run_in_memory
+from shengji.studies.definition import Study
+from shengji.studies.runner import run, run_in_memory
 from shengji.studies.stats import Sums, level_delta
 
 SCORE_BINS = 25  # a deal's score, -6 .. +6 in halves (clipped)

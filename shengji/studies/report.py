@@ -17,7 +17,7 @@ from shengji.studies.stats import Samples, Sums, level_delta, metric
 from shengji.studies.store import digest_of
 
 if TYPE_CHECKING:
-    from shengji.studies.runner import Study
+    from shengji.studies.definition import Study
 
 
 def summarize(manifest: dict[str, Any], results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from typing import Any
 
 from shengji._optional import needs
 from shengji.core import validate
-from shengji.core.schema import Column
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 from shengji.studies.backends import execute, stopping_on_signals
+from shengji.studies.definition import Study
 from shengji.studies.report import plot, summarize
 from shengji.studies.stats import Sums
 from shengji.studies.store import (
@@ -31,24 +31,6 @@ from shengji.studies.store import (
     write_atomically,
     write_rows,
 )
-
-
-@dataclass(frozen=True)
-class Study:
-    """What a study is: its chunk function, the schema of its rows, strategies, chunk size
-    and options."""
-
-    name: str
-    # (rules, seed, start, count, strategies, **options) -> (sums, hists, rows)
-    chunk: Callable[..., tuple[dict, dict, dict]]
-    # (strategies, options) -> the columns of its rows (shengji.core.schema)
-    columns: Callable[[tuple[str, ...], dict[str, Any]], tuple[Column, ...]]
-    strategies: tuple[str, ...]
-    chunk_size: int  # deals per chunk: about a second of one core
-    options: dict[str, Any] = field(default_factory=dict)  # the chunk's options, defaults
-    unit: str = "deals"  # what it counts: deals, or matches
-    row: str = "deal"  # the rows' index column: one deal, or match
-    versus: bool = False  # its strategies are a duel's two bots, a and b (free texts)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
 if TYPE_CHECKING:
-    from shengji.studies.runner import Study
+    from shengji.studies.definition import Study
 
 
 def manifest_of(

@@ -44,8 +44,9 @@ from shengji.core.schema import BURYING_NAMES, CALLING_NAMES, burying_columns, c
 from shengji.errors import BotError, StudyError
 from shengji.play.rounds import first_deals, simulate
 from shengji.round.rules import Rules
+from shengji.studies.definition import Study
 from shengji.studies.duels import DUELS, LEARNED_COST, duel_deals, score_hist
-from shengji.studies.runner import Study, run
+from shengji.studies.runner import run
 from shengji.studies.stats import Sums, level_delta
 
 LEVEL = 2  # every study round is played at level 2 by both teams
