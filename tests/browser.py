@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +147,23 @@ class Browser:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{page} did not load")
             time.sleep(0.01)
+
+    @contextmanager
+    def in_frame(self) -> Iterator[None]:
+        """Within the block, evaluate and press keys in the page's iframe of another origin (a
+        sandboxed frame runs as a target of its own), its errors collected with the page's."""
+        frame = next(
+            t for t in self.send("Target.getTargets")["targetInfos"] if t["type"] == "iframe"
+        )
+        session = self.send("Target.attachToTarget", targetId=frame["targetId"], flatten=True)
+        page, self.session = self.session, session["sessionId"]
+        try:
+            for domain in ("Runtime", "Log"):
+                self.send(f"{domain}.enable")
+            yield
+        finally:
+            self.session = page
+            self.send("Target.detachFromTarget", sessionId=session["sessionId"])
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (JSON-able)."""

@@ -9,6 +9,7 @@ import sys
 import pytest
 from extras import require_extra
 
+import shengji as sj
 from shengji.cli import main
 
 
@@ -22,6 +23,7 @@ def test_demo_prints_every_card_and_every_point(capsys, tmp_path):
     record = json.loads(saved.read_text())
     assert sum(int(p) for _, p in tricks) + record["bottom_points"] == 200
     assert f"-> {record['defender_points']} points" in out
+    assert out == sj.RoundRecord.from_dict(record).text() + "\n"  # the record's own text
     assert main(["replay", str(saved)]) == 0
     assert capsys.readouterr().out == out
 
@@ -190,6 +192,10 @@ BAD_INPUT = [
     (["demo", "--seed", "-1"], "--seed: must be an integer from 0"),
     (["demo", "--bots", "smart"], "unknown bot"),
     (["replay", "/nonexistent.json"], "No such file"),
+    (
+        ["demo", "--save", "/nonexistent/dir/r.json"],
+        "cannot write /nonexistent/dir/r.json: No such",
+    ),
     (["demo", "--bogus"], "unrecognized arguments"),
     ([], "required: command"),
 ]
@@ -238,3 +244,17 @@ def test_replay_of_a_match_record_says_what_takes_it(tmp_path, capsys):
         main(["replay", str(saved)])
     assert stop.value.code == 2
     assert "is a match record: sj.replay_match checks it" in capsys.readouterr().err
+
+
+def test_a_page_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    saved = tmp_path / "round.json"
+    assert main(["demo", "--seed", "3", "--save", str(saved)]) == 0
+    capsys.readouterr()
+    for out, why in [
+        ("/nonexistent/dir/x.html", "No such file or directory"),
+        (str(tmp_path), "Is a directory"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main(["view", str(saved), "-o", out])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err == f"shengji: error: cannot write {out}: {why}\n"

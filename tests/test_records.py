@@ -1,9 +1,12 @@
 """Replays of malformed records: a mutation fuzz over saved records of the three presets. Every
 single-field mutation either changes nothing the replay depends on, or is refused with one
-short ShengjiError (or ValueError) line; never a TypeError, KeyError, OverflowError, ..."""
+short ShengjiError (or ValueError) line; never a TypeError, KeyError, OverflowError, ...
+And a record's own forms: its text says its tricks, its repr is one short line."""
 
 import copy
+import dataclasses
 import json
+import re
 from functools import cache
 
 import pytest
@@ -317,3 +320,112 @@ def test_a_match_records_mutations_are_refused_by_name(preset):
                 problems.append(f"{where}: accepted, and the replay differs")
     assert tried > 300
     assert not problems, f"{len(problems)} of {tried} mutations:\n" + "\n".join(problems[:30])
+
+
+# -- A record's text and repr
+
+SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+TRICK_LINE = re.compile(
+    r"^trick +(\d+)  (.*?)  -> seat (\d) \(\+(\d+)\)(?:  \(throw (.*) failed\))?$"
+)
+
+
+def cards_of(text):
+    """The cards of text with suit symbols (`A♠ 10♥ SJ`, `-`: none)."""
+    for letter, symbol in SYMBOLS.items():
+        text = text.replace(symbol, letter)
+    return sj.Cards("" if text == "-" else text)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_round_s_text_says_its_tricks(preset):
+    """Each round's text read back: its hands, buries and every trick (seats in the order of
+    play, cards, winner, points, a failed throw's attempt) are the record's."""
+    throws = 0
+    for seed in range(6):
+        rec = sj.play_round(preset, seed=seed, bots=["random", "greedy"] * 2, dealer=seed % 4)
+        lines = rec.text().splitlines()
+        assert lines[0].startswith(f"Round of {preset}, seed {seed}: ")
+        hands = [line for line in lines if re.match(r"^  seat \d: ", line)]
+        assert [cards_of(h.split(": ")[1].replace(" |", "")) for h in hands] == list(rec.hands)
+        buries = [re.match(r"^  seat (\d) buries (.*)$", line) for line in lines]
+        assert [(int(b[1]), cards_of(b[2])) for b in buries if b] == [
+            (b.seat, b.cards) for b in rec.buries
+        ]
+        assert sum(line.startswith("  deal ") for line in lines) == len(rec.events)
+        tricks = [TRICK_LINE.match(line) for line in lines if line.startswith("trick ")]
+        assert len(tricks) == len(rec.tricks) and all(tricks)
+        for i, (shown, t) in enumerate(zip(tricks, rec.tricks), 1):
+            plays = [p.split(":") for p in shown[2].split("  ")]
+            assert int(shown[1]) == i
+            assert [int(seat) for seat, _ in plays] == list(t.seats)
+            assert [cards_of(cards) for _, cards in plays] == list(t.plays)
+            assert (int(shown[3]), int(shown[4])) == (t.winner, t.points)
+            assert (shown[5] and cards_of(shown[5])) == (t.attempted and sj.Cards(t.attempted))
+            throws += t.attempted is not None
+        s = rec.settlement
+        rising = "dealer's team hold" if s.dealer_holds else "defenders take over"
+        assert lines[-1].endswith(
+            f"-> {rec.defender_points} points; the {rising} and rise {s.rise}."
+        )
+    assert throws  # the random bots' failed throws are among them
+
+
+def test_a_match_s_text_is_a_line_a_round():
+    match = sj.play_match("bo3", seed=1, bots=["greedy", "random"] * 2)
+    lines = match.text().splitlines()
+    assert len(lines) == len(match.rounds) + 2
+    for line, rec, levels in zip(lines[1:], match.rounds, match.levels):
+        assert f"dealer seat {rec.dealer}," in line and f"defenders {rec.defender_points}," in line
+        assert line.endswith(
+            f"-> levels {sj.RANK_NAMES[levels[0]]} (0+2), {sj.RANK_NAMES[levels[1]]} (1+3)"
+        )
+    assert lines[-1].endswith(f"team {match.winner}+{match.winner + 2} wins.")
+
+
+ROUND_REPR = re.compile(
+    r"^RoundRecord\((\w+), seed (\d+), dealer (\d), trump (\w+)(♠|♥|♣|♦|NT), defenders "
+    r"(\d+)(?:, seat (\d) forfeited)?, (dealer holds|defenders take over) \+(\d+)\)$"
+)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_record_s_repr_is_one_short_line(preset):
+    rec = sj.play_round(preset, seed=5, bots="greedy", dealer=3)
+    no_trump = dataclasses.replace(rec, trump=sj.Trump(10, None), seed=2**64 - 1)
+    forfeited = dataclasses.replace(
+        rec, forfeit={"seat": 1}, settlement=sj.Settlement(dealer_holds=False, rise=3)
+    )
+    for r in (rec, no_trump, forfeited):
+        text = repr(r)
+        # one line: some 80 characters, 120 with a 20-digit seed and a forfeit
+        assert len(text) <= (90 if r is rec else 130) and "\n" not in text, text
+        got = ROUND_REPR.match(text)
+        assert got, text
+        name, seed, dealer, level, suit, points, seat, holds, rise = got.groups()
+        assert (name, int(seed), int(dealer), int(points)) == (
+            preset,
+            r.seed,
+            r.dealer,
+            r.defender_points,
+        )
+        assert level == sj.RANK_NAMES[r.trump.level]
+        assert suit == ("NT" if r.trump.suit is None else SYMBOLS[r.trump.suit])
+        assert (holds == "dealer holds", int(rise)) == (
+            r.settlement.dealer_holds,
+            r.settlement.rise,
+        )
+        assert seat == (None if r.forfeit is None else str(r.forfeit["seat"]))
+    assert repr(dataclasses.replace(rec, trump=None)).count("trump not set") == 1
+    # equality stays the fields': a record of the same repr but another trick is another record
+    assert sj.replay(rec.to_dict()) == rec and sj.RoundRecord.from_dict(rec.to_dict()) == rec
+    shorter = dataclasses.replace(rec, tricks=rec.tricks[:-1])
+    assert repr(shorter) == repr(rec) and shorter != rec
+    match = sj.play_match(preset, seed=3, bots="greedy")
+    won = match.games.count(match.winner)
+    assert repr(match) == (
+        f"MatchRecord({preset}, seed 3, {len(match.rounds)} rounds, team "
+        f"{match.winner}+{match.winner + 2} wins {won} game{'s' * (won != 1)} to "
+        f"{len(match.games) - won})"
+    )
+    assert sj.replay_match(match.to_dict()) == match

@@ -2,15 +2,20 @@
 (checked against the record with the core's plain functions), a whole match stays under 1 MB,
 bad input is one ShengjiError and nothing written, and in a real headless Chromium the page
 loads from its file with no console error and no network, shows the record's cards and steps
-through every trick to the settlement."""
+through every trick to the settlement. A record in a notebook (_repr_html_) is the same page in
+a sandboxed iframe, which works there and leaves the notebook's page alone."""
 
+import dataclasses
+import html
 import io
 import json
 import os
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -21,7 +26,8 @@ from hypothesis import strategies as st
 import shengji as sj
 from shengji.cli import main
 from shengji.cli.render import print_costs
-from shengji.play.viewer import DATA_MARK
+from shengji.play.page import DATA_MARK
+from shengji.play.records import match_advance
 from shengji.studies.plays import ROUND_COLUMNS
 
 GOLDEN = Path(__file__).parent / "golden" / "record_v3_before_types.json"
@@ -113,6 +119,9 @@ def test_a_match_page_shows_every_round(preset):
     assert data["match"]["levels"] == names
     assert [r["settlement"]["after"] for r in data["rounds"]] == names
     assert (data["match"]["games"], data["match"]["winner"]) == (list(match.games), match.winner)
+    # the rounds that won a game, as the match's own advance says
+    won = [match_advance(match.rules, rec.levels, rec)[1] is not None for rec in match.rounds]
+    assert [r["settlement"]["won"] for r in data["rounds"]] == won
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -241,6 +250,18 @@ def test_bad_input_is_one_error_and_nothing_written(tmp_path, words, record):
     assert not out.exists()
 
 
+def test_a_page_that_cannot_be_written_is_one_error(tmp_path):
+    rec = sj.play_round("v3", seed=1, bots="greedy")
+    for out, why in [
+        (tmp_path / "missing" / "x.html", "No such file or directory"),
+        (tmp_path, "Is a directory"),
+    ]:
+        with pytest.raises(sj.ShengjiError) as error:
+            sj.view(rec, out)
+        assert str(error.value) == f"cannot write {out}: {why}"
+    assert not (tmp_path / "missing").exists()
+
+
 def test_the_command_writes_the_page_or_one_line(tmp_path, capsys):
     saved = tmp_path / "round.json"
     assert main(["demo", "--rules", "match16", "--seed", "2", "--save", str(saved)]) == 0
@@ -291,6 +312,58 @@ def test_a_match_saved_by_the_demo_is_viewed(tmp_path, capsys):
     assert main(["view", str(saved), "-o", str(tmp_path / "m.html")]) == 0
     data = page_data((tmp_path / "m.html").read_text(encoding="utf-8"))
     assert len(data["rounds"]) == len(match.rounds)
+
+
+class Elements(HTMLParser):
+    """The elements and the text outside them of an HTML fragment, its attributes unescaped."""
+
+    def __init__(self, fragment: str):
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+        self.ends: list[str] = []
+        self.text = ""
+        self.feed(fragment)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        self.ends.append(tag)
+
+    def handle_data(self, data):
+        self.text += data
+
+
+def test_a_record_in_a_notebook_is_the_page_in_a_sandboxed_frame():
+    """_repr_html_: one iframe whose srcdoc is the viewer's page, escaped so that no quote in
+    the page (an odd bot name's included) ends the attribute; the page's script may run but
+    not reach the notebook (sandbox="allow-scripts", no allow-same-origin)."""
+    rec = sj.play_round("v3", seed=8, bots="greedy")
+    odd = dataclasses.replace(
+        rec, bots=['"></iframe><script>alert(1)</script>', "&quot;", "'", "x"]
+    )
+    match = sj.play_match("bo3", seed=1, bots=["greedy", "random"] * 2)
+    for record in (rec, odd, match):
+        framed = record._repr_html_()
+        found = Elements(framed)
+        assert [tag for tag, _ in found.tags] == ["iframe"] and found.ends == ["iframe"]
+        assert found.text == "" and framed.startswith("<iframe ") and framed.endswith("</iframe>")
+        attrs = found.tags[0][1]
+        assert attrs["sandbox"] == "allow-scripts"
+        page = attrs["srcdoc"]
+        assert page == sj.render_html(record)
+        # the attribute as written: its value holds no quote, and reads back as the page
+        written = re.search(r' srcdoc="([^"]*)"', framed)
+        assert written and html.unescape(written.group(1)) == page
+        data = page_data(page)
+        rounds = match.rounds if record is match else [record]
+        assert len(data["rounds"]) == len(rounds)
+        for r, played in zip(data["rounds"], rounds):
+            check_round_data(r, played)
+    assert page_data(Elements(odd._repr_html_()).tags[0][1]["srcdoc"])["rounds"][0]["bots"] == (
+        odd.bots
+    )
 
 
 def test_the_page_needs_nothing_from_outside():
@@ -440,6 +513,50 @@ def test_annotations_and_odd_text_show_in_the_browser(browser, tmp_path):
         "document.querySelector('.seat.south').textContent"
     )
     assert browser.evaluate("document.querySelectorAll('.seat b').length") == 0
+    assert browser.errors() == []
+
+
+NOTEBOOK = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><style>body {{ background: rgb(1, 2, 3); }}</style></head>
+<body><div class="output">{output}</div><p id="after">the next cell</p></body></html>"""
+
+
+def test_a_record_in_a_notebook_works_in_its_frame(browser, tmp_path):
+    """The notebook form in a page standing for a notebook: the page's style stays in its
+    frame, and inside it the page loads, steps on and keeps its position in its own address
+    (an srcdoc frame's, which a bare "#step=..." would not be: the history refuses it)."""
+    rec = sj.replay(golden())
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(NOTEBOOK.format(output=rec._repr_html_()), encoding="utf-8")
+    browser.open(notebook)
+    assert browser.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(1, 2, 3)"
+    assert browser.evaluate("document.querySelectorAll('.card, #where').length") == 0
+    assert browser.evaluate("document.getElementById('after').getBoundingClientRect().top") > 600
+    with browser.in_frame():
+        deadline = time.monotonic() + 10
+        while browser.evaluate("document.readyState") != "complete":
+            assert time.monotonic() < deadline, "the frame did not load"
+            time.sleep(0.01)
+        assert browser.evaluate("location.href") == "about:srcdoc#step=0"
+        assert browser.evaluate("document.getElementById('where').textContent") == "start"
+        assert shown_hands(browser) == [Counter(h) for h in rec.hands]
+        browser.evaluate("document.getElementById('next').click()")
+        assert browser.evaluate("document.getElementById('where').textContent") == (
+            f"trick 1 / {len(rec.tricks)}"
+        )
+        t = rec.tricks[0]
+        assert shown_plays(browser) == {
+            seat: (Counter(play), seat == t.winner) for seat, play in zip(t.seats, t.plays)
+        }
+        assert browser.evaluate("location.href") == "about:srcdoc#step=1"
+        # sandboxed: the page's script cannot reach the notebook's document
+        assert (
+            browser.evaluate(
+                "(() => { try { parent.document; return 'reached' } catch (e) { return e.name } })()"
+            )
+            == "SecurityError"
+        )
+    assert browser.evaluate("location.hash") == ""
     assert browser.errors() == []
 
 

@@ -14,20 +14,17 @@ import shengji as sj
 from shengji._optional import needs
 from shengji.bots import bots_from_text
 from shengji.cli.render import (
-    pretty,
-    pretty_hand,
     print_analysis,
     print_costs,
-    print_match,
     print_payoff,
-    print_round,
     print_summary,
     progress_bar,
 )
 from shengji.core.deals import as_require, condition, parse_predeal
 from shengji.errors import ArgumentError
-from shengji.play.records import read_record
+from shengji.play.records import read_record, write_text
 from shengji.play.serve import serve
+from shengji.play.text import pretty, pretty_hand
 
 DUEL_DEALS = 100_000  # the duel's default on the command line
 
@@ -274,8 +271,7 @@ def analyze_plays(args: argparse.Namespace) -> None:
         )
     print_costs(frame, f"{annotated['annotations']['source']}; the cost of each play made")
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(annotated, f, ensure_ascii=False)
+        write_text(args.out, json.dumps(annotated, ensure_ascii=False))
         print(f"written: {args.out} (shengji view {args.out} shows the costs)")
 
 
@@ -306,12 +302,8 @@ def demo(args: argparse.Namespace) -> None:
         else sj.play_round(args.rules, seed=args.seed, bots=bots)
     )
     if args.save:
-        with open(args.save, "w", encoding="utf-8") as f:
-            json.dump(played.to_dict(), f, ensure_ascii=False)
-    if isinstance(played, sj.MatchRecord):
-        print_match(played)
-    else:
-        print_round(played)
+        write_text(args.save, json.dumps(played.to_dict(), ensure_ascii=False))
+    print(played.text())
 
 
 def replay(args: argparse.Namespace) -> None:
@@ -322,7 +314,7 @@ def replay(args: argparse.Namespace) -> None:
             f"{args.file} is a match record: sj.replay_match checks it and shengji view "
             "shows it; replay takes a round record"
         )
-    print_round(sj.replay(data))
+    print(sj.replay(data).text())
 
 
 def view(args: argparse.Namespace) -> None:

@@ -1,5 +1,6 @@
-"""Results as text: cards with suit symbols, a round trick by trick, a summary's table of
-metrics with their 95% intervals, and an analysis's ranked choices."""
+"""Results as text: a summary's table of metrics with their 95% intervals, an analysis's
+ranked choices and costs, and a long run's progress. A round or a match as text is its
+record's own (RoundRecord.text(), MatchRecord.text(): shengji.play.text)."""
 
 from __future__ import annotations
 
@@ -11,101 +12,8 @@ from typing import Any
 
 import shengji as sj
 from shengji._optional import needs
-from shengji.cards import SUIT_SYMBOLS
-from shengji.play.viewer import cost_texts
-
-
-def pretty(cards: Any) -> str:
-    """Card text with suit symbols: `A♠ 10♥ SJ`."""
-    return (
-        " ".join(c if c in ("SJ", "BJ") else c[:-1] + SUIT_SYMBOLS[c[-1]] for c in sj.Cards(cards))
-        or "-"
-    )
-
-
-def pretty_hand(hand: Any, trump: Any) -> str:
-    """The hand's cards by category, trumps first, each from the highest card down."""
-    cards: dict[str, list[str]] = {}
-    for card in sorted(sj.Cards(hand), key=lambda c: sj.order(c, trump), reverse=True):
-        cards.setdefault(sj.category(card, trump), []).append(card)
-    return " | ".join(" ".join(pretty(c) for c in cards[cat]) for cat in "TSHCD" if cat in cards)
-
-
-def print_round(rec: sj.RoundRecord, out: Any = None) -> None:
-    """A round record, readably: the declarations, the hands at the first trick, the bottom,
-    every trick and the outcome."""
-    out = sys.stdout if out is None else out
-    # a round forfeited before the trump was set shows its hands as under no trump
-    trump = rec.trump or sj.Trump(rec.levels[rec.dealer % 2], None)
-    suit = trump.suit
-    print(
-        f"Round of {rec.rules.name}, seed {rec.seed}: levels {sj.RANK_NAMES[rec.levels[0]]} "
-        f"(seats 0+2) and {sj.RANK_NAMES[rec.levels[1]]} (seats 1+3).",
-        file=out,
-    )
-    for e in rec.events:
-        who = f"seat {e.seat}" if e.seat is not None else "the table"
-        card = f" {pretty(e.cards)}" if e.cards else ""
-        when = {"drawing": f"at draw {e.at}", "dealt": "after the deal", "buried": "after burying"}[
-            e.when
-        ]
-        # deals and tricks counted from 1, as the viewer shows them (records index from 0)
-        print(f"  deal {e.deal + 1}, {when}: {who} {e.action.replace('_', ' ')}{card}", file=out)
-    print(
-        f"Dealer seat {rec.dealer}, level {sj.RANK_NAMES[trump.level]}, trump "
-        f"{'not set' if rec.trump is None else SUIT_SYMBOLS[suit] if suit else 'none (无主)'}"
-        f"{f', declared by seat {rec.declarer}' if rec.declarer is not None else ''}.",
-        file=out,
-    )
-    for seat, hand in enumerate(rec.hands):
-        print(f"  seat {seat}: {pretty_hand(hand, trump)}", file=out)
-    for b in rec.buries:
-        print(f"  seat {b.seat} buries {pretty(b.cards)}", file=out)
-    for i, t in enumerate(rec.tricks, 1):
-        shown = "  ".join(f"{s}:{pretty(p)}" for s, p in zip(t.seats, t.plays))
-        failed = f"  (throw {pretty(t.attempted)} failed)" if t.attempted else ""
-        print(f"trick {i:2d}  {shown}  -> seat {t.winner} (+{t.points}){failed}", file=out)
-    s = rec.settlement
-    team = "dealer's team" if s.dealer_holds else "defenders"
-    f = rec.forfeit
-    print(
-        (
-            f"Seat {f['seat']} forfeited at its {f['decision']}: {f['reason']} -> "
-            if f is not None
-            else f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
-            f"{rec.bottom_points} x {rec.multiplier} -> "
-        )
-        + f"{rec.defender_points} points; "
-        f"the {team} {'hold' if s.dealer_holds else 'take over'} and rise {s.rise}.",
-        file=out,
-    )
-
-
-def print_match(match: sj.MatchRecord, out: Any = None) -> None:
-    """A match record, a line a round: the dealer, the trump, the defenders' points, who rose
-    and both teams' levels after it; then the games and the winner."""
-    out = sys.stdout if out is None else out
-    print(f"Match of {match.rules.name}, seed {match.seed}: {len(match.rounds)} rounds.", file=out)
-    for i, (rec, levels) in enumerate(zip(match.rounds, match.levels), 1):
-        s = rec.settlement
-        trump = (
-            "no trump set"
-            if rec.trump is None
-            else SUIT_SYMBOLS[rec.trump.suit]
-            if rec.trump.suit
-            else "no trump"
-        )
-        forfeit = "" if rec.forfeit is None else f", seat {rec.forfeit['seat']} forfeited"
-        rising = "dealer's team holds" if s.dealer_holds else "defenders take over"
-        print(
-            f"round {i:3d}  dealer seat {rec.dealer}, level {sj.RANK_NAMES[rec.levels[rec.dealer % 2]]} "
-            f"{trump}{forfeit}: defenders {rec.defender_points}, "
-            f"the {rising} +{s.rise} -> levels {sj.RANK_NAMES[levels[0]]} (0+2), "
-            f"{sj.RANK_NAMES[levels[1]]} (1+3)",
-            file=out,
-        )
-    games = ", ".join(f"team {'0+2' if g == 0 else '1+3'}" for g in match.games)
-    print(f"Games won by {games}: team {'0+2' if match.winner == 0 else '1+3'} wins.", file=out)
+from shengji.play.page import cost_texts
+from shengji.play.text import pretty
 
 
 def print_summary(summary: dict, out: Any = None, title: str | None = None) -> None:

@@ -1,6 +1,8 @@
-"""Records of finished rounds and matches: their types (JSON-able, to_dict and from_dict) and
-the shape of a record's JSON, one check per field (RECORD_FIELDS). Their replay through the
-engine is shengji.play.replay; docs/engine.md "Rounds" describes the record."""
+"""Records of finished rounds and matches: their types (JSON-able, to_dict and from_dict; as
+text, a short repr and a notebook's table, from shengji.play.text and shengji.play.page), the
+shape of a record's JSON, one check per field (RECORD_FIELDS), and its file read and written.
+Their replay through the engine is shengji.play.replay; docs/engine.md "Rounds" describes the
+record."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from shengji.core import validate
@@ -20,6 +23,8 @@ from shengji.core.results import Settlement
 from shengji.core.validate import short
 from shengji.errors import ArgumentError, CardError, DealError, RulesError, ShengjiError
 from shengji.play._table import EVENTS, WHEN
+from shengji.play.page import framed, match_page, round_page
+from shengji.play.text import match_repr, match_text, round_repr, round_text
 from shengji.round.history import Bury, Event, Trick, to_data, trump_from_dict
 from shengji.round.rules import Rules
 
@@ -73,6 +78,22 @@ class RoundRecord:
             **{k: FROM_DATA[k](v) if k in FROM_DATA else v for k, v in checked_fields(d).items()}
         )
 
+    def text(self) -> str:
+        """The round trick by trick, as `shengji demo` prints it: the declarations, the hands
+        at the first trick, the buries, every trick and the outcome (a line each)."""
+        return round_text(self)
+
+    def __repr__(self) -> str:
+        # one line, not the dataclass's every field (some 4,000 characters): to_dict() and
+        # text() give them; the fields' equality stays the dataclass's
+        return round_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The round viewer's table of the record, as Jupyter shows it: the page of
+        sj.render_html in an iframe of its own (shengji.play.page.framed). The record as it
+        is: render_html replays it first."""
+        return framed(round_page(self, match_advance(self.rules, self.levels, self)))
+
 
 @dataclass(frozen=True)
 class MatchRecord:
@@ -119,6 +140,19 @@ class MatchRecord:
             games=tuple(fields["games"]),
             winner=fields["winner"],
         )
+
+    def text(self) -> str:
+        """The match a line a round, as `shengji demo --match` prints it: the dealer, the
+        trump, the defenders' points, who rose and the levels after; then the games."""
+        return match_text(self)
+
+    def __repr__(self) -> str:
+        # one line (the rounds' reprs: their text() and to_dict() hold them in full)
+        return match_repr(self)
+
+    def _repr_html_(self) -> str:
+        """The round viewer's page of the match, as Jupyter shows it (as RoundRecord's)."""
+        return framed(match_page(self))
 
 
 def match_advance(
@@ -398,7 +432,7 @@ def read_record(path: str | os.PathLike, what: str) -> Any:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise ArgumentError(f"cannot read {path}: {e.strerror or e}") from None
+        raise file_error("read", path, e) from None
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
@@ -406,3 +440,20 @@ def read_record(path: str | os.PathLike, what: str) -> Any:
     except ValueError as e:
         kind = "empty" if not data.strip() else f"not JSON ({e})"
         raise ArgumentError(f"{path} is {kind}: not {what}") from None
+
+
+def write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write `text` to the file `path` (UTF-8) and return its Path; ArgumentError naming the
+    file and why when it cannot be written (a folder that does not exist, no permission)."""
+    out = Path(path)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise file_error("write", path, e) from None
+    return out
+
+
+def file_error(doing: str, path: str | os.PathLike, e: OSError) -> ArgumentError:
+    """A file that cannot be read or written, in one line: `cannot write out/x.html: No such
+    file or directory` (the system's reason, without its errno and the path again)."""
+    return ArgumentError(f"cannot {doing} {path}: {e.strerror or e}")
