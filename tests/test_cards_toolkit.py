@@ -137,7 +137,6 @@ def test_category_and_trump_codes_are_the_encodings():
         lambda: cards.suit_of(54),
         lambda: cards.rank_of(-1),
         lambda: cards.suit_slice("T"),
-        lambda: cards.trump_mask("2S"),
         lambda: cards.trump_mask(None),
     ],
 )

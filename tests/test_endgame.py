@@ -308,8 +308,10 @@ def test_bad_arguments_are_refused_by_name():
         sj.solve_endgame(hands, sj.Trump(2, "H"), leader=4, dealer=0, bottom=BOTTOM)
     with pytest.raises(sj.ArgumentError, match="multiple of 5"):
         sj.solve_endgame(hands, sj.Trump(2, "H"), leader=0, dealer=0, bottom=BOTTOM, points=3)
-    with pytest.raises(sj.ArgumentError, match="Trump"):
-        sj.solve_endgame(hands, "2H", leader=0, dealer=0, bottom=BOTTOM)
+    with pytest.raises(sj.TrumpError, match="shengji.Trump"):
+        sj.solve_endgame(hands, 2, leader=0, dealer=0, bottom=BOTTOM)
+    with pytest.raises(sj.TrumpError, match="cannot read trump 'H2'"):
+        sj.solve_endgame(hands, "H2", leader=0, dealer=0, bottom=BOTTOM)
     with pytest.raises(sj.RulesError, match="preset"):
         sj.solve_endgame(hands, sj.Trump(2, "H"), leader=0, dealer=0, bottom=BOTTOM, rules="x")
 

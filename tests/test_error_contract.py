@@ -143,9 +143,13 @@ BAD = {
         r"^Pimc.sharp: unknown setting 'depth'; a Pimc takes rollouts, ",
     ),
     "points of a number": (lambda: sj.points(5), r"^expected cards \(card text, Cards or an"),
-    "legal_follows of a str trump": (
+    "legal_follows of a trump's bad text": (
         lambda: sj.legal_follows("AH", "KH", "S"),
-        r"^expected a shengji.Trump \(sj.Trump\(level, suit\)\), got str 'S'",
+        r"^cannot read trump 'S': unknown level ''",
+    ),
+    "legal_follows of an int trump": (
+        lambda: sj.legal_follows("AH", "KH", 7),
+        r"^expected a shengji.Trump \(sj.Trump\(level, suit\)\) or its text \(2S, 2NT\), got int 7",
     ),
     "to_masks": (lambda: sj.to_masks(["ZZ"]), r"^cannot read card 'ZZ'"),
     "legal_follows lead": (

@@ -1072,6 +1072,8 @@ def parse_cards(text):
 
 _LEVEL_OF_TEXT = {name: rank for rank, name in RANK_NAMES.items()}
 _LEVEL_OF_TEXT["T"] = 10
+_NO_TRUMP = "NT"   # written where a trump's suit letter goes: 2NT is level 2 with no trump
+_TRUMP_TEXT = "the level then the suit: 2S, 10H, AC; the level alone or 2NT for no trump"
 
 
 @cython.final
@@ -1079,6 +1081,8 @@ cdef class Trump:
     """The round's level rank and trump suit: `Trump(7, "S")`, `Trump("A", None)` (no trump).
 
     level: 2..14 or "2".."10", "J", "Q", "K", "A"; suit: "S", "H", "C", "D" (or ♠♥♣♦), or None.
+    Its text (`Trump.of("7S")`, `trump.text()`) is the level then the suit, `7NT` or `7` for no
+    trump; every function that takes a trump takes that text too.
     """
     cdef const TrumpTable* table
     cdef readonly int level
@@ -1116,6 +1120,33 @@ cdef class Trump:
         t = &TABLES[code]
         return Trump(t.level, None if t.suit < 0 else SUIT_LETTERS[t.suit])
 
+    @staticmethod
+    def of(trump):
+        """This Trump, or the Trump of its text: the level then the suit (`2S`, `10H`, `AC`,
+        `7♠`, any case), the level alone or with NT for no trump (`2`, `2NT`). A TrumpError
+        names text that does not read, or a value that is neither."""
+        if type(trump) is Trump:
+            return trump
+        if not isinstance(trump, str):
+            raise TrumpError(f"expected a shengji.Trump (sj.Trump(level, suit)) or its text "
+                             f"(2S, 2NT), got {type(trump).__name__} {trump!r:.40}")
+        text = trump.strip().upper()
+        n = len(text)   # slices from the end by length: the build turns wraparound off
+        if text.endswith(_NO_TRUMP):
+            level, suit = text[:n - len(_NO_TRUMP)], None
+        elif text in _LEVEL_OF_TEXT:
+            level, suit = text, None
+        else:
+            level, suit = text[:max(n - 1, 0)], text[max(n - 1, 0):]
+        try:
+            return Trump(level, suit)
+        except TrumpError as e:
+            raise TrumpError(f"cannot read trump {trump!r}: {e} (write {_TRUMP_TEXT})") from None
+
+    def text(self):
+        """The trump as Trump.of reads it: `2S`, `10H`, `AC`, `2NT` (no trump)."""
+        return RANK_NAMES[self.level] + (self.suit or _NO_TRUMP)
+
     def __eq__(self, other):
         if isinstance(other, Trump):
             return self.table == (<Trump>other).table
@@ -1133,10 +1164,10 @@ cdef class Trump:
 
 
 cdef inline const TrumpTable* table_of(object trump) except NULL:
+    """The table of a Trump, or of a trump's text (Trump.of, off the hot path)."""
     if type(trump) is Trump:
         return (<Trump>trump).table
-    raise TrumpError(f"expected a shengji.Trump (sj.Trump(level, suit)), got "
-                     f"{type(trump).__name__} {trump!r:.40}")
+    return (<Trump>Trump.of(trump)).table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1370,7 +1401,9 @@ def to_masks(cards_list):
 
 
 cdef object trump_codes(object trumps, Py_ssize_t n):
-    """A per-row int8 array of trump codes from one Trump or an array of codes."""
+    """A per-row int8 array of trump codes from one Trump (or its text) or an array of codes."""
+    if isinstance(trumps, str):
+        trumps = Trump.of(trumps)
     if isinstance(trumps, Trump):
         return np.full(n, (<Trump>trumps).table.code, dtype=np.int8)
     # checked before the cast to int8, which would wrap or refuse a code out of its range

@@ -129,10 +129,12 @@ def suit_slice(suit: str) -> slice:
     return slice(first, first + 13)
 
 
-def trump_mask(trump: Trump) -> int:
-    """The mask of the kinds that are trumps under `trump`: the jokers, the level's four
-    kinds and, unless it is no-trump, its suit's."""
+def trump_mask(trump: Trump | str) -> int:
+    """The mask of the kinds that are trumps under `trump` (a Trump or its text, "7S"): the
+    jokers, the level's four kinds and, unless it is no-trump, its suit's."""
+    if isinstance(trump, str):
+        trump = Trump.of(trump)
     if not isinstance(trump, Trump):
-        raise CardError(f"trump_mask takes a Trump, got {trump!r}")
+        raise CardError(f"trump_mask takes a Trump or its text, got {trump!r}")
     mask = BB_JOKERS | BB_RANKS[trump.level]
     return mask | (BB_SUITS[trump.suit] if trump.suit is not None else 0)

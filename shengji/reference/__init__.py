@@ -152,7 +152,16 @@ class _TrumpInfo(NamedTuple):
 
 
 def _trump_info(trump):
-    """Read any object with `.level` and `.suit` (e.g. `shengji.Trump`)."""
+    """Read any object with `.level` and `.suit` (e.g. `shengji.Trump`), or a trump's text: the
+    level then the suit (`7S`), the level alone or with NT for no trump (`7`, `7NT`)."""
+    if isinstance(trump, str):
+        text = trump.strip().upper()
+        level, suit = (text[:-2], None) if text.endswith("NT") else (text, None)
+        if level not in _RANK_OF_TEXT and text[:-1] in _RANK_OF_TEXT:
+            level, suit = text[:-1], _SUIT_OF_TEXT.get(text[-1], "?")
+        if level not in _RANK_OF_TEXT or suit == "?":
+            raise TrumpError(f"cannot read trump {trump!r}: write 7S, 7NT or 7")
+        return _TrumpInfo(_RANK_OF_TEXT[level], suit)
     level, suit = trump.level, trump.suit
     if not isinstance(level, int) or isinstance(level, bool) or not 2 <= level <= 14:
         raise TrumpError(f"level must be a rank 2..14, got {level!r}")

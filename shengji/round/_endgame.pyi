@@ -7,7 +7,7 @@ from shengji.core.results import Endgame
 
 def solve_endgame(
     hands: Sequence[Cards | str],
-    trump: Trump,
+    trump: Trump | str,
     *,
     leader: int,
     dealer: int,

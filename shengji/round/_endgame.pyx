@@ -476,11 +476,9 @@ cdef int lead_value(Solver* S, const CardSet* hands, int leader, CardSet lead) n
 # ---------------------------------------------------------------------------------------------
 # Python: sj.solve_endgame
 # ---------------------------------------------------------------------------------------------
-cdef tuple checked_position(hands, trump, leader, dealer, bottom, points):
+cdef tuple checked_position(hands, leader, dealer, bottom, points):
     """The position checked: a PlayError naming what makes it no legal endgame."""
     cdef CardSet kinds
-    if not isinstance(trump, Trump):
-        raise ArgumentError(f"trump must be a shengji.Trump, got {trump!r}")
     validate.seat(leader, "leader")
     validate.seat(dealer, "dealer")
     if validate.integer(points, "points so far", -10**5, 10**5) % 5:
@@ -524,11 +522,12 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
     best level change of each, Rules.settle being monotone in the points).
 
     hands: the four seats' cards (Cards or text, seat 0 first), of equal size, at a lead;
-    trump: the round's Trump; leader: the seat to lead; dealer: the dealer's seat; bottom: the
-    8 buried cards; rules: Rules or a preset's name; points: the defenders' points so far
-    (their trick points and the penalties of failed throws). With `values`, every legal lead
-    of the leader is valued (failed throws too: the forced unit's value and the penalty);
-    `merge` False searches equivalent cards apart (the same values, more slowly). A position
+    trump: the round's Trump (or its text, "2H"); leader: the seat to lead; dealer: the
+    dealer's seat; bottom: the 8 buried cards; rules: Rules or their text ("v3",
+    "v3:throw_penalty=20"); points: the defenders' points so far (their trick points and the
+    penalties of failed throws). With `values`, every legal lead of the leader is valued
+    (failed throws too: the forced unit's value and the penalty); `merge` False searches
+    equivalent cards apart (the same values, more slowly). A position
     that cannot arise (a hand of unequal size, a third copy of a card, a bottom that is not 8
     cards) raises PlayError naming it. The search grows about tenfold a trick: the last 5
     tricks take about a millisecond, the last 7 a second (bench/bench_endgame.py)."""
@@ -540,7 +539,8 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
     cdef const TrumpTable* t
     cdef int v, i, n, ok, bits, rise, tp = 0, seat, dealer_seat
     cdef int64_t total
-    cards, down = checked_position(hands, trump, leader, dealer, bottom, points)
+    trump = Trump.of(trump)
+    cards, down = checked_position(hands, leader, dealer, bottom, points)
     seat = leader
     dealer_seat = dealer
     for i in range(4):

@@ -18,8 +18,8 @@ from shengji.bots.external import ExternalSeat, bot_processes
 from shengji.core import validate
 from shengji.core._core import RANK_NAMES, Cards, Trump, to_masks
 from shengji.core._deal import round_seed
-from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, NO_TRUMP, SUITS
-from shengji.errors import CardError, ShengjiError, TrumpError
+from shengji.core.cards import BB_ALL, BOTTOM_SIZE, HAND_SIZE, SUITS
+from shengji.errors import CardError, ShengjiError
 from shengji.play._playout import play_out, strategy_buries
 from shengji.play._table import Table
 from shengji.play.rounds import answer_seat
@@ -41,28 +41,8 @@ MIN_SCREEN = 30  # fewest worlds a screen of the neighbours stands on
 COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "dealer_holds", "n")
 
 
-def trump_of(trump: Trump | str) -> Trump:
-    """A Trump, or its text: the level then the suit (`2S`, `10H`, `AC`), `2NT` for no trump."""
-    if isinstance(trump, Trump):
-        return trump
-    if not isinstance(trump, str):
-        raise TrumpError(f"trump must be a shengji.Trump or text such as 2S, got {trump!r}")
-    text = trump.strip().upper()
-    level, suit = (
-        (text.removesuffix(NO_TRUMP), None) if text.endswith(NO_TRUMP) else (text[:-1], text[-1:])
-    )
-    try:
-        return Trump(level, suit)
-    except TrumpError as e:
-        raise TrumpError(
-            f"trump {trump!r}: {e} (write the level then the suit: 2S, 10H, AC, "
-            "or 2NT for no trump)"
-        ) from None
-
-
-def trump_text(trump: Trump) -> str:
-    """`2S`, `10H`, `AC`, `2NT`: what trump_of reads."""
-    return f"{RANK_NAMES[trump.level]}{trump.suit or NO_TRUMP}"
+trump_of = Trump.of  # a Trump, or its text: `2S`, `10H`, `AC`, `2` or `2NT` for no trump
+trump_text = Trump.text  # `2S`, `10H`, `AC`, `2NT`: what trump_of reads
 
 
 def cards_of(value: Any, label: str) -> Cards:
