@@ -31,7 +31,7 @@ from shengji.play.records import RoundRecord
 from shengji.play.replay import check_tricks_with_reference, replay_actions
 from shengji.play.rounds import play_round, round_seed
 from shengji.reference.declarations import declaration_phase
-from shengji.round.rules import PRESETS, Rules
+from shengji.round.rules import Rules
 from shengji.round.views import View
 
 __all__ = ["check_record", "check_bot", "BotCheck"]
@@ -357,7 +357,7 @@ def check_bot(
 
 
 def _rules_arg(rules: Rules) -> str:
-    return repr(rules.name) if PRESETS.get(rules.name) == rules else "rules"
+    return repr(rules.text())
 
 
 def _bot_arg(bot: Any) -> str:

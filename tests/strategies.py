@@ -167,3 +167,35 @@ def split_positions(draw):
         at += length + 1
     assume(len(lead) >= 4)
     return trump, sj.Cards(lead + lead), hand
+
+
+@st.composite
+def rules(draw):
+    """Any Rules that Rules itself accepts: every setting drawn over its whole range (the
+    choices from shengji.round.rules.CHOICES), and a preset's name or another one."""
+    from shengji.round.rules import CHOICES, FLAGS, PRESETS
+
+    rows = None
+    if draw(st.booleans()):
+        n = draw(st.integers(1, 4))
+        most = sorted(draw(st.lists(st.integers(0, 75), min_size=n - 1, max_size=n - 1))) + [75]
+        rows = tuple((p, draw(st.integers(1, 13))) for p in most)
+    name = draw(
+        st.sampled_from(sorted(PRESETS))
+        | st.text(min_size=1, max_size=12).filter(
+            lambda s: s == s.strip() and not set(s) & set(",:")
+        )
+    )
+    return sj.Rules(
+        name=name,
+        step=draw(st.sampled_from([10, 20, 40])),
+        dealer_rises=rows,
+        rise_cap=draw(st.none() | st.integers(1, 13)),
+        must_play=tuple(draw(st.lists(st.integers(2, 14), max_size=4))),
+        multiplier_cap=draw(st.none() | st.sampled_from([2, 4, 8, 16, 32, 64])),
+        throw_penalty=draw(st.integers(0, 200)),
+        revolution_points=draw(st.none() | st.integers(0, 200)),
+        series=draw(st.sampled_from([1, 3, 5])),
+        **{k: draw(st.sampled_from(v)) for k, v in CHOICES.items()},
+        **{k: draw(st.booleans()) for k in FLAGS},
+    )

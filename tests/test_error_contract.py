@@ -151,6 +151,10 @@ BAD = {
         lambda: sj.legal_follows("AH", "KH", 7),
         r"^expected a shengji.Trump \(sj.Trump\(level, suit\)\) or its text \(2S, 2NT\), got int 7",
     ),
+    "Rules text setting": (
+        lambda: sj.Rules.from_text("v3:penalty=20"),
+        r"^rules 'v3:penalty=20': unknown setting 'penalty'; rules take name, step, ",
+    ),
     "to_masks": (lambda: sj.to_masks(["ZZ"]), r"^cannot read card 'ZZ'"),
     "legal_follows lead": (
         lambda: sj.legal_follows("AH KH", "AH 2S", T),

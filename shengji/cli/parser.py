@@ -20,7 +20,7 @@ DESCRIPTION = (
     "saved one or write it as a web page, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
     "one hand's bury or trump, or the plays of a round."
 )
-RULES = "preset: v3, match16 or bo3 (default v3)"
+RULES = "a preset, v3, match16 or bo3, or a variant: v3:throw_penalty=20 (default v3)"
 SEED = cli_type(seed, "--seed")
 WORKERS = cli_type(count, "--workers", high=1024)
 

@@ -8,10 +8,12 @@ follow docs/design/declarations.md, which quotes the passages.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from shengji.core import validate
+from shengji.core._core import RANK_NAMES, Trump
 from shengji.core.results import Advance, Settlement
 from shengji.errors import RulesError
 from shengji.round import _engine
@@ -25,7 +27,9 @@ DECK_POINTS = 200  # the points of the two decks (seed 002 §1 "两副牌总分�
 @dataclass(frozen=True)
 class Rules:
     """A frozen set of named settings. `Rules.preset(name)` gives one of the three rule texts;
-    `rules.replace(**changes)` a variant (a bad value raises RulesError naming the setting)."""
+    `rules.replace(**changes)` a variant (a bad value raises RulesError naming the setting).
+    Its text form, `Rules.from_text("v3:throw_penalty=20")` and `rules.text()` (also its
+    str()), names a preset and the settings that differ from it."""
 
     name: str = "v3"
     # Points per level step on both sides of the pass line (§8). seed 002 §3: 40 by default,
@@ -98,8 +102,16 @@ class Rules:
     forfeit_by: str = "points"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise RulesError(f"Rules.name must be a non-empty string, got {self.name!r}")
+        if (
+            not isinstance(self.name, str)
+            or not self.name
+            or self.name != self.name.strip()
+            or re.search("[,:]", self.name)
+        ):
+            raise RulesError(
+                "Rules.name must be a non-empty string without commas, colons or outer "
+                f"spaces (its text form holds it), got {self.name!r}"
+            )
         if not _whole(self.step) or self.step not in (10, 20, 40):
             raise RulesError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
         if self.dealer_rises is not None:
@@ -169,12 +181,73 @@ class Rules:
 
     @staticmethod
     def of(rules: Rules | str) -> Rules:
-        """These rules, or the preset of this name."""
+        """These rules, or the rules of this text: a preset's name, or a variant's text form
+        (from_text: `v3:throw_penalty=20`)."""
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, str):
-            return Rules.preset(rules)
-        raise RulesError(f"rules must be a preset name or a shengji.Rules, got {rules!r}")
+            return Rules.from_text(rules)
+        raise RulesError(
+            "rules must be a preset name or a shengji.Rules (or a variant's text: "
+            f"v3:throw_penalty=20), got {rules!r}"
+        )
+
+    @staticmethod
+    def from_text(text: str) -> Rules:
+        """The rules of a text form: a preset's name, then any settings after a colon,
+        separated by commas (or colons), each `setting=value`: `v3`, `v3:throw_penalty=20`,
+        `match16:steal_bottom=true,step=40`. A value is an integer; true or false; `none` where
+        the setting may be None; a choice's word (`multiplier_from=winner`); for `must_play`
+        levels (2..10, J, Q, K, A) joined by `/` (`10/K/A`, `none` for no level); for
+        `dealer_rises` rows `points+levels` joined by `/` (`0+5/35+3/75+1`). One RulesError
+        names the bad part: an unknown preset, an unknown setting (with the known ones), a value
+        that does not read, a setting given twice, or a value Rules refuses."""
+        if not isinstance(text, str):
+            raise RulesError(
+                f"rules' text must be a string such as 'v3:throw_penalty=20', got {text!r}"
+            )
+        name, colon, rest = text.partition(":")
+        name = name.strip()
+        if name not in PRESETS:
+            raise RulesError(
+                f"unknown preset {name!r}{f' in {text!r}' if colon else ''}: choose one of "
+                f"{', '.join(PRESETS)} (settings after a colon: v3:throw_penalty=20)"
+            )
+        settings: dict[str, str] = {}
+        for item in re.split("[,:]", rest) if colon else ():
+            key, eq, value = (part.strip() for part in item.partition("="))
+            if not eq or not key or not value:
+                raise RulesError(f"rules {text!r}: {item.strip()!r} is not setting=value")
+            if key in settings:
+                raise RulesError(f"rules {text!r}: {key} is set twice")
+            settings[key] = value
+        unknown = [k for k in settings if k not in SETTING_KINDS]
+        if unknown:
+            raise RulesError(
+                f"rules {text!r}: unknown setting {unknown[0]!r}; rules take "
+                f"{', '.join(SETTING_KINDS)}"
+            )
+        if not settings:
+            return PRESETS[name]
+        values = {k: _read_value(text, k, v) for k, v in settings.items()}
+        try:
+            return PRESETS[name].replace(**values)
+        except RulesError as e:
+            raise RulesError(f"rules {text!r}: {e}") from None
+
+    def text(self) -> str:
+        """These rules as from_text reads them back (`Rules.from_text(r.text()) == r`): the
+        preset of their name and every setting that differs from it, in the order of the
+        fields (`v3`, `v3:throw_penalty=20`); rules named otherwise, the preset they differ
+        from least (the first on ties), with `name=` among the differences."""
+        base = PRESETS.get(self.name) or min(
+            PRESETS.values(), key=lambda preset: len(_differences(self, preset))
+        )
+        changed = [f"{k}={_value_text(k, v)}" for k, v in _differences(self, base)]
+        return base.name + (":" + ",".join(changed) if changed else "")
+
+    def __str__(self) -> str:
+        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-able data (records and study manifests hold them)."""
@@ -191,9 +264,10 @@ class Rules:
 
     @staticmethod
     def from_dict(d: Any) -> Rules:
-        """The rules of to_dict()'s data (or a preset's name); RulesError naming a bad setting."""
+        """The rules of to_dict()'s data (or a text form, from_text); RulesError naming a bad
+        setting."""
         if isinstance(d, str):
-            return Rules.preset(d)
+            return Rules.from_text(d)
         if not isinstance(d, dict):
             raise RulesError(f"rules must be a preset name or a dict of settings, got {d!r}")
         unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
@@ -264,7 +338,7 @@ class Rules:
         """Multiplier of the bottom's points when the defenders win the last trick (§7), from
         the largest unit of `play`, the play it is read from (multiplier_play): single ×2,
         pair ×4, tractor of k pairs ×2^(k+1), capped by multiplier_cap."""
-        return _engine.bottom_multiplier(self, play, trump)
+        return _engine.bottom_multiplier(self, play, Trump.of(trump))
 
     def multiplier_play(self, trick: Any) -> Any:
         """The play of a last trick the defenders won that the bottom multiplier is read from:
@@ -272,6 +346,65 @@ class Rules:
         if self.multiplier_from == "lead":
             return trick.plays[0]
         return trick.plays[(trick.winner - trick.leader) % 4]
+
+
+def _differences(rules: Rules, base: Rules) -> list[tuple[str, Any]]:
+    """The settings (with the name) in which `rules` differ from `base`, in field order."""
+    return [
+        (f.name, getattr(rules, f.name))
+        for f in dataclasses.fields(Rules)
+        if getattr(rules, f.name) != getattr(base, f.name)
+    ]
+
+
+def _value_text(key: str, value: Any) -> str:
+    """A setting's value as from_text reads it (_read_value)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "dealer_rises":
+        return "/".join(f"{points}+{levels}" for points, levels in value)
+    if key == "must_play":
+        return "/".join(RANK_NAMES[v] for v in value) or "none"
+    return str(value)
+
+
+def _read_value(text: str, key: str, value: str) -> Any:
+    """One setting's value in a text form (from_text), read as its field's type; the value
+    itself is Rules's to check."""
+    kind = SETTING_KINDS[key]
+
+    def bad(what: str) -> RulesError:
+        return RulesError(f"rules {text!r}: {key} must be {what}, got {value!r}")
+
+    if value.lower() == "none" and kind.endswith("| None"):
+        return None
+    if kind.startswith("int"):
+        if not re.fullmatch("[+-]?[0-9]+", value):
+            raise bad("an integer" + (" or none" if kind.endswith("| None") else ""))
+        return int(value)
+    if kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise bad("true or false")
+        return value.lower() == "true"
+    if key == "must_play":  # levels joined by /
+        if value.lower() == "none":
+            return ()
+        levels = [_LEVEL_OF.get(v.strip().upper()) for v in value.split("/")]
+        if None in levels:
+            raise bad("levels 2..10, J, Q, K, A joined by / (10/K/A), or none")
+        return tuple(levels)
+    if key == "dealer_rises":  # rows points+levels joined by /
+        rows = [row.split("+") for row in value.split("/")]
+        if any(len(r) != 2 or not all(re.fullmatch("[0-9]+", x.strip()) for x in r) for r in rows):
+            raise bad("rows points+levels joined by / (0+5/35+3/75+1), or none")
+        return tuple((int(p), int(levels)) for p, levels in rows)
+    return value
+
+
+_LEVEL_OF = {**{name: level for level, name in RANK_NAMES.items()}, "T": 10}
+_LEVEL_OF.update({str(level): level for level in RANK_NAMES})
 
 
 def _whole(value: Any) -> bool:
@@ -327,3 +460,6 @@ PRESETS = {
         forfeit_by="levels",
     ),
 }
+
+# Each setting's type as written in the class (the text form reads a value by it), by name.
+SETTING_KINDS = {f.name: str(f.type) for f in dataclasses.fields(Rules)}

@@ -69,7 +69,7 @@ def show_of(hand: Cards, trump: Trump, rules: Rules) -> Cards:
     if trump.suit is None:
         if not rules.joker_pair_declares:
             raise ShengjiError(
-                f"the hand cannot declare {name}: these rules ({rules.name}) "
+                f"the hand cannot declare {name}: these rules ({rules.text()}) "
                 "declare no trump with no card (Rules.joker_pair_declares)"
             )
         pairs = [j for j in ("BJ", "SJ") if Counter(hand)[j] == 2]

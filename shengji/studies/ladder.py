@@ -235,7 +235,7 @@ def ladder(
     workers = validate.integer(workers, "workers", 1, 1024, optional=True)
     manifest = {  # as JSON reads it back (tuples as lists), to compare with a folder's
         "bots": texts,
-        "rules": rules.name,
+        "rules": rules.text(),
         "rules_settings": asdict(rules),
         "deals": deals,
         "matches": matches,
@@ -250,7 +250,7 @@ def ladder(
             pairings.append(
                 pairing(texts, i, j, rules, deals, matches, seed, workers, out, progress)
             )
-    result = Ladder(tuple(texts), rules.name, deals, matches, seed, tuple(pairings))
+    result = Ladder(tuple(texts), rules.text(), deals, matches, seed, tuple(pairings))
     if out is not None:
         write_atomically(Path(out) / MANIFEST, {"manifest": manifest, "ladder": result.to_dict()})
     return result

@@ -462,7 +462,7 @@ def analyze_play(
     )
     frame = frame_of(out, made, legal, trick_seat)
     frame.attrs.update(
-        rules=table.rules.name,
+        rules=table.rules.text(),
         capped=len(plays) < legal,
         lead=not table.state()["current"],
         exact=exact,

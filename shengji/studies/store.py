@@ -33,7 +33,7 @@ def manifest_of(
     """Everything that decides a study's numbers. Its digest names every chunk of the study."""
     return {
         "study": study.name,
-        "rules": rules.name,
+        "rules": rules.text(),
         "settings": rules.to_dict(),
         "deals": deals,
         "seed": seed,
