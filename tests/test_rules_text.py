@@ -7,6 +7,7 @@ import re
 
 import pytest
 from bots import PassiveBot
+from browser import Browser, find_chromium
 from hypothesis import given, settings
 from strategies import rules
 
@@ -171,6 +172,28 @@ def test_a_record_keeps_its_variant_through_json_and_replay():
     assert sj.replay_match(json.loads(json.dumps(match.to_dict()))).rules == match.rules
     with pytest.raises(sj.ShengjiError, match=r"rules: rules 'v3:step=30': Rules.step must"):
         sj.RoundRecord.from_dict({**data, "rules": "v3:step=30"})
+
+
+def page_rules(page):
+    data = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(data.group(1))
+
+
+def test_the_viewer_header_names_the_variant(tmp_path):
+    rec = sj.play_round(VARIANT, seed=2)
+    assert page_rules(sj.render_html(rec))["rounds"][0]["rules"] == VARIANT
+    assert page_rules(sj.render_html(sj.play_round("v3", seed=2)))["rounds"][0]["rules"] == "v3"
+    match = sj.play_match("bo3:series=1", seed=1, bots="greedy")
+    data = page_rules(sj.render_html(match))
+    assert data["match"]["rules"] == "bo3:series=1"
+    assert {r["rules"] for r in data["rounds"]} == {"bo3:series=1"}
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip("no chromium on PATH (bash tools/setup-tests.sh installs it)")
+    with Browser(executable) as b:
+        b.open(sj.view(rec, tmp_path / "round.html"))
+        title = b.evaluate("document.getElementById('title').textContent")
+    assert title == f"rules {VARIANT}, seed 2"
 
 
 def test_the_command_line_takes_a_variant(capsys, tmp_path):

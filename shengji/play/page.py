@@ -95,7 +95,7 @@ def match_data(match: MatchRecord, notes: list[Any]) -> dict[str, Any]:
         game += rounds[-1]["settlement"]["won"]
     return {
         "match": {
-            "rules": match.rules.name,
+            "rules": match.rules.text(),
             "seed": str(match.seed),  # as text: a seed passes 2**53, a script's exact integers
             "levels": [list(map(level_name, pair)) for pair in match.levels],
             "games": list(match.games),
@@ -133,7 +133,7 @@ def round_data(
     rising = rec.dealer % 2 if holds else defenders
     return {
         "title": title,
-        "rules": rec.rules.name,
+        "rules": rec.rules.text(),
         "seed": str(rec.seed),  # as text, as the match's
         "bots": list(rec.bots),
         "levels": [level_name(v) for v in rec.levels],
