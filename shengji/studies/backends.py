@@ -3,17 +3,22 @@ stops on Ctrl-C, SIGTERM or SIGHUP with its running chunks saved."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import queue
 import signal
 import socket
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from shengji._optional import needs
@@ -134,7 +139,9 @@ def run_locally(
     saved as it comes back, and the chunks' progress goes to `advance` as they report it.
     A worker is given its next chunk only when it finishes one, so on Ctrl-C or SIGTERM the
     chunks not started are never run: the running ones finish and are saved. (In this
-    process, the running chunk stops at once and is dropped.)"""
+    process, the running chunk stops at once and is dropped.) The workers do not run the
+    caller's script unless a chunk needs what it defines (main_told): a script without
+    `if __name__ == "__main__":` runs anyway."""
     global REPORT
     if workers == 1 or len(jobs) <= 1:
         REPORT = None if advance is None else (lambda item: advance(*item))
@@ -150,6 +157,18 @@ def run_locally(
     pool = None
     context = multiprocessing.get_context("spawn")
     reports = None
+    if reimporting_main():
+        # a worker process running a script without `if __name__ == "__main__":` for what
+        # it defines (main_told), which would start processes again: it ends here, quietly
+        # (not multiprocessing's error and traceback), and the script's run says why
+        raise SystemExit(1)
+    needed = defined_in_main(chunk, jobs, options)
+    if needed and main_script() is None:
+        raise StudyError(
+            f"{', '.join(needed)}, defined in this session's __main__, cannot reach worker "
+            "processes: define it in a module, or run with workers=1"
+        )
+    saved = 0
 
     def read_reports() -> None:
         while reports is not None and advance is not None:
@@ -164,7 +183,7 @@ def run_locally(
             # held again below
             resource_tracker.ensure_running()
             reports = None if advance is None else context.Queue()
-        with held_signals():
+        with held_signals(), main_told(bool(needed)):
             # spawn: a fork would copy this process's threads' locks (tqdm's, pyarrow's)
             pool = ProcessPoolExecutor(
                 max_workers=min(workers, len(jobs)),
@@ -181,10 +200,22 @@ def run_locally(
             read_reports()
             for future in done:
                 save(pending.pop(future), future.result())
+                saved += 1
                 if queued:
                     job = queued.pop()
-                    with held_signals():  # a worker that ended is replaced by a new one
+                    # a worker that ended is replaced by a new one
+                    with held_signals(), main_told(bool(needed)):
                         pending[pool.submit(chunk, *job, **options)] = job[2]
+    except BrokenProcessPool:
+        if needed and not saved:  # the workers ended before any chunk came back
+            # (reimporting_main: a script that starts them again; or the class in the guard)
+            names = ", ".join(needed)
+            raise StudyError(
+                f"worker processes ran {main_script()} to find {names}, and ended: define "
+                f"{names} at the script's top level and put its work under "
+                '`if __name__ == "__main__":`'
+            ) from None
+        raise
     except KeyboardInterrupt:
         for future, start in pending.items():
             if not future.cancel():
@@ -193,6 +224,62 @@ def run_locally(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def defined_in_main(*payload: Any) -> list[str]:
+    """The classes and functions defined in __main__ that the payload names (pickle names a
+    class or function by its module, and a worker process finds one of __main__'s only by
+    running the main script): none for shengji's own chunks and bots, the class of a bot
+    defined in the caller's script."""
+    found: set[str] = set()
+
+    class Finder(ForkingPickler):  # the pickler of a worker's queue, noting what it names
+        def reducer_override(self, obj: Any) -> Any:
+            if isinstance(obj, (type, types.FunctionType)) and obj.__module__ == "__main__":
+                found.add(obj.__qualname__)
+            return NotImplemented
+
+    Finder(io.BytesIO()).dump(payload)
+    return sorted(found)
+
+
+def main_script() -> str | None:
+    """What a spawned process would run as the main module before its work (the script's
+    path, or `-m`'s module): None in an interactive session or `python -c`."""
+    main = sys.modules["__main__"]
+    spec = getattr(main, "__spec__", None)
+    return getattr(spec, "name", None) or getattr(main, "__file__", None)
+
+
+@contextmanager
+def main_told(told: bool) -> Iterator[None]:
+    """Processes started inside run the main script first only where `told`: spawn runs it
+    in a new process (as __mp_main__) so that what it defines unpickles there, which runs a
+    script's top level again, a duel in it too where no `if __name__ == "__main__":` guards
+    it. Untold, __main__ is a bare module while processes start: spawn names the main module
+    by its __spec__ or __file__ (multiprocessing.spawn.get_preparation_data), and a bare one
+    has neither, so the processes keep their own. Only shengji's functions and objects reach
+    them then (defined_in_main), which they import. One thread at a time: runs started from
+    two threads neither tell nor hide __main__ for each other."""
+    with MAIN_LOCK:
+        if told:
+            yield
+            return
+        main = sys.modules["__main__"]
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            sys.modules["__main__"] = main
+
+
+MAIN_LOCK = threading.Lock()  # held while main_told starts processes
+
+
+def reimporting_main() -> bool:
+    """Whether this is a worker process running its parent's main script before its work
+    (main_told): multiprocessing's own test (spawn._check_not_importing_main)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
 
 
 def start_worker(parent: int, reports: Any = None) -> None:
