@@ -11,12 +11,14 @@ list of moves and the action is an index into it, with a legal-action mask:
   follows (shengji.legal_follows), cut at MAX_ACTIONS (the info dict says when).
 
 The observation of an agent is {"observation": its View encoded, flattened in OBS_KEYS order
-(written natively by Table.observe: the numbers of View.encode, no View built), "action_mask"};
-an agent not asked observes what it sees now, its action read as a play. At the end of the
-round every seat is rewarded with its team's level change minus the other team's (the team that
-rises gets +rise, the other -rise).
+(written natively by Table.observe: the numbers of View.encode, no View built), "action_mask"}
+(a Dict space, as PettingZoo's classic games observe: chess_v6, go_v5); an agent not asked
+observes what it sees now, its action read as a play. At the end of the round every seat is
+rewarded with its team's level change minus the other team's (the team that rises gets
++rise, the other -rise).
 reset(seed=..., options={"rules": "v3", "dealer": 0, "levels": (2, 2), "first_round": False})
-plays round `seed` of shengji.play_round: the same seed and actions give the same round.
+plays round `seed` of shengji.play_round: the same seed and actions give the same round. An
+option it does not know is ignored with a UserWarning naming it.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ class ShengjiEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start round `seed` (default 0) of shengji.play_round; options: rules, dealer,
-        levels, first_round."""
+        levels, first_round (others are ignored with a UserWarning: a misspelt one would
+        else go unnoticed; PettingZoo's api_test passes {"options": 1} and is warned)."""
         opts = dict(options or {})
         self.rules = Rules.of(opts.pop("rules", "v3"))
         seed = 0 if seed is None else seed
