@@ -45,6 +45,7 @@ from shengji.studies.backends import report_progress
 from shengji.studies.definition import Study
 from shengji.studies.runner import run, run_in_memory
 from shengji.studies.stats import Sums, level_delta
+from shengji.studies.store import Found
 
 SCORE_BINS = 25  # a deal's score, -6 .. +6 in halves (clipped)
 DEFAULT_DEALS = 10_000
@@ -354,6 +355,7 @@ def duel(
     predeal: Any = None,
     bottom: Any = None,
     accept: Callable[[np.ndarray], Any] | None = None,
+    notice: Callable[[Found], object] | None = None,
 ) -> Duel:
     """Bot a (team A) against bot b (team B) in duplicate: every deal played twice, the teams
     swapped, the same cards to the same seats (module docstring). `deals` (default 10,000)
@@ -367,7 +369,9 @@ def duel(
     i % 4, ...), the same in both seatings; play_round(seed=row.seed, dealer=row.deal % 4,
     ..., predeal=..., bottom=..., accept=...) replays a round); accept runs in this process
     and not into a folder, and its `attempts_mean` metric is the mean attempts a deal (the
-    acceptance rate is its inverse)."""
+    acceptance rate is its inverse). With `out`, `notice` is told before any chunk runs how
+    many deals (matches) the folder held finished (a shengji.studies.store.Found: those are
+    read, not computed again)."""
     if deals is not None and matches is not None:
         raise ArgumentError("deals and matches exclude each other: duel deals or matches")
     first_round = validate.flag(first_round, "first_round")
@@ -427,6 +431,7 @@ def duel(
             progress,
             backend,
             ray_address,
+            notice,
         )
         return Duel(pd.read_parquet(os.path.join(out, "deals.parquet")), summary)
     if resume:

@@ -28,7 +28,7 @@ from shengji.core.schema import SEATINGS
 from shengji.errors import ArgumentError, BotError, StudyError
 from shengji.round.rules import Rules
 from shengji.studies.duels import checked_bot, duel, text_or_none
-from shengji.studies.store import write_atomically
+from shengji.studies.store import Found, write_atomically
 
 EVALUATION_SEED = 0  # the frozen evaluation deal set of every preset (tests pin its cards)
 MANIFEST = "ladder.json"
@@ -207,13 +207,16 @@ def ladder(
     out: str | os.PathLike | None = None,
     resume: bool = False,
     progress: Callable[[int], object] | None = None,
+    notice: Callable[[Found], object] | None = None,
 ) -> Ladder:
     """Every pair of `bots` (two or more names or text forms) in duplicate on the same deals:
     `deals` deals a pair (each played twice, the teams swapped) and, with `matches`, that many
     whole matches a pair too. With `out` each pairing is a duel folder under it
     (`pair-I-J`, `pair-I-J-matches`) and the ladder is written to ladder.json; running the
     same ladder again continues where it stopped (`resume` insists on a folder to continue).
-    `progress` is called with the deals (and matches) done as they are."""
+    `progress` is called with the deals (and matches) done as they are, `notice` with what
+    each pair's folder held before it ran (a shengji.studies.store.Found: those deals are
+    read, not computed again)."""
     rules = Rules.of(rules)
     if isinstance(bots, str) or not hasattr(bots, "__len__") or len(bots) < 2:
         raise ArgumentError(f"a ladder needs two bots or more, got {bots!r}")
@@ -248,7 +251,7 @@ def ladder(
     for i in range(len(texts)):
         for j in range(i + 1, len(texts)):
             pairings.append(
-                pairing(texts, i, j, rules, deals, matches, seed, workers, out, progress)
+                pairing(texts, i, j, rules, deals, matches, seed, workers, out, progress, notice)
             )
     result = Ladder(tuple(texts), rules.text(), deals, matches, seed, tuple(pairings))
     if out is not None:
@@ -267,6 +270,7 @@ def pairing(
     workers: int | None,
     out: Any,
     progress: Callable[[int], object] | None,
+    notice: Callable[[Found], object] | None = None,
 ) -> Pairing:
     """Bot i against bot j: their duel of deals, and of matches when asked."""
 
@@ -282,6 +286,7 @@ def pairing(
             workers=workers,
             out=folder,
             progress=progress,
+            notice=notice,
         )
 
     def interval(metric: dict) -> Interval:

@@ -20,6 +20,7 @@ from shengji.studies.definition import Study
 from shengji.studies.report import plot, summarize
 from shengji.studies.stats import Sums
 from shengji.studies.store import (
+    Found,
     chunk_path,
     digest_of,
     join_rows,
@@ -97,9 +98,11 @@ def run(
     progress: Callable[[int], object] | None = None,
     backend: str = "local",
     ray_address: str | None = None,
+    notice: Callable[[Found], object] | None = None,
 ) -> dict[str, Any]:
     """A study whose strategies and options are checked (run_study, shengji.duel), into the
-    folder `out`: the summary."""
+    folder `out`: the summary. `notice` is told what the folder held before any chunk runs
+    (Found: the deals read from it rather than computed)."""
     rules, deals, seed, workers = checked_run(
         study, rules, deals, seed, workers, backend, ray_address
     )
@@ -132,6 +135,7 @@ def run(
                 progress,
                 backend,
                 ray_address,
+                notice,
             )
         finally:
             lock.close()
@@ -206,6 +210,7 @@ def run_in_folder(
     progress: Callable[[int], object] | None,
     backend: str,
     ray_address: str | None,
+    notice: Callable[[Found], object] | None = None,
 ) -> dict[str, Any]:
     """run()'s work, the folder locked: the manifest, the chunks, the summary."""
     chunks = folder / "chunks"
@@ -228,8 +233,11 @@ def run_in_folder(
         if path.exists() and chunk_path(chunks, start, "parquet").exists():
             done[start] = read_chunk(chunks, digest, start, min(size, deals - start))
     todo = [s for s in starts if s not in done]
+    read = sum(d["count"] for d in done.values())
+    if notice:
+        notice(Found(folder, read, deals, study.unit))
     if progress:
-        progress(sum(d["count"] for d in done.values()))
+        progress(read)
 
     tally = Tally(progress)
 
@@ -290,10 +298,19 @@ def mismatch(folder: Path, found: Any, manifest: dict[str, Any]) -> str:
             "changed or moved since the study began, and one study never mixes two "
             "networks; restore the file, or choose another --out"
         )
+    # what differs, where the study is the same one
+    held = options if isinstance(options, dict) else {}
+    asked = manifest["options"]
+    differ = [k for k in manifest if k != "options" and found.get(k) != manifest[k]]
+    differ += [k for k in {**held, **asked} if held.get(k) != asked.get(k)]
+    differ = ["bots or strategies" if k == "strategies" else k for k in differ]
+    same = found.get("study") == manifest["study"]
+    verb = "differs" if len(differ) == 1 else "differ"
+    differing = f"; its {', '.join(differ)} {verb}" if same and differ else ""
     return (
         f"{folder} holds another study ({found.get('study')}, rules {found.get('rules')}, "
         f"{found.get('deals')} deals, seed {found.get('seed')}, bots or strategies "
-        f"{', '.join(map(str, old[:-1]))}): it cannot be continued "
+        f"{', '.join(map(str, old[:-1]))}{differing}): it cannot be continued "
         "with these options; choose another --out"
     )
 

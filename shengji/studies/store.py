@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,31 @@ from shengji.round.rules import Rules
 
 if TYPE_CHECKING:
     from shengji.studies.definition import Study
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a run found in its folder before running a chunk: `read` of its `total` units
+    (deals or matches) finished there, read from the folder rather than computed again."""
+
+    folder: Path
+    read: int
+    total: int
+    unit: str = "deals"
+
+    def __str__(self) -> str:
+        """One line: what is read from the folder, what is computed."""
+        if not self.read:
+            return f"{self.folder}: {self.total:,} {self.unit} to compute"
+        if self.read == self.total:
+            return (
+                f"{self.folder} holds this run already: its {self.total:,} {self.unit} are "
+                "read from it, none computed"
+            )
+        return (
+            f"{self.folder} holds {self.read:,} of this run's {self.total:,} {self.unit}: "
+            f"those are read from it, {self.total - self.read:,} computed"
+        )
 
 
 def manifest_of(

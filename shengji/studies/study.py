@@ -48,6 +48,7 @@ from shengji.studies.definition import Study
 from shengji.studies.duels import DUELS, LEARNED_COST, duel_deals, score_hist
 from shengji.studies.runner import run
 from shengji.studies.stats import Sums, level_delta
+from shengji.studies.store import Found
 
 LEVEL = 2  # every study round is played at level 2 by both teams
 
@@ -445,6 +446,7 @@ def run_study(
     predeal: Any = None,
     bottom: Any = None,
     require: Any = None,
+    notice: Callable[[Found], object] | None = None,
 ) -> dict[str, Any]:
     """Run a study; writes summary.json, deals.parquet and the plots into `out` and returns
     the summary. A folder holding the same study (same rules, deals, seed and options) is
@@ -462,7 +464,9 @@ def run_study(
     first chosen) or a native bot's text ("greedy:call=eager"). predeal {seat: cards},
     bottom: cards fixed to seats 0..3 (absolute; seat 0 draws first) or to the bottom, the
     rest dealt uniformly (shengji.core.deals); `require`: counts the deals' places hold
-    (sj.require, or its clauses as text), dealt directly; redeals are not conditioned."""
+    (sj.require, or its clauses as text), dealt directly; redeals are not conditioned.
+    `notice` is told, before any chunk runs, how many deals `out` held finished (a
+    shengji.studies.store.Found: those are read, not computed again)."""
     if name not in STUDIES or STUDIES[name].versus:
         named = ", ".join(n for n, s in STUDIES.items() if not s.versus)
         raise StudyError(
@@ -497,4 +501,5 @@ def run_study(
         progress,
         backend,
         ray_address,
+        notice,
     )
