@@ -258,3 +258,125 @@ def test_a_page_that_cannot_be_written_is_one_line(tmp_path, capsys):
             main(["view", str(saved), "-o", out])
         assert stop.value.code == 2
         assert capsys.readouterr().err == f"shengji: error: cannot write {out}: {why}\n"
+
+
+# -- a study's, a duel's and a ladder's folder -------------------------------------------------
+
+
+def run_command(capsys, args):
+    """`shengji ARGS`, which must succeed: its (stdout, stderr)."""
+    assert main(args) == 0
+    return capsys.readouterr()
+
+
+def written_folder(out):
+    """The folder a study's, duel's or ladder's `written:` line names."""
+    return re.search(r"^written: (\S+)/", out, re.M).group(1)
+
+
+def test_each_command_has_its_own_default_folder(tmp_path, monkeypatch, capsys):
+    """The README's study, then studies.md's, another study, the README's two duels and two
+    ladders, one after another in one folder, none with --out: each has a folder of its own."""
+    require_extra("study")
+    monkeypatch.chdir(tmp_path)
+    commands = [
+        ["study", "trump-calling", "--deals", "300"],
+        ["study", "trump-calling", "--deals", "200", "--bots", "greedy"],
+        ["study", "burying", "--deals", "100"],
+        ["duel", "--a", "greedy:call=eager", "--b", "greedy", "--deals", "200"],
+        ["duel", "--a", "greedy:call=eager", "--b", "greedy:patience=7", "--deals", "200"],
+        ["ladder", "--bots", "greedy,random,expert", "--deals", "20"],
+        ["ladder", "--bots", "greedy,random", "--deals", "20"],
+    ]
+    folders = []
+    for args in commands:
+        out, err = run_command(capsys, [*args, "--workers", "1"])
+        folder = written_folder(out)
+        assert f"{folder}: " in err and "this command's own folder" in err, err
+        result = "ladder.json" if args[0] == "ladder" else "summary.json"
+        assert (tmp_path / folder / result).exists()
+        folders.append(folder)
+    assert len(set(folders)) == len(commands)
+    assert folders[0].startswith("study-trump-calling-") and folders[3].startswith("duel-")
+    # the workers and the folder's options leave the numbers, and so the folder, as they are
+    out, _ = run_command(capsys, [*commands[0], "--workers", "2"])
+    assert written_folder(out) == folders[0]
+
+
+def test_the_same_command_again_says_what_it_read_from_its_folder(tmp_path, monkeypatch, capsys):
+    require_extra("study")
+    monkeypatch.chdir(tmp_path)
+    args = ["duel", "--a", "greedy", "--b", "random", "--deals", "300", "--workers", "1"]
+    first = run_command(capsys, args)
+    assert "300 deals to compute" in first.err and "read from" not in first.err
+    again = run_command(capsys, args)
+    assert again.out == first.out
+    folder = written_folder(first.out)
+    assert f"{folder} holds this run already: its 300 deals are read from it, none computed" in (
+        again.err
+    )
+    # a folder holding part of the run: the rest computed, and said
+    args = ["study", "trump-calling", "--deals", "50001", "--play-every", "0", "--workers", "1"]
+    first = run_command(capsys, args)
+    folder = tmp_path / written_folder(first.out)
+    for part in (folder / "chunks").glob("000000050000.*"):  # the last chunk: one deal
+        part.unlink()
+    again = run_command(capsys, args)
+    assert again.out == first.out
+    assert "holds 50,000 of this run's 50,001 deals: those are read from it, 1 computed" in (
+        again.err
+    )
+
+
+def test_an_explicit_out_of_another_run_is_refused_naming_what_differs(
+    tmp_path, monkeypatch, capsys
+):
+    require_extra("study")
+    monkeypatch.chdir(tmp_path)
+    out = str(tmp_path / "o")
+    args = ["study", "trump-calling", "--deals", "300", "--workers", "1"]
+    run_command(capsys, [*args, "--out", out])
+    for other, differ in [
+        (["--seed", "1"], "its seed differs"),
+        (["--bots", "expert"], "its bots differs"),
+        (["--deals", "200", "--play-every", "3"], "its deals, play_every differ"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            main([*args, *other, "--out", out])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and f"{out} holds another study" in err, err
+        assert differ in err and "choose another --out" in err, err
+        assert main([*args, *other]) == 0  # its own folder, without --out
+        capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["duel", "--a", "greedy", "--b", "random", "--deals", "300", "--out", out])
+    assert "holds another study (trump-calling" in capsys.readouterr().err
+
+
+def bot_forms(text):
+    """The bots a help text shows by their text forms (each followed by what it is, in
+    brackets), and those it names as not taken ("not pimc, search: ...")."""
+    text = " ".join(text.split())
+    shown = set(re.findall(r"(?<![\w-])([a-z]+)(?::\S+)? \(", text))
+    for names in re.findall(r"\(not ([a-z, ]+):", text):
+        shown.update(names.split(", "))
+    return shown
+
+
+@pytest.mark.parametrize("command", ["duel", "demo", "simulate", "ladder", "study"])
+def test_every_bot_and_its_text_form_is_in_the_help(command, capsys):
+    from shengji.bots import TEXT_BOTS
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert set(TEXT_BOTS) <= bot_forms(capsys.readouterr().out)
+
+
+def test_the_help_s_bot_forms_are_every_bot_s_and_read_as_they_say():
+    from shengji.bots import TEXT_BOTS, bot_from_text, resolve_bots
+    from shengji.cli.parser import BOT_FORMS
+
+    assert list(BOT_FORMS) == list(TEXT_BOTS)
+    for name, (form, _, native) in BOT_FORMS.items():
+        bot = bot_from_text(name if name == "learned" else form)  # its form names a file
+        assert (resolve_bots(bot)[1][0] is None) == native, name

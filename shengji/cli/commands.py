@@ -5,15 +5,18 @@ ShengjiError, MissingExtra or OSError for shengji.cli.parser to report."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shengji as sj
 from shengji._optional import needs
 from shengji.bots import bots_from_text
 from shengji.cli.render import (
+    note,
     print_analysis,
     print_costs,
     print_payoff,
@@ -26,7 +29,12 @@ from shengji.play.records import read_record, write_text
 from shengji.play.serve import serve
 from shengji.play.text import pretty, pretty_hand
 
+if TYPE_CHECKING:
+    from shengji.studies.store import Found
+
 DUEL_DEALS = 100_000  # the duel's default on the command line
+# the options of a study, duel or ladder that leave its numbers as they are
+RUN_ONLY = ("command", "workers", "backend", "ray_address", "out", "resume")
 
 
 def study(args: argparse.Namespace) -> None:
@@ -35,6 +43,7 @@ def study(args: argparse.Namespace) -> None:
         import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     from shengji.studies import study as st
 
+    out, notice = run_folder(args, f"study-{args.name}")
     with progress_bar(args.deals, "deal", args.name) as update:
         summary = st.run_study(
             args.name,
@@ -42,7 +51,7 @@ def study(args: argparse.Namespace) -> None:
             deals=args.deals,
             seed=args.seed,
             workers=args.workers,
-            out=args.out,
+            out=out,
             resume=args.resume,
             progress=update,
             backend=args.backend,
@@ -54,10 +63,11 @@ def study(args: argparse.Namespace) -> None:
             predeal=parse_predeal(args.predeal),
             bottom=args.bottom,
             require=args.require,
+            notice=notice,
         )
     print_summary(summary)
     print_share(args)
-    print(f"written: {args.out}/summary.json, deals.parquet and the plots")
+    print(f"written: {out}/summary.json, deals.parquet and the plots")
 
 
 def duel(args: argparse.Namespace) -> None:
@@ -65,6 +75,7 @@ def duel(args: argparse.Namespace) -> None:
     with needs("shengji duel", "study"):
         import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
+    out, notice = run_folder(args, "duel")
     with progress_bar(args.matches or deals, "match" if args.matches else "deal", "duel") as update:
         result = sj.duel(
             args.a,
@@ -77,17 +88,52 @@ def duel(args: argparse.Namespace) -> None:
             workers=args.workers,
             backend=args.backend,
             ray_address=args.ray_address,
-            out=args.out,
+            out=out,
             resume=args.resume,
             progress=update,
             predeal=parse_predeal(args.predeal),
             bottom=args.bottom,
             accept=as_require(args.require),
+            notice=notice,
         )
     print_summary(result.summary)
     print_share(args)
     plot = "wins.png" if args.matches else "score.png"
-    print(f"written: {args.out}/summary.json, deals.parquet and {plot}")
+    print(f"written: {out}/summary.json, deals.parquet and {plot}")
+
+
+def run_folder(args: argparse.Namespace, kind: str) -> tuple[str, Callable[[Found], None]]:
+    """The folder of a study, duel or ladder, and the notice that prints (stderr) what the run
+    finds there: the results read from it rather than computed and, with no --out, the folder
+    chosen. That is this command's own: `kind` and 8 hex digits of the options that decide its
+    numbers (all but RUN_ONLY and those left unset, None, False or []: a new option leaves the
+    folders of older commands as they were). The same command continues it; another command
+    gets its own."""
+    if args.out is not None:
+        return args.out, lambda found: note(str(found)) if found.read else None
+    decides = {
+        k: v
+        for k, v in vars(args).items()
+        if k not in RUN_ONLY and v is not None and v is not False and v != []
+    }
+    if isinstance(decides.get("bots"), list):  # the ladder's, however spaced
+        decides["bots"] = ",".join(decides["bots"])
+    digest = hashlib.sha256(json.dumps(decides, sort_keys=True).encode()).hexdigest()
+    folder = f"{kind}-{digest[:8]}"
+    told: list[Found] = []
+
+    def notice(found: Found) -> None:
+        own = "this command's own folder, which the same command continues"
+        if not told and Path(found.folder) == Path(folder):
+            note(f"{found} ({own})")
+        else:
+            if not told:  # a ladder's: its pairs' folders are in it
+                note(f"{folder}: {own}")
+            if found.read:
+                note(str(found))
+        told.append(found)
+
+    return folder, notice
 
 
 def print_share(args: argparse.Namespace) -> None:
@@ -338,6 +384,7 @@ def ladder(args: argparse.Namespace) -> None:
     # the arguments as one list: a setting after a space belongs to the bot before it too
     bots = as_list(bots_from_text(",".join(args.bots)))
     pairs = len(bots) * (len(bots) - 1) // 2
+    out, notice = run_folder(args, "ladder")
     with progress_bar(pairs * (args.deals + args.matches), "deal", "ladder") as update:
         result = sj.ladder(
             bots,
@@ -346,12 +393,13 @@ def ladder(args: argparse.Namespace) -> None:
             seed=args.seed,
             matches=args.matches,
             workers=args.workers,
-            out=args.out,
+            out=out,
             resume=args.resume,
             progress=update,
+            notice=notice,
         )
     print(result.table())
-    print(f"written: {args.out}/ladder.json and a duel folder a pair")
+    print(f"written: {out}/ladder.json and a duel folder a pair")
 
 
 def as_list(bots: Any) -> list:

@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 
 from shengji._optional import MissingExtra
 from shengji._version import __version__
+from shengji.bots import TEXT_BOTS
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
 from shengji.studies.backends import stopping_on_signals
@@ -23,6 +24,17 @@ DESCRIPTION = (
 RULES = "a preset, v3, match16 or bo3, or a variant: v3:throw_penalty=20 (default v3)"
 SEED = cli_type(seed, "--seed")
 WORKERS = cli_type(count, "--workers", high=1024)
+# each bot with a text form (shengji.bots.TEXT_BOTS) as the help texts show it: its text form,
+# what it is, and whether it plays natively (as a study's baseline can)
+BOT_FORMS = {
+    "random": ("random", "random legal plays", True),
+    "greedy": ("greedy:call=eager,patience=5", "rules; calling, burying as settings", True),
+    "expert": ("expert:void_risk=3", "a club player's rules, each a setting", True),
+    "pimc": ("pimc:rollouts=200", "a determinizing search: slow", False),
+    "search": ("search", "the sharper pimc, the strongest: slow", False),
+    "learned": ("learned:path=ckpt.npz", "a network; learned: the shipped one", True),
+    "process": ("process:cmd=./mybot", "a program on the external-bot protocol", False),
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -31,6 +43,21 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         """Exit with status 2 and the error in one line."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def bots_help(native: bool = False) -> str:
+    """Every bot of TEXT_BOTS by its text form and what it is, for a help text; `native`: only
+    those that play natively, the others named after them."""
+    forms = {name: BOT_FORMS.get(name, (name, "", True)) for name in TEXT_BOTS}
+    listed = ", ".join(
+        f"{form} ({what})" if what else form
+        for form, what, plays_natively in forms.values()
+        if plays_natively or not native
+    )
+    if not native:
+        return f"{listed}; settings after a colon (docs/manual/bots.md)"
+    others = [name for name, (_, _, plays_natively) in forms.items() if not plays_natively]
+    return f"{listed} (not {', '.join(others)}: they play in Python, round by round)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,7 +151,7 @@ def add_study(sub: Any) -> None:
         help="worker processes (default: one per core; 1 runs in this "
         "process); the results do not depend on it",
     )
-    p.add_argument("--out", default="study-out", help="output folder (default study-out)")
+    add_out(p, "study", "study-NAME-DIGEST")
     p.add_argument(
         "--strategies",
         default=None,
@@ -169,15 +196,10 @@ def add_study(sub: Any) -> None:
         default=None,
         metavar="SPEC",
         help="the baseline each strategy plays in duplicate against, for its "
-        "duel_score: one of the study's strategies or a native bot "
-        "(greedy:call=eager; default the first strategy)",
+        "duel_score: one of the study's strategies (default the first) or a bot that plays "
+        f"natively: {bots_help(native=True)}",
     )
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the study already in --out (an error if there is "
-        "none), computing only what is missing",
-    )
+    add_resume(p, "study")
     add_conditions(p)
 
 
@@ -199,12 +221,9 @@ def add_duel(sub: Any) -> None:
         "--a",
         required=True,
         metavar="SPEC",
-        help="team A's bot: random, greedy, greedy:call=eager,patience=5, "
-        "pimc:rollouts=200 (search bots play round by round: slow), "
-        "learned (the shipped network, native) or "
-        "learned:path=ckpt.npz (another one)",
+        help=f"team A's bot, by its text form: {bots_help()}",
     )
-    p.add_argument("--b", required=True, metavar="SPEC", help="team B's bot")
+    p.add_argument("--b", required=True, metavar="SPEC", help="team B's bot (as --a)")
     p.add_argument(
         "--deals",
         type=cli_type(count, "--deals"),
@@ -240,7 +259,8 @@ def add_duel(sub: Any) -> None:
         metavar="ADDR",
         help="join the Ray cluster at ADDR (with --backend ray)",
     )
-    add_run_folder(p, "duel")
+    add_out(p, "duel", "duel-DIGEST")
+    add_resume(p, "duel")
     add_conditions(p)
 
 
@@ -262,15 +282,15 @@ def add_ladder(sub: Any) -> None:
         required=True,
         nargs="+",
         metavar="SPEC",
-        help="two bots or more, separated by spaces or commas: "
-        "expert,greedy,search,pimc:rollouts=200 (a part with = and no colon is a setting of "
-        "the bot before it)",
+        help="two bots or more, separated by spaces or commas (a part with = and no colon is "
+        f"a setting of the bot before it), by their text forms: {bots_help()}",
     )
     p.add_argument(
         "--deals",
         type=cli_type(count, "--deals"),
         default=2_000,
-        help="deals a pair, each played twice (default 2,000)",
+        help="deals a pair, each played twice (default 2,000: a few seconds a pair of "
+        "native bots, 20 minutes a pair with pimc or search on 2 cores)",
     )
     p.add_argument(
         "--matches",
@@ -283,7 +303,8 @@ def add_ladder(sub: Any) -> None:
         "--seed", type=SEED, default=0, help="seed of the deals (default 0, the evaluation deals)"
     )
     add_worker_processes(p)
-    add_run_folder(p, "ladder")
+    add_out(p, "ladder", "ladder-DIGEST")
+    add_resume(p, "ladder")
 
 
 def add_worker_processes(p: argparse.ArgumentParser) -> None:
@@ -296,13 +317,25 @@ def add_worker_processes(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_run_folder(p: argparse.ArgumentParser, what: str) -> None:
-    """--out and --resume of a command whose run is a folder the same command continues."""
-    p.add_argument("--out", default=f"{what}-out", help=f"output folder (default {what}-out)")
+def add_out(p: argparse.ArgumentParser, what: str, own: str) -> None:
+    """--out of a command whose run is a folder the same command continues."""
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help=f"output folder (default: this command's own, {own}, DIGEST naming the options "
+        "that decide the numbers: the same command continues it, another command gets "
+        f"another; a folder holding another {what} is refused)",
+    )
+
+
+def add_resume(p: argparse.ArgumentParser, what: str) -> None:
+    """--resume of a command whose run is a folder the same command continues."""
     p.add_argument(
         "--resume",
         action="store_true",
-        help=f"continue the {what} already in --out (an error if there is none)",
+        help=f"continue the {what} already in the folder (an error if there is none), "
+        "computing only what is missing",
     )
 
 
@@ -322,10 +355,7 @@ def add_demo(sub: Any) -> None:
         "--bots",
         default="greedy",
         metavar="SPEC",
-        help="a bot for all four seats, or four comma-separated: random, "
-        "greedy, greedy:call=eager,patience=5, pimc:rollouts=200, search, "
-        "learned (the shipped network), learned:path=ckpt.npz "
-        "(default greedy)",
+        help=f"a bot for all four seats, or four comma-separated (default greedy): {bots_help()}",
     )
     p.add_argument("--save", metavar="FILE", help="also write the round (or match) record as JSON")
     p.add_argument(
@@ -360,11 +390,8 @@ def add_simulate(sub: Any) -> None:
         "--bots",
         default="greedy",
         metavar="SPEC",
-        help="a bot for all seats, or four comma-separated: "
-        "greedy,random,greedy,random; a bot's settings follow a colon: "
-        "greedy:call=eager,patience=5,random,greedy,random; pimc plays "
-        "round by round; learned (the shipped network) or "
-        "learned:path=ckpt.npz natively (default greedy)",
+        help="a bot for all seats, or four comma-separated: greedy,random,greedy,random "
+        f"(default greedy); text forms: {bots_help()}",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
     p.add_argument(

@@ -211,6 +211,13 @@ def progress_bar(total: int | None, unit: str, desc: str, out: Any = None) -> It
     yield MinuteLog(total, unit, desc, out).update
 
 
+def note(line: str) -> None:
+    """A line on stderr among a run's progress lines (above its bar, on a terminal)."""
+    with needs("a progress bar", "study"):
+        from tqdm import tqdm
+    tqdm.write(line, file=sys.stderr)
+
+
 class MinuteLog:
     """progress_bar away from a terminal: a line at most every LOG_EVERY_S seconds."""
 
