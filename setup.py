@@ -3,9 +3,12 @@
 SHENGJI_DEBUG=1 rebuilds it for a debug or fuzz run: bounds and initialisation checks on every
 memoryview access, no optimisation, and the undefined-behaviour sanitizer (which also catches
 indexing past the end of the fixed-size arrays in the kernels)."""
+import itertools
 import os
 import platform
 import re
+import sys
+import time
 
 import Cython
 import numpy
@@ -63,6 +66,20 @@ def extension(name):
 JOBS = os.cpu_count() or 1   # Cython translates, and the compiler builds, this many at once
 
 
+def say(line: str) -> None:
+    """A progress line of the build, on stderr, and on the terminal too where a front end
+    (pip) keeps stderr to itself: pip shows a build's output only with -v, and a compile of a
+    minute or two would otherwise show as a spinner alone."""
+    print(f"shengji: {line}", file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        return
+    try:
+        with open("/dev/tty", "w") as tty:   # none in CI, a container, or a daemon: skipped
+            tty.write(f"shengji: {line}\n")
+    except OSError:
+        pass
+
+
 # pip builds in a new, isolated environment each time, whose NumPy and Cython .pxd files are
 # new files: cythonize would translate every module again and the compiler build it again.
 # What an earlier build left in place is reused instead when nothing it came from changed.
@@ -108,6 +125,8 @@ def extensions():
     utility module with them."""
     fresh = [name for name in (SHARED, *EXTENSIONS) if translated(name)]
     stale = [extension(name) for name in (SHARED, *EXTENSIONS) if name not in fresh]
+    if stale:
+        say(f"translating {len(stale)} Cython modules to C on {JOBS} cores")
     modules = cythonize(stale, compiler_directives=directives, nthreads=JOBS,
                         build_dir=C_DIR or None, force=True,
                         shared_utility_qualified_name=f"shengji.{SHARED}") if stale else []
@@ -129,7 +148,14 @@ class BuildExt(build_ext):
     and setup.py, is what that would make, and is copied instead. Extensions built with
     other flags (SHENGJI_DEBUG) are built again, in place or in build/."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        # pip's editable build makes this command anew, without the setup script's options
+        if self.parallel is None:
+            self.parallel = JOBS
+
     def run(self):
+        self.started, self.compiled = time.monotonic(), itertools.count(1)
         try:
             with open(IN_PLACE_FLAGS) as f:
                 built_with = f.read()
@@ -139,6 +165,8 @@ class BuildExt(build_ext):
         if self.inplace and built_with != FLAGS:
             self.force = True
         super().run()
+        if next(self.compiled) > 1:
+            say(f"native core built in {time.monotonic() - self.started:.0f} s")
         if self.inplace:
             os.makedirs("build", exist_ok=True)
             with open(IN_PLACE_FLAGS, "w") as f:
@@ -152,8 +180,9 @@ class BuildExt(build_ext):
             self.mkpath(os.path.dirname(built))
             self.copy_file(in_place, built)
             return
+        say(f"compiling {ext.name} [{next(self.compiled)}/{len(self.extensions)}, "
+            f"{self.parallel} at a time]")
         super().build_extension(ext)
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt},
-      options={"build_ext": {"parallel": JOBS}})
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})

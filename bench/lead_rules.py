@@ -23,7 +23,7 @@ from tabulate import tabulate
 from write_results import BENCH, write_section
 
 import shengji as sj
-from shengji.bots import BOTS, BURIES
+from shengji.bots._policies import BOTS, BURIES
 from shengji.play.rounds import Table, true_world, view_of
 
 PHASES = ((0, 4, "early"), (5, 12, "mid"), (13, 24, "late"))  # tricks played before the lead
