@@ -6,11 +6,20 @@ and for the reference, measured in the same run, and their ratio (medians)."""
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # golden positions
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # rates, shared with write_results.py
 
 from extras import pytest_runtest_call, pytest_runtest_setup  # noqa: F401  (hooks)
 from rates import rates
+
+
+def pytest_collection_modifyitems(items):
+    """The benchmarks' smoke runs are the full run's, not the quick loop's."""
+    for item in items:
+        if item.path.parent == Path(__file__).resolve().parent:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_terminal_summary(terminalreporter, config):

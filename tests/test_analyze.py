@@ -291,6 +291,7 @@ def test_the_command_line_prints_the_ranked_table(capsys):
     assert len(out) == 3 + 3 and "bots greedy:bury=low" in out[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args,words",
     [

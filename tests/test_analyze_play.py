@@ -92,7 +92,7 @@ def played_by_hand(rec: sj.RoundRecord, trick: int, seat: int, play: sj.Cards, w
     return out["defender_points"], s.rise if s.dealer_holds else -s.rise
 
 
-@pytest.mark.parametrize("bots", ["greedy", "expert"])
+@pytest.mark.parametrize("bots", ["greedy", pytest.param("expert", marks=pytest.mark.slow)])
 def test_each_candidate_is_the_round_played_out_by_hand_in_the_same_worlds(bots):
     """With a few worlds, each candidate's outcome in each world is the round played out
     through the public API in that world (every world the history allows), for a lead and a

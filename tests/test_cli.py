@@ -274,6 +274,7 @@ def written_folder(out):
     return re.search(r"^written: (\S+)/", out, re.M).group(1)
 
 
+@pytest.mark.slow
 def test_each_command_has_its_own_default_folder(tmp_path, monkeypatch, capsys):
     """The README's study, then studies.md's, another study, the README's two duels and two
     ladders, one after another in one folder, none with --out: each has a folder of its own."""
@@ -303,6 +304,7 @@ def test_each_command_has_its_own_default_folder(tmp_path, monkeypatch, capsys):
     assert written_folder(out) == folders[0]
 
 
+@pytest.mark.slow
 def test_the_same_command_again_says_what_it_read_from_its_folder(tmp_path, monkeypatch, capsys):
     require_extra("study")
     monkeypatch.chdir(tmp_path)
@@ -328,6 +330,7 @@ def test_the_same_command_again_says_what_it_read_from_its_folder(tmp_path, monk
     )
 
 
+@pytest.mark.slow
 def test_an_explicit_out_of_another_run_is_refused_naming_what_differs(
     tmp_path, monkeypatch, capsys
 ):

@@ -246,6 +246,7 @@ def test_conditioned_duels(tmp_path):
         sj.duel("greedy", "random", deals=10, predeal={0: "BJ BJ"}, bottom="BJ")
 
 
+@pytest.mark.slow
 def test_conditioned_studies_and_command_line(tmp_path, capsys):
     from shengji.cli import main
     from shengji.studies import study as st

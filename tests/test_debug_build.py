@@ -76,6 +76,11 @@ def test_rules_tests_pass_on_the_checked_build(tmp_path):
             "-q",
             "-p",
             "no:cacheprovider",
+            # the quick loop's tests (v3 where a test runs every preset) with the full run's
+            # Hypothesis examples: a checked build runs several times slower
+            "-m",
+            "not slow",
+            "--hypothesis-profile=full",
             "--rootdir",
             str(ROOT),
             *tests,

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import shengji as sj
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +60,7 @@ def test_every_public_name_has_an_api_entry():
     assert set(sj.__all__) - entries == set()
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path):
     env = dict(
         os.environ,

@@ -150,6 +150,7 @@ def shrink_chunks(monkeypatch, name, size):
         monkeypatch.setitem(duels.DUELS, name, small)
 
 
+@pytest.mark.slow
 def test_same_numbers_for_any_workers_chunks_or_folder(monkeypatch, tmp_path):
     whole = sj.duel("greedy:call=eager", "random", deals=2500, seed=9, rules="match16", workers=1)
     shrink_chunks(monkeypatch, "duel", 700)

@@ -113,6 +113,7 @@ def test_a_process_a_decision_plays_as_a_process_a_seat(shell_bot):
     assert got.to_dict() | {"bots": []} == want.to_dict() | {"bots": []}
 
 
+@pytest.mark.slow
 def test_simulate_rounds_and_a_match_with_an_external_bot(shell_bot):
     bots = [shell_bot, "greedy", shell_bot, "greedy"]
     frame = sj.simulate_rounds(3, "bo3", bots, seed=2, workers=2)
@@ -145,6 +146,7 @@ def test_native_only_places_name_the_external_bot(shell_bot):
         sj.analyze_play(rec, (3, rec.tricks[3].leader), bots=[shell_bot] + ["greedy"] * 3)
 
 
+@pytest.mark.slow
 def test_messages_validate_against_the_schema(shell_bot):
     schema = json.loads(
         (Path(__file__).parents[1] / "docs" / "schema" / "bot-protocol.json").read_text()
@@ -554,6 +556,7 @@ def test_no_process_survives_a_finished_run(shell_bot, tmp_path):
     assert not any(alive(int(p)) for p in children)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see processes")
 def test_no_process_survives_ctrl_c(tmp_path):
     bot, pids = spawner(tmp_path, timeout=120.0)
@@ -710,6 +713,7 @@ def same_round(a, b):
     return a.to_dict() | {"bots": []} == b.to_dict() | {"bots": []}
 
 
+@pytest.mark.slow
 @given(
     SERVED,
     st.sampled_from(["v3", "match16", "bo3"]),
@@ -734,6 +738,7 @@ def serve_command(spec):
     return [sys.executable, "-m", "shengji", "serve-bot", spec]
 
 
+@pytest.mark.slow
 def test_serve_bot_plays_a_round_as_native_expert():
     text = f"process:cmd={command_text(tuple(serve_command('expert')))},timeout=5"
     for preset, seed in (("v3", 7), ("match16", 3)):

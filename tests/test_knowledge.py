@@ -21,7 +21,6 @@ from shengji.round._worlds import WorldSampler
 
 PRESETS = ["v3", "match16", "bo3"]
 # the heavier checks run v3 in the quick loop (pytest -m "not slow") and every preset in full
-PRESETS_V3_QUICK = ["v3"] + [pytest.param(p, marks=pytest.mark.slow) for p in PRESETS[1:]]
 PYTHON = [sj.BotSpec.python()] * 4
 
 
@@ -109,7 +108,8 @@ def decisions_of_python_round(preset, seed, first_round):
     yield engine, None
 
 
-@pytest.mark.parametrize("preset", PRESETS_V3_QUICK)
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("play", ["random", "greedy", "python"])
 def test_the_true_world_is_one_every_seat_allows(preset, play):
     counts = Counter()
@@ -241,7 +241,8 @@ def engine_weights(alternatives):
     return out
 
 
-@pytest.mark.parametrize("preset", PRESETS_V3_QUICK)
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
 def test_the_engine_knows_what_the_plain_reference_works_out(preset):
     """At plays of random-bot rounds, every seat's alternatives for every kind weigh each
     placement of the two copies as the plain reference (shengji.reference.knowledge) does."""

@@ -368,6 +368,7 @@ print(len(set(np.asarray(ours).tolist())))
 """
 
 
+@pytest.mark.slow
 def test_the_jax_forward_is_the_definition(checkpoint):
     # in a process of its own: JAX's threads would make this one's later forks unsafe
     needs_jax()

@@ -34,7 +34,7 @@ PRINT_SCORE = 'print(repr(d.metric("score", "team=a")["value"]))\n'
 @pytest.mark.parametrize(
     "a, b, deals",
     [
-        ("greedy", "random", 20_001),  # two chunks of native play
+        pytest.param("greedy", "random", 20_001, marks=pytest.mark.slow),  # two chunks
         pytest.param("pimc:rollouts=5", "greedy", 20, marks=pytest.mark.slow),
         pytest.param("learned", "greedy", 340, marks=pytest.mark.slow),
     ],
@@ -74,6 +74,7 @@ SUBCLASS = "class Mine(sj.Pimc):\n    pass\n"
 MINE_DUEL = 'd = sj.duel(Mine(rollouts=5), "greedy", deals=20, workers=2)\n' + PRINT_SCORE
 
 
+@pytest.mark.slow
 def test_a_class_the_workers_need_from_a_script_without_a_guard_is_one_line(tmp_path):
     done = run_script(tmp_path, SUBCLASS + MINE_DUEL)
     assert done.returncode == 1

@@ -75,6 +75,7 @@ for module in ("shengji.envs.aec", "shengji.envs.vector", "shengji.env", "shengj
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "blocked, argv, line",
     [

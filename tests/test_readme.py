@@ -56,6 +56,7 @@ def test_the_readme_checks_enough():
     assert sum(bool(r) for _, r in statements(README.read_text(encoding="utf-8"))) >= 10
 
 
+@pytest.mark.slow
 def test_analysis_examples_print_what_they_show(capsys, tmp_path, monkeypatch):
     """Each worked example of an analysis prints the table its page shows (the commands
     before it in its block run first, in one folder for all: a round saved by one example is

@@ -137,6 +137,7 @@ def test_single_field_mutations_are_refused_by_name(preset, seed, bots, first_ro
     check([saved(preset, seed, bots, first_round)], every=False)
 
 
+@pytest.mark.slow
 def test_a_conditioned_records_mutations_are_refused_by_name():
     """Its condition too: a changed condition deals another first deal, or none."""
     record = saved("v3", 8, "greedy", False, ((0, "BJ BJ"), (2, "2S")), "5H")

@@ -272,9 +272,10 @@ def test_simulate_reports_the_exact_share():
         (["bottom: points > 200"], "no deal meets bottom: points >= 201"),
         (["0: spades < 0"], "holds for no deal"),
         ([], "at least one clause"),
-        (
+        pytest.param(  # counting the ways takes seconds
             ["0: spades >= 8", "1: hearts >= 8", "bottom: points >= 40"],
             "too many ways to deal directly",
+            marks=pytest.mark.slow,
         ),
     ],
 )

@@ -134,6 +134,7 @@ def test_same_numbers_for_any_worker_count(reference_run, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_resume_computes_only_what_is_missing(reference_run, tmp_path, monkeypatch):
     out, summary = reference_run
     for name in os.listdir(out):
@@ -326,6 +327,7 @@ def test_burying_study_is_paired_and_consistent(tmp_path):
     assert frame["defender_points__voids"].iloc[11] == rec.defender_points
 
 
+@pytest.mark.slow
 def test_burying_with_random_play(tmp_path):
     """--bots random: the dealer buries by the strategy, every seat plays at random."""
     summary = st.run_study(

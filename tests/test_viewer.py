@@ -458,6 +458,7 @@ def test_the_page_steps_through_every_trick(browser, tmp_path):
     assert browser.errors() == []
 
 
+@pytest.mark.slow
 def test_a_match_page_goes_round_by_round(browser, tmp_path):
     match = sj.play_match("match16", seed=2, bots="greedy")
     page = sj.view(match, tmp_path / "match.html")

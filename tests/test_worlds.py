@@ -331,6 +331,7 @@ def hands_of(world):
     return [sj.Cards.from_masks(int(a), int(b)) for a, b in world[:4]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_worlds_replay_every_play_made(preset):
     """What the plays show beyond the voids (a pair answered by two odd cards: no pair then,

@@ -279,7 +279,7 @@ def _rules(v: Any, path: str) -> Rules:
     if isinstance(v, Rules):
         return v
     if not isinstance(v, (str, dict)):
-        raise _fail(path, "a preset's name or a dict of settings (Rules.to_dict())", v)
+        raise _fail(path, "rules as text (v3, v3:throw_penalty=20) or a dict (Rules.to_dict())", v)
     try:
         return Rules.from_dict(v)
     except ValueError as e:

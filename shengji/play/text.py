@@ -44,7 +44,7 @@ def round_text(rec: RoundRecord) -> str:
     trump = rec.trump or Trump(rec.levels[rec.dealer % 2], None)
     suit = trump.suit
     lines = [
-        f"Round of {rec.rules.name}, seed {rec.seed}: levels {RANK_NAMES[rec.levels[0]]} "
+        f"Round of {rec.rules.text()}, seed {rec.seed}: levels {RANK_NAMES[rec.levels[0]]} "
         f"(seats 0+2) and {RANK_NAMES[rec.levels[1]]} (seats 1+3)."
     ]
     for e in rec.events:
@@ -83,7 +83,7 @@ def round_text(rec: RoundRecord) -> str:
 def match_text(match: MatchRecord) -> str:
     """A match record, a line a round: the dealer, the trump, the defenders' points, who rose
     and both teams' levels after it; then the games and the winner."""
-    lines = [f"Match of {match.rules.name}, seed {match.seed}: {len(match.rounds)} rounds."]
+    lines = [f"Match of {match.rules.text()}, seed {match.seed}: {len(match.rounds)} rounds."]
     for i, (rec, levels) in enumerate(zip(match.rounds, match.levels), 1):
         s = rec.settlement
         trump = (
@@ -120,7 +120,7 @@ def round_repr(rec: RoundRecord) -> str:
     outcome = f"dealer holds +{s.rise}" if s.dealer_holds else f"defenders take over +{s.rise}"
     forfeit = "" if rec.forfeit is None else f", seat {rec.forfeit['seat']} forfeited"
     return (
-        f"RoundRecord({rec.rules.name}, seed {rec.seed}, dealer {rec.dealer}, trump "
+        f"RoundRecord({rec.rules.text()}, seed {rec.seed}, dealer {rec.dealer}, trump "
         f"{short_trump(rec.trump)}, defenders {rec.defender_points}{forfeit}, {outcome})"
     )
 
@@ -131,6 +131,6 @@ def match_repr(match: MatchRecord) -> str:
     won = match.games.count(match.winner)
     games = "game" if won == 1 else "games"
     return (
-        f"MatchRecord({match.rules.name}, seed {match.seed}, {len(match.rounds)} rounds, "
+        f"MatchRecord({match.rules.text()}, seed {match.seed}, {len(match.rounds)} rounds, "
         f"team {team_text(match.winner)} wins {won} {games} to {len(match.games) - won})"
     )
