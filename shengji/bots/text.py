@@ -4,7 +4,6 @@ bot (bot_label)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from shengji.bots.expert import Expert
@@ -14,6 +13,7 @@ from shengji.bots.learned import Learned
 from shengji.bots.pimc import Pimc
 from shengji.bots.settings import read_setting, settings_of
 from shengji.bots.spec import is_search_bot
+from shengji.core import validate
 from shengji.errors import BotError
 
 TEXT_BOTS = (
@@ -52,14 +52,7 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
         )
     if name == "process":
         return process_from_text(text, rest)
-    settings: dict[str, str] = {}
-    for item in re.split("[,:]", rest) if colon else ():
-        key, eq, value = (part.strip() for part in item.partition("="))
-        if not eq or not key or not value:
-            raise BotError(f"bot {text!r}: {item.strip()!r} is not key=value")
-        if key in settings:
-            raise BotError(f"bot {text!r}: {key} is set twice")
-        settings[key] = value
+    settings = validate.settings_text(text, rest, "bot", error=BotError) if colon else {}
     if name == "random":
         if settings or colon:
             raise BotError(f"bot {text!r}: random takes no settings")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import operator
+import re
 import reprlib
 from collections.abc import Callable
 from typing import Any
@@ -174,6 +175,24 @@ def round_args(
             f"needs equal levels, got {levels_!r}"
         )
     return out
+
+
+def settings_text(
+    text: str, rest: str, what: str, *, error: type[ShengjiError] = ArgumentError
+) -> dict[str, str]:
+    """The settings of a text form (a bot's `greedy:call=eager,patience=5`, a rules variant's
+    `v3:throw_penalty=20`): `rest`, what follows the name's colon, split at commas or colons
+    into `key=value` items, as text by key; an item that is not key=value, or a key given
+    twice, is an `error` naming `what` (the bot, the rules) and `text`."""
+    settings: dict[str, str] = {}
+    for item in re.split("[,:]", rest):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise error(f"{what} {text!r}: {item.strip()!r} is not key=value")
+        if key in settings:
+            raise error(f"{what} {text!r}: {key} is set twice")
+        settings[key] = value
+    return settings
 
 
 def cli_type(check: Callable[..., Any], name: str, **bounds: Any) -> Callable[[str], Any]:

@@ -213,14 +213,7 @@ class Rules:
                 f"unknown preset {name!r}{f' in {text!r}' if colon else ''}: choose one of "
                 f"{', '.join(PRESETS)} (settings after a colon: v3:throw_penalty=20)"
             )
-        settings: dict[str, str] = {}
-        for item in re.split("[,:]", rest) if colon else ():
-            key, eq, value = (part.strip() for part in item.partition("="))
-            if not eq or not key or not value:
-                raise RulesError(f"rules {text!r}: {item.strip()!r} is not setting=value")
-            if key in settings:
-                raise RulesError(f"rules {text!r}: {key} is set twice")
-            settings[key] = value
+        settings = validate.settings_text(text, rest, "rules", error=RulesError) if colon else {}
         unknown = [k for k in settings if k not in SETTING_KINDS]
         if unknown:
             raise RulesError(
