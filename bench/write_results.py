@@ -206,8 +206,8 @@ def duel_score(a, b, deals, preset, workers=1):
 def section_marks(name):
     """The lines that open and close a section of the results file that another script
     writes (bench/strength.py: "strength", bench/mistakes.py: "mistakes", bench/search_bound.py:
-    "search bound", bench/lead_rules.py: "lead rules", bench/expert_rules.py: "expert rules")
-    and a rewrite of the timings keeps."""
+    "search bound", bench/lead_rules.py: "lead rules", bench/expert_rules.py: "expert rules",
+    bench/disagreements.py: "disagreements") and a rewrite of the timings keeps."""
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
 
@@ -232,7 +232,14 @@ def write_section(path, name, body):
 def kept_sections(old):
     """The sections of the old results file that other scripts wrote, as they are."""
     kept = []
-    for name in ("strength", "mistakes", "search bound", "lead rules", "expert rules"):
+    for name in (
+        "strength",
+        "mistakes",
+        "search bound",
+        "lead rules",
+        "expert rules",
+        "disagreements",
+    ):
         begin, end = section_marks(name)
         if begin in old and end in old:
             kept.append((name, old[old.index(begin) + len(begin) : old.index(end)].strip("\n")))

@@ -52,6 +52,21 @@ def section_written(tmp_path, heading, script, *args):
     return text
 
 
+def test_disagreements_table_is_written_into_the_results_and_kept(tmp_path):
+    args = ["--presets", "bo3", "--rounds", "2", "--rollouts", "40", "--check-worlds", "10"]
+    text = section_written(tmp_path, "Disagreements", "bench/disagreements.py", *args)
+    assert "### bo3" in text and "2 rounds," in text
+    # every row names a place in the trick and what the search does otherwise
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0].startswith("| place") and len(rows) > 1
+    assert all(row.split("|")[1].strip() in PLACES for row in rows[1:])
+    assert all("search" in row.split("|")[4] or "expert" in row for row in rows[1:])
+    assert [name for name, _ in write_results().kept_sections(text)] == ["disagreements"]
+
+
+PLACES = ("lead", "2nd hand", "3rd hand", "4th hand")
+
+
 def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
     args += ["--search-rollouts", "10"]
