@@ -70,14 +70,16 @@ def say(line: str) -> None:
     """A progress line of the build, on stderr, and on the terminal too where a front end
     (pip) keeps stderr to itself: pip shows a build's output only with -v, and a compile of a
     minute or two would otherwise show as a spinner alone."""
-    print(f"shengji: {line}", file=sys.stderr, flush=True)
+    sys.stderr.write(f"shengji: {line}\n")   # one write: lines of parallel compiles stay whole
+    sys.stderr.flush()
     if sys.stderr.isatty():
         return
     try:
         with open("/dev/tty", "w") as tty:   # none in CI, a container, or a daemon: skipped
-            tty.write(f"shengji: {line}\n")
+            tty.write(f"\r\x1b[Kshengji: {line}\n")   # over pip's spinner line, not after it
     except OSError:
         pass
+
 
 
 # pip builds in a new, isolated environment each time, whose NumPy and Cython .pxd files are
@@ -125,11 +127,15 @@ def extensions():
     utility module with them."""
     fresh = [name for name in (SHARED, *EXTENSIONS) if translated(name)]
     stale = [extension(name) for name in (SHARED, *EXTENSIONS) if name not in fresh]
+    modules = []
     if stale:
-        say(f"translating {len(stale)} Cython modules to C on {JOBS} cores")
-    modules = cythonize(stale, compiler_directives=directives, nthreads=JOBS,
-                        build_dir=C_DIR or None, force=True,
-                        shared_utility_qualified_name=f"shengji.{SHARED}") if stale else []
+        count = len([ext for ext in stale if ext.name != f"shengji.{SHARED}"])
+        say(f"translating {count} Cython modules to C on {JOBS} cores")
+        start = time.monotonic()
+        modules = cythonize(stale, compiler_directives=directives, nthreads=JOBS,
+                            build_dir=C_DIR or None, force=True,
+                            shared_utility_qualified_name=f"shengji.{SHARED}")
+        say(f"translated in {time.monotonic() - start:.0f} s")
     for name in fresh:
         ext = extension(name)
         ext.sources = [os.path.join(C_DIR, source(name, ".c"))]
@@ -166,7 +172,7 @@ class BuildExt(build_ext):
             self.force = True
         super().run()
         if next(self.compiled) > 1:
-            say(f"native core built in {time.monotonic() - self.started:.0f} s")
+            say(f"compiled in {time.monotonic() - self.started:.0f} s")
         if self.inplace:
             os.makedirs("build", exist_ok=True)
             with open(IN_PLACE_FLAGS, "w") as f:

@@ -271,7 +271,7 @@ def run_command(capsys, args):
 
 def written_folder(out):
     """The folder a study's, duel's or ladder's `written:` line names."""
-    return re.search(r"^written: (\S+)/", out, re.M).group(1)
+    return re.search(r"^(?:written|read): (\S+)/", out, re.M).group(1)
 
 
 @pytest.mark.slow
@@ -312,7 +312,9 @@ def test_the_same_command_again_says_what_it_read_from_its_folder(tmp_path, monk
     first = run_command(capsys, args)
     assert "300 deals to compute" in first.err and "read from" not in first.err
     again = run_command(capsys, args)
-    assert again.out == first.out
+    # the same table, its last line saying the files were read, not written
+    assert again.out == first.out.replace("\nwritten: ", "\nread: ")
+    assert again.out.splitlines()[-1].startswith("read: ") and again.out != first.out
     folder = written_folder(first.out)
     assert f"{folder} holds this run already: its 300 deals are read from it, none computed" in (
         again.err
@@ -324,7 +326,7 @@ def test_the_same_command_again_says_what_it_read_from_its_folder(tmp_path, monk
     for part in (folder / "chunks").glob("000000050000.*"):  # the last chunk: one deal
         part.unlink()
     again = run_command(capsys, args)
-    assert again.out == first.out
+    assert again.out == first.out  # one deal computed: written
     assert "holds 50,000 of this run's 50,001 deals: those are read from it, 1 computed" in (
         again.err
     )
@@ -340,9 +342,9 @@ def test_an_explicit_out_of_another_run_is_refused_naming_what_differs(
     args = ["study", "trump-calling", "--deals", "300", "--workers", "1"]
     run_command(capsys, [*args, "--out", out])
     for other, differ in [
-        (["--seed", "1"], "its seed differs"),
-        (["--bots", "expert"], "its bots differs"),
-        (["--deals", "200", "--play-every", "3"], "its deals, play_every differ"),
+        (["--seed", "1"], "what differs: seed"),
+        (["--bots", "expert"], "what differs: bots"),
+        (["--deals", "200", "--play-every", "3"], "what differs: deals, play_every"),
     ]:
         with pytest.raises(SystemExit) as stop:
             main([*args, *other, "--out", out])
@@ -366,12 +368,15 @@ def bot_forms(text):
     return shown
 
 
-@pytest.mark.parametrize("command", ["duel", "demo", "simulate", "ladder", "study"])
+@pytest.mark.parametrize(
+    "command",
+    ["duel", "demo", "simulate", "ladder", "study", "analyze bury", "analyze trump"],
+)
 def test_every_bot_and_its_text_form_is_in_the_help(command, capsys):
     from shengji.bots import TEXT_BOTS
 
     with pytest.raises(SystemExit):
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     assert set(TEXT_BOTS) <= bot_forms(capsys.readouterr().out)
 
 

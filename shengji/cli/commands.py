@@ -43,7 +43,7 @@ def study(args: argparse.Namespace) -> None:
         import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     from shengji.studies import study as st
 
-    out, notice = run_folder(args, f"study-{args.name}")
+    out, notice, told = run_folder(args, f"study-{args.name}")
     with progress_bar(args.deals, "deal", args.name) as update:
         summary = st.run_study(
             args.name,
@@ -67,7 +67,7 @@ def study(args: argparse.Namespace) -> None:
         )
     print_summary(summary)
     print_share(args)
-    print(f"written: {out}/summary.json, deals.parquet and the plots")
+    print(f"{saved(told)}: {out}/summary.json, deals.parquet and the plots")
 
 
 def duel(args: argparse.Namespace) -> None:
@@ -75,7 +75,7 @@ def duel(args: argparse.Namespace) -> None:
     with needs("shengji duel", "study"):
         import tqdm  # noqa: F401  (the progress bar: missing, nothing is run first)
     deals = DUEL_DEALS if args.deals is None and args.matches is None else args.deals
-    out, notice = run_folder(args, "duel")
+    out, notice, told = run_folder(args, "duel")
     with progress_bar(args.matches or deals, "match" if args.matches else "deal", "duel") as update:
         result = sj.duel(
             args.a,
@@ -99,18 +99,27 @@ def duel(args: argparse.Namespace) -> None:
     print_summary(result.summary)
     print_share(args)
     plot = "wins.png" if args.matches else "score.png"
-    print(f"written: {out}/summary.json, deals.parquet and {plot}")
+    print(f"{saved(told)}: {out}/summary.json, deals.parquet and {plot}")
 
 
-def run_folder(args: argparse.Namespace, kind: str) -> tuple[str, Callable[[Found], None]]:
+def run_folder(
+    args: argparse.Namespace, kind: str
+) -> tuple[str, Callable[[Found], None], list[Found]]:
     """The folder of a study, duel or ladder, and the notice that prints (stderr) what the run
     finds there: the results read from it rather than computed and, with no --out, the folder
     chosen. That is this command's own: `kind` and 8 hex digits of the options that decide its
     numbers (all but RUN_ONLY and those left unset, None, False or []: a new option leaves the
     folders of older commands as they were). The same command continues it; another command
-    gets its own."""
+    gets its own. The list holds what the notice was told (saved reads it)."""
+    told: list[Found] = []
     if args.out is not None:
-        return args.out, lambda found: note(str(found)) if found.read else None
+
+        def notice_out(found: Found) -> None:
+            if found.read:
+                note(str(found))
+            told.append(found)
+
+        return args.out, notice_out, told
     decides = {
         k: v
         for k, v in vars(args).items()
@@ -120,7 +129,6 @@ def run_folder(args: argparse.Namespace, kind: str) -> tuple[str, Callable[[Foun
         decides["bots"] = ",".join(decides["bots"])
     digest = hashlib.sha256(json.dumps(decides, sort_keys=True).encode()).hexdigest()
     folder = f"{kind}-{digest[:8]}"
-    told: list[Found] = []
 
     def notice(found: Found) -> None:
         own = "this command's own folder, which the same command continues"
@@ -133,7 +141,13 @@ def run_folder(args: argparse.Namespace, kind: str) -> tuple[str, Callable[[Foun
                 note(str(found))
         told.append(found)
 
-    return folder, notice
+    return folder, notice, told
+
+
+def saved(told: list[Found]) -> str:
+    """How a run's last line names its files: "read" where its folder held every deal (or
+    match) already, "written" where it computed any."""
+    return "read" if told and all(found.read == found.total for found in told) else "written"
 
 
 def print_share(args: argparse.Namespace) -> None:
@@ -384,7 +398,7 @@ def ladder(args: argparse.Namespace) -> None:
     # the arguments as one list: a setting after a space belongs to the bot before it too
     bots = as_list(bots_from_text(",".join(args.bots)))
     pairs = len(bots) * (len(bots) - 1) // 2
-    out, notice = run_folder(args, "ladder")
+    out, notice, told = run_folder(args, "ladder")
     with progress_bar(pairs * (args.deals + args.matches), "deal", "ladder") as update:
         result = sj.ladder(
             bots,
@@ -399,7 +413,7 @@ def ladder(args: argparse.Namespace) -> None:
             notice=notice,
         )
     print(result.table())
-    print(f"written: {out}/ladder.json and a duel folder a pair")
+    print(f"{saved(told)}: {out}/ladder.json and a duel folder a pair")
 
 
 def as_list(bots: Any) -> list:

@@ -601,9 +601,8 @@ def add_analysis_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bots",
         default="greedy",
-        help="who plays: greedy, expert, random or pimc (options after colons: "
-        "pimc:rollouts=100, slow: about 0.15 s a play-out), for every "
-        "seat or four separated by commas (default greedy)",
+        help="who plays, for every seat or four separated by commas (default greedy; a "
+        f"search is slow here, about 0.15 s a play-out at pimc:rollouts=100): {bots_help()}",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
     p.add_argument(

@@ -305,8 +305,7 @@ def mismatch(folder: Path, found: Any, manifest: dict[str, Any]) -> str:
     differ += [k for k in {**held, **asked} if held.get(k) != asked.get(k)]
     differ = ["bots or strategies" if k == "strategies" else k for k in differ]
     same = found.get("study") == manifest["study"]
-    verb = "differs" if len(differ) == 1 else "differ"
-    differing = f"; its {', '.join(differ)} {verb}" if same and differ else ""
+    differing = f"; what differs: {', '.join(differ)}" if same and differ else ""
     return (
         f"{folder} holds another study ({found.get('study')}, rules {found.get('rules')}, "
         f"{found.get('deals')} deals, seed {found.get('seed')}, bots or strategies "
