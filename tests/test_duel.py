@@ -365,3 +365,14 @@ def test_duel_chunk_reads_texts_and_objects_alike():
     assert texts[1] == objects[1]
     for k in texts[2]:
         assert list(texts[2][k]) == list(objects[2][k])
+
+
+def test_a_duel_s_repr_is_one_line_with_its_score():
+    duel = sj.duel("greedy:call=eager", "greedy", deals=200)
+    score = duel.metric("score", "team=a")
+    text = repr(duel)
+    assert "\n" not in text and len(text) < 160
+    assert text.startswith("Duel(greedy:call=eager vs greedy, v3, 200 deals, seed 0: score ")
+    assert f"{score['value']:+.4f} [{score['ci_low']:+.4f}, {score['ci_high']:+.4f}]" in text
+    matches = repr(sj.duel("greedy", "random", matches=2, rules="bo3"))
+    assert matches.startswith("Duel(greedy vs random, bo3, 2 matches, seed 0: wins_mean ")

@@ -312,6 +312,19 @@ class Duel:
     frame: Any
     summary: dict[str, Any]
 
+    def __repr__(self) -> str:
+        """One line: the bots, the rules, the deals (or matches) and the first metric, team
+        A's score (or wins) with its 95% interval; the frame and summary hold the rest."""
+        s = self.summary
+        first = s["metrics"][0]
+        unit = "matches" if first["name"] == "wins_mean" else "deals"
+        a, b = s["strategies"]
+        return (
+            f"Duel({a} vs {b}, {s['rules']}, {s['deals']:,} {unit}, seed {s['seed']}: "
+            f"{first['name']} {first['value']:+.4f} "
+            f"[{first['ci_low']:+.4f}, {first['ci_high']:+.4f}])"
+        )
+
     def metric(self, name: str, group: str | None = None) -> dict[str, Any]:
         """The summary's metric `name` (of `group`, where several groups have it): a
         ArgumentError names the metrics there are."""
