@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any
 
 from shengji.bots import Greedy, is_search_bot, resolve_bots
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core._core import Cards, points
 from shengji.core.cards import BOTTOM_SIZE, DECK_SIZE, DECKS, KIND_NAMES
 from shengji.core.deals import DRAWN
@@ -254,7 +254,7 @@ def _check(rec: RoundRecord) -> None:
         )
     # the JSON round trip, and the replay through the engine (every answer re-checked)
     try:
-        loaded = json.loads(json.dumps(rec.to_dict()))
+        loaded = jsontext.loads(json.dumps(rec.to_dict()), "the record's JSON")
     except (TypeError, ValueError) as e:
         raise _fail(f"the record is not JSON-able ({e})") from None
     back = RoundRecord.from_dict(loaded)

@@ -44,6 +44,7 @@ from shengji.bots._policies import BOTS
 from shengji.bots.greedy import Greedy
 from shengji.bots.settings import changed_settings, label
 from shengji.bots.spec import BotSpec
+from shengji.core import jsontext
 from shengji.errors import BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
@@ -237,9 +238,10 @@ DIGEST_SIZE = 16  # hex digits of a checkpoint's digest (Learned.sha256)
 def read_layout(where: str, entry: np.ndarray) -> dict[str, Any]:
     """The layout entry, checked against this package's (layout_of)."""
     try:
-        layout = json.loads(str(entry[()]))
-    except (ValueError, TypeError, IndexError):
+        text = str(entry[()])
+    except (TypeError, IndexError):
         raise BotError(f"{where}: its layout is not JSON") from None
+    layout = jsontext.loads(text, f"{where}: its layout", error=BotError)
     if not isinstance(layout, dict) or layout.get("format") != FORMAT:
         found = layout.get("format") if isinstance(layout, dict) else None
         raise BotError(

@@ -7,14 +7,13 @@ record."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core._core import Cards, Trump
 from shengji.core.cards import DECK_SIZE, HAND_SIZE, SUITS
 from shengji.core.deals import MAX_ATTEMPTS
@@ -119,6 +118,7 @@ class MatchRecord:
         .replay_match checks."""
         if not isinstance(d, dict):
             raise ShengjiError(f"not a match record: a dict of its fields, got {short(d)}")
+        jsontext.shallow(d, "not a match record: its data", error=ShengjiError)
         missing = set(MATCH_FIELDS) - set(d)
         if missing:
             raise ShengjiError(f"not a match record: missing {', '.join(sorted(missing))}")
@@ -415,6 +415,7 @@ def checked_fields(d: Any) -> dict[str, Any]:
     out); ShengjiError "not a round record: ..." naming the first field that does not fit."""
     if not isinstance(d, dict):
         raise ShengjiError(f"not a round record: a dict of its fields, got {short(d)}")
+    jsontext.shallow(d, "not a round record: its data", error=ShengjiError)
     missing = set(RECORD_FIELDS) - set(d) - set(OPTIONAL_FIELDS)
     if missing:
         raise ShengjiError(f"not a round record: missing {', '.join(sorted(missing))}")
@@ -427,19 +428,13 @@ def checked_fields(d: Any) -> dict[str, Any]:
 
 def read_record(path: str | os.PathLike, what: str) -> Any:
     """The JSON data of a saved record; ArgumentError naming the file when it is not UTF-8
-    JSON text (`what` says what it should have been)."""
+    JSON text or is nested too deep (jsontext.loads; `what` says what it should have been)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise file_error("read", path, e) from None
-    try:
-        return json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise ArgumentError(f"{path} is not UTF-8 text (byte {e.start}): not {what}") from None
-    except ValueError as e:
-        kind = "empty" if not data.strip() else f"not JSON ({e})"
-        raise ArgumentError(f"{path} is {kind}: not {what}") from None
+    return jsontext.loads(data, str(path), what)
 
 
 def write_text(path: str | os.PathLike, text: str) -> Path:

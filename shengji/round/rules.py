@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core._core import RANK_NAMES, Trump
 from shengji.core.results import Advance, Settlement
 from shengji.errors import RulesError
@@ -110,10 +110,12 @@ class Rules:
         ):
             raise RulesError(
                 "Rules.name must be a non-empty string without commas, colons or outer "
-                f"spaces (its text form holds it), got {self.name!r}"
+                f"spaces (its text form holds it), got {validate.short(self.name)}"
             )
         if not _whole(self.step) or self.step not in (10, 20, 40):
-            raise RulesError(f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {self.step!r}")
+            raise RulesError(
+                f"Rules.step must be 10, 20 or 40 (seed 002 §3), got {validate.short(self.step)}"
+            )
         if self.dealer_rises is not None:
             rows = self.dealer_rises
             if (
@@ -136,27 +138,28 @@ class Rules:
                 raise RulesError(
                     "Rules.dealer_rises must be 1 to 4 rows ((most points, levels), "
                     "...) with rising thresholds from 0 up, ending at 75, and "
-                    f"levels 1..13, got {rows!r}"
+                    f"levels 1..13, got {validate.short(rows)}"
                 )
         validate.integer(self.rise_cap, "Rules.rise_cap", 1, 13, optional=True, error=RulesError)
         if not isinstance(self.must_play, tuple) or any(
             not isinstance(v, int) or not 2 <= v <= 14 for v in self.must_play
         ):
             raise RulesError(
-                f"Rules.must_play must be a tuple of levels 2..14, got {self.must_play!r}"
+                "Rules.must_play must be a tuple of levels 2..14, got "
+                f"{validate.short(self.must_play)}"
             )
         cap = self.multiplier_cap
         if cap is not None and (not _whole(cap) or cap not in (2, 4, 8, 16, 32, 64)):
             raise RulesError(
                 "Rules.multiplier_cap must be None or a power of two from 2 to 64, "
-                f"got {self.multiplier_cap!r}"
+                f"got {validate.short(self.multiplier_cap)}"
             )
         validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200, error=RulesError)
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise RulesError(
                     f"Rules.{name} must be one of {', '.join(map(repr, allowed))}, "
-                    f"got {getattr(self, name)!r}"
+                    f"got {validate.short(getattr(self, name))}"
                 )
         for name in FLAGS:
             value = validate.flag(getattr(self, name), f"Rules.{name}", error=RulesError)
@@ -170,7 +173,9 @@ class Rules:
             error=RulesError,
         )
         if not _whole(self.series) or self.series not in (1, 3, 5):
-            raise RulesError(f"Rules.series must be 1, 3 or 5 games, got {self.series!r}")
+            raise RulesError(
+                f"Rules.series must be 1, 3 or 5 games, got {validate.short(self.series)}"
+            )
 
     @staticmethod
     def preset(name: str) -> Rules:
@@ -262,7 +267,10 @@ class Rules:
         if isinstance(d, str):
             return Rules.from_text(d)
         if not isinstance(d, dict):
-            raise RulesError(f"rules must be a preset name or a dict of settings, got {d!r}")
+            raise RulesError(
+                f"rules must be a preset name or a dict of settings, got {validate.short(d)}"
+            )
+        jsontext.shallow(d, "rules", error=RulesError)
         unknown = [k for k in d if k not in {f.name for f in dataclasses.fields(Rules)}]
         if unknown:
             raise RulesError(f"unknown Rules setting(s): {', '.join(sorted(map(repr, unknown)))}")
@@ -284,7 +292,9 @@ class Rules:
     def settle(self, points: int) -> Settlement:
         """The level change for the defenders' final points (§8), before must-play clamping."""
         if validate.integer(points, "defenders' points", 0, 10**6, error=RulesError) % 5:
-            raise RulesError(f"defenders' points must be a multiple of 5, got {points!r}")
+            raise RulesError(
+                f"defenders' points must be a multiple of 5, got {validate.short(points)}"
+            )
         return Settlement(*_engine.settle(self, points))
 
     def forfeited(self, dealer_fails: bool) -> tuple[int, Settlement]:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from shengji._version import __version__
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core.schema import SEATINGS
 from shengji.errors import ArgumentError, BotError, StudyError
 from shengji.round.rules import Rules
@@ -244,7 +244,7 @@ def ladder(
         "matches": matches,
         "seed": seed,
     }
-    manifest = json.loads(json.dumps(manifest))
+    manifest = jsontext.loads(json.dumps(manifest), "the ladder's manifest", error=StudyError)
     if out is not None:
         start_folder(os.fspath(out), manifest, resume)
     pairings = []
@@ -317,8 +317,8 @@ def start_folder(out: str, manifest: dict, resume: bool) -> None:
     path = os.path.join(out, MANIFEST)
     if os.path.exists(path):
         try:
-            with open(path, encoding="utf-8") as f:
-                held = json.load(f)["manifest"]
+            with open(path, "rb") as f:
+                held = jsontext.loads(f.read(), "its text", error=StudyError)["manifest"]
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise StudyError(f"{path} is not a ladder's: {e}") from None
         if held != manifest:

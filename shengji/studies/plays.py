@@ -18,7 +18,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import BotSpec, bot_text, resolve_bots
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core._core import RANK_NAMES, Cards, Trump, category, decompose, to_masks
 from shengji.core.cards import BB_ALL, HAND_SIZE, SEATS
 from shengji.core.validate import short
@@ -362,7 +362,9 @@ def pass_to_play(table: Table) -> tuple[str, int] | None:
 
 def position_of(data: Any) -> Table:
     """The position of a JSON file's data, {"position": {hands, trump, ...}} (position()'s
-    arguments by name); ArgumentError naming any other key, at either level."""
+    arguments by name); ArgumentError naming any other key, at either level, or data nested
+    too deep (jsontext.shallow)."""
+    jsontext.shallow(data, "the position")
     unknown = sorted(map(str, set(data) - {"position"}))
     if unknown:
         raise ArgumentError(

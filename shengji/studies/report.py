@@ -3,7 +3,6 @@ everything its numbers depend on, and the plots."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +11,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji._version import __version__
+from shengji.core import jsontext
 from shengji.errors import StudyError
 from shengji.studies.stats import Samples, Sums, level_delta, metric
 from shengji.studies.store import digest_of
@@ -144,7 +144,7 @@ def study_samples(out: str | os.PathLike) -> Samples:
 
     folder = Path(out)
     try:
-        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        summary = jsontext.loads((folder / "summary.json").read_bytes(), "summary.json")
         frame = pd.read_parquet(folder / "deals.parquet")
     except (OSError, ValueError) as e:
         raise StudyError(f"{out}: not a finished study's folder ({e})") from None

@@ -4,7 +4,6 @@ alone, so the numbers are the same for any worker count and either backend."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from shengji._optional import needs
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 from shengji.studies.backends import execute, stopping_on_signals
@@ -217,9 +216,10 @@ def run_in_folder(
     manifest_file = folder / "manifest.json"
     if manifest_file.exists():
         try:
-            found = json.loads(manifest_file.read_text())
-        except (OSError, ValueError):
+            text = manifest_file.read_bytes()
+        except OSError:
             raise StudyError(f"{manifest_file} is not a study manifest") from None
+        found = jsontext.loads(text, str(manifest_file), "a study manifest", error=StudyError)
         if found != manifest:
             raise StudyError(mismatch(folder, found, manifest))
     else:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from shengji._optional import needs
+from shengji.core import jsontext
 from shengji.core.schema import Column, arrow_table
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
@@ -94,7 +95,7 @@ def read_chunk(chunks: Path, digest: str, start: int, count: int) -> dict[str, A
         import pyarrow.parquet as pq
     path = chunk_path(chunks, start, "json")
     try:
-        saved = json.loads(path.read_text())
+        saved = jsontext.loads(path.read_bytes(), str(path), error=StudyError)
         ok = (
             isinstance(saved, dict)
             and saved.get("study") == digest
