@@ -196,7 +196,7 @@ def damaged_rounds() -> dict:
     for key, value, words in (
         ("trick", 99, "trick of the round"),
         ("seat", 4, "seat 0..3"),
-        ("levels", "a lot", "must be a number"),
+        ("levels", "a lot", "must be a finite number"),
         ("levels", -0.5, "is a cost"),
         ("best", "ZZ", "card text"),
         ("best", "BJ BJ SJ SJ", "is not a play seat"),

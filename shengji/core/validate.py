@@ -73,16 +73,26 @@ def real(
     error: type[ShengjiError] = ArgumentError,
 ) -> float:
     """`value` as a float (an int, a float or a NumPy number; not a bool or text) within
-    low..high, finite."""
+    low..high, finite (an int beyond a float's range, 10**400, is refused too); with infinite
+    bounds, any finite number."""
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
         value, (bool, np.bool_)
     )
     if ok:
-        value = float(value)
-        ok = math.isfinite(value) and low <= value <= high
+        try:
+            number = float(value)
+        except OverflowError:
+            ok = False
+        else:
+            ok = math.isfinite(number) and low <= number <= high
     if not ok:
-        raise error(f"{name} must be a number from {low:g} to {high:g}, got {short(value)}")
-    return value
+        bounds = (
+            "a finite number"
+            if math.isinf(low) and math.isinf(high)
+            else f"a number from {low:g} to {high:g}"
+        )
+        raise error(f"{name} must be {bounds}, got {short(value)}")
+    return number
 
 
 def seed(value: Any, name: str = "seed", *, error: type[ShengjiError] = ArgumentError) -> int:

@@ -352,6 +352,11 @@ cdef class Table:
         if view["bottom"] is not None:
             g.bottom = set_of(Cards(view["bottom"]))
         action = view["action"]
+        if action not in ("declare", "revolt", "bury", "play"):
+            raise PlayError("not a decision's view: its action is none of declare, revolt, "
+                            "bury and play")
+        if g.table == NULL and action in ("bury", "play"):
+            raise PlayError(f"a {action} decision needs the trump")
         if action == "declare":
             g.phase = PH_DRAW
             g.ask = ASK_SHOW
@@ -366,8 +371,6 @@ cdef class Table:
             g.phase = PH_STEAL if g.nburies else PH_BURY
             g.ask = ASK_BURY
         else:
-            if g.table == NULL:
-                raise PlayError("a play decision needs the trump")
             g.phase = PH_PLAY
             for i, trick in enumerate(view["tricks"]):
                 g.tricks[i].leader = trick["leader"]

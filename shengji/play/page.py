@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from shengji.core._core import RANK_NAMES, Cards, Trump, category, order
 from shengji.core.cards import HAND_SIZE, SEATS, SUIT_SYMBOLS, TRUMP_CATEGORY
-from shengji.core.validate import short
+from shengji.core.validate import real, short
 from shengji.errors import ArgumentError, ShengjiError
 from shengji.play.text import WHEN
 
@@ -281,15 +281,11 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
             raise ArgumentError(
                 f"{path}: trick {trick + 1} (an index, {trick}), seat {seat} is annotated twice"
             )
-        for key in ("levels", "points"):
-            value = note[key]
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-            ):
-                raise ArgumentError(f"{path}.{key} must be a number, got {short(value)}")
-        if note["levels"] < 0:
+        # as floats, checked here: 10**400 is none, and would fail the page's format instead
+        levels, points = (
+            real(note[key], f"{path}.{key}", -math.inf, math.inf) for key in ("levels", "points")
+        )
+        if levels < 0:
             raise ArgumentError(
                 f"{path}.levels is a cost (the best's mean minus this play's), 0 or more, got "
                 f"{short(note['levels'])}"
@@ -313,10 +309,5 @@ def annotation_data(annotations: Any, rec: RoundRecord) -> dict[str, Any] | None
                 )
             assert rec.trump is not None  # a round with a trick has a trump
             best = shown(cards, rec.trump)
-        plays[trick][seat] = [
-            note["levels"],
-            note["points"],
-            best,
-            *cost_texts(note["levels"], note["points"]),
-        ]
+        plays[trick][seat] = [levels, points, best, *cost_texts(levels, points)]
     return {"source": annotations["source"], "plays": plays}

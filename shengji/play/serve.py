@@ -6,11 +6,12 @@ table."""
 
 from __future__ import annotations
 
-import json
 from typing import IO, Any
 
 from shengji.bots import Expert, Greedy, bot_from_text, bot_text
 from shengji.bots.external import NO, PASS, PROTOCOL, YES
+from shengji.core import jsontext, validate
+from shengji.core.cards import BOTTOM_SIZE, CATEGORIES, DECK_SIZE, HAND_SIZE, SUITS
 from shengji.core.validate import short
 from shengji.errors import ArgumentError, BotError
 from shengji.play._table import Table
@@ -40,7 +41,7 @@ def answer_line(bot: Greedy | Expert, data: Any) -> str:
     """The bot's answer to one message (its JSON data), as the protocol's answer line."""
     if not isinstance(data, dict) or data.get("protocol") != PROTOCOL or "view" not in data:
         raise ArgumentError(f"not a message of the external-bot protocol {PROTOCOL}: {short(data)}")
-    view = data["view"]
+    view = checked_view(data["view"])
     table = Table.at_decision(Rules.from_dict(view["rules"]), view)
     cards, flag = table.bot_answer(bot.spec())
     if view["action"] == "revolt":
@@ -50,18 +51,63 @@ def answer_line(bot: Greedy | Expert, data: Any) -> str:
     return str(cards)
 
 
+def checked_view(view: Any) -> dict[str, Any]:
+    """The view of a message with the numbers Table.at_decision turns into the engine's small
+    integers checked against the protocol's ranges (docs/schema/bot-protocol.json): the
+    levels, the level, the trump's level and suit, the dealer, the declarer, the cards drawn,
+    the hand sizes, who buried, each trick's leader and winner, the voids; ArgumentError "view.<field> must be
+    ..." (a number out of range, 10**400 included, or not an integer). The rest is the
+    table's to check; a field missing or of another type is serve's KeyError or TypeError."""
+    if not isinstance(view, dict):
+        raise ArgumentError(f"view must be a dict of a view's fields, got {short(view)}")
+    validate.levels(view["levels"], "view.levels")
+    validate.integer(view["level"], "view.level", 2, 14, optional=True)
+    trump = view["trump"]
+    if isinstance(trump, dict):
+        validate.integer(trump["level"], "view.trump.level", 2, 14)
+        if trump["suit"] not in (*SUITS, None):
+            raise ArgumentError(
+                f"view.trump.suit must be one of {', '.join(SUITS)} or None (no trump), got "
+                f"{short(trump['suit'])}"
+            )
+    for name in ("dealer", "declarer", "leader"):
+        validate.seat(view[name], f"view.{name}", optional=True)
+    validate.integer(view["drawn"], "view.drawn", 0, DECK_SIZE)
+    for name, high in (("sizes", HAND_SIZE + BOTTOM_SIZE), ("buriers", 3)):
+        for i, value in enumerate(listed(view[name], f"view.{name}")):
+            validate.integer(value, f"view.{name}[{i}]", 0, high)
+    for i, trick in enumerate(listed(view["tricks"], "view.tricks")):
+        for name in ("leader", "winner"):
+            validate.seat(trick[name], f"view.tricks[{i}].{name}")
+    voids = listed(view["voids"], "view.voids")
+    if not all(isinstance(v, str) and set(v) <= set(CATEGORIES) for v in voids):
+        raise ArgumentError(
+            f"view.voids must hold each seat's void categories as text of {''.join(CATEGORIES)}, "
+            f"got {short(voids)}"
+        )
+    return view
+
+
+def listed(value: Any, name: str) -> list[Any] | tuple[Any, ...]:
+    """`value`, a list (or a tuple); else ArgumentError naming it."""
+    if not isinstance(value, (list, tuple)):
+        raise ArgumentError(f"{name} must be a list, got {short(value)}")
+    return value
+
+
 def serve(text: str, stdin: IO[str], stdout: IO[str]) -> None:
     """Answer each message line of `stdin` on `stdout` (flushed) until it ends; the bot's
     text form `text`. A line that is not a message raises ArgumentError naming it."""
     bot = served_bot(text)
     for number, line in enumerate(stdin, 1):
-        try:
-            data = json.loads(line)
-        except ValueError as e:
-            raise ArgumentError(f"serve-bot: line {number} is not JSON ({e})") from None
+        data = jsontext.loads(line, f"serve-bot: line {number}")
         try:
             answer = answer_line(bot, data)
         except (KeyError, TypeError) as e:
-            raise ArgumentError(f"serve-bot: line {number} lacks a view's field ({e})") from None
+            said = short(e.args[0] if e.args else None)
+            raise ArgumentError(
+                f"serve-bot: line {number}: a view's field is missing or of another type "
+                f"({type(e).__name__} {said})"
+            ) from None
         stdout.write(answer + "\n")
         stdout.flush()
