@@ -15,13 +15,14 @@ import numpy as np
 from shengji.bots._policies import BOTS, BURIES
 from shengji.bots.expert import Expert
 from shengji.bots.greedy import Greedy
-from shengji.bots.search import Search
+from shengji.bots.search import MAX_ROLLOUTS, Search
 from shengji.bots.settings import changed_settings, label
 from shengji.bots.spec import BotSpec
 from shengji.core import validate
 from shengji.core._core import Cards, legal_follows, legal_leads, to_masks
 from shengji.core.cards import BB_POINTS, trump_mask
 from shengji.errors import BotError, NoWorlds, ShengjiError
+from shengji.round._endgame import MAX_CARDS as ENDGAME_MAX_CARDS
 from shengji.round.views import REST, View, draw_worlds
 
 if TYPE_CHECKING:  # a search bot is handed the round's Table, which the layer above owns
@@ -71,13 +72,16 @@ class Pimc:
     the same worlds. Candidates: every legal follow, or as leads every unit and greedy's own
     lead; beyond `max_candidates`, greedy's choice and a seeded sample of the rest.
 
-    rollouts: the budget per decision, candidates x worlds (at least one world each).
-    ms: a budget in milliseconds instead (None: `rollouts`): a first world for every
-    candidate times a rollout, and the rest of the time is shared evenly by the search's
-    rounds (one with "even"), each played in a few calls sized by the pace measured so far
-    (a decision takes about `ms`, a tenth more at times); its choices then depend on the
-    machine's speed, so the same seed gives the same choices only with a rollout budget. A
-    time too short for one rollout raises a BotError.
+    rollouts: the budget per decision, candidates x worlds (at least one world each), at
+    most MAX_ROLLOUTS (20,000,000: a decision's worlds, at most half its rollouts, fit
+    View.sample_worlds' 10,000,000).
+    ms: a budget in milliseconds instead (None: `rollouts`), at most 10,000,000: a first
+    world for every candidate times a rollout, and the rest of the time is shared evenly by
+    the search's rounds (one with "even"), each played in a few calls sized by the pace
+    measured so far, its worlds drawn 10,000,000 at most at a time (a decision takes about
+    `ms`, a tenth more at times); its choices then depend on the machine's speed, so the
+    same seed gives the same choices only with a rollout budget. A time too short for one
+    rollout raises a BotError.
     score: "points", the team's final points (the defenders' points, negated for the
     dealer's team); "levels", the team's level change (Rules.settle: its rise, minus the
     other team's), the points breaking ties; "steps", the level change plus the team's points
@@ -94,7 +98,8 @@ class Pimc:
     endgame: with k > 0 the bots play a world out only until a lead where the hands hold k
     cards or fewer, and the exact solver (sj.solve_endgame) plays the rest best for both
     teams; its time grows steeply with k (about half a second a decision of 4 rollouts at
-    7; at 10 a first decision had not ended after 40 s). bury: "greedy", greedy's (its
+    7; at 10 a first decision had not ended after 40 s), and k is at most the solver's
+    limit, 8 cards a hand (shengji.round._endgame.MAX_CARDS). bury: "greedy", greedy's (its
     `greedy` settings); "search", the buries of each greedy bury strategy and the expert's
     compared as its plays are (the same budget and search, worlds sampled at the bury, each
     round played out from it). declare: "greedy", its declarations, reinforcements,
@@ -148,11 +153,11 @@ class Pimc:
     greedy: Greedy = field(default_factory=Greedy)
 
     def __post_init__(self) -> None:
-        validate.count(self.rollouts, "Pimc.rollouts", 1, 10**9, error=BotError)
+        validate.count(self.rollouts, "Pimc.rollouts", 1, MAX_ROLLOUTS, error=BotError)
         validate.count(self.max_candidates, "Pimc.max_candidates", 1, 10**6, error=BotError)
         validate.seed(self.seed, "Pimc.seed", error=BotError)
         validate.count(self.threads, "Pimc.threads", 1, 1024, error=BotError)
-        validate.integer(self.endgame, "Pimc.endgame", 0, 25, error=BotError)
+        validate.integer(self.endgame, "Pimc.endgame", 0, ENDGAME_MAX_CARDS, error=BotError)
         validate.integer(
             self.ms, "Pimc.ms (a budget in milliseconds)", 1, 10**7, optional=True, error=BotError
         )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from shengji.errors import BotError
-from shengji.round.views import View
+from shengji.round.views import MAX_WORLDS, View
 
 if TYPE_CHECKING:
     from shengji.bots.pimc import Pimc
@@ -20,6 +20,12 @@ if TYPE_CHECKING:
 GUARD_POINTS = 200  # Pimc.guard: points that count as a level in a world's result
 TIME_SLACK = 2  # Pimc.ms: worlds drawn at first for twice the rollouts the first pace allows
 TIME_BATCHES = 4  # ... and the calls a round may take to fill its share of the time
+# Pimc.rollouts at most: a decision's worlds must fit View.sample_worlds (MAX_WORLDS). Every
+# candidate of a round plays in each of its worlds, so a decision draws the sum over its
+# rounds of rollouts // rounds // (the candidates the round plays) (rollout_counts): at most
+# half its rollouts, as every round plays two or more (a single candidate is played without
+# a search, and halving leaves two or more to its last round)
+MAX_ROLLOUTS = 2 * MAX_WORLDS
 
 
 class Search:
@@ -93,21 +99,20 @@ class Search:
         return alive[np.lexsort(keys)]
 
     def best(self) -> int:
-        """The index of the candidate to play, by the budget and search of the Pimc."""
+        """The index of the candidate to play, by the budget and search of the Pimc (the
+        only one, unplayed, when there is one)."""
         n = len(self.masks)
+        if n == 1:
+            return 0
         alive = np.arange(n)
-        rounds = 1 if self.pimc.search == "even" else max(1, math.ceil(math.log2(n)))
-        alive_counts = [n]
-        for _ in range(rounds - 1):
-            alive_counts.append((alive_counts[-1] + 1) // 2)
-        # the anchor may play on beside the better half
-        playing = [n] + [k + (self.anchor is not None) for k in alive_counts[1:]]
+        alive_counts, playing = search_rounds(n, self.pimc.search, self.anchor is not None)
+        rounds = len(playing)
         timed = self.pimc.ms is not None
         if timed:  # every candidate is played in a first world, the pace timed
             self.timed_start(alive, sum(1 / k for k in playing) / rounds)
             counts = [0] * rounds
         else:
-            counts = [max(1, self.pimc.rollouts // rounds // k) for k in playing]
+            counts = rollout_counts(self.pimc.rollouts, playing)
             self.stock = self.worlds(sum(counts))
         for r, count in enumerate(counts):
             if timed:
@@ -169,8 +174,11 @@ class Search:
 
     def draw(self, seconds: float) -> None:
         """Worlds for `seconds` more of rollouts at the pace so far, drawing included (at the
-        last draw's cost a world), added to the stock (none for no time)."""
+        last draw's cost a world), added to the stock (none for no time): no more than make
+        the stock MAX_WORLDS (View.sample_worlds' most), which a long time budget may ask
+        for (timed_round plays on in more calls)."""
         k = int(seconds / (self.pace() / self.worlds_per_rollout + self.world_cost))
+        k = min(k, MAX_WORLDS - len(self.stock))
         if k > 0:
             start = time.perf_counter()
             fresh = self.worlds(k)
@@ -181,9 +189,11 @@ class Search:
         """With a time budget, a round of the search: `alive` played in the stock's worlds
         until its even share of the time left is spent, in at most TIME_BATCHES calls, each
         sized by the pace so far (pace); more worlds drawn where the stock runs out and the
-        time left is worth a sampler's setup."""
+        time left is worth a sampler's setup. A call of a whole stock of MAX_WORLDS worlds
+        (a long budget's: draw holds no more) is not counted among the TIME_BATCHES."""
         end = time.perf_counter() + (self.deadline - time.perf_counter()) / rounds_left
-        for _ in range(TIME_BATCHES):
+        batches = 0
+        while batches < TIME_BATCHES:
             count = int((end - time.perf_counter()) / self.pace()) // len(alive)
             if count <= 0:
                 return
@@ -193,3 +203,25 @@ class Search:
             if not len(worlds):
                 return
             self.play(alive, worlds)
+            if len(worlds) < MAX_WORLDS:
+                batches += 1
+
+
+def search_rounds(n: int, search: str, anchored: bool) -> tuple[list[int], list[int]]:
+    """The rounds of a search of n candidates (two or more): the candidates alive at each
+    round's start (n, then the better half, rounded up, with "halving"; one round with
+    "even") and those it plays (the anchor, Pimc.guard, playing on beside the better half)."""
+    rounds = 1 if search == "even" else max(1, math.ceil(math.log2(n)))
+    alive_counts = [n]
+    for _ in range(rounds - 1):
+        alive_counts.append((alive_counts[-1] + 1) // 2)
+    return alive_counts, [n] + [k + anchored for k in alive_counts[1:]]
+
+
+def rollout_counts(rollouts: int, playing: list[int]) -> list[int]:
+    """The worlds of each round of a rollout budget (at least one): its even share of the
+    budget over the candidates the round plays. Their sum is a decision's worlds: where each
+    round plays two or more, at most rollouts / 2, or one a round for a budget smaller than
+    the candidates (MAX_ROLLOUTS)."""
+    rounds = len(playing)
+    return [max(1, rollouts // rounds // k) for k in playing]

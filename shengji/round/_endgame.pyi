@@ -5,6 +5,8 @@ from typing import Any
 from shengji.core._core import Cards, Trump
 from shengji.core.results import Endgame
 
+MAX_CARDS: int
+
 def solve_endgame(
     hands: Sequence[Cards | str],
     trump: Trump | str,

@@ -42,6 +42,14 @@ from shengji.core.results import Endgame, Settlement
 from shengji.errors import ArgumentError, EngineError, PlayError
 from shengji.round.rules import Rules
 
+# The most cards a hand solve_endgame (and Pimc.endgame) takes: its time grows about tenfold a
+# trick and varies a hundredfold between positions of one size. CPU seconds on the leads of
+# greedy v3 rounds (bench/bench_endgame.py's positions, 2 shared cores), the value alone /
+# every lead valued (the default): 8 cards 0.001-0.18 / 0.03-1.1 (8 positions), 9 cards
+# 0.03-17 / 0.15-45 (4), 10 cards 0.26-76 / 0.36-70 and 2 of 4 unfinished after 150 s of the
+# clock, 12 cards neither of 2 finished in 150 s (docs/engine.md "The exact endgame")
+MAX_CARDS = 8
+
 
 cdef enum:
     EXACT = 1
@@ -493,6 +501,10 @@ cdef tuple checked_position(hands, leader, dealer, bottom, points):
     if not 1 <= sizes[0] <= MAX_HAND:
         raise PlayError(f"not an endgame position: a hand holds 1 to {MAX_HAND} cards, "
                         f"got {sizes[0]}")
+    if sizes[0] > MAX_CARDS:
+        raise PlayError(f"the endgame solver takes hands of at most {MAX_CARDS} cards (its "
+                        f"time grows about tenfold a trick: 10 may take minutes), got "
+                        f"{sizes[0]}")
     down = Cards(bottom)
     if len(down) != BOTTOM_SIZE:
         raise PlayError(f"not an endgame position: the bottom holds {BOTTOM_SIZE} cards, "
@@ -530,7 +542,9 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
     equivalent cards apart (the same values, more slowly). A position
     that cannot arise (a hand of unequal size, a third copy of a card, a bottom that is not 8
     cards) raises PlayError naming it. The search grows about tenfold a trick: the last 5
-    tricks take about a millisecond, the last 7 a second (bench/bench_endgame.py)."""
+    tricks take about a millisecond, the last 7 a second, the last 8 up to a few seconds
+    (bench/bench_endgame.py); hands of more than MAX_CARDS (8) cards are refused (PlayError),
+    as 10 may take minutes."""
     cdef Solver S
     cdef CardSet hs[4]
     cdef CardSet best, lead, forced
