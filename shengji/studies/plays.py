@@ -34,6 +34,7 @@ from shengji.play._playout import places_deck
 from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord
 from shengji.play.replay import replay, replay_step, replay_table, replay_to
+from shengji.round._endgame import MAX_CARDS as EXACT_MAX_CARDS  # the solver's limit
 from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
 from shengji.studies.analyze import cards_of, hand_of, show_of, trump_of, trump_text
@@ -44,7 +45,6 @@ __all__ = ["analyze_play", "analyze_round", "position"]
 MAX_WORLDS = 1_000_000
 MAX_CANDIDATES = 100  # plays played out where there are more legal ones (candidates_of)
 LEADS_LISTED = 10_000  # leads listed to choose the throws from, each category in turn
-EXACT_MAX_CARDS = 8  # cards a hand the solver values within seconds (7: about 1 s, 8: up to 11 s)
 PLAY_COLUMNS = ("level_delta_mean", "ci_low", "ci_high", "defender_points_mean", "n", "made")
 ROUND_COLUMNS = (
     "trick",
