@@ -172,6 +172,22 @@ def test_points_fed_only_to_a_trick_sure_to_be_won():
     assert plays(table, "expert") == ["10S"]
 
 
+def test_keep_pairs_feeds_and_discards_without_splitting_a_pair():
+    # the partner's A♠ is sure: off, the K♠ of a pair is fed; on, the pair is kept
+    table = position(1, {3: "KS KS 4S"}, ["AS", "3S"])
+    assert plays(table, "expert", "expert:keep_pairs=false") == ["4S", "KS"]
+    # void in spades under the partner's A♠A♠: two cards fed, none of them from a pair
+    hand = "KC KC 4C 4C 5C 7C 9C 3D 3D 5D 6D 8D 9D 10D QD JD 3H 3H 4H 5H 6H 7H 8H BJ SJ"
+    table = position(1, {3: hand}, ["AS AS", "3S 3S"], lacks={3: "S"})
+    assert plays(table, "expert", "expert:keep_pairs=false") == ["10D 5D", "KC 10D"]
+
+
+def test_keep_pairs_is_a_bit_above_32():
+    # the 33rd rule: BotSpec.expert is 64 bits wide, the bit reaches the native bot
+    assert RULES["keep_pairs"] == 1 << 32
+    assert sj.Expert(keep_pairs=False).spec().expert == sj.Expert().spec().expert - (1 << 32)
+
+
 LONG_TRUMPS = "BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H 6H 5H 4H 3H 9S 8S 7S 9C 8C 7C 9D 8D 7D"
 
 

@@ -33,7 +33,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "pair_suits": X_PAIR_SUITS, "tractor_first": X_TRACTOR_FIRST,
          "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
          "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS,
-         "defender_pairs": <uint32_t>X_DEFENDER_PAIRS}  # the top bit: an unsigned value
+         "defender_pairs": <uint64_t>X_DEFENDER_PAIRS,
+         "keep_pairs": <uint64_t>X_KEEP_PAIRS}
 
 
 cdef enum:
@@ -53,6 +54,10 @@ cdef enum:
     RESCUE = 45            # percent: the partner, still to play, takes a trick the opponents win
     CARD_COST = 1150       # per unit of play_cost (a big joker about 13 points)
     RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
+    PAIR_SPLIT = 20 * PER_POINT  # keep_pairs: each pair of the hand a follow splits (10 to 30
+                                 # measured alike)
+    PAIR_LAST = 2000       # keep_pairs: added to discard's key of a pair's card (a trump's is
+                           # 1000, a point's 100): its pairs are discarded last, and whole
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
     MAX_SIDE = 33          # side cards of the dealer's hand, the bottom taken up
     RANK_COST = 3          # per position on its suit's line
@@ -228,7 +233,7 @@ cdef long follow_score(const Game* g, const BotSpec* b, const Seen* s, const Tri
     (safe_points); else lose cheaply, keeping points from the opponents."""
     cdef const TrumpTable* t = g.table
     cdef int pts = points_raw(cand), cost = play_cost(t, cand), key, step = g.step
-    cdef uint32_t x = b.expert
+    cdef uint64_t x = b.expert
     cdef bint ruffs, win, sure, worth
     if x & X_WEIGH:
         return weighed_score(g, b, s, tk, cand)
@@ -254,14 +259,16 @@ cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Tr
                         CardSet cand) noexcept nogil:
     """Lower is better (weigh): minus the points the play wins for the team (the trick's, its
     own, the next lead), each outcome weighed by how sure it is, plus what it spends
-    (play_cost, and the kept top trump)."""
+    (play_cost, the kept top trump, and with keep_pairs the pairs of its hand it splits)."""
     cdef const TrumpTable* t = g.table
     cdef int pts = points_raw(cand), stake = tk.points + pts, key, h
     cdef long cost = <long>play_cost(t, cand) * CARD_COST, v
-    cdef uint32_t x = b.expert
+    cdef uint64_t x = b.expert
     cdef bint ruffs
     if cand.ones & s.reserve:
         cost += RESERVE_COST
+    if x & X_KEEP_PAIRS:    # each pair of the hand the play splits
+        cost += <long>popcount(cand.ones & ~cand.twos & g.hands[g.seat].twos) * PAIR_SPLIT
     key = play_rank(t, &g.shape, cand, &ruffs)
     if outranks(key, ruffs, tk.best_key, tk.best_ruffs):
         if g.step == 3 or (x & X_THIRD_HIGH and holds(t, s, &g.shape, cand, ruffs, tk.later,
@@ -285,8 +292,9 @@ cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Tr
 
 cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) noexcept nogil:
     """Weighs its legal follows by follow_score: short of the led category, each single of
-    its hand against a single lead, or else its discard (points first to a sure trick) and,
-    void, every ruff; beyond FOLLOW_CAP follows, greedy's follow."""
+    its hand against a single lead, or else its discard (points first to a sure trick; with
+    keep_pairs, its pairs last) and, void, every ruff; beyond FOLLOW_CAP follows, greedy's
+    follow."""
     cdef const TrumpTable* t = g.table
     cdef Trick* tr = &g.tricks[g.ntricks]
     cdef const LeadShape* shape = &g.shape
@@ -336,7 +344,8 @@ cdef int expert_follow(Game* g, const BotSpec* b, const Seen* s, CardSet* out) n
     else:
         out[0] = union_of(suit_cards, discard(
             t, difference(hand, suit_cards), shape.ncards - nc,
-            tk.partner_sure if b.expert & X_FEED_SURE else tk.partner_wins))
+            tk.partner_sure if b.expert & X_FEED_SURE else tk.partner_wins,
+            PAIR_LAST if b.expert & X_KEEP_PAIRS else 0))
         best_score = follow_score(g, b, s, &tk, out[0])
         have = True
         trumps = restrict(hand, t.cat_mask[TRUMP])
@@ -474,7 +483,7 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     tractor where it holds) of its shortest (short_leads; else longest) side suit an opponent
     cannot ruff, one holding a pair first, never a lone point card a higher unseen card beats."""
     cdef const TrumpTable* t = g.table
-    cdef uint32_t x = b.expert
+    cdef uint64_t x = b.expert
     cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0, fallback = -1
     cdef int fallback_n = 0, p = (seat + 2) % 4, o1 = (seat + 1) % 4, o2 = (seat + 3) % 4
     cdef CardSet hand = g.hands[seat], part, sure, best, trumps, low

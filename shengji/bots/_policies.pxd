@@ -48,7 +48,7 @@ ctypedef struct BotSpec:
     int8_t bury            # BURY_* (greedy)
     int8_t revolt          # calls a revolution when allowed (greedy)
     const LearnedNet* net  # BOT_LEARNED: its network (the spec's Python Net keeps it alive)
-    uint32_t expert        # BOT_EXPERT: the rules it plays by (X_* bits, _expert.pxd)
+    uint64_t expert        # BOT_EXPERT: the rules it plays by (X_* bits, _expert.pxd)
     int8_t void_risk       # BOT_EXPERT: a suit with fewer unseen cards may be void anywhere
 
 
@@ -57,7 +57,8 @@ cdef void greedy_show(Game* g, const BotSpec* b, CardSet* cards) noexcept nogil
 cdef CardSet bury_by(Game* g, const BotSpec* b) noexcept nogil
 cdef CardSet greedy_lead(Game* g) noexcept nogil
 cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil
-cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil
+cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed,
+                     int pair_key) noexcept nogil
 cdef CardSet lowest_card(const TrumpTable* t, CardSet cards, bint avoid_points) noexcept nogil
 cdef double choose_count(int n, int k) noexcept nogil
 cdef CardSet counted_submultiset(Rng* r, CardSet pool, int m) noexcept nogil

@@ -258,9 +258,11 @@ cdef CardSet greedy_lead(Game* g) noexcept nogil:
     return lowest_card(t, part, True)
 
 
-cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) noexcept nogil:
+cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed,
+                     int pair_key) noexcept nogil:
     """`count` cards of `rest` to throw away: side cards before trumps, low before high; point
-    cards first when feeding a partner who wins the trick, last otherwise."""
+    cards first when feeding a partner who wins the trick, last otherwise; a card of a pair
+    later by pair_key (0: as any card; the expert's keep_pairs)."""
     cdef CardSet out, one
     cdef uint64_t m, bit
     cdef int i, k, key, best, best_key, value
@@ -275,7 +277,7 @@ cdef CardSet discard(const TrumpTable* t, CardSet rest, int count, bint feed) no
             m &= m - 1
             value = kind_points(k)
             key = card_order(t, k) + (1000 if t.cat_of[k] == TRUMP else 0) + (
-                -100 * value if feed else 100 * value)
+                -100 * value if feed else 100 * value) + (pair_key if (rest.twos >> k) & 1 else 0)
             if best < 0 or key < best_key:
                 best, best_key = k, key
         bit = (<uint64_t>1) << best
@@ -427,7 +429,7 @@ cdef int greedy_follow(Game* g, CardSet* out) noexcept nogil:
                            shape.npairs > 0 and suit_cards.twos != 0, &g.buf)
     else:
         w.play = union_of(suit_cards, discard(t, difference(hand, suit_cards),
-                                              shape.ncards - nc, w.partner_wins))
+                                              shape.ncards - nc, w.partner_wins, 0))
         w.score = follow_score(t, shape, w.step, w.play, w.best_key, w.best_ruffs,
                                w.table_points, w.partner_wins)
         w.have = True

@@ -66,7 +66,10 @@ class Expert:
     the round (10 cards or fewer in hand), with no tractor or sure unit to lead, leads its
     highest trump pair, else its highest side pair (ruffable or not). defender_pairs: a
     defender late in the round (12 cards or fewer in hand), with no tractor or sure unit to
-    lead, leads its highest side pair (ruffable or not).
+    lead, leads its highest side pair (ruffable or not). keep_pairs: with weigh, a follow that
+    splits a pair of its hand is charged 20 points for each (a pair wins a pair lead later, or
+    forces the opponents' pairs out), and a discard takes its singles before its pairs,
+    trumps included, and a pair whole.
     """
 
     second_low: bool = True
@@ -101,6 +104,7 @@ class Expert:
     short_bury: bool = True
     late_pairs: bool = True
     defender_pairs: bool = True
+    keep_pairs: bool = True
     void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 
