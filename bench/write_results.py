@@ -239,6 +239,7 @@ def kept_sections(old):
         "lead rules",
         "expert rules",
         "disagreements",
+        "search places",
     ):
         begin, end = section_marks(name)
         if begin in old and end in old:

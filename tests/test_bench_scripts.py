@@ -67,6 +67,20 @@ def test_disagreements_table_is_written_into_the_results_and_kept(tmp_path):
 PLACES = ("lead", "2nd hand", "3rd hand", "4th hand")
 
 
+def test_search_places_table_is_written_into_the_results_and_kept(tmp_path):
+    args = ["--presets", "bo3", "--deals", "2", "--rollouts", "20"]
+    args += ["--places", "3rd hand, void", "bury"]
+    text = section_written(tmp_path, "Search places", "bench/search_places.py", *args)
+    assert "### bo3" in text and "--deals 2 --seed 0 --rollouts 20" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        "the search decides",
+        "3rd hand, void",
+        "bury",
+    ]
+    assert [name for name, _ in write_results().kept_sections(text)] == ["search places"]
+
+
 def test_strength_table_is_written_into_the_results_and_kept(tmp_path):
     args = ["--deals", "3", "--search-deals", "1", "--rollouts", "10", "--presets", "bo3"]
     args += ["--search-rollouts", "10"]
