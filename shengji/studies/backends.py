@@ -1,8 +1,10 @@
 """Where a study's chunks run: worker processes on this machine, or Ray tasks; and how a run
-stops on Ctrl-C, SIGTERM or SIGHUP with its running chunks saved."""
+stops on Ctrl-C, SIGTERM or SIGHUP: at once, its finished chunks saved, its running ones
+dropped, its workers and their bots' processes ended."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
 import os
@@ -22,6 +24,9 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from shengji._optional import needs
+from shengji.bots.external import end_bot_processes
+from shengji.core._core import set_stop
+from shengji.core.stopping import STOP_SIGNALS, held_signals
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
@@ -64,17 +69,18 @@ def report_progress(start: int, deals: int) -> None:
 
 @contextmanager
 def stopping_on_signals() -> Iterator[None]:
-    """SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs inside as
-    Ctrl-C does (Stopped), from the first moment to the last file written; the handlers
-    before are put back after. A stop signal is also kept until the outermost of these ends,
-    so that a Stopped that some code swallowed (as C code that clears any error it meets
-    would) still stops the run at its next check_stop, at the latest when this ends.
-    Outside the main thread (where Python allows no handler), nothing changes."""
+    """Ctrl-C, SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs
+    inside (Stopped), from the first moment to the last file written; the handlers before are
+    put back after. A stop signal is also kept until the outermost of these ends, so that a
+    Stopped that some code swallowed (as C code that clears any error it meets would) still
+    stops the run at its next check_stop, at the latest when this ends; and native loops in
+    every thread are asked to return (set_stop) until then. Outside the main thread (where
+    Python allows no handler), nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     global DEPTH
-    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS}
+    previous = {s: signal.signal(s, stop_on_signal) for s in (signal.SIGINT, *STOP_SIGNALS)}
     DEPTH += 1
     try:
         yield
@@ -83,6 +89,7 @@ def stopping_on_signals() -> Iterator[None]:
         DEPTH -= 1
         if DEPTH == 0:
             RECEIVED.clear()
+            set_stop(False)
         for s, handler in previous.items():
             signal.signal(s, handler)
 
@@ -98,35 +105,6 @@ def check_stop() -> None:
         raise Stopped(RECEIVED[0])
 
 
-BLOCKS = hasattr(signal, "pthread_sigmask")  # POSIX: a thread's signals may be held back
-
-
-@contextmanager
-def held_signals() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP held back while processes start, then acted on as usual: a
-    process started meanwhile begins with them blocked, so a signal to the process group
-    cannot end it before it ignores them (start_worker), nor end multiprocessing's resource
-    tracker (it never unblocks SIGHUP); and this process is not stopped halfway through
-    starting one (a signal another thread takes is noted and raised after)."""
-    held = (signal.SIGINT, *STOP_SIGNALS)
-    noted: list[int] = []
-    handlers: dict[int, Any] = {}
-    before = None
-    try:  # a signal that stops this while it swaps a handler leaves no handler swapped
-        if threading.current_thread() is threading.main_thread():
-            for s in held:
-                handlers[s] = signal.signal(s, lambda signum, _: noted.append(signum))
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
-        yield
-    finally:
-        if before is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
-        for s, handler in handlers.items():
-            signal.signal(s, handler)
-        if noted:  # to the handler now in place, as if it came now
-            signal.raise_signal(noted[0])
-
-
 def run_locally(
     chunk: Callable[..., tuple[dict, dict, dict]],
     jobs: list[Job],
@@ -137,9 +115,8 @@ def run_locally(
 ) -> None:
     """The chunks in worker processes (in this one for a single worker); each result is
     saved as it comes back, and the chunks' progress goes to `advance` as they report it.
-    A worker is given its next chunk only when it finishes one, so on Ctrl-C or SIGTERM the
-    chunks not started are never run: the running ones finish and are saved. (In this
-    process, the running chunk stops at once and is dropped.) The workers do not run the
+    On Ctrl-C or SIGTERM the chunks that finished are saved and the run stops at once: the
+    running ones are dropped, their workers ended (end_workers). The workers do not run the
     caller's script unless a chunk needs what it defines (main_told): a script without
     `if __name__ == "__main__":` runs anyway."""
     global REPORT
@@ -217,13 +194,35 @@ def run_locally(
             ) from None
         raise
     except KeyboardInterrupt:
-        for future, start in pending.items():
-            if not future.cancel():
-                save(start, future.result())
+        with held_signals():  # a second or third signal does not cut the ending short
+            for future, start in pending.items():
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    save(start, future.result())
+            if pool is not None:
+                end_workers(pool)
         raise
     finally:
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            with held_signals():
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """The pool's workers ended: each told to end at once (END_WORKER: it kills its bots'
+    processes and exits), and killed if it has not within WORKER_GRACE_S (a native loop
+    that checks for a stop less often). Then no worker waits for a job, nor the pool's
+    thread for a worker."""
+    # ProcessPoolExecutor names its processes only privately (before Python 3.14)
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.pid, END_WORKER)
+    gone_by = time.monotonic() + WORKER_GRACE_S
+    for worker in workers:
+        worker.join(max(0.0, gone_by - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def defined_in_main(*payload: Any) -> list[str]:
@@ -284,14 +283,22 @@ def reimporting_main() -> bool:
 
 def start_worker(parent: int, reports: Any = None) -> None:
     """A worker process leaves stopping to its parent: Ctrl-C and a scheduler's signals reach
-    the whole process group, and the parent stops the run (its running chunks finish and are
-    saved). A worker whose parent is gone (killed outright) ends within a second. Its chunks'
-    progress goes to the parent's queue `reports`."""
+    the whole process group, and the parent stops the run, telling its workers to end
+    (END_WORKER). A worker whose parent is gone (killed outright) ends within a second. Its
+    chunks' progress goes to the parent's queue `reports`."""
     global REPORT
     REPORT = None if reports is None else reports.put
-    for name in ("SIGINT",) + tuple(n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)):
-        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for s in (signal.SIGINT, *STOP_SIGNALS):
+        signal.signal(s, signal.SIG_IGN)
+    signal.signal(END_WORKER, end_worker)
     threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()
+
+
+def end_worker(signum: int, frame: Any) -> None:
+    """A worker's handler of END_WORKER: its bots' processes killed, then the worker ended,
+    its chunk dropped (between two steps of Python, or at a native loop's next check)."""
+    end_bot_processes()
+    os._exit(1)
 
 
 def end_with_parent(parent: int) -> None:
@@ -302,6 +309,8 @@ def end_with_parent(parent: int) -> None:
 
 
 PARENT_WATCH_S = 0.5  # how often a worker checks that its parent is alive
+END_WORKER = signal.SIGUSR1  # the parent's word to a worker: end now
+WORKER_GRACE_S = 1.0  # how long a told worker may take to end before it is killed
 RAY_CONNECT_TIMEOUT_S = 10  # how long a Ray address may take to answer before the run stops
 
 
@@ -351,17 +360,14 @@ def run_on_ray(
             for ref in ready:
                 save(pending.pop(ref), ray.get(ref))
     except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref)
+        with held_signals():  # a second or third signal does not cut the ending short
+            for ref in pending:
+                ray.cancel(ref, force=True)
         raise
     finally:
         if started:
-            ray.shutdown()
-
-
-STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+            with held_signals():
+                ray.shutdown()
 
 
 class Stopped(KeyboardInterrupt):
@@ -374,7 +380,8 @@ class Stopped(KeyboardInterrupt):
 
 
 def stop_on_signal(signum: int, frame: Any) -> None:
-    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does, and keep the signal
-    (check_stop) in case the Stopped is swallowed."""
+    """The run's handler of Ctrl-C, SIGTERM and SIGHUP: stop, ask native loops to return,
+    and keep the signal (check_stop) in case the Stopped is swallowed."""
     RECEIVED.append(signum)
+    set_stop(True)
     raise Stopped(signum)
