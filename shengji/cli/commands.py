@@ -394,6 +394,8 @@ def view(args: argparse.Namespace) -> None:
 
 def serve_bot(args: argparse.Namespace) -> None:
     """One of our bots on the external-bot protocol, over standard input and output."""
+    if sys.stdout is None:  # started with its output closed: no reader, as a closed pipe
+        raise BrokenPipeError
     serve(args.spec, sys.stdin, sys.stdout)
 
 

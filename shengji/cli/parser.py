@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # the reader has gone (`shengji demo | head`): no error, and none again when Python
         # flushes the closed output at exit; the status of a process SIGPIPE ends
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if sys.stdout is not None:  # None: closed from the start, nothing to flush
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + getattr(signal, "SIGPIPE", 13)
     except (ValueError, OSError) as exc:
         fail(2, f"shengji: error: {exc}")
