@@ -6,6 +6,7 @@ from outside, at random moments, are in test_signals.py."""
 import os
 import random
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -171,3 +172,22 @@ def test_a_bots_error_output_is_kept_to_its_end():
         assert process.errors.endswith(b"the end") and len(process.errors) == ERROR_TAIL
     finally:
         process.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc/PID/maps")
+def test_ctrl_c_while_the_command_loads_is_one_line():
+    run = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "demo"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C's default even under a run started with SIGINT ignored (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 30
+    while "core/_core." not in Path(f"/proc/{run.pid}/maps").read_text():  # importing
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.001)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=30)
+    assert run.returncode == 128 + signal.SIGINT and err == "shengji: interrupted\n", err
