@@ -13,6 +13,7 @@ from shengji._optional import MissingExtra
 from shengji._version import __version__
 from shengji.bots import TEXT_BOTS
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
+from shengji.core.stopping import STOP_SIGNALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
 from shengji.studies.backends import stopping_on_signals
 
@@ -84,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     except MissingExtra as exc:
         fail(1, f"shengji: error: {exc}")
     except KeyboardInterrupt as stop:
+        # stopped: a further signal changes nothing while Python exits (Ray's exit hooks
+        # take a while), the status stays the first signal's
+        for s in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(s, signal.SIG_IGN)
         fail(
             128 + getattr(stop, "signum", signal.SIGINT),
             "shengji: interrupted; the finished chunks are saved: the same command continues "

@@ -340,20 +340,13 @@ def run_on_ray(
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     with needs("the ray backend", "ray"):
         import ray
-    started = False
-    if not ray.is_initialized():
-        try:
-            if address:
-                check_ray_address(address)
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
-        started = True
-    task = ray.remote(chunk)
-    pending = {task.remote(*job, **options): job[2] for job in jobs}
+    started = not ray.is_initialized()
+    pending: dict[Any, int] = {}
     try:
+        if started:
+            start_ray(ray, address, workers)
+        task = ray.remote(chunk)
+        pending = {task.remote(*job, **options): job[2] for job in jobs}
         while pending:
             check_stop()
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -365,9 +358,33 @@ def run_on_ray(
                 ray.cancel(ref, force=True)
         raise
     finally:
-        if started:
+        if started:  # a stop in ray.init too: what it started is shut down
             with held_signals():
                 ray.shutdown()
+
+
+def start_ray(ray: Any, address: str | None, workers: int) -> None:
+    """Ray started here, or joined at `address`; this process's stop signals left to the
+    run: ray.init sets a SIGTERM handler that exits at once (SystemExit), which stops the
+    run as ours would while it starts, and is replaced by ours after."""
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, *STOP_SIGNALS)} if main else {}
+    try:
+        if address:
+            check_ray_address(address)
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
+    except SystemExit as e:
+        if e.code != signal.SIGTERM:
+            raise
+        RECEIVED.append(signal.SIGTERM)
+        raise Stopped(signal.SIGTERM) from None
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
 
 
 class Stopped(KeyboardInterrupt):
@@ -381,7 +398,8 @@ class Stopped(KeyboardInterrupt):
 
 def stop_on_signal(signum: int, frame: Any) -> None:
     """The run's handler of Ctrl-C, SIGTERM and SIGHUP: stop, ask native loops to return,
-    and keep the signal (check_stop) in case the Stopped is swallowed."""
+    and keep the signal (check_stop) in case the Stopped is swallowed. A later signal stops
+    as the first did (the run's exit status is the first's)."""
     RECEIVED.append(signum)
     set_stop(True)
-    raise Stopped(signum)
+    raise Stopped(RECEIVED[0])
