@@ -32,6 +32,7 @@ CLOSE_GRACE = 0.5  # seconds a process may take to exit once its input is closed
 MAX_ANSWER = 1 << 16  # bytes of an answer line: more is garbage, not a slow answer
 MAX_SAID = 200  # characters of a failing answer kept in its error and a forfeit's record
 ERROR_TAIL = 4096  # bytes of a bot's error output kept (the end, to name a crash)
+ERROR_READS = 64  # pipe-fulls of it read at most once the bot has ended (4 MiB)
 MARK = "SHENGJI_BOT_PROCESS"  # in the environment of a bot and all it starts: its token
 PASS, YES, NO = "pass", "yes", "no"  # the answers that are not cards
 
@@ -299,16 +300,19 @@ class BotProcess:
             if (fd in writable) if writing else (fd in readable):
                 return True
 
-    def read_errors(self) -> None:
-        """What the bot's error output holds now, its last ERROR_TAIL bytes kept."""
+    def read_errors(self, reads: int = 1) -> None:
+        """What the bot's error output holds now, up to `reads` pipe-fulls (a bot that
+        floods it never holds the run here), its last ERROR_TAIL bytes kept."""
         errors = self.proc.stderr
         assert errors is not None
-        if errors.closed:
-            return
         with contextlib.suppress(BlockingIOError):
-            while chunk := os.read(errors.fileno(), 65536):
+            for _ in range(reads):
+                if errors.closed:
+                    return
+                chunk = os.read(errors.fileno(), 65536)
+                if not chunk:
+                    errors.close()  # the end of it: every process holding it is gone
                 self.errors = (self.errors + chunk)[-ERROR_TAIL:]
-            errors.close()  # the end of it: every process holding it is gone
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write all of `data` to the bot's input by the deadline (TimeoutError otherwise:
@@ -356,7 +360,7 @@ class BotProcess:
             )
         except subprocess.TimeoutExpired:
             how = "closed its output"
-        self.read_errors()
+        self.read_errors(ERROR_READS)
         tail = self.errors[-300:].decode(errors="replace").strip()
         said = self.pending[:MAX_SAID].decode(errors="replace")
         said = f"{said!r} and then " if said else ""
