@@ -45,8 +45,8 @@ RUNS = {
     ),
     "ladder": (["ladder", "--bots", "greedy", "random", "expert", "--deals", "20000"], True),
     "study": (["study", "burying", "--deals", "20000"], True),
-    "simulation with a search bot": (
-        ["simulate", "--rounds", "6", "--bots", "pimc:rollouts=300,greedy,greedy,greedy"],
+    "simulation with a search bot": (  # a minute a decision: never done before a signal
+        ["simulate", "--rounds", "1", "--bots", "pimc:ms=60000,greedy,greedy,greedy"],
         False,
     ),
     "duel of an external bot": (
@@ -111,12 +111,15 @@ def session_alive(sid):
     return found
 
 
-def alive(pid):
+def sleeping(pid):
+    """Whether `pid` is a bot's `sleep 300` that still runs (not a zombie, nor a process
+    that took its pid since)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
-    return state != "Z"
+    return state != "Z" and command == b"sleep\x00300\x00"
 
 
 def interrupt(cmd, count, rng):
@@ -157,7 +160,7 @@ def check_nothing_left(proc, pids):
     own (each has a moment to be reaped)."""
     started = [int(p) for p in pids.read_text().split()] if pids.exists() else []
     deadline = time.monotonic() + 5
-    while session_alive(proc.pid) or any(alive(p) for p in started):
+    while session_alive(proc.pid) or any(sleeping(p) for p in started):
         assert time.monotonic() < deadline, (session_alive(proc.pid), started)
         time.sleep(0.05)
 
@@ -170,6 +173,7 @@ def test_signals_stop_a_run_at_once_and_it_continues_to_the_same_files(
 ):
     rng = random.Random(f"{name} {count} {workers}")
     out, pids = tmp_path / "o", bot.parent / "pids"
+    pids.write_text("")  # this test's bots alone
     cmd = command(name, bot, out, workers)
     sent, proc, err, took = interrupt(cmd, count, rng)
     assert sent, "the run ended before the first signal: make it longer"
@@ -190,6 +194,7 @@ def test_signals_stop_a_run_on_ray(tmp_path, tmp_path_factory, bot, count):
     name = "duel of a search bot"
     rng = random.Random(f"ray {count}")
     out = tmp_path / "o"
+    (bot.parent / "pids").write_text("")
     cmd = command(name, bot, out, 2, backend="ray")
     sent, proc, err, took = interrupt(cmd, count, rng)
     assert sent and proc.returncode == 128 + sent[0], err

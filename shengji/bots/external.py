@@ -388,11 +388,13 @@ class BotProcess:
         self.proc.stderr.close()
 
 
-def kill_marked(token: str) -> None:
-    """Kill every process whose environment holds MARK=token, until none is left (one that
-    forks meanwhile leaves its child to the next pass). Those this user cannot read are not
-    the bot's. Without /proc (not Linux), only the bot's own session was killed."""
-    mark = f"{MARK}={token}\0".encode()
+def kill_marked(token: str | None) -> None:
+    """Kill every process whose environment holds MARK=token (None: the token of any bot
+    this process started), until none is left (one that forks meanwhile leaves its child to
+    the next pass). Those this user cannot read are not the bot's. Without /proc (not
+    Linux), only the bot's own session was killed."""
+    exact = f"{MARK}={token}".encode()
+    mine = f"{MARK}={os.getpid()}.".encode()
     gone_by = time.monotonic() + CLOSE_GRACE
     while time.monotonic() < gone_by:
         found = []
@@ -401,10 +403,11 @@ def kill_marked(token: str) -> None:
                 if entry.name.isdigit():
                     try:
                         with open(f"/proc/{entry.name}/environ", "rb") as f:
-                            if mark in f.read():
-                                found.append(int(entry.name))
+                            names = f.read().split(b"\0")
                     except OSError:
                         continue
+                    if any(n == exact if token else n.startswith(mine) for n in names):
+                        found.append(int(entry.name))
         alive = [pid for pid in found if not zombie(pid)]
         if not alive:
             return
@@ -431,10 +434,11 @@ def clipped(said: str | None) -> str | None:
 
 
 def end_bot_processes() -> None:
-    """End every bot process this process runs, now (no grace): a study's worker does this
-    as its run stops."""
+    """End every bot process this process runs, now (no grace), and all they started: a
+    run does this as it stops (a worker's run too), those starting meanwhile included."""
     for process in list(LIVE):
         process.close(grace=0)
+    kill_marked(None)
 
 
 TOKENS = itertools.count()  # this process's bot processes, numbered
@@ -460,8 +464,7 @@ def bot_processes() -> Iterator[None]:
         yield
     except KeyboardInterrupt:  # a stop: the processes end at once, a further signal held
         with held_signals():
-            for process in processes.values():
-                process.close(grace=0)
+            end_bot_processes()
         raise
     finally:
         SESSION.reset(token)
