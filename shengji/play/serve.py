@@ -63,7 +63,6 @@ def checked_view(view: Any) -> dict[str, Any]:
     serve's KeyError or TypeError."""
     if not isinstance(view, dict):
         raise ArgumentError(f"view must be a dict of a view's fields, got {short(view)}")
-    decision_checked(view)
     validate.levels(view["levels"], "view.levels")
     validate.integer(view["level"], "view.level", 2, 14, optional=True)
     trump = view["trump"]
@@ -89,6 +88,7 @@ def checked_view(view: Any) -> dict[str, Any]:
             f"view.voids must hold each seat's void categories as text of {''.join(CATEGORIES)}, "
             f"got {short(voids)}"
         )
+    decision_checked(view)
     return view
 
 
