@@ -392,7 +392,7 @@ def kill_marked(token: str | None) -> None:
     """Kill every process whose environment holds MARK=token (None: the token of any bot
     this process started), until none is left (one that forks meanwhile leaves its child to
     the next pass). Those this user cannot read are not the bot's. Without /proc (not
-    Linux), only the bot's own session was killed."""
+    Linux), only the bot's process group was killed (close)."""
     exact = f"{MARK}={token}".encode()
     mine = f"{MARK}={os.getpid()}.".encode()
     gone_by = time.monotonic() + CLOSE_GRACE
