@@ -24,10 +24,11 @@ SAVED = "shengji: interrupted; the finished chunks are saved: the same command c
 EXIT_BOUND_S = 10  # generous: a stop takes well under a second on an idle machine
 
 # A bot on the protocol (the first legal answer; 8 cards of its hand to bury) that starts a
-# process in a session of its own and notes its pid in the file of its first argument.
+# process in a session of its own and notes its pid and start time (field 22 of its stat: a
+# pid is reused, the pair is not) in the file of its first argument.
 BOT = r"""#!/bin/sh
 setsid sleep 300 </dev/null >/dev/null 2>&1 &
-echo $! >> "$1"
+echo "$! $(cut -d' ' -f22 /proc/$!/stat)" >> "$1"
 while IFS= read -r line; do
   case "$line" in
     *'"decision":"bury"'*)
@@ -111,15 +112,14 @@ def session_alive(sid):
     return found
 
 
-def sleeping(pid):
-    """Whether `pid` is a bot's `sleep 300` that still runs (not a zombie, nor a process
-    that took its pid since)."""
+def running(pid, start):
+    """Whether the process `pid` started at `start` (clock ticks since boot) still runs: not
+    a zombie, nor a process that took its pid since."""
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     except OSError:
         return False
-    return state != "Z" and command == b"sleep\x00300\x00"
+    return fields[0] != "Z" and fields[19] == start
 
 
 def interrupt(cmd, count, rng):
@@ -158,9 +158,9 @@ def interrupt(cmd, count, rng):
 def check_nothing_left(proc, pids):
     """No process of the run's session runs, nor any the bot started in a session of its
     own (each has a moment to be reaped)."""
-    started = [int(p) for p in pids.read_text().split()] if pids.exists() else []
+    started = [line.split() for line in pids.read_text().splitlines()] if pids.exists() else []
     deadline = time.monotonic() + 5
-    while session_alive(proc.pid) or any(sleeping(p) for p in started):
+    while session_alive(proc.pid) or any(running(*p) for p in started):
         assert time.monotonic() < deadline, (session_alive(proc.pid), started)
         time.sleep(0.05)
 

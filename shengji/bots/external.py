@@ -13,6 +13,7 @@ import select
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -454,7 +455,8 @@ SESSION: ContextVar[dict[tuple[ExternalBot, int], BotProcess] | None] = ContextV
 def bot_processes() -> Iterator[None]:
     """The span of a run (a round, a match, a frame of rounds, a duel's chunk): the external
     bots' processes started in it are kept a seat each and closed at its end, however it ends
-    (an error, Ctrl-C). Nested, the outermost one keeps them."""
+    (an error; Ctrl-C: at once, with every bot this process started, one still starting
+    too). Nested, the outermost one keeps them."""
     if SESSION.get() is not None:
         yield
         return
@@ -462,11 +464,10 @@ def bot_processes() -> Iterator[None]:
     token = SESSION.set(processes)
     try:
         yield
-    except KeyboardInterrupt:  # a stop: the processes end at once, a further signal held
-        with held_signals():
-            end_bot_processes()
-        raise
     finally:
-        SESSION.reset(token)
-        for process in processes.values():
-            process.close()
+        with held_signals():  # a further signal cannot cut the closing short
+            SESSION.reset(token)
+            if isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                end_bot_processes()
+            for process in processes.values():
+                process.close()

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from shengji._optional import MissingExtra
 from shengji._version import __version__
 from shengji.bots import TEXT_BOTS
+from shengji.bots.external import end_bot_processes
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.stopping import STOP_SIGNALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
@@ -89,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         # take a while), the status stays the first signal's
         for s in (signal.SIGINT, *STOP_SIGNALS):
             signal.signal(s, signal.SIG_IGN)
+        end_bot_processes()  # any a signal cut the run's closing short of
         fail(
             128 + getattr(stop, "signum", signal.SIGINT),
             "shengji: interrupted; the finished chunks are saved: the same command continues "
