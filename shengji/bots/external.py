@@ -436,9 +436,20 @@ def clipped(said: str | None) -> str | None:
 
 def end_bot_processes() -> None:
     """End every bot process this process runs, now (no grace), and all they started: a
-    run does this as it stops (a worker's run too), those starting meanwhile included."""
+    run does this as it stops, those starting meanwhile included."""
+    kill_bot_processes()
     for process in list(LIVE):
         process.close(grace=0)
+
+
+def kill_bot_processes() -> None:
+    """Kill every bot process this process started and all they started, waiting for none:
+    safe in a signal handler (a study's worker ends so), whatever the code it interrupts
+    holds (a process's wait lock)."""
+    for process in list(LIVE):
+        if process.proc.returncode is None:  # not reaped: its pid is still its own
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.proc.pid, signal.SIGKILL)
     kill_marked(None)
 
 

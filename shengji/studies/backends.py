@@ -24,7 +24,7 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from shengji._optional import needs
-from shengji.bots.external import end_bot_processes
+from shengji.bots.external import kill_bot_processes
 from shengji.core._core import set_stop
 from shengji.core.stopping import STOP_SIGNALS, held_signals
 from shengji.errors import StudyError
@@ -297,7 +297,7 @@ def start_worker(parent: int, reports: Any = None) -> None:
 def end_worker(signum: int, frame: Any) -> None:
     """A worker's handler of END_WORKER: its bots' processes killed, then the worker ended,
     its chunk dropped (between two steps of Python, or at a native loop's next check)."""
-    end_bot_processes()
+    kill_bot_processes()
     os._exit(1)
 
 
