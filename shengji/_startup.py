@@ -4,6 +4,7 @@ in a traceback of the imports. Imported first by the package, it acts as it is i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -22,9 +23,14 @@ def quiet_while_loading() -> None:
 
 
 def interrupted(signum: int, frame: Any) -> NoReturn:
-    """End the command: the line of an interrupted command, status 128 + the signal."""
+    """End the command now: the line of an interrupted command, status 128 + the signal.
+    Not by an exception, which could land where Python ignores it (a module lock's callback,
+    a finalizer) and let the command run on."""
+    with contextlib.suppress(Exception):  # what was printed (None: no output at all)
+        sys.stdout.flush()
     sys.stderr.write("shengji: interrupted\n")
-    raise SystemExit(128 + signum)
+    sys.stderr.flush()
+    os._exit(128 + signum)
 
 
 quiet_while_loading()
