@@ -22,6 +22,9 @@ pytestmark = [
 
 SAVED = "shengji: interrupted; the finished chunks are saved: the same command continues the study"
 EXIT_BOUND_S = 10  # generous: a stop takes well under a second on an idle machine
+# Ray's own processes are in the run's process group: a SIGTERM to it ends them first, and
+# the run's cancels and Ray's shutdown then wait on them (about 9 s measured)
+RAY_EXIT_BOUND_S = 30
 
 # A bot on the protocol (the first legal answer; 8 cards of its hand to bury) that starts a
 # process in a session of its own and notes its pid and start time (field 22 of its stat: a
@@ -189,17 +192,17 @@ def test_signals_stop_a_run_at_once_and_it_continues_to_the_same_files(
 
 
 @pytest.mark.parametrize("count", [1, 3])
-def test_signals_stop_a_run_on_ray(tmp_path, tmp_path_factory, bot, count):
+@pytest.mark.parametrize("name", ["duel of a search bot", "duel of an external bot"])
+def test_signals_stop_a_run_on_ray(tmp_path, tmp_path_factory, bot, name, count):
     pytest.importorskip("ray")
-    name = "duel of a search bot"
-    rng = random.Random(f"ray {count}")
+    rng = random.Random(f"ray {name} {count}")
     out = tmp_path / "o"
     (bot.parent / "pids").write_text("")
     cmd = command(name, bot, out, 2, backend="ray")
     sent, proc, err, took = interrupt(cmd, count, rng)
     assert sent and proc.returncode == 128 + sent[0], err
     assert err.splitlines()[-1] == SAVED, err  # after Ray's own notices
-    assert took < EXIT_BOUND_S
+    assert took < RAY_EXIT_BOUND_S
     check_nothing_left(proc, bot.parent / "pids")
     done = subprocess.run(cmd, env=ENV, capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr

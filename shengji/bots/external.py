@@ -35,6 +35,7 @@ MAX_SAID = 200  # characters of a failing answer kept in its error and a forfeit
 ERROR_TAIL = 4096  # bytes of a bot's error output kept (the end, to name a crash)
 ERROR_READS = 64  # pipe-fulls of it read at most once the bot has ended (4 MiB)
 MARK = "SHENGJI_BOT_PROCESS"  # in the environment of a bot and all it starts: its token
+RUN = "SHENGJI_RUN"  # in a run's environment (its workers', Ray's): the pid that began it
 PASS, YES, NO = "pass", "yes", "no"  # the answers that are not cards
 
 
@@ -391,11 +392,13 @@ class BotProcess:
 
 def kill_marked(token: str | None) -> None:
     """Kill every process whose environment holds MARK=token (None: the token of any bot
-    this process started), until none is left (one that forks meanwhile leaves its child to
-    the next pass). Those this user cannot read are not the bot's. Without /proc (not
+    this process started, or any bot of this process's run, begun here or in a process
+    that started this one: Ray's workers run bots too), until none is left (one that forks
+    meanwhile leaves its child to the next pass). Those this user cannot read are not the bot's. Without /proc (not
     Linux), only the bot's process group was killed (close)."""
     exact = f"{MARK}={token}".encode()
     mine = f"{MARK}={os.getpid()}.".encode()
+    run = f"{RUN}={os.environ.get(RUN, os.getpid())}".encode()
     gone_by = time.monotonic() + CLOSE_GRACE
     while time.monotonic() < gone_by:
         found = []
@@ -407,7 +410,12 @@ def kill_marked(token: str | None) -> None:
                             names = f.read().split(b"\0")
                     except OSError:
                         continue
-                    if any(n == exact if token else n.startswith(mine) for n in names):
+                    marks = [n for n in names if n.startswith(f"{MARK}=".encode())]
+                    if token:
+                        hit = exact in marks
+                    else:
+                        hit = bool(marks) and (run in names or marks[0].startswith(mine))
+                    if hit:
                         found.append(int(entry.name))
         alive = [pid for pid in found if not zombie(pid)]
         if not alive:

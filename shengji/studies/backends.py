@@ -24,7 +24,7 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from shengji._optional import needs
-from shengji.bots.external import kill_bot_processes
+from shengji.bots.external import RUN, kill_bot_processes
 from shengji.core._core import set_stop
 from shengji.core.stopping import STOP_SIGNALS, held_signals
 from shengji.errors import StudyError
@@ -80,6 +80,8 @@ def stopping_on_signals() -> Iterator[None]:
         yield
         return
     global DEPTH
+    # the run's mark, which its workers (Ray's too) and their bots inherit (kill_marked)
+    os.environ.setdefault(RUN, str(os.getpid()))
     previous = {s: signal.signal(s, stop_on_signal) for s in (signal.SIGINT, *STOP_SIGNALS)}
     DEPTH += 1
     try:
@@ -352,10 +354,14 @@ def run_on_ray(
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 save(pending.pop(ref), ray.get(ref))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         with held_signals():  # a second or third signal does not cut the ending short
             for ref in pending:
                 ray.cancel(ref, force=True)
+            kill_bot_processes()  # the bots of the workers just killed, where Ray is local
+        if RECEIVED and not isinstance(stop, Stopped):
+            # Ray's wait reraises a signal handler's exception as a bare KeyboardInterrupt
+            raise Stopped(RECEIVED[0]) from None
         raise
     finally:
         if started:  # a stop in ray.init too: what it started is shut down
