@@ -349,11 +349,12 @@ def run_on_ray(
             start_ray(ray, address, workers)
         task = ray.remote(chunk)
         pending = {task.remote(*job, **options): job[2] for job in jobs}
-        while pending:
-            check_stop()
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                save(pending.pop(ref), ray.get(ref))
+        with noting_signals():
+            while pending:
+                check_stop()
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_POLL_S)
+                for ref in ready:
+                    save(pending.pop(ref), ray.get(ref))
     except KeyboardInterrupt as stop:
         with held_signals():  # a second or third signal does not cut the ending short
             for ref in pending:
@@ -367,6 +368,28 @@ def run_on_ray(
         if started:  # a stop in ray.init too: what it started is shut down
             with held_signals():
                 ray.shutdown()
+
+
+@contextmanager
+def noting_signals() -> Iterator[None]:
+    """The stop signals noted (RECEIVED, set_stop), not raised, for check_stop to raise: Ray
+    runs Python in its threads' callbacks while the run waits, where a handler's exception
+    can land and be ignored (a traceback, and the run going on). Outside the main thread,
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        RECEIVED.append(signum)
+        set_stop(True)
+
+    previous = {s: signal.signal(s, note) for s in (signal.SIGINT, *STOP_SIGNALS)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def start_ray(ray: Any, address: str | None, workers: int) -> None:
