@@ -4,7 +4,8 @@ The rules live in a native core (`shengji.core._core`) checked against a plain P
 (`shengji.reference`). See docs/engine.md for the card encoding and every rule decision.
 """
 
-from shengji import cards, testing
+# _startup first: the command line's Ctrl-C in the second the imports below take
+from shengji import _startup, cards, testing  # noqa: F401
 from shengji._version import __version__ as __version__
 from shengji.bots import Bot, BotSpec, Expert, ExternalBot, Greedy, Learned, Pimc, SearchBot
 from shengji.core._core import (

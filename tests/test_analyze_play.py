@@ -20,10 +20,10 @@ from shengji.bots import resolve_bots
 from shengji.cli import main
 from shengji.core.cards import BB_ALL, CATEGORIES
 from shengji.play._table import Table
-from shengji.play.replay import replay_to
+from shengji.play.replay import recorded_play, replay_to
 from shengji.round._worlds import WorldSampler
 from shengji.studies.analyze import trump_text
-from shengji.studies.plays import decision_seed, made_play, sample
+from shengji.studies.plays import decision_seed, sample
 from shengji.studies.report import study_samples
 from shengji.studies.stats import Sums
 from shengji.studies.study import run_study
@@ -119,7 +119,8 @@ def test_each_candidate_is_the_round_played_out_by_hand_in_the_same_worlds(bots)
         keys = [(m, -sign * p) for m, p in zip(frame.level_delta_mean, frame.defender_points_mean)]
         assert keys == sorted(keys, reverse=True)
         assert frame["made"].sum() == 1
-        assert frame.loc[frame["made"], "play"].iloc[0] == str(made_play(rec, trick, seat))
+        made = recorded_play(rec, replay_to(rec, trick, seat)[1])
+        assert frame.loc[frame["made"], "play"].iloc[0] == str(made)
     assert checked >= 24  # of 2 decisions x 6 candidates x 6 worlds
 
 
@@ -544,7 +545,7 @@ def test_a_capped_follow_spreads_its_candidates_and_keeps_the_bots_choice():
     frame = sj.analyze_play(rec, (trick, seat), 4, "greedy", seed=3, max_candidates=cap)
     choice = table.bot_play(SPECS["greedy"][seat], sample(table, 4, 3)[0])
     spread = [listed[i * len(listed) // cap] for i in range(cap)]
-    expected = {str(p) for p in [*spread, made_play(rec, trick, seat), choice]}
+    expected = {str(p) for p in [*spread, recorded_play(rec, table), choice]}
     assert set(frame.play) == expected and len(frame) == len(expected)
     assert frame.attrs["capped"] and not frame.attrs["lead"]
     assert frame.attrs["legal"] == len(listed)
@@ -628,3 +629,76 @@ def refused(args: list[str], capsys) -> str:
         main(args)
     assert stop.value.code == 2
     return capsys.readouterr().err
+
+
+# -- forfeited records ------------------------------------------------------------------------
+
+# A bot that gives the first legal answer to its first N decisions (N its argument), then
+# crashes; with "declare" as its argument, it crashes at its first declaration instead.
+CRASHES_LATER = """
+import json, sys
+for i, line in enumerate(sys.stdin):
+    m = json.loads(line)
+    if (m["decision"] == "declare") if sys.argv[1] == "declare" else i >= int(sys.argv[1]):
+        sys.exit(3)
+    hand = m["view"]["hand"]
+    print(" ".join(hand.split()[:8]) if m["decision"] == "bury" else m["legal"][0], flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def forfeited(tmp_path_factory):
+    """Round records forfeited by seat 0: in trick 3 after one play of it ("play"), and at
+    a declaration of a first round ("declare")."""
+    path = tmp_path_factory.mktemp("bots") / "crash.py"
+    path.write_text(CRASHES_LATER)
+
+    def bot(after):
+        return sj.ExternalBot([sys.executable, str(path), after], legal=True, timeout=10)
+
+    play = sj.play_round("v3", 1, [bot("3"), "greedy", "greedy", "greedy"])
+    declare = sj.play_round(
+        "v3", 0, [bot("declare"), "greedy", "greedy", "greedy"], first_round=True
+    )
+    assert (play.forfeit["decision"], len(play.tricks), play.forfeit["trick"]) == (
+        "play",
+        2,
+        ["3H"],
+    )
+    assert declare.forfeit["decision"] == "declare" and not declare.tricks
+    return {"play": play, "declare": declare}
+
+
+def test_analyze_round_takes_a_forfeited_record_up_to_its_forfeit(forfeited):
+    record = forfeited["play"]
+    frame, data = sj.analyze_round(record, worlds=3, bots="greedy")
+    # every play made: the two tricks and the play of the third before seat 0 forfeited
+    assert len(frame) == 9 and list(frame.trick) == [0] * 4 + [1] * 4 + [2]
+    assert frame.made.iloc[-1] == "3H" and data["forfeit"] == record.forfeit.copy()
+    frame, _ = sj.analyze_round(forfeited["declare"].to_dict(), worlds=3, bots="greedy")
+    assert frame.empty
+
+
+def test_analyze_play_takes_the_plays_of_a_forfeited_record(forfeited):
+    record = forfeited["play"]
+    frame = sj.analyze_play(record, (2, record.tricks[1].winner), 3, "greedy")
+    assert frame.loc[frame["made"], "play"].iloc[0] == "3H"
+    with pytest.raises(sj.ShengjiError, match="seat 0 makes no play in trick 3: seat 0 forfeited"):
+        sj.analyze_play(record, (2, 0), 3, "greedy")
+    with pytest.raises(
+        sj.ShengjiError, match="no play to analyse: seat 0 forfeited the round at its declare"
+    ):
+        sj.analyze_play(forfeited["declare"], (0, 0), 3, "greedy")
+
+
+def test_the_command_line_shows_the_forfeit_of_a_record_it_analyses(forfeited, tmp_path, capsys):
+    for name, shown in (
+        ("play", "(the plays before it are analysed)"),
+        ("declare", "No play to analyse"),
+    ):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(forfeited[name].to_dict()))
+        assert main(["replay", str(path)]) == 0
+        assert main(["analyze", "round", str(path), "--worlds", "2", "--bots", "greedy"]) == 0
+        out = capsys.readouterr().out
+        assert "Seat 0 forfeited at its " in out and shown in out, out

@@ -821,6 +821,64 @@ def test_serve_bot_refuses_a_view_out_of_range():
     assert Table.at_decision(sj.Rules.preset("v3"), good).bot_answer(sj.Greedy().spec())
 
 
+def first_views():
+    """The messages of seat 0's first declaration, bury and a follow of a first round."""
+    views = {}
+
+    class Grab(FirstLegal):
+        def declare(self, view):
+            views.setdefault("declare", view)
+            return super().declare(view)
+
+        def bury(self, view):
+            views.setdefault("bury", view)
+            return super().bury(view)
+
+        def play(self, view):
+            if view.lead is not None:
+                views.setdefault("play", view)
+            return super().play(view)
+
+    play_round("v3", 0, [Grab()] * 4, first_round=True)
+    return {k: json.loads(json.dumps(message(v, False))) for k, v in views.items()}
+
+
+HOSTILE_VIEWS = [
+    ("play", {"hand": ""}, "view.hand is empty"),
+    ("declare", {"hand": ""}, "view.hand is empty"),
+    ("bury", {"hand": "AS KS", "sizes": [2, 25, 25, 25]}, "a bury is made from 33"),
+    ("play", {"hand": "AS"}, r"view.hand holds 1 cards, view.sizes\[\d\] says"),
+    ("declare", {"options": ["BJ BJ"]}, r"view.options\[0\] 'BJ BJ' is not in the seat's hand"),
+    ("declare", {"options": []}, "view.options is empty"),
+    ("play", {"action": "dance"}, "view.action must be one of declare, revolt, bury, play"),
+    ("play", {"rules": {}}, "view.rules is empty"),
+    ("play", {"rules": {"bogus": 1}}, "unknown Rules setting"),
+    ("play", {"voids": ["X", "", "", ""]}, "view.voids must hold"),
+]
+
+
+@pytest.mark.parametrize("action,change,error", HOSTILE_VIEWS)
+def test_serve_bot_refuses_what_no_view_holds_in_one_line(action, change, error):
+    good = first_views()[action]
+    assert answer_line(sj.Greedy(), good)
+    with pytest.raises(sj.ShengjiError, match=error) as caught:
+        answer_line(sj.Greedy(), {**good, "view": {**good["view"], **change}})
+    assert "\n" not in str(caught.value)
+
+
+def test_serve_bot_with_its_output_closed_ends_quietly():
+    line = json.dumps(first_views()["play"]) + "\n"
+    run = subprocess.run(
+        serve_command("greedy"),
+        input=line,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(1),  # started as `shengji serve-bot greedy >&-`
+    )
+    assert run.returncode == 128 + signal.SIGPIPE and run.stderr == "", run.stderr
+
+
 def test_served_revolutions_are_the_native_bots():
     asked = []
 

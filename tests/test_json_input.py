@@ -329,7 +329,7 @@ def test_every_field_of_a_message_refuses_every_bad_value_in_one_line():
         ("trump", {"level": 2, "suit": HUGE}, "view.trump.suit must be one of D, C, H, S"),
         ("voids", [["x"], "", "", ""], "view.voids must hold each seat's void categories"),
         ("trump", None, "a play decision needs the trump"),
-        ("action", "dance", "its action is none of declare, revolt, bury and play"),
+        ("action", "dance", "view.action must be one of declare, revolt, bury, play"),
         ("tricks", 5, "view.tricks must be a list"),
         ("hand", 5, "expected card"),
     ],

@@ -6,13 +6,14 @@ it for one seat; bot_processes() is the span of a run, whose processes it closes
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import select
 import shlex
 import signal
 import subprocess
-import tempfile
+import sys
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shengji.core._core import Cards, legal_follows, legal_leads
+from shengji.core.stopping import held_signals
 from shengji.errors import BotError, CardError, ExternalBotError
 from shengji.round.views import View
 
@@ -29,6 +31,11 @@ ON_ERROR = ("forfeit", "raise")  # a failing bot forfeits the round, or stops th
 START_GRACE = 10.0  # seconds a process's first answer may take beyond `timeout`: its start-up
 CLOSE_GRACE = 0.5  # seconds a process may take to exit once its input is closed
 MAX_ANSWER = 1 << 16  # bytes of an answer line: more is garbage, not a slow answer
+MAX_SAID = 200  # characters of a failing answer kept in its error and a forfeit's record
+ERROR_TAIL = 4096  # bytes of a bot's error output kept (the end, to name a crash)
+ERROR_READS = 64  # pipe-fulls of it read at most once the bot has ended (4 MiB)
+MARK = "SHENGJI_BOT_PROCESS"  # in the environment of a bot and all it starts: its token
+RUN = "SHENGJI_RUN"  # in a run's environment (its workers', Ray's): the pid that began it
 PASS, YES, NO = "pass", "yes", "no"  # the answers that are not cards
 
 
@@ -177,7 +184,7 @@ class ExternalSeat:
         """ "yes" or "no"."""
         said = self.ask(view)
         if said not in (YES, NO):
-            raise self.failure(view, said, f'answered {said!r}, not "{YES}" or "{NO}"')
+            raise self.failure(view, said, f'answered {clipped(said)!r}, not "{YES}" or "{NO}"')
         return said == YES
 
     def bury(self, view: View) -> Cards:
@@ -193,11 +200,13 @@ class ExternalSeat:
         try:
             return Cards(said)
         except CardError as e:
-            raise self.failure(view, said, f"answered {said!r}, not {what} ({e})") from None
+            reason = f"answered {clipped(said)!r}, not {what} ({clipped(str(e))})"
+            raise self.failure(view, said, reason) from None
 
     def failure(self, view: View, said: str | None, reason: str) -> ExternalBotError:
-        """The error naming this seat, the decision and what the bot printed."""
-        return ExternalBotError(self.seat, view.action, said, f"{self.bot}: {reason}")
+        """The error naming this seat, the decision and what the bot printed (its first
+        MAX_SAID characters)."""
+        return ExternalBotError(self.seat, view.action, clipped(said), f"{self.bot}: {reason}")
 
     def ask(self, view: View) -> str:
         """The bot's answer line to this view's message (stripped of outer spaces)."""
@@ -225,28 +234,32 @@ class ExternalSeat:
 
 
 class BotProcess:
-    """A running bot: its own process group (killed whole on close, so that nothing it
-    started lives on), its input and output pipes, its error output kept in a file (read to
-    name a crash)."""
+    """A running bot: its own session (no signal to the run's terminal reaches it), a token
+    in its environment that all it starts inherits (close ends them all, even those that
+    leave its session), its input and output pipes, and the last ERROR_TAIL bytes of its
+    error output (read to name a crash; the rest is read and dropped)."""
 
     def __init__(self, cmd: tuple[str, ...]):
         self.cmd = cmd
-        self.errors = tempfile.TemporaryFile()
         self.answers = 0
         self.pending = b""
+        self.errors = b""
+        self.token = f"{os.getpid()}.{next(TOKENS)}"
         try:
             self.proc = subprocess.Popen(
                 cmd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.errors,
+                stderr=subprocess.PIPE,
                 start_new_session=True,
+                env={**os.environ, MARK: self.token},
             )
         except OSError as e:
-            self.errors.close()
             raise BotError(f"process {command_text(cmd)} does not start: {e}") from None
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        os.set_blocking(self.proc.stdin.fileno(), False)
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        for pipe in (self.proc.stdin, self.proc.stderr):
+            os.set_blocking(pipe.fileno(), False)
+        LIVE.add(self)
 
     def ask(self, line: bytes, timeout: float, seat: ExternalSeat, view: View) -> str:
         """Send one message and read one answer line within `timeout` seconds."""
@@ -268,7 +281,40 @@ class BotProcess:
             return answer.decode().strip()
         except UnicodeDecodeError:
             said = answer.decode(errors="replace")
-            raise seat.failure(view, said, f"printed {said!r}, not UTF-8 text") from None
+            raise seat.failure(view, said, f"printed {clipped(said)!r}, not UTF-8 text") from None
+
+    def wait_for(self, fd: int, writing: bool, deadline: float) -> bool:
+        """Whether `fd` is ready (to write, or to read) by the deadline (TimeoutError
+        otherwise): the bot's error output is read meanwhile, so that a bot that writes much
+        of it never blocks."""
+        errors = self.proc.stderr
+        assert errors is not None
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            watched = [fd] if not writing else []
+            if not errors.closed:
+                watched.append(errors.fileno())
+            readable, writable, _ = select.select(watched, [fd] if writing else [], [], left)
+            if not errors.closed and errors.fileno() in readable:
+                self.read_errors()
+            if (fd in writable) if writing else (fd in readable):
+                return True
+
+    def read_errors(self, reads: int = 1) -> None:
+        """What the bot's error output holds now, up to `reads` pipe-fulls (a bot that
+        floods it never holds the run here), its last ERROR_TAIL bytes kept."""
+        errors = self.proc.stderr
+        assert errors is not None
+        with contextlib.suppress(BlockingIOError):
+            for _ in range(reads):
+                if errors.closed:
+                    return
+                chunk = os.read(errors.fileno(), 65536)
+                if not chunk:
+                    errors.close()  # the end of it: every process holding it is gone
+                self.errors = (self.errors + chunk)[-ERROR_TAIL:]
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write all of `data` to the bot's input by the deadline (TimeoutError otherwise:
@@ -277,9 +323,7 @@ class BotProcess:
         fd = self.proc.stdin.fileno()
         view = memoryview(data)
         while view:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([], [fd], [], left)[1]:
-                raise TimeoutError
+            self.wait_for(fd, True, deadline)
             try:
                 view = view[os.write(fd, view) :]
             except BlockingIOError:
@@ -293,9 +337,7 @@ class BotProcess:
         while b"\n" not in self.pending:
             if len(self.pending) > MAX_ANSWER:
                 return None
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise TimeoutError
+            self.wait_for(fd, False, deadline)
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise EOFError
@@ -320,39 +362,107 @@ class BotProcess:
             )
         except subprocess.TimeoutExpired:
             how = "closed its output"
-        self.errors.seek(0, os.SEEK_END)
-        size = self.errors.tell()
-        self.errors.seek(max(0, size - 300))
-        tail = self.errors.read().decode(errors="replace").strip()
-        said = f"{self.pending.decode(errors='replace')!r} and then " if self.pending else ""
+        self.read_errors(ERROR_READS)
+        tail = self.errors[-300:].decode(errors="replace").strip()
+        said = self.pending[:MAX_SAID].decode(errors="replace")
+        said = f"{said!r} and then " if said else ""
         return f"printed {said}no answer: it {how}" + (
             f"; its error output ends: {tail!r}" if tail else ""
         )
 
-    def close(self) -> None:
-        """End the bot: its input closed, CLOSE_GRACE seconds to exit, then its whole
-        process group killed (whatever it started too) and waited for (its other members up
-        to CLOSE_GRACE more)."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+    def close(self, grace: float = CLOSE_GRACE) -> None:
+        """End the bot: its input closed, `grace` seconds to exit, then every process with
+        its token killed (whatever it started, in its session or not) and waited for."""
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        if self.proc.stdout.closed:  # closed already (a stop, then the span's end)
+            return
+        LIVE.discard(self)
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(CLOSE_GRACE)
+        if grace:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(grace)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        kill_marked(self.token)
         self.proc.wait()
-        gone_by = time.monotonic() + CLOSE_GRACE
-        # SIGKILL lands asynchronously on the group's other members (not our children, so not
-        # waited for): the run returns once they are gone (an unreaped orphan's zombie, which
-        # runs nothing, stops the wait at CLOSE_GRACE)
-        while time.monotonic() < gone_by:
-            try:
-                os.killpg(self.proc.pid, 0)
-            except (ProcessLookupError, PermissionError):
-                break
-            time.sleep(0.001)
         self.proc.stdout.close()
-        self.errors.close()
+        self.proc.stderr.close()
+
+
+def kill_marked(token: str | None) -> None:
+    """Kill every process whose environment holds MARK=token (None: the token of any bot
+    this process started, or any bot of this process's run, begun here or in a process
+    that started this one: Ray's workers run bots too), until none is left (one that forks
+    meanwhile leaves its child to the next pass). Those this user cannot read are not the bot's. Without /proc (not
+    Linux), only the bot's process group was killed (close)."""
+    exact = f"{MARK}={token}".encode()
+    mine = f"{MARK}={os.getpid()}.".encode()
+    run = f"{RUN}={os.environ.get(RUN, os.getpid())}".encode()
+    gone_by = time.monotonic() + CLOSE_GRACE
+    while time.monotonic() < gone_by:
+        found = []
+        with contextlib.suppress(OSError):
+            for entry in os.scandir("/proc"):
+                if entry.name.isdigit():
+                    try:
+                        with open(f"/proc/{entry.name}/environ", "rb") as f:
+                            names = f.read().split(b"\0")
+                    except OSError:
+                        continue
+                    marks = [n for n in names if n.startswith(f"{MARK}=".encode())]
+                    if token:
+                        hit = exact in marks
+                    else:
+                        hit = bool(marks) and (run in names or marks[0].startswith(mine))
+                    if hit:
+                        found.append(int(entry.name))
+        alive = [pid for pid in found if not zombie(pid)]
+        if not alive:
+            return
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)
+
+
+def zombie(pid: int) -> bool:
+    """Whether the process has ended, waiting to be reaped (it runs nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0] == b"Z"
+    except OSError:
+        return True
+
+
+def clipped(said: str | None) -> str | None:
+    """What a bot said, its first MAX_SAID characters (a flood of garbage is not kept)."""
+    if said is None or len(said) <= MAX_SAID:
+        return said
+    return said[:MAX_SAID] + "..."
+
+
+def end_bot_processes() -> None:
+    """End every bot process this process runs, now (no grace), and all they started: a
+    run does this as it stops, those starting meanwhile included."""
+    kill_bot_processes()
+    for process in list(LIVE):
+        process.close(grace=0)
+
+
+def kill_bot_processes() -> None:
+    """Kill every bot process this process started and all they started, waiting for none:
+    safe in a signal handler (a study's worker ends so), whatever the code it interrupts
+    holds (a process's wait lock)."""
+    for process in list(LIVE):
+        if process.proc.returncode is None:  # not reaped: its pid is still its own
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.proc.pid, signal.SIGKILL)
+    kill_marked(None)
+
+
+TOKENS = itertools.count()  # this process's bot processes, numbered
+LIVE: set[BotProcess] = set()  # the bot processes not yet closed
 
 
 SESSION: ContextVar[dict[tuple[ExternalBot, int], BotProcess] | None] = ContextVar(
@@ -364,7 +474,8 @@ SESSION: ContextVar[dict[tuple[ExternalBot, int], BotProcess] | None] = ContextV
 def bot_processes() -> Iterator[None]:
     """The span of a run (a round, a match, a frame of rounds, a duel's chunk): the external
     bots' processes started in it are kept a seat each and closed at its end, however it ends
-    (an error, Ctrl-C). Nested, the outermost one keeps them."""
+    (an error; Ctrl-C: at once, with every bot this process started, one still starting
+    too). Nested, the outermost one keeps them."""
     if SESSION.get() is not None:
         yield
         return
@@ -373,6 +484,9 @@ def bot_processes() -> Iterator[None]:
     try:
         yield
     finally:
-        SESSION.reset(token)
-        for process in processes.values():
-            process.close()
+        with held_signals():  # a further signal cannot cut the closing short
+            SESSION.reset(token)
+            if isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                end_bot_processes()
+            for process in processes.values():
+                process.close()

@@ -27,7 +27,7 @@ from shengji.core.deals import as_require, condition, parse_predeal
 from shengji.errors import ArgumentError
 from shengji.play.records import read_record, write_text
 from shengji.play.serve import serve
-from shengji.play.text import pretty, pretty_hand
+from shengji.play.text import forfeit_text, pretty, pretty_hand
 
 if TYPE_CHECKING:
     from shengji.studies.store import Found
@@ -329,7 +329,13 @@ def analyze_plays(args: argparse.Namespace) -> None:
             workers=args.workers,
             progress=update,
         )
-    print_costs(frame, f"{annotated['annotations']['source']}; the cost of each play made")
+    forfeit = annotated.get("forfeit")
+    if forfeit and frame.empty:
+        print(f"No play to analyse: {forfeit_text(forfeit)}, before any play")
+    else:
+        print_costs(frame, f"{annotated['annotations']['source']}; the cost of each play made")
+        if forfeit:
+            print(f"{forfeit_text(forfeit)} (the plays before it are analysed)")
     if args.out:
         write_text(args.out, json.dumps(annotated, ensure_ascii=False))
         print(f"written: {args.out} (shengji view {args.out} shows the costs)")
@@ -388,6 +394,8 @@ def view(args: argparse.Namespace) -> None:
 
 def serve_bot(args: argparse.Namespace) -> None:
     """One of our bots on the external-bot protocol, over standard input and output."""
+    if sys.stdout is None:  # started with its output closed: no reader, as a closed pipe
+        raise BrokenPipeError
     serve(args.spec, sys.stdin, sys.stdout)
 
 

@@ -12,7 +12,9 @@ from typing import Any, NoReturn
 from shengji._optional import MissingExtra
 from shengji._version import __version__
 from shengji.bots import TEXT_BOTS
+from shengji.bots.external import end_bot_processes
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
+from shengji.core.stopping import STOP_SIGNALS
 from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
 from shengji.studies.backends import stopping_on_signals
 
@@ -76,13 +78,19 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # the reader has gone (`shengji demo | head`): no error, and none again when Python
         # flushes the closed output at exit; the status of a process SIGPIPE ends
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if sys.stdout is not None:  # None: closed from the start, nothing to flush
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + getattr(signal, "SIGPIPE", 13)
     except (ValueError, OSError) as exc:
         fail(2, f"shengji: error: {exc}")
     except MissingExtra as exc:
         fail(1, f"shengji: error: {exc}")
     except KeyboardInterrupt as stop:
+        # stopped: a further signal changes nothing while Python exits (Ray's exit hooks
+        # take a while), the status stays the first signal's
+        for s in (signal.SIGINT, *STOP_SIGNALS):
+            signal.signal(s, signal.SIG_IGN)
+        end_bot_processes()  # any a signal cut the run's closing short of
         fail(
             128 + getattr(stop, "signum", signal.SIGINT),
             "shengji: interrupted; the finished chunks are saved: the same command continues "

@@ -64,6 +64,7 @@ cdef enum:
     BAD_NO_PLAYS = -7
     BAD_MEMORY = -8
     BAD_LEAD_SIZE = -9     # a lead of more than 25 cards
+    BAD_STOPPED = -10      # a stop was asked (a signal): the loop returned early (stop_asked)
 
 # The bit toolkit and multiset algebra on CardSets, inline for every module that cimports them,
 # and the build's debug switch.
@@ -361,6 +362,13 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
                              int64_t* total) noexcept nogil
+
+# Stopping a long loop between units of work (a rollout, a round, a draw, a block of solver
+# nodes): stop_asked takes the GIL, so call it every millisecond or so of work, not more often.
+cdef int stop_asked() noexcept nogil   # BAD_STOPPED once a stop is asked, else 0
+cdef int raise_stop() except -1        # after the loop: the stop's exception, raised
+cdef enum:
+    STOP_EVERY = 64        # rounds (a rollout, a simulated round) between two stop_asked calls
 
 
 # -- Cards, the Python type of a card multiset, for the modules that convert to and from it ----

@@ -1594,3 +1594,49 @@ def batch_trick_winners(const uint64_t[:, :, ::1] plays, trumps):
     if bad:
         raise_bad(bad, f"row {bad_row}")
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Stopping long loops
+# ---------------------------------------------------------------------------------------------
+cdef extern from *:
+    """
+    /* set by set_stop (a run's signal handler), read by every thread's loops */
+    static volatile int sj_stop_requested = 0;
+    """
+    int stop_requested "sj_stop_requested"
+
+cdef extern from "Python.h":
+    # declared without `except`: the handler's exception stays set for raise_stop
+    int check_signals "PyErr_CheckSignals"() noexcept
+    void* PyErr_Occurred() noexcept
+
+
+cdef int stop_asked() noexcept nogil:
+    """BAD_STOPPED once a stop is asked: set_stop asked it (a run's handler, seen by
+    every thread), or a signal came whose Python handler raised (run here, in the main thread;
+    its exception left set for raise_stop). Else 0."""
+    if stop_requested:
+        return BAD_STOPPED
+    with gil:
+        if check_signals() < 0:
+            return BAD_STOPPED
+    return 0
+
+
+cdef int raise_stop() except -1:
+    """The exception of a loop that stop_asked stopped: the signal handler's where it ran in
+    this thread, else KeyboardInterrupt (a thread stopped by set_stop)."""
+    if PyErr_Occurred() == NULL:
+        raise KeyboardInterrupt("stopped")
+    return -1
+
+
+def set_stop(bint asked):
+    """Ask every native loop (a search's rollouts, the endgame solver, the world sampler, a
+    simulation), in every thread, to return at its next check (`asked`), or no longer; the
+    previous setting. A run's signal handler asks, and the run withdraws it when it ends."""
+    global stop_requested
+    before = bool(stop_requested)
+    stop_requested = asked
+    return before

@@ -7,7 +7,9 @@ from libc.string cimport memcpy
 
 import numpy as np
 
-from shengji.core._core cimport TRUMP, card_count, restrict
+from shengji.core._core cimport (
+    TRUMP, BAD_STOPPED, STOP_EVERY, card_count, restrict, stop_asked, raise_stop,
+)
 from shengji.round._knowledge cimport RoundKnowledge, knowledge_reset
 from shengji.core._deal cimport Rng, rng_seed, shuffle_deck, round_seed_raw, DECK_SIZE
 from shengji.round._engine cimport Game, GameRules, Passes, game_start, game_rules
@@ -146,6 +148,10 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
     try:
         with nogil:
             for i in range(count):
+                if i % STOP_EVERY == STOP_EVERY - 1:
+                    rc = stop_asked()
+                    if rc < 0:
+                        break
                 c_seed[i] = <int64_t>round_seed_raw(sd, <uint64_t>(start + i * step))
                 rc = game_start(g, &gr, passes, <uint64_t>c_seed[i], dealer, l0, l1,
                                 first_round)
@@ -162,6 +168,8 @@ def simulate(rules, seed, int64_t start, int64_t count, bots, int dealer=0, leve
         free(g.buf.data)
         free(g)
         free(know)
+    if rc == BAD_STOPPED:
+        raise_stop()
     if rc < 0:
         raise EngineError(f"the round engine refused a native bot's answer in round "
                           f"{start + i * step}: "

@@ -12,7 +12,8 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, MAX_HAND, NUM_KINDS, card_count, empty_buffer,
-    ctz, trump_table, lead_shape, overflows, set_of, cards_of,
+    ctz, trump_table, lead_shape, overflows, set_of, cards_of, BAD_STOPPED, STOP_EVERY,
+    stop_asked, raise_stop,
 )
 from shengji.round._knowledge cimport RoundKnowledge, knowledge_reset
 from shengji.core._deal cimport Rng, rng_seed, round_seed_raw, DECK_SIZE, BOTTOM_SIZE
@@ -151,6 +152,10 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
                 bury.ones = buries[i, 0]
                 bury.twos = buries[i, 1]
                 for j in range(k):
+                    if j % STOP_EVERY == STOP_EVERY - 1:
+                        rc = stop_asked()
+                        if rc < 0:
+                            break
                     rc = start_at_bury(g, &gr, passes, sv[j], dealer, l0, l1, &dv[j, 0], show,
                                        bury)
                     if know != NULL:
@@ -168,6 +173,8 @@ def play_out(rules, const uint64_t[:, :, ::1] worlds, const uint64_t[:, ::1] sho
         free(g.buf.data)
         free(g)
         free(know)
+    if rc == BAD_STOPPED:
+        raise_stop()
     if rc < 0:
         raise refusal_error(rc)(f"candidate {i}, world {j}: {REFUSALS.get(rc, rc)}")
     return cols

@@ -13,7 +13,8 @@ import numpy as np
 from shengji.core._core cimport (
     CardSet, PlayBuffer, FOLLOW_PAIRS, SHENGJI_DEBUG, MAX_HAND, NUM_KINDS, points_raw,
     empty_buffer, legal_leads_raw, union_of, overflows,
-    legal_follows_raw, set_of, cards_of, card_count, trump_table,
+    legal_follows_raw, set_of, cards_of, card_count, trump_table, BAD_STOPPED, STOP_EVERY,
+    stop_asked, raise_stop,
 )
 from shengji.round._knowledge cimport (
     RoundKnowledge, SeatKnowledge, OBSERVERS, TABLE, catch_up, agrees,
@@ -41,6 +42,7 @@ from shengji.core._core import KIND_NAMES, Cards, Trump
 from shengji.core.cards import CATEGORIES
 from shengji.core.results import Settlement
 from shengji.core.schema import ROUND_NAMES
+from shengji.core.stopping import threads_stopped
 from shengji.round import history
 from shengji.round._endgame import solve_endgame
 from shengji.play._driver import REFUSALS
@@ -586,7 +588,12 @@ cdef class Table:
         if len(spans) <= 1:
             failed = [run.play(*span) for span in spans]
         else:
-            failed = list(thread_pool(len(spans)).map(lambda span: run.play(*span), spans))
+            futures = [thread_pool(len(spans)).submit(run.play, *span) for span in spans]
+            try:
+                failed = [future.result() for future in futures]
+            except KeyboardInterrupt:
+                threads_stopped(futures)  # the other spans end at their next check
+                raise
         for rc, at in failed:
             if rc < 0:
                 raise refusal_error(rc)(f"a rollout was refused: {REFUSALS.get(rc, rc)} "
@@ -892,7 +899,7 @@ cdef class _Rollouts:
         cdef Game* g = self.table.g
         cdef Game* scratch = <Game*>malloc(sizeof(Game))
         cdef PlayBuffer buf = empty_buffer()
-        cdef int64_t r = lo, i, j, k = self.k
+        cdef int64_t r = lo, i, j, k = self.k, played = 0
         cdef int rc = 0, final, points, penalty, rise, holds
         cdef bint decks = deck_worlds(g)
         cdef CardSet c, best
@@ -910,6 +917,11 @@ cdef class _Rollouts:
         try:
             with nogil:
                 while r < hi:
+                    played += 1
+                    if played % STOP_EVERY == 0:
+                        rc = stop_asked()
+                        if rc < 0:
+                            break
                     i = r // k
                     j = r % k
                     if g.ask != ASK_PLAY:
@@ -955,4 +967,6 @@ cdef class _Rollouts:
             free(scratch)
             if self.endgame:
                 solver_free(&S)
+        if rc == BAD_STOPPED:
+            raise_stop()
         return rc, r

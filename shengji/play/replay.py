@@ -244,15 +244,30 @@ def replay_to(record: RoundRecord | dict, trick: int, seat: int) -> tuple[RoundR
     seat = validate.seat(seat, "seat")
     trick = validate.integer(trick, "trick", 0, 10**6)
     rec = replay(record)
-    if trick >= len(rec.tricks):
+    forfeit = rec.forfeit
+    # the trick a forfeit ended, where some of it was played, counts too
+    last = len(rec.tricks) + bool(forfeit and forfeit["trick"])
+    if trick >= last and forfeit is not None and last == 0:
         raise ShengjiError(
-            f"trick {trick + 1} is not in the record: its round has {len(rec.tricks)} tricks, "
-            f"1 to {len(rec.tricks)}"
+            f"the record has no play to analyse: seat {forfeit['seat']} forfeited the round "
+            f"at its {forfeit['decision']} before any"
+        )
+    if trick >= last:
+        raise ShengjiError(
+            f"trick {trick + 1} is not in the record: its round has {last} tricks, 1 to {last}"
+            + ("" if forfeit is None else f" (forfeited by seat {forfeit['seat']})")
         )
     table, shows, buries = replay_table(rec)
     while (pending := table.advance()) is not None:
         if pending == ("play", seat) and len(table.tricks()) == trick:
-            return rec, table
+            if recorded_play(rec, table) is not None:
+                return rec, table
+        if at_forfeit(table, rec, shows, buries, *pending):
+            assert forfeit is not None
+            raise ShengjiError(
+                f"seat {seat} makes no play in trick {trick + 1}: seat {forfeit['seat']} "
+                f"forfeited the round at its {forfeit['decision']} first"
+            )
         replay_step(table, rec, shows, buries, *pending)
     raise EngineError(f"engine bug: the replay of a checked record never reached trick {trick + 1}")
 
@@ -313,18 +328,30 @@ def replay_answer(
                 f"{short(buries[0].to_dict()) if buries else 'nothing'}"
             )
         return table.answer(buries.pop(0).cards, False)
+    play = recorded_play(record, table)
+    if play is not None:
+        return table.answer(play, False)
     s = table.state()
-    n, step = len(s["tricks"]), len(s["current"])
-    if n < len(record.tricks):
-        t = record.tricks[n]
-        return table.answer(t.tried if step == 0 else t.plays[step], False)
+    n = len(s["tricks"])
     answers = [] if record.forfeit is None else record.forfeit["trick"]
-    if n == len(record.tricks) and step < len(answers):  # the trick a forfeit ended
-        return table.answer(Cards(answers[step]), False)
     raise ShengjiError(
         f"replay: trick {n + 1} is played but the record has {len(record.tricks)} tricks"
         + ("" if record.forfeit is None else f" and {len(answers)} plays of a next one")
     )
+
+
+def recorded_play(record: RoundRecord, table: Table) -> Cards | None:
+    """The play the record makes at the table's pending play (a throw as it was tried; in
+    the trick a forfeit ended, the answer its forfeit recorded), or None where it has none."""
+    s = table.state()
+    n, step = len(s["tricks"]), len(s["current"])
+    if n < len(record.tricks):
+        t = record.tricks[n]
+        return t.tried if step == 0 else t.plays[step]
+    answers = [] if record.forfeit is None else record.forfeit["trick"]
+    if n == len(record.tricks) and step < len(answers):
+        return Cards(answers[step])
+    return None
 
 
 def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:

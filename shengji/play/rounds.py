@@ -27,6 +27,7 @@ from shengji.core.deals import (
     round_decks,
 )
 from shengji.core.schema import ROUND_COLUMNS, ROUND_NAMES, frame
+from shengji.core.stopping import threads_stopped
 from shengji.core.validate import round_args
 from shengji.errors import CardError, ExternalBotError, IllegalAction, ShengjiError
 from shengji.play._batch import first_deals, simulate
@@ -423,14 +424,15 @@ def simulated_parts(
         cols["attempts"] = np.sum(attempts)
         return cols
 
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        parts = list(pool.map(run, range(0, n, chunk)))  # at most 2,000 chunks
-    except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)  # the running chunks end within a second
-        raise
-    pool.shutdown()
-    return parts
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(run, start) for start in range(0, n, chunk)]  # <= 2,000
+        try:
+            return [future.result() for future in futures]
+        except KeyboardInterrupt:
+            for future in futures:
+                future.cancel()
+            threads_stopped(futures)  # the running chunks end at their loops' next check
+            raise
 
 
 def play_columns(

@@ -11,9 +11,10 @@ from typing import IO, Any
 from shengji.bots import Expert, Greedy, bot_from_text, bot_text
 from shengji.bots.external import NO, PASS, PROTOCOL, YES
 from shengji.core import jsontext, validate
-from shengji.core.cards import BOTTOM_SIZE, CATEGORIES, DECK_SIZE, HAND_SIZE, SUITS
+from shengji.core._core import Cards
+from shengji.core.cards import BOTTOM_SIZE, CATEGORIES, DECK_SIZE, HAND_SIZE, SEATS, SUITS
 from shengji.core.validate import short
-from shengji.errors import ArgumentError, BotError
+from shengji.errors import ArgumentError, BotError, CardError
 from shengji.play._table import Table
 from shengji.round.rules import Rules
 
@@ -56,8 +57,10 @@ def checked_view(view: Any) -> dict[str, Any]:
     integers checked against the protocol's ranges (docs/schema/bot-protocol.json): the
     levels, the level, the trump's level and suit, the dealer, the declarer, the cards drawn,
     the hand sizes, who buried, each trick's leader and winner, the voids; ArgumentError "view.<field> must be
-    ..." (a number out of range, 10**400 included, or not an integer). The rest is the
-    table's to check; a field missing or of another type is serve's KeyError or TypeError."""
+    ..." (a number out of range, 10**400 included, or not an integer). And what a seat's
+    view always is (decision_checked): a known action and rules, a hand of cards the seat
+    decides from. The rest is the table's to check; a field missing or of another type is
+    serve's KeyError or TypeError."""
     if not isinstance(view, dict):
         raise ArgumentError(f"view must be a dict of a view's fields, got {short(view)}")
     validate.levels(view["levels"], "view.levels")
@@ -85,7 +88,47 @@ def checked_view(view: Any) -> dict[str, Any]:
             f"view.voids must hold each seat's void categories as text of {''.join(CATEGORIES)}, "
             f"got {short(voids)}"
         )
+    decision_checked(view)
     return view
+
+
+def decision_checked(view: dict[str, Any]) -> None:
+    """ArgumentError naming what no seat's view of a decision holds: an unknown action,
+    empty rules, an empty hand, a hand not of the seat's size (for a bury, not the hand and
+    the bottom), a declaration without options or with one the hand does not hold."""
+    action = view["action"]
+    if action not in ACTIONS:
+        raise ArgumentError(f"view.action must be one of {', '.join(ACTIONS)}, got {short(action)}")
+    if not view["rules"]:
+        raise ArgumentError("view.rules is empty: a preset's name or the rules' settings")
+    seat = validate.seat(view["seat"], "view.seat")
+    hand = Cards(view["hand"])
+    if not len(hand):
+        raise ArgumentError("view.hand is empty: the seat that decides holds cards")
+    sizes = listed(view["sizes"], "view.sizes")
+    if len(sizes) == SEATS and len(hand) != sizes[seat]:
+        raise ArgumentError(
+            f"view.hand holds {len(hand)} cards, view.sizes[{seat}] says {short(sizes[seat])}"
+        )
+    if action == "bury" and len(hand) != HAND_SIZE + BOTTOM_SIZE:
+        raise ArgumentError(
+            f"view.hand holds {len(hand)} cards: a bury is made from {HAND_SIZE + BOTTOM_SIZE} "
+            "(the hand and the bottom)"
+        )
+    if action == "declare":
+        options = listed(view["options"], "view.options")
+        if not options:
+            raise ArgumentError("view.options is empty: a declaration offers a show at least")
+        for i, option in enumerate(options):
+            try:
+                hand - Cards(option)
+            except CardError:
+                raise ArgumentError(
+                    f"view.options[{i}] {short(option)} is not in the seat's hand"
+                ) from None
+
+
+ACTIONS = ("declare", "revolt", "bury", "play")  # the decisions a message may ask
 
 
 def listed(value: Any, name: str) -> list[Any] | tuple[Any, ...]:

@@ -69,7 +69,7 @@ def round_text(rec: RoundRecord) -> str:
     f = rec.forfeit
     lines.append(
         (
-            f"Seat {f['seat']} forfeited at its {f['decision']}: {f['reason']} -> "
+            f"{forfeit_text(f)} -> "
             if f is not None
             else f"Defenders: {rec.trick_points} in tricks, penalty {rec.penalty:+d}, bottom "
             f"{rec.bottom_points} x {rec.multiplier} -> "
@@ -134,3 +134,8 @@ def match_repr(match: MatchRecord) -> str:
         f"MatchRecord({match.rules.text()}, seed {match.seed}, {len(match.rounds)} rounds, "
         f"team {team_text(match.winner)} wins {won} {games} to {len(match.games) - won})"
     )
+
+
+def forfeit_text(forfeit: dict) -> str:
+    """A record's forfeit in words: the seat, its decision and why."""
+    return f"Seat {forfeit['seat']} forfeited at its {forfeit['decision']}: {forfeit['reason']}"

@@ -31,7 +31,7 @@ from shengji.core._core cimport (
     points_raw, difference, union_of, restrict, overflows, empty_buffer, lead_shape,
     legal_follows_raw, legal_leads_raw, check_throw_raw, winner_of, decompose_raw, trump_table,
     check_cardset, set_of, cards_of, popcount, ctz, kind_points, max_position, submultisets,
-    submultiset_of, buffer_push,
+    submultiset_of, buffer_push, BAD_STOPPED, stop_asked, raise_stop,
 )
 from shengji.round._engine cimport SettleRules, settle_raw, last_trick_multiplier, game_rules
 from shengji.core._deal cimport BOTTOM_SIZE
@@ -52,6 +52,7 @@ MAX_CARDS = 8
 
 
 cdef enum:
+    STOP_NODES = 1 << 14   # nodes between two stop_asked calls: a few milliseconds
     EXACT = 1
     LOWER = 2
     UPPER = 3
@@ -404,6 +405,10 @@ cdef int follow(Solver* S, CardSet* plays, const LeadShape* shape, int leader, i
     cdef int64_t base, j
     cdef CardSet m, none
     S.nodes += 1
+    if S.nodes % STOP_NODES == 0:
+        S.error = stop_asked()
+        if S.error:
+            return 0
     if step == 4:
         w = (leader + winner_of(S.table, shape, plays, 4)) & 3
         if defends(S, w):
@@ -523,6 +528,8 @@ cdef tuple checked_position(hands, leader, dealer, bottom, points):
 
 
 cdef object solver_error(int rc):
+    if rc == BAD_STOPPED:
+        raise_stop()
     return MemoryError() if rc == BAD_MEMORY else EngineError(
         f"engine bug: the endgame search failed (code {rc})")
 

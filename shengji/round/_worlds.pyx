@@ -28,7 +28,7 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, popcount, ctz, union_of, trump_table, lead_shape,
-    shaped_key, follow_shaped, throw_verdict,
+    shaped_key, follow_shaped, throw_verdict, stop_asked, raise_stop,
 )
 from shengji.core._deal cimport Rng, rng_seed, rng_next, rng_below
 
@@ -48,6 +48,7 @@ cdef enum:
     MAX_CHECKS = 100       # a check per play at most
     REJECTS_PER_KEPT = 1000  # most worlds drawn in vain per world kept, beyond the first
     FIRST_DRAWS = 100000     # draws: past both, the worlds that replay are too rare to sample
+    STOP_DRAWS = 1024        # draws between two stop_asked calls
 
 # The columns of a check's row (SeatKnowledge.play_checks): the seat, 1 for a lead, then
 # [ones, twos] of the lead, of the play, and of each seat's cards played since
@@ -791,10 +792,13 @@ cdef class WorldSampler:
         out = np.empty((k, NPLACES, 2), dtype=np.uint64)
         cdef uint64_t[:, :, ::1] view = out
         rng_seed(&r, <uint64_t>int(seed), 0x5A4D)
-        cdef bint rare = False
+        cdef bint rare = False, stopped = False
         with nogil:
             i = 0
             while i < k:
+                if self.drawn % STOP_DRAWS == STOP_DRAWS - 1 and stop_asked() < 0:
+                    stopped = True
+                    break
                 self.sample_into(&r, places)
                 if self.out_of_memory:
                     break
@@ -811,6 +815,8 @@ cdef class WorldSampler:
                     view[i, p, 0] = places[p].ones
                     view[i, p, 1] = places[p].twos
                 i += 1
+        if stopped:
+            raise_stop()
         if self.out_of_memory:
             self.out_of_memory = False
             raise MemoryError("no memory for the rows of the worlds to draw")

@@ -1,8 +1,10 @@
 """Where a study's chunks run: worker processes on this machine, or Ray tasks; and how a run
-stops on Ctrl-C, SIGTERM or SIGHUP with its running chunks saved."""
+stops on Ctrl-C, SIGTERM or SIGHUP: at once, its finished chunks saved, its running ones
+dropped, its workers and their bots' processes ended."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
 import os
@@ -22,6 +24,9 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from shengji._optional import needs
+from shengji.bots.external import RUN, kill_bot_processes
+from shengji.core._core import set_stop
+from shengji.core.stopping import STOP_SIGNALS, held_signals
 from shengji.errors import StudyError
 from shengji.round.rules import Rules
 
@@ -64,17 +69,20 @@ def report_progress(start: int, deals: int) -> None:
 
 @contextmanager
 def stopping_on_signals() -> Iterator[None]:
-    """SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs inside as
-    Ctrl-C does (Stopped), from the first moment to the last file written; the handlers
-    before are put back after. A stop signal is also kept until the outermost of these ends,
-    so that a Stopped that some code swallowed (as C code that clears any error it meets
-    would) still stops the run at its next check_stop, at the latest when this ends.
-    Outside the main thread (where Python allows no handler), nothing changes."""
+    """Ctrl-C, SIGTERM (a scheduler's) and SIGHUP (a closed terminal's) stop what runs
+    inside (Stopped), from the first moment to the last file written; the handlers before are
+    put back after. A stop signal is also kept until the outermost of these ends, so that a
+    Stopped that some code swallowed (as C code that clears any error it meets would) still
+    stops the run at its next check_stop, at the latest when this ends; and native loops in
+    every thread are asked to return (set_stop) until then. Outside the main thread (where
+    Python allows no handler), nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     global DEPTH
-    previous = {s: signal.signal(s, stop_on_signal) for s in STOP_SIGNALS}
+    # the run's mark, which its workers (Ray's too) and their bots inherit (kill_marked)
+    os.environ.setdefault(RUN, str(os.getpid()))
+    previous = {s: signal.signal(s, stop_on_signal) for s in (signal.SIGINT, *STOP_SIGNALS)}
     DEPTH += 1
     try:
         yield
@@ -83,6 +91,7 @@ def stopping_on_signals() -> Iterator[None]:
         DEPTH -= 1
         if DEPTH == 0:
             RECEIVED.clear()
+            set_stop(False)
         for s, handler in previous.items():
             signal.signal(s, handler)
 
@@ -98,35 +107,6 @@ def check_stop() -> None:
         raise Stopped(RECEIVED[0])
 
 
-BLOCKS = hasattr(signal, "pthread_sigmask")  # POSIX: a thread's signals may be held back
-
-
-@contextmanager
-def held_signals() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP held back while processes start, then acted on as usual: a
-    process started meanwhile begins with them blocked, so a signal to the process group
-    cannot end it before it ignores them (start_worker), nor end multiprocessing's resource
-    tracker (it never unblocks SIGHUP); and this process is not stopped halfway through
-    starting one (a signal another thread takes is noted and raised after)."""
-    held = (signal.SIGINT, *STOP_SIGNALS)
-    noted: list[int] = []
-    handlers: dict[int, Any] = {}
-    before = None
-    try:  # a signal that stops this while it swaps a handler leaves no handler swapped
-        if threading.current_thread() is threading.main_thread():
-            for s in held:
-                handlers[s] = signal.signal(s, lambda signum, _: noted.append(signum))
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
-        yield
-    finally:
-        if before is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
-        for s, handler in handlers.items():
-            signal.signal(s, handler)
-        if noted:  # to the handler now in place, as if it came now
-            signal.raise_signal(noted[0])
-
-
 def run_locally(
     chunk: Callable[..., tuple[dict, dict, dict]],
     jobs: list[Job],
@@ -137,9 +117,8 @@ def run_locally(
 ) -> None:
     """The chunks in worker processes (in this one for a single worker); each result is
     saved as it comes back, and the chunks' progress goes to `advance` as they report it.
-    A worker is given its next chunk only when it finishes one, so on Ctrl-C or SIGTERM the
-    chunks not started are never run: the running ones finish and are saved. (In this
-    process, the running chunk stops at once and is dropped.) The workers do not run the
+    On Ctrl-C or SIGTERM the chunks that finished are saved and the run stops at once: the
+    running ones are dropped, their workers ended (end_workers). The workers do not run the
     caller's script unless a chunk needs what it defines (main_told): a script without
     `if __name__ == "__main__":` runs anyway."""
     global REPORT
@@ -217,13 +196,35 @@ def run_locally(
             ) from None
         raise
     except KeyboardInterrupt:
-        for future, start in pending.items():
-            if not future.cancel():
-                save(start, future.result())
+        with held_signals():  # a second or third signal does not cut the ending short
+            for future, start in pending.items():
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    save(start, future.result())
+            if pool is not None:
+                end_workers(pool)
         raise
     finally:
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            with held_signals():
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """The pool's workers ended: each told to end at once (END_WORKER: it kills its bots'
+    processes and exits), and killed if it has not within WORKER_GRACE_S (a native loop
+    that checks for a stop less often). Then no worker waits for a job, nor the pool's
+    thread for a worker."""
+    # ProcessPoolExecutor names its processes only privately (before Python 3.14)
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    for worker in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.pid, END_WORKER)
+    gone_by = time.monotonic() + WORKER_GRACE_S
+    for worker in workers:
+        worker.join(max(0.0, gone_by - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def defined_in_main(*payload: Any) -> list[str]:
@@ -284,14 +285,22 @@ def reimporting_main() -> bool:
 
 def start_worker(parent: int, reports: Any = None) -> None:
     """A worker process leaves stopping to its parent: Ctrl-C and a scheduler's signals reach
-    the whole process group, and the parent stops the run (its running chunks finish and are
-    saved). A worker whose parent is gone (killed outright) ends within a second. Its chunks'
-    progress goes to the parent's queue `reports`."""
+    the whole process group, and the parent stops the run, telling its workers to end
+    (END_WORKER). A worker whose parent is gone (killed outright) ends within a second. Its
+    chunks' progress goes to the parent's queue `reports`."""
     global REPORT
     REPORT = None if reports is None else reports.put
-    for name in ("SIGINT",) + tuple(n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)):
-        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for s in (signal.SIGINT, *STOP_SIGNALS):
+        signal.signal(s, signal.SIG_IGN)
+    signal.signal(END_WORKER, end_worker)
     threading.Thread(target=end_with_parent, args=(parent,), daemon=True).start()
+
+
+def end_worker(signum: int, frame: Any) -> None:
+    """A worker's handler of END_WORKER: its bots' processes killed, then the worker ended,
+    its chunk dropped (between two steps of Python, or at a native loop's next check)."""
+    kill_bot_processes()
+    os._exit(1)
 
 
 def end_with_parent(parent: int) -> None:
@@ -302,6 +311,8 @@ def end_with_parent(parent: int) -> None:
 
 
 PARENT_WATCH_S = 0.5  # how often a worker checks that its parent is alive
+END_WORKER = signal.SIGUSR1  # the parent's word to a worker: end now
+WORKER_GRACE_S = 1.0  # how long a told worker may take to end before it is killed
 RAY_CONNECT_TIMEOUT_S = 10  # how long a Ray address may take to answer before the run stops
 
 
@@ -331,37 +342,78 @@ def run_on_ray(
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     with needs("the ray backend", "ray"):
         import ray
-    started = False
-    if not ray.is_initialized():
-        try:
-            if address:
-                check_ray_address(address)
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
-        started = True
-    task = ray.remote(chunk)
-    pending = {task.remote(*job, **options): job[2] for job in jobs}
+    started = not ray.is_initialized()
+    pending: dict[Any, int] = {}
     try:
-        while pending:
-            check_stop()
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                save(pending.pop(ref), ray.get(ref))
-    except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref)
+        if started:
+            start_ray(ray, address, workers)
+        task = ray.remote(chunk)
+        pending = {task.remote(*job, **options): job[2] for job in jobs}
+        with noting_signals():
+            while pending:
+                check_stop()
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_POLL_S)
+                for ref in ready:
+                    save(pending.pop(ref), ray.get(ref))
+    except KeyboardInterrupt as stop:
+        with held_signals():  # a second or third signal does not cut the ending short
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            kill_bot_processes()  # the bots of the workers just killed, where Ray is local
+        if RECEIVED and not isinstance(stop, Stopped):
+            # Ray's wait reraises a signal handler's exception as a bare KeyboardInterrupt
+            raise Stopped(RECEIVED[0]) from None
         raise
     finally:
-        if started:
-            ray.shutdown()
+        if started:  # a stop in ray.init too: what it started is shut down
+            with held_signals():
+                ray.shutdown()
 
 
-STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
+@contextmanager
+def noting_signals() -> Iterator[None]:
+    """The stop signals noted (RECEIVED, set_stop), not raised, for check_stop to raise: Ray
+    runs Python in its threads' callbacks while the run waits, where a handler's exception
+    can land and be ignored (a traceback, and the run going on). Outside the main thread,
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        RECEIVED.append(signum)
+        set_stop(True)
+
+    previous = {s: signal.signal(s, note) for s in (signal.SIGINT, *STOP_SIGNALS)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def start_ray(ray: Any, address: str | None, workers: int) -> None:
+    """Ray started here, or joined at `address`; this process's stop signals left to the
+    run: ray.init sets a SIGTERM handler that exits at once (SystemExit), which stops the
+    run as ours would while it starts, and is replaced by ours after."""
+    main = threading.current_thread() is threading.main_thread()
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, *STOP_SIGNALS)} if main else {}
+    try:
+        if address:
+            check_ray_address(address)
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise StudyError(f"cannot start or join Ray ({address or 'local'}): {e}") from None
+    except SystemExit as e:
+        if e.code != signal.SIGTERM:
+            raise
+        RECEIVED.append(signal.SIGTERM)
+        raise Stopped(signal.SIGTERM) from None
+    finally:
+        for s, handler in handlers.items():
+            signal.signal(s, handler)
 
 
 class Stopped(KeyboardInterrupt):
@@ -374,7 +426,9 @@ class Stopped(KeyboardInterrupt):
 
 
 def stop_on_signal(signum: int, frame: Any) -> None:
-    """The run's handler of SIGTERM and SIGHUP: stop as Ctrl-C does, and keep the signal
-    (check_stop) in case the Stopped is swallowed."""
+    """The run's handler of Ctrl-C, SIGTERM and SIGHUP: stop, ask native loops to return,
+    and keep the signal (check_stop) in case the Stopped is swallowed. A later signal stops
+    as the first did (the run's exit status is the first's)."""
     RECEIVED.append(signum)
-    raise Stopped(signum)
+    set_stop(True)
+    raise Stopped(RECEIVED[0])

@@ -32,8 +32,16 @@ from shengji.errors import (
 )
 from shengji.play._playout import places_deck
 from shengji.play._table import Table
-from shengji.play.records import MatchRecord, RoundRecord
-from shengji.play.replay import replay, replay_step, replay_table, replay_to
+from shengji.play.records import MatchRecord
+from shengji.play.replay import (
+    at_forfeit,
+    recorded_play,
+    replay,
+    replay_step,
+    replay_table,
+    replay_to,
+)
+from shengji.play.rounds import settle_forfeit
 from shengji.round._endgame import MAX_CARDS as EXACT_MAX_CARDS  # the solver's limit
 from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
@@ -243,13 +251,6 @@ def frame_of(out: Outcomes, made: Cards | None, legal: int, decision: tuple[int,
     return frame
 
 
-def made_play(record: RoundRecord, trick: int, seat: int) -> Cards:
-    """The play `seat` made in trick `trick` of the record (a failed throw: what it tried)."""
-    t = record.tricks[trick]
-    step = t.seats.index(seat)
-    return t.tried if step == 0 else t.plays[step]
-
-
 def position(
     hands: Any,
     trump: Any,
@@ -413,7 +414,8 @@ def analyze_play(
 ) -> Any:
     """Every legal play at one decision, ranked: in a round record (a RoundRecord or its JSON
     data, replayed and checked first), `decision` = (trick from 0, seat 0..3), the seat's
-    play in that trick (error messages count tricks from 1, as shengji replay does); or at a position (decision None), a Table whose play is pending
+    play in that trick (error messages count tricks from 1, as shengji replay does; in a
+    forfeited record, a play made before the forfeit); or at a position (decision None), a Table whose play is pending
     (position() makes one from a deal and its plays) or {"position": position()'s arguments}.
     Every legal play is played out when there are at most `max_candidates`; with more, at a
     lead every unit, then throws from each category in turn up to `max_candidates` in all,
@@ -455,7 +457,7 @@ def analyze_play(
     else:
         trick_seat = decision_of(decision)
         record, table = replay_to(record_or_position, *trick_seat)
-        made = made_play(record, *trick_seat)
+        made = recorded_play(record, table)
     places = None if exact else sample(table, worlds, seed)
     chosen = bot_choice(table, specs, None if places is None else places[0])
     plays, legal = candidates_of(table, max_candidates, made, chosen)
@@ -497,7 +499,8 @@ def analyze_round(
     candidates where the cap left some out, and the cost is against the best of those played
     out); the record's JSON data with its "annotations" in the
     viewer's schema, docs/manual/viewer.md). The record is replayed and checked first: a bad
-    one raises a ShengjiError before anything is played."""
+    one raises a ShengjiError before anything is played. A forfeited record's plays are
+    analysed up to its forfeit (none where it was forfeited before the first play)."""
     with needs("shengji.studies.plays", "study"):
         import pandas as pd
 
@@ -519,9 +522,13 @@ def analyze_round(
     rows, notes = [], []
     while (pending := table.advance()) is not None:
         what, who = pending
+        if at_forfeit(table, rec, shows, buries, what, who):
+            settle_forfeit(table, who)  # the round ends here, as its record does
+            continue
         if what == "play" and seat in (None, who):
             trick = len(table.tricks())
-            made = made_play(rec, trick, who)
+            made = recorded_play(rec, table)
+            assert made is not None  # replay checked every play up to the forfeit
             # sampled before the candidates: the bot's choice among them is made in the first
             places = sample(table, worlds, decision_seed(seed, trick, who))
             plays, legal = candidates_of(
