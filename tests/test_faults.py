@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from processes import process_stats, start_in_session
 
 import shengji as sj
 from shengji.bots import Learned, bot_from_text, bot_text, learned, pinned
@@ -258,16 +259,7 @@ def test_accept_takes_bools_and_zero_one_integers_alike(answer):
 
 def group_children(pid):
     """The processes whose parent is `pid`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
+    return [child for child, fields in process_stats() if int(fields[1]) == pid]
 
 
 def catches_sigterm(pid):
@@ -304,18 +296,7 @@ def start_duel(out, deals):
     cmd = [sys.executable, "-m", "shengji", "duel", "--a", "greedy", "--b", "random"]
     cmd += ["--deals", str(deals), "--workers", "2", "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-        # Ctrl-C as a terminal sends it, even under a run started with SIGINT ignored (as a
-        # background job is), which its children would inherit
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    return cmd, env, proc
+    return cmd, env, start_in_session(cmd, env)
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import process_stats, start_in_session
 
 pytestmark = [
     pytest.mark.slow,
@@ -100,16 +101,7 @@ def reference(name, bot, tmp_path_factory):
 
 def session_alive(sid):
     """The processes of session `sid` that still run (a zombie runs nothing)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
+    return [pid for pid, fields in process_stats() if int(fields[3]) == sid and fields[0] != "Z"]
 
 
 def running(pid, start):
@@ -126,16 +118,7 @@ def interrupt(cmd, count, rng, group=True):
     """Run `cmd` in a session of its own and send `count` signals to its group (or to it
     alone), the first 0.5 to 2.5 s in, the next 0.02 to 0.5 s apart: (the signals sent, the
     process, its error output, the seconds from the first signal to its end)."""
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-        start_new_session=True,
-        # Ctrl-C as a terminal sends it, even under a run started with SIGINT ignored
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = start_in_session(cmd, ENV, stdout=subprocess.DEVNULL)
     moment = time.monotonic() + rng.uniform(0.5, 2.5)
     sent = []
     for _ in range(count):

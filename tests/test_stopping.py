@@ -105,12 +105,18 @@ def test_signals_held_while_a_run_ends_are_raised_once_it_has():
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("signal handlers run in the main thread only")
     ended = []
-    with pytest.raises(KeyboardInterrupt):
-        with held_signals():
-            for _ in range(3):
-                os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(0.01)
-            ended.append(True)  # not cut short by any of the three
+    # Python's Ctrl-C handler, whatever this process inherited (a run started in the
+    # background of a shell, or an xdist worker, ignores SIGINT)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with held_signals():
+                for _ in range(3):
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(0.01)
+                ended.append(True)  # not cut short by any of the three
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert ended == [True]
 
 

@@ -1,0 +1,33 @@
+"""The machine's processes as /proc shows them, for the tests that check what a run leaves."""
+
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def process_stats() -> Iterator[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/<pid>/stat after the command's name: state, ppid, pgrp,
+    session, ...) of every process still listed."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:  # it ended meanwhile
+                continue
+            yield int(entry.name), fields
+
+
+def start_in_session(cmd, env, stdout=subprocess.PIPE):
+    """`cmd` started in a session of its own (so that a signal can go to its whole group),
+    its error output piped as text, with Ctrl-C acted on as a terminal sends it, even under
+    a run started with SIGINT ignored (as a background job is), which children inherit."""
+    return subprocess.Popen(
+        cmd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
