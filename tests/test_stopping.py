@@ -6,10 +6,12 @@ from outside, at random moments, are in test_signals.py."""
 import os
 import random
 import signal
+import struct
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from shengji.core.stopping import held_signals
 from shengji.play._batch import simulate
 from shengji.play.rounds import Table
 from shengji.round._worlds import WorldSampler
+from shengji.studies import backends
 
 # the four hands and bottom of an endgame of 8 cards a hand that takes 350,000 nodes
 DECK = [k for k in KIND_NAMES for _ in range(2)]
@@ -197,3 +200,22 @@ def test_ctrl_c_while_the_command_loads_is_one_line():
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=30)
     assert run.returncode == 128 + signal.SIGINT and err == "shengji: interrupted\n", err
+
+
+def test_ending_workers_frees_a_pool_whose_result_was_cut_short():
+    """A worker killed while it sent a result left half a message in the pool's pipe: the
+    pool's thread waited for the rest for ever, and so did the run's exit (seen under load,
+    a duel stopped by SIGHUP as it saved a chunk). After end_workers the pool shuts down."""
+    pool = ProcessPoolExecutor(1)
+    try:
+        assert pool.submit(abs, -1).result() == 1  # the worker and the pool's thread run
+        # the start of a 100-byte message, as a worker ended in the middle of it leaves it
+        os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 100) + b"x" * 10)
+        time.sleep(0.2)  # the pool's thread reads the header and waits for the rest
+        backends.end_workers(pool)
+        ended = threading.Thread(target=pool.shutdown, kwargs={"wait": True}, daemon=True)
+        ended.start()
+        ended.join(30)
+        assert not ended.is_alive()
+    finally:
+        pool.shutdown(wait=False)

@@ -225,6 +225,13 @@ def end_workers(pool: ProcessPoolExecutor) -> None:
         if worker.is_alive():
             worker.kill()
             worker.join()
+    # A worker ended halfway through sending a result leaves the pool's thread reading the
+    # rest of it for ever (this process holds the pipe's write end too, so it never sees
+    # EOF), and the pool's shutdown, and the interpreter's exit, wait for that thread. With
+    # every worker gone, this end closed gives it EOF: the pool breaks and its thread ends.
+    queue = getattr(pool, "_result_queue", None)
+    if queue is not None:
+        queue._writer.close()
 
 
 def defined_in_main(*payload: Any) -> list[str]:
