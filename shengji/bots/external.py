@@ -394,14 +394,15 @@ def kill_marked(token: str | None) -> None:
     """Kill every process whose environment holds MARK=token (None: the token of any bot
     this process started, or any bot of this process's run, begun here or in a process
     that started this one: Ray's workers run bots too), until none is left (one that forks
-    meanwhile leaves its child to the next pass). Those this user cannot read are not the bot's. Without /proc (not
-    Linux), only the bot's process group was killed (close)."""
+    meanwhile leaves its child to the next pass). Those this user cannot read are not the
+    bot's. Without /proc (not Linux), only the bot's process group was killed (close)."""
     exact = f"{MARK}={token}".encode()
     mine = f"{MARK}={os.getpid()}.".encode()
     run = f"{RUN}={os.environ.get(RUN, os.getpid())}".encode()
     gone_by = time.monotonic() + CLOSE_GRACE
+    killed: set[int] = set()  # an exiting process's environment reads empty: waited for by pid
     while time.monotonic() < gone_by:
-        found = []
+        found = list(killed)
         with contextlib.suppress(OSError):
             for entry in os.scandir("/proc"):
                 if entry.name.isdigit():
@@ -423,6 +424,7 @@ def kill_marked(token: str | None) -> None:
         for pid in alive:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        killed.update(alive)
         time.sleep(0.001)
 
 
