@@ -197,8 +197,15 @@ BAD_INPUT = [
         "cannot write /nonexistent/dir/r.json: No such",
     ),
     (["demo", "--bogus"], "unrecognized arguments"),
-    ([], "required: command"),
 ]
+
+
+def test_no_command_lists_every_command(capsys):
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: shengji")
+    for command in ("study", "duel", "ladder", "demo", "simulate", "analyze", "replay", "view"):
+        assert f"\n    {command} " in err, command
 
 
 @pytest.mark.parametrize("args,words", BAD_INPUT, ids=[" ".join(a) or "none" for a, _ in BAD_INPUT])

@@ -236,3 +236,9 @@ def test_check_bot_reproduces_a_round_of_a_variant():
     assert call.startswith(f"sj.play_round({VARIANT!r}, ")
     with pytest.raises(sj.IllegalAction, match="seat 0, play: .*card not in hand"):
         eval(call, {"sj": sj, "bot": NotInHand()})
+
+
+def test_preset_points_a_variant_to_rules_of():
+    with pytest.raises(sj.RulesError, match=r"choose one of v3, match16, bo3 \(a variant's text "):
+        sj.Rules.preset("v3:throw_penalty=20")
+    assert sj.Rules.of("v3:throw_penalty=20").throw_penalty == 20

@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     0 when done, else an exit status (2 for bad input, 1 for a missing extra, 128 + the signal
     when interrupted)."""
     words = sys.argv[1:] if argv is None else argv
+    if not words:  # a newcomer's first try: the commands, not an error about one
+        sys.stderr.write(build_parser().format_help())
+        return 2
     # the command's name before it is parsed: a signal meanwhile gets the same line
     command = next((w for w in words if not w.startswith("-")), None)
     try:

@@ -181,7 +181,10 @@ class Rules:
     def preset(name: str) -> Rules:
         """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+            variant = " (a variant's text is read by Rules.of)" if ":" in str(name) else ""
+            raise RulesError(
+                f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}{variant}"
+            )
         return PRESETS[name]
 
     @staticmethod
