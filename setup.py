@@ -148,7 +148,7 @@ IN_PLACE_FLAGS = os.path.join("build", "in-place-flags")   # FLAGS of the extens
 
 
 class BuildExt(build_ext):
-    """An editable install (pip install -e) builds in a new temporary folder, and
+    """An editable install (pip install -e) builds in a new temporary folder, a wheel and
     build_ext --inplace in build/, so setuptools would compile every extension again when
     that folder is new; the one in place, built with these flags and newer than its C file
     and setup.py, is what that would make, and is copied instead. Extensions built with
@@ -167,7 +167,7 @@ class BuildExt(build_ext):
                 built_with = f.read()
         except OSError:
             built_with = None
-        self.reuse = self.inplace and built_with == FLAGS
+        self.reuse = built_with == FLAGS
         if self.inplace and built_with != FLAGS:
             self.force = True
         super().run()

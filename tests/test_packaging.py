@@ -157,3 +157,36 @@ def test_the_suite_collects_and_skips_without_the_extras(tmp_path):
     )
     assert ran.returncode == 0, ran.stdout[-3000:]
     assert " skipped" in ran.stdout.splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_a_wheel_installs_and_plays_without_a_compiler(tmp_path):
+    """The wheel the docs build (development.md) carries the compiled core, the learned bot's
+    network and the viewer's page: a new venv installs it with no compiler (CC fails) and
+    plays as this install does."""
+    dist, venv = tmp_path / "dist", tmp_path / "venv"
+    # no build isolation: this environment's NumPy and Cython, and the extensions built in
+    # place are copied, not compiled again
+    build = [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation"]
+    subprocess.run([*build, "-q", "-w", str(dist)], check=True, cwd=tmp_path, timeout=900)
+    (wheel,) = dist.glob("shengji-*.whl")
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env |= {"CC": "false", "CXX": "false"}
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", str(wheel)], check=True, env=env, timeout=900
+    )
+    code = """
+import shengji as sj
+rec = sj.play_round("v3", seed=5, bots=["expert", sj.Learned()] * 2)
+print(sj.__file__, rec.defender_points, rec.settlement, "srcdoc=" in rec._repr_html_())
+"""
+    done = subprocess.run(
+        [python, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    where, played = done.stdout.split(" ", 1)
+    assert Path(where).is_relative_to(venv), where
+    rec = sj.play_round("v3", seed=5, bots=["expert", sj.Learned()] * 2)
+    assert played == f"{rec.defender_points} {rec.settlement} True\n"
