@@ -15,7 +15,7 @@ from golden.require_decks import CONDITIONS, FILE, digests
 import shengji as sj
 from shengji.cli import main
 from shengji.core.deals import condition, conditioned_decks, place_counts
-from shengji.core.require import group_weights, plan
+from shengji.core.require import compositions, count_compositions, group_weights, plan
 from shengji.errors import DealError, ShengjiError
 from tests.test_worlds import chi_square_limit
 
@@ -258,6 +258,12 @@ def test_simulate_reports_the_exact_share():
     req = sj.require("0: spades >= 8")
     frame = sj.simulate_rounds(500, bots="greedy", seed=1, accept=req)
     assert frame.attrs["acceptance_rate"] == req.probability()
+
+
+@pytest.mark.parametrize("caps", [(12,), (3, 5), (25, 25, 8), (0, 4, 1, 8), (6, 7, 5, 8)])
+def test_the_rows_counted_before_a_level_are_the_rows_it_weighs(caps):
+    for total in range(sum(caps) + 2):
+        assert count_compositions(total, caps) == len(list(compositions(total, caps)))
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,7 @@ from shengji.errors import DealError
 PLACES = SEATS + 1  # seats 0..3, then the bottom
 PLACE_TEXT = ("0", "1", "2", "3", "bottom")
 STREAM = 2**63 + 1  # the random words' stream: no attempt of a filtered deal uses it
-MAX_ROWS = 500_000  # atom rows weighed building the count DAG: more is refused (~1.3 s)
+MAX_ROWS = 500_000  # atom rows weighed building the count DAG: more is refused (2-3 s)
 UNBOUNDED = DECK_SIZE * 10  # above any weighted count a place can reach
 OPS = {">=": (0, None), ">": (1, None), "<=": (None, 0), "<": (None, -1), "==": (0, 0)}
 CLAUSE = re.compile(r"^\s*(\w+)\s*:\s*(\w+)\s*(>=|<=|==|>|<)\s*(\d+)\s*$")
@@ -231,6 +231,16 @@ def compositions(total: int, caps: tuple[int, ...]) -> Iterator[tuple[int, ...]]
                 yield (first, *rest)
 
 
+@lru_cache(maxsize=4096)
+def count_compositions(total: int, caps: tuple[int, ...]) -> int:
+    """How many splits compositions(total, caps) yields."""
+    if len(caps) == 1:
+        return int(total <= caps[0])
+    return sum(
+        count_compositions(total - first, caps[1:]) for first in range(min(total, caps[0]) + 1)
+    )
+
+
 @lru_cache(maxsize=64)
 def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
     """The Plan of a condition; a DealError if no deal meets it or its DAG is too big."""
@@ -292,12 +302,14 @@ def plan(req: Require, fixed: tuple[tuple[int, ...], ...]) -> Plan:
     for i in range(len(atoms)):
         found: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         level: list[tuple[int, tuple[int, ...], int]] = []
+        final = i == len(atoms) - 1
+        # the level's rows counted before any is weighed: a condition over the limit is
+        # refused at once, not after half a million rows
+        weighed += sum(1 if final else count_compositions(sizes[i], left) for left, _ in levels[i])
+        if weighed > MAX_ROWS:
+            raise DealError(too_intricate(req))
         for s, (left, sums) in enumerate(levels[i]):
-            candidates = [left] if i == len(atoms) - 1 else compositions(sizes[i], left)
-            for row in candidates:
-                weighed += 1
-                if weighed > MAX_ROWS:
-                    raise DealError(too_intricate(req))
+            for row in [left] if final else compositions(sizes[i], left):
                 next_sums = step(i, sums, row)
                 if next_sums is not None:
                     key = (tuple(a - b for a, b in zip(left, row)), next_sums)
