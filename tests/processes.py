@@ -1,21 +1,7 @@
-"""The machine's processes as /proc shows them, for the tests that check what a run leaves."""
+"""Runs started as a terminal starts them, for the tests that check what a run leaves."""
 
 import signal
 import subprocess
-from collections.abc import Iterator
-from pathlib import Path
-
-
-def process_stats() -> Iterator[tuple[int, list[str]]]:
-    """(pid, the fields of /proc/<pid>/stat after the command's name: state, ppid, pgrp,
-    session, ...) of every process still listed."""
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rpartition(")")[2].split()
-            except OSError:  # it ended meanwhile
-                continue
-            yield int(entry.name), fields
 
 
 def start_in_session(cmd, env, stdout=subprocess.PIPE):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from processes import process_stats, start_in_session
+from processes import start_in_session
 
 import shengji as sj
 from shengji.bots import Learned, bot_from_text, bot_text, learned, pinned
@@ -30,6 +30,7 @@ from shengji.errors import (
 )
 from shengji.round.rules import Rules
 from shengji.studies import backends, duels
+from shengji.studies.backends import process_stats
 from shengji.studies.store import file_sha256
 
 INTERRUPTED = (

@@ -351,6 +351,7 @@ def run_on_ray(
         import ray
     started = not ray.is_initialized()
     pending: dict[Any, int] = {}
+    ours = children()  # what this process had started before Ray
     try:
         if started:
             start_ray(ray, address, workers)
@@ -374,7 +375,60 @@ def run_on_ray(
     finally:
         if started:  # a stop in ray.init too: what it started is shut down
             with held_signals():
+                rays = [p for root in children() if root not in ours for p in tree(root)]
                 ray.shutdown()
+                # what outlives the shutdown: after a stop, Ray's agents for minutes
+                kill_running(rays)
+
+
+Process = tuple[int, str]  # a pid and its start time: the same process, not a later one
+
+
+def process_stats() -> Iterator[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/<pid>/stat after the command's name: state, ppid, pgrp,
+    session, ...) of every process still listed (none without /proc)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/stat") as f:
+                        fields = f.read().rpartition(")")[2].split()
+                except OSError:  # it ended meanwhile
+                    continue
+                yield int(entry.name), fields
+
+
+def process_table() -> dict[int, tuple[int, str]]:
+    """Every process's parent and start time, by pid."""
+    return {pid: (int(fields[1]), fields[19]) for pid, fields in process_stats()}
+
+
+def children() -> set[Process]:
+    """This process's children now."""
+    me = os.getpid()
+    return {(pid, start) for pid, (parent, start) in process_table().items() if parent == me}
+
+
+def tree(root: Process) -> list[Process]:
+    """A process and its descendants now."""
+    table = process_table()
+    out, todo = [root], [root[0]]
+    while todo:
+        parent = todo.pop()
+        for pid, (up, start) in table.items():
+            if up == parent:
+                out.append((pid, start))
+                todo.append(pid)
+    return out
+
+
+def kill_running(processes: list[Process]) -> None:
+    """Kill those of the processes that still run (a pid taken since by another is left)."""
+    table = process_table()
+    for pid, start in processes:
+        if pid in table and table[pid][1] == start:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 @contextmanager
