@@ -302,8 +302,13 @@ def start_duel(out, deals):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process table in /proc")
-@pytest.mark.parametrize("phase", PHASES)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+# each phase once, the three signals taking turns: tests/test_signals.py sends each signal
+# at random moments to every kind of run
+@pytest.mark.parametrize(
+    "phase, signum",
+    zip(PHASES, [signal.SIGINT, signal.SIGTERM, signal.SIGHUP] * 2, strict=True),
+    ids=lambda x: x if isinstance(x, str) else signal.Signals(x).name,
+)
 def test_a_signal_to_the_group_in_every_phase_ends_in_one_line(tmp_path, phase, signum):
     """As Ctrl-C, timeout, Slurm and a closed terminal send them: to the parent and its
     workers at once. Whatever the phase, one line and 128 + the signal (or the run was
