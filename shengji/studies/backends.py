@@ -375,7 +375,7 @@ def run_on_ray(
     finally:
         if started:  # a stop in ray.init too: what it started is shut down
             with held_signals():
-                rays = [p for root in children() if root not in ours for p in tree(root)]
+                rays = trees(children() - ours)
                 ray.shutdown()
                 # what outlives the shutdown: after a stop, Ray's agents for minutes
                 kill_running(rays)
@@ -409,10 +409,10 @@ def children() -> set[Process]:
     return {(pid, start) for pid, (parent, start) in process_table().items() if parent == me}
 
 
-def tree(root: Process) -> list[Process]:
-    """A process and its descendants now."""
+def trees(roots: set[Process]) -> list[Process]:
+    """The processes and their descendants now."""
     table = process_table()
-    out, todo = [root], [root[0]]
+    out, todo = list(roots), [pid for pid, _ in roots]
     while todo:
         parent = todo.pop()
         for pid, (up, start) in table.items():
