@@ -30,11 +30,19 @@ def pytest_configure(config):
     settings.load_profile("quick" if quick else "full")
 
 
+# The files of the full run that take a worker longest (minutes), started first: each file
+# runs on one worker (--dist loadfile), and one begun last kept a worker busy for two
+# minutes after the other had finished
+LONGEST_FIRST = ("test_signals.py", "test_debug_build.py", "test_faults.py", "test_typing.py")
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         if any(isinstance(v, str) and v in FULL_RUN_PRESETS for v in params.values()):
             item.add_marker(pytest.mark.slow)
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: else as found
 
 
 @pytest.fixture(params=["core", "reference"])
