@@ -219,3 +219,25 @@ def test_ending_workers_frees_a_pool_whose_result_was_cut_short():
         assert not ended.is_alive()
     finally:
         pool.shutdown(wait=False)
+
+
+def test_a_signal_during_an_import_stops_the_run_after_it(tmp_path, monkeypatch):
+    """Raised inside an import, a stop can break the module for good (a C extension's init
+    ended in a SystemError): the import finishes, and the run stops at its next check."""
+    (tmp_path / "signalled_while_loading.py").write_text(
+        "import os, signal\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "for _ in range(1000):  # the handler runs between these steps, inside the import\n"
+        "    pass\n"
+        "loaded = True\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(backends.Stopped) as stop, backends.stopping_on_signals():
+        import signalled_while_loading
+
+        assert signalled_while_loading.loaded
+        loaded_whole = True
+        backends.check_stop()
+        raise AssertionError("check_stop did not stop the run")
+    assert loaded_whole and stop.value.signum == signal.SIGTERM
+    sys.modules.pop("signalled_while_loading", None)

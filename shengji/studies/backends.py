@@ -489,7 +489,19 @@ class Stopped(KeyboardInterrupt):
 def stop_on_signal(signum: int, frame: Any) -> None:
     """The run's handler of Ctrl-C, SIGTERM and SIGHUP: stop, ask native loops to return,
     and keep the signal (check_stop) in case the Stopped is swallowed. A later signal stops
-    as the first did (the run's exit status is the first's)."""
+    as the first did (the run's exit status is the first's). Inside an import the Stopped
+    is left to the run's next check: raised there it can break the module for the rest of
+    the process (pandas, loaded as the first chunk was saved, ended in a SystemError)."""
     RECEIVED.append(signum)
     set_stop(True)
-    raise Stopped(RECEIVED[0])
+    if not importing(frame):
+        raise Stopped(RECEIVED[0])
+
+
+def importing(frame: Any) -> bool:
+    """Whether `frame` runs inside an import (a module's code, or what it calls)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
