@@ -241,3 +241,12 @@ def test_a_signal_during_an_import_stops_the_run_after_it(tmp_path, monkeypatch)
         raise AssertionError("check_stop did not stop the run")
     assert loaded_whole and stop.value.signum == signal.SIGTERM
     sys.modules.pop("signalled_while_loading", None)
+
+
+def test_a_native_loops_interrupt_after_a_noted_stop_carries_the_signal():
+    """A stop noted inside an import asks native loops to return; their KeyboardInterrupt
+    ends the run as the signal's Stopped (its exit status), not as a Ctrl-C."""
+    with pytest.raises(backends.Stopped) as stop, backends.stopping_on_signals():
+        backends.RECEIVED.append(signal.SIGHUP)
+        raise KeyboardInterrupt
+    assert stop.value.signum == signal.SIGHUP

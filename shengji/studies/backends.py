@@ -87,6 +87,11 @@ def stopping_on_signals() -> Iterator[None]:
     try:
         yield
         check_stop()
+    except KeyboardInterrupt as stop:
+        # a native loop's, asked to return by a stop noted inside an import: the signal's
+        if RECEIVED and not isinstance(stop, Stopped):
+            raise Stopped(RECEIVED[0]) from None
+        raise
     finally:
         DEPTH -= 1
         if DEPTH == 0:
