@@ -354,6 +354,7 @@ def run_on_ray(
     """The chunks as Ray tasks; their results are saved here as each one comes back."""
     with needs("the ray backend", "ray"):
         import ray
+    check_stop()  # a stop noted while Ray was imported: not started at all
     started = not ray.is_initialized()
     pending: dict[Any, int] = {}
     ours = children()  # what this process had started before Ray
@@ -476,7 +477,7 @@ def start_ray(ray: Any, address: str | None, workers: int) -> None:
         if e.code != signal.SIGTERM:
             raise
         RECEIVED.append(signal.SIGTERM)
-        raise Stopped(signal.SIGTERM) from None
+        raise Stopped(RECEIVED[0]) from None  # the first signal's, noted in an import too
     finally:
         for s, handler in handlers.items():
             signal.signal(s, handler)
