@@ -260,6 +260,21 @@ def test_bury_keeps_its_aces_and_empties_short_suits():
     assert "AC" in buried["expert:value_bury=false"]
 
 
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+def test_rounds_in_one_game_bury_as_rounds_played_alone(preset):
+    # simulate plays round after round in one Game; its bury once read the unseen cards with
+    # the last round's played cards still counted as seen, and buried otherwise (7 rounds in
+    # 100 of v3) than the same round played alone
+    bots = [sj.Expert(), "greedy", sj.Expert(), "greedy"]
+    frame = sj.simulate_rounds(60, rules=preset, bots=bots, seed=3, workers=1)
+    for row in frame.itertuples():
+        alone = sj.play_round(preset, int(row.seed), bots)
+        assert (alone.bottom_points, alone.defender_points) == (
+            row.bottom_points,
+            row.defender_points,
+        )
+
+
 def test_safe_bottom_buries_no_point_card_where_another_will_do():
     """The dealer's seven clubs A♣ to 6♣: emptied by default with the 3♦, the 10♣ down; with
     safe_bottom, the 3♠ and low clubs and diamonds go down instead."""

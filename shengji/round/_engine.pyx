@@ -385,13 +385,18 @@ cdef int start_deal(Game* g) noexcept nogil:
 
 
 cdef void clear_deal(Game* g) noexcept nogil:
-    """Empty hands and bottom, no declaration yet: the state a new deal starts from."""
+    """Empty hands and bottom, nothing played and no void shown, no declaration yet: the state
+    a new deal starts from. (A Game plays round after round: what a bot reads before the
+    tricks, as the expert's bury reads the unseen cards, must not be the last round's.)"""
     cdef int seat
     for seat in range(4):
         g.hands[seat].ones = 0
         g.hands[seat].twos = 0
     g.bottom.ones = 0
     g.bottom.twos = 0
+    g.played.ones = 0
+    g.played.twos = 0
+    g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
     g.drawn = 0
     g.declarer = -1
     g.trump_suit = -1
@@ -747,9 +752,6 @@ cdef inline void take_bottom(Game* g) noexcept nogil:
 cdef inline void start_play(Game* g) noexcept nogil:
     """PH_START_PLAY: the hands as the tricks begin; the dealer leads the first trick."""
     g.start_hands = g.hands
-    g.played.ones = 0
-    g.played.twos = 0
-    g.voids[0] = g.voids[1] = g.voids[2] = g.voids[3] = 0
     g.leader = g.dealer
     g.ntricks = 0
     g.nthrows = 0
