@@ -395,3 +395,19 @@ def test_the_help_s_bot_forms_are_every_bot_s_and_read_as_they_say():
     for name, (form, _, native) in BOT_FORMS.items():
         bot = bot_from_text(name if name == "learned" else form)  # its form names a file
         assert (resolve_bots(bot)[1][0] is None) == native, name
+
+
+def test_distill_writes_its_own_folder_and_continues_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["distill", "--deals", "2", "--workers", "1", "--rollouts", "60"]) == 0
+    printed = capsys.readouterr().out
+    decisions = int(re.search(r"^([\d,]+) decisions of 2 deals", printed).group(1))
+    folder = tmp_path / "distill-v3-seed0-rollouts60"
+    assert f": {folder.name}" in printed and decisions > 40
+    assert main(["distill", "--deals", "2", "--workers", "1", "--rollouts", "60"]) == 0
+    told = capsys.readouterr()
+    assert told.out == printed and "holds 2 of these 2 deals" in told.err
+    with pytest.raises(SystemExit) as stop:
+        main(["distill", "--deals", "2", "--seed", "1", "--rollouts", "60", "--out", folder.name])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"{folder.name} holds data of another seed:" in err, err

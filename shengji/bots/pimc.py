@@ -256,6 +256,13 @@ class Pimc:
             return self.choose_bury(view, table)
         if view.action in ("declare", "revolt"):
             return self.choose_show(view, table)
+        candidates, search = self.play_search(view, table)
+        return candidates[search.best()] if search else candidates[0]
+
+    def play_search(self, view: View, table: Table) -> tuple[list[Cards], Search | None]:
+        """A play's candidates (with a guard, the rollout policy's play among them, the
+        search's anchor) and their search, not yet run (Search.best runs it); None for a
+        single candidate, which is played without one."""
         moment = 4 * len(view.tricks) + len(view.current)
         rng = np.random.default_rng([self.seed, table.seed, moment])
         candidates = self.candidates(view, table, rng)
@@ -266,9 +273,8 @@ class Pimc:
                 candidates.append(policy)
             anchor = candidates.index(policy)
         if len(candidates) == 1:
-            return candidates[0]
-        search = Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
-        return candidates[search.best()]
+            return candidates, None
+        return candidates, Search(self, view, table, to_masks(candidates), rng, anchor=anchor)
 
     def worlds(self, view: View, table: Table, k: int, rng: np.random.Generator) -> np.ndarray:
         """k worlds for a decision's rollouts as Table.outcomes takes them, sampled from what

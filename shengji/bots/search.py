@@ -140,6 +140,26 @@ class Search:
         error = d.std(ddof=1) / math.sqrt(len(d))
         return best if d.mean() > 0 and d.mean() > self.pimc.guard * error else anchor
 
+    def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """After best, with an anchor: each candidate's mean result over the worlds it was
+        played in (the score the guard weighs: levels, plus points over GUARD_POINTS, or
+        points), that mean's standard error (0 for fewer than two worlds) and the count of
+        those worlds; float64, float64, int64 arrays (n,). A candidate halving dropped early
+        was played in fewer worlds: its error says so."""
+        if self.anchor is None:
+            raise BotError("Search.values needs an anchored search (Pimc.guard > 0)")
+        n = len(self.masks)
+        total, squares = np.zeros(n), np.zeros(n)
+        worlds = np.zeros(n, dtype=np.int64)
+        for alive, result in self.results:
+            total[alive] += result.sum(axis=1)
+            worlds[alive] += result.shape[1]
+        mean = total / np.maximum(worlds, 1)
+        for alive, result in self.results:  # about the mean: no cancellation where all agree
+            squares[alive] += ((result - mean[alive, None]) ** 2).sum(axis=1)
+        error = np.where(worlds > 1, np.sqrt(squares / np.maximum(worlds - 1, 1) / worlds), 0.0)
+        return mean, error, worlds
+
     def timed_start(self, alive: np.ndarray, worlds_per_rollout: float) -> None:
         """With a time budget: every candidate played in a first world, timed (a rollout that
         takes more CPU time than the whole budget is refused: CPU time, not the clock, as a

@@ -424,6 +424,32 @@ def ladder(args: argparse.Namespace) -> None:
     print(f"{saved(told)}: {out}/ladder.json and a duel folder a pair")
 
 
+def distill(args: argparse.Namespace) -> None:
+    """Training data from the search, into a folder the same command continues."""
+    from shengji.studies.distill import Teacher, read_data
+    from shengji.studies.distill import distill as write_data
+
+    search = sj.Pimc.sharp(**({} if args.rollouts is None else {"rollouts": args.rollouts}))
+    rollouts = "" if args.rollouts is None else f"-rollouts{args.rollouts}"
+    out = args.out or f"distill-{args.rules}-seed{args.seed}{rollouts}"
+    with progress_bar(args.deals, "deal", "distill") as update:
+        folder = write_data(
+            out,
+            args.rules,
+            deals=args.deals,
+            seed=args.seed,
+            teacher=Teacher(search),
+            workers=args.workers,
+            progress=update,
+            notice=note,
+        )
+    data = read_data(folder, args.deals)
+    print(
+        f"{len(data['chosen']):,} decisions of {args.deals:,} deals, "
+        f"{len(data['moves']):,} candidates valued: {folder}"
+    )
+
+
 def as_list(bots: Any) -> list:
     """bots_from_text's answer as a list (it gives one bot as itself)."""
     return bots if isinstance(bots, list) else [bots]
@@ -433,6 +459,7 @@ COMMANDS = {
     "study": study,
     "duel": duel,
     "ladder": ladder,
+    "distill": distill,
     "simulate": simulate,
     "analyze": analyze,
     "demo": demo,

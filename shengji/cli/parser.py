@@ -118,6 +118,7 @@ def build_parser() -> Parser:
     add_study(sub)
     add_duel(sub)
     add_ladder(sub)
+    add_distill(sub)
     add_demo(sub)
     add_simulate(sub)
     add_analyze(sub)
@@ -316,6 +317,46 @@ def add_ladder(sub: Any) -> None:
     add_worker_processes(p)
     add_out(p, "ladder", "ladder-DIGEST")
     add_resume(p, "ladder")
+
+
+def add_distill(sub: Any) -> None:
+    """`shengji distill`."""
+    p = sub.add_parser(
+        "distill",
+        help="training data from the search: its decisions and its values of each candidate",
+        description="The sharper search plays DEALS deals at all four seats; each of its plays "
+        "with two or more candidates is written down with the seat's observation, the "
+        "candidates, the search's value of each (mean level change, its standard error, the "
+        "worlds it was played in), the play chosen, the expert's play and the round's "
+        "result. Written as chunks into OUT, which the same command continues (more deals "
+        "extend it); examples/train_distill.py trains the learned bot's network on it. "
+        "About 7 deals (350 decisions) a second on 2 cores.",
+    )
+    p.add_argument("--rules", default="v3", help=RULES)
+    p.add_argument(
+        "--deals",
+        type=cli_type(count, "--deals"),
+        default=1_000,
+        help="deals to play (default 1,000: about 2.5 minutes on 2 cores)",
+    )
+    p.add_argument(
+        "--seed", type=SEED, default=0, help="seed of the deals and the search (default 0)"
+    )
+    p.add_argument(
+        "--rollouts",
+        type=cli_type(count, "--rollouts"),
+        default=None,
+        help="the search's rollouts a decision (default the sharper search's, 390)",
+    )
+    add_worker_processes(p)
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="output folder (default distill-RULES-seedSEED, and -rolloutsN with --rollouts: "
+        "the same command continues it, more deals extend it; a folder of other rules, seed "
+        "or rollouts is refused)",
+    )
 
 
 def add_worker_processes(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,367 @@
+"""Training data from the search, for a network that learns to play as it does (issue 46):
+rounds played by a Teacher (the sharper search by default) at all four seats, each play of a
+seat with two or more candidates written down with what the search found there: the seat's
+observation (Table.observe), its candidates (card masks), each candidate's mean result over
+the worlds the search played it in and that mean's standard error (Search.values: levels,
+plus points over GUARD_POINTS), the play chosen, the rollout policy's (the expert's) play,
+and the round's result for the seat's team (its level change, Rules.settle).
+
+A run writes a folder: `manifest.json` (what the data are: rules, seed, the teacher's
+settings, the observation's layout) and `chunks/<start>.npz`, one a chunk of deals, each
+written whole as it comes back (a stopped run keeps what finished, and a later run with the
+same settings continues it). Deal i is round_seed(seed, i) with seat i % 4 dealing, and the
+teacher's worlds are drawn from (its seed, the round's seed, the moment): the same data for
+any worker count. read_data checks each chunk against the manifest and returns the arrays a
+trainer reads (examples/train_distill.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shengji.bots.pimc import Pimc
+from shengji.bots.spec import BotSpec
+from shengji.core import jsontext, validate
+from shengji.errors import BotError, StudyError
+from shengji.play._table import Table
+from shengji.play.rounds import play_round, round_seed
+from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
+from shengji.round.rules import Rules
+from shengji.round.views import View
+from shengji.studies.backends import execute, report_progress, stopping_on_signals
+from shengji.studies.store import lock_folder
+
+FORMAT = "shengji-distill"  # the data's format name ...
+VERSION = 1  # ... and version
+CHUNK_DEALS = 20  # deals a chunk by default: ten seconds or so of the search
+# a decision's arrays (one row a decision) and a candidate's (one row a candidate)
+DECISION_ARRAYS = ("obs", "offsets", "chosen", "policy", "seat", "deal", "result")
+CANDIDATE_ARRAYS = ("moves", "value", "error", "worlds")
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """A search bot (SearchBot) that plays as its Pimc `search` does (the sharper search by
+    default) and notes each searched play in `log`: (seat, observation, the candidates'
+    masks, their values, errors and worlds, the chosen index, the rollout policy's index).
+    The search must have a guard: the values are read from the guarded search's per-world
+    results (Search.values)."""
+
+    search: Pimc = field(default_factory=Pimc.sharp)
+    log: list = field(default_factory=list, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.search, Pimc):
+            raise BotError(f"Teacher.search must be a shengji.Pimc, got {self.search!r}")
+        if self.search.guard <= 0:
+            raise BotError(
+                "Teacher.search must have a guard above 0: the candidates' values are read "
+                "from the guarded search's results"
+            )
+
+    def spec(self) -> BotSpec:
+        """The search's spec: its plays, bury and shows come to choose as the search's do."""
+        return self.search.spec()
+
+    def choose(self, view: View, table: Table) -> Any:
+        """The search's answer; a play of two or more candidates noted in the log."""
+        if view.action != "play":
+            return self.search.choose(view, table)
+        candidates, search = self.search.play_search(view, table)
+        if search is None:  # a forced play: nothing to learn
+            return candidates[0]
+        best = search.best()
+        value, error, worlds = search.values()
+        obs = np.zeros(OBSERVATION_SIZE, np.int16)
+        table.observe(view.seat, obs)
+        self.log.append((view.seat, obs, search.masks, value, error, worlds, best, search.anchor))
+        return candidates[best]
+
+    def __str__(self) -> str:
+        return f"teacher {self.search}"
+
+
+def team_results(record: Any) -> np.ndarray:
+    """Each seat's team's level change in a round record: its rise, or minus the other
+    team's (int64, four seats)."""
+    s = record.settlement
+    dealers = s.rise if s.dealer_holds else -s.rise
+    return np.array([dealers if (seat - record.dealer) % 2 == 0 else -dealers for seat in range(4)])
+
+
+def distill_chunk(
+    rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, ...]
+) -> tuple[dict, dict, dict]:
+    """Deals start..start+count-1 played by the teacher (strategies[0]) at all four seats:
+    ({name: array} of DECISION_ARRAYS and CANDIDATE_ARRAYS, {}, {}), the candidates of
+    decision j at rows offsets[j]:offsets[j + 1]."""
+    teacher = replace(strategies[0])  # a log of its own
+    rows: dict[str, list[Any]] = {name: [] for name in (*DECISION_ARRAYS, *CANDIDATE_ARRAYS)}
+    offsets = [0]
+    for i in range(start, start + count):
+        teacher.log.clear()
+        record = play_round(rules, seed=round_seed(seed, i), dealer=i % 4, bots=teacher)
+        results = team_results(record)
+        for seat, obs, masks, value, error, worlds, chosen, policy in teacher.log:
+            offsets.append(offsets[-1] + len(masks))
+            for name, item in (
+                ("obs", obs), ("chosen", chosen), ("policy", policy), ("seat", seat),
+                ("deal", i), ("result", results[seat]), ("moves", masks), ("value", value),
+                ("error", error), ("worlds", worlds),
+            ):  # fmt: skip
+                rows[name].append(item)
+        report_progress(start, 1)
+    arrays = {name: joined(rows[name], shape, dtype) for name, (shape, dtype) in LAYOUT.items()}
+    arrays["offsets"] = np.array(offsets, np.int64)
+    return arrays, {}, {}
+
+
+# each array's row shape and type (offsets: the decisions' count + 1, int64)
+LAYOUT: dict[str, tuple[tuple[int, ...], Any]] = {
+    "obs": ((OBSERVATION_SIZE,), np.int16),
+    "chosen": ((), np.int16),
+    "policy": ((), np.int16),
+    "seat": ((), np.int8),
+    "deal": ((), np.int64),
+    "result": ((), np.int8),
+    "moves": ((2,), np.uint64),
+    "value": ((), np.float32),
+    "error": ((), np.float32),
+    "worlds": ((), np.int32),
+}
+
+
+def joined(items: list[Any], shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """Rows (scalars, rows, or blocks of rows of `shape`) stacked into one array."""
+    if not items:
+        return np.zeros((0, *shape), dtype)
+    blocks = [np.asarray(item).reshape(-1, *shape) for item in items]
+    return np.concatenate(blocks).astype(dtype)
+
+
+def manifest_for(rules: Rules, seed: int, teacher: Teacher, chunk_deals: int) -> dict[str, Any]:
+    """What decides the data of deal i (the deals' count apart: a later run with more deals
+    continues a folder). Its digest names every chunk."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": rules.text(),
+        "seed": seed,
+        "chunk_deals": chunk_deals,
+        "teacher": teacher.search.text(),
+        **OBSERVATION_LAYOUT,
+    }
+
+
+# the observation as this shengji encodes it: data of another cannot be read
+OBSERVATION_LAYOUT = {
+    "observation_size": OBSERVATION_SIZE,
+    "observation_fields": [[name, list(shape)] for name, shape in OBSERVATION_FIELDS],
+}
+
+
+def digest(manifest: dict[str, Any]) -> str:
+    """16 hex digits of the manifest's SHA-256."""
+    return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def chunk_name(folder: Path, start: int, count: int) -> Path:
+    """The file of the chunk of `count` deals from deal `start`."""
+    return folder / "chunks" / f"{start:09d}-{count}.npz"
+
+
+def chunks_of(deals: int, size: int) -> list[tuple[int, int]]:
+    """The (start, count) of each chunk of `size` deals of the first `deals` deals."""
+    return [(s, min(size, deals - s)) for s in range(0, deals, size)]
+
+
+def distill(
+    out: str | os.PathLike,
+    rules: Rules | str = "v3",
+    deals: int = 100,
+    seed: int = 0,
+    teacher: Teacher | None = None,
+    workers: int | None = None,
+    progress: Callable[[int], object] | None = None,
+    chunk_deals: int = CHUNK_DEALS,
+    notice: Callable[[str], object] | None = None,
+) -> Path:
+    """Play `deals` deals with the teacher (Teacher(): the sharper search) at all four seats and
+    write its decisions into the folder `out` (see the module), continuing what a run with
+    the same rules, seed and teacher left there; chunks run in `workers` processes (one per
+    core by default). Ctrl-C,
+    SIGTERM or SIGHUP stop it within about a second, the finished chunks kept. `progress`:
+    called with the deals done as they are; `chunk_deals`: deals a chunk; `notice`: told in a
+    line how many deals the folder held already (a warning by default). Returns the folder
+    (read_data reads it)."""
+    rules = Rules.of(rules)
+    validate.count(deals, "deals", 1, 10**9, error=StudyError)
+    seed = validate.seed(seed, error=StudyError)
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    validate.count(workers, "workers", 1, 1024, error=StudyError)
+    validate.count(chunk_deals, "chunk_deals", 1, 10**6, error=StudyError)
+    teacher = Teacher() if teacher is None else teacher
+    if not isinstance(teacher, Teacher):
+        raise StudyError(f"teacher must be a shengji Teacher, got {teacher!r}")
+    folder = Path(out)
+    say = notice or (lambda line: warnings.warn(line, stacklevel=3))
+    manifest = manifest_for(rules, seed, teacher, chunk_deals)
+    name = digest(manifest)
+    with stopping_on_signals():
+        (folder / "chunks").mkdir(parents=True, exist_ok=True)
+        lock = lock_folder(folder)
+        try:
+            written = read_manifest(folder)
+            if written is None:
+                write_json(folder / "manifest.json", manifest)
+            elif written != manifest:
+                changed = sorted(k for k in manifest if written.get(k) != manifest[k])
+                raise StudyError(
+                    f"{folder} holds data of another {', '.join(changed)}: choose another "
+                    "folder, or the same settings"
+                )
+            jobs = [
+                (rules, seed, start, count, (teacher,))
+                for start, count in chunks_of(deals, chunk_deals)
+                if not chunk_name(folder, start, count).exists()
+            ]
+            done = deals - sum(job[3] for job in jobs)
+            if done:
+                say(
+                    f"{folder} holds {done:,} of these {deals:,} deals: those are kept, "
+                    f"{deals - done:,} played"
+                )
+                if progress:
+                    progress(done)
+
+            def save(start: int, result: tuple[dict, dict, dict]) -> None:
+                count = min(chunk_deals, deals - start)
+                write_chunk(chunk_name(folder, start, count), name, start, count, result[0])
+
+            def advance(start: int, n: int) -> None:
+                if progress:
+                    progress(n)
+
+            execute(distill_chunk, jobs, {}, save, workers, "local", None, advance)
+        finally:
+            lock.close()
+    return folder
+
+
+def write_json(path: Path, data: Any) -> None:
+    """A JSON file written whole or not at all."""
+    temp = path.with_suffix(".json.part")
+    temp.write_text(json.dumps(data, indent=1))
+    os.replace(temp, path)
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """The folder's manifest, None where there is none; a StudyError for one not of this
+    format and version."""
+    path = folder / "manifest.json"
+    if not path.exists():
+        return None
+    manifest = jsontext.loads(path.read_text(), f"{path}", error=StudyError)
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise StudyError(f"{path} is not the manifest of distillation data ({FORMAT})")
+    if manifest.get("version") != VERSION:
+        raise StudyError(
+            f"{path} is of data version {manifest.get('version')!r}, this shengji writes and "
+            f"reads version {VERSION}"
+        )
+    return manifest
+
+
+def write_chunk(path: Path, name: str, start: int, count: int, arrays: dict) -> None:
+    """A chunk's arrays and its identity (the data's digest, its first deal and count),
+    written whole or not at all."""
+    identity = json.dumps({"data": name, "start": start, "count": count})
+    temp = path.with_suffix(".npz.part")
+    try:
+        with open(temp, "wb") as f:
+            np.savez_compressed(f, identity=np.array(identity), **arrays)
+        os.replace(temp, path)
+    except BaseException:  # a signal mid-write leaves no half file behind
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, np.ndarray]:
+    """The arrays of the first `deals` deals of a folder distill wrote (all of its chunks
+    from deal 0 on, by default), joined: DECISION_ARRAYS a row a decision, CANDIDATE_ARRAYS
+    a row a candidate, decision j's at offsets[j]:offsets[j + 1]. A StudyError of one line
+    names a chunk that is missing, damaged, or of other data."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise StudyError(f"{folder} holds no distillation data (no manifest.json)")
+    for key, ours in OBSERVATION_LAYOUT.items():
+        if manifest.get(key) != ours:
+            raise StudyError(
+                f"{folder} was written for another observation ({key}): this shengji "
+                "encodes another; generate the data again"
+            )
+    name = digest(manifest)
+    if deals is None:
+        found = sorted(folder.glob("chunks/*.npz"))
+        deals = contiguous_deals(found)
+    chunks = chunks_of(deals, manifest["chunk_deals"])
+    parts = [read_chunk(chunk_name(folder, s, c), name, s, c) for s, c in chunks]
+    return joined_chunks(parts)
+
+
+def contiguous_deals(files: list[Path]) -> int:
+    """The deals from 0 on that the chunk files cover without a gap."""
+    spans: dict[int, int] = {}
+    for f in files:
+        start, _, count = f.stem.partition("-")
+        if start.isdigit() and count.isdigit():
+            spans.setdefault(int(start), int(count))
+    end = 0
+    while end in spans:
+        end += spans[end]
+    return end
+
+
+def read_chunk(path: Path, name: str, start: int, count: int) -> dict[str, np.ndarray]:
+    """One chunk's arrays, checked: present, whole, of this data and this deal range."""
+    if not path.exists():
+        raise StudyError(f"{path}: no such chunk (run distill with these deals to write it)")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {key: archive[key] for key in archive.files}
+        text = str(arrays.pop("identity")[()])
+    except Exception as e:  # a truncated or altered file fails anywhere in zip or npy
+        raise StudyError(f"{path} is damaged ({type(e).__name__}: {e})") from None
+    identity = jsontext.loads(text, f"{path}: its identity", error=StudyError)
+    if identity != {"data": name, "start": start, "count": count}:
+        raise StudyError(
+            f"{path} belongs to other data (its identity {identity}, this folder's data "
+            f"{name}, deals {start}..{start + count - 1})"
+        )
+    missing = [k for k in (*DECISION_ARRAYS, *CANDIDATE_ARRAYS) if k not in arrays]
+    if missing:
+        raise StudyError(f"{path} lacks the arrays {', '.join(missing)}")
+    return arrays
+
+
+def joined_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Chunks' arrays joined, their offsets continued."""
+    joined_arrays = {
+        k: np.concatenate([p[k] for p in parts]) if parts else np.zeros((0, *shape), dtype)
+        for k, (shape, dtype) in LAYOUT.items()
+    }
+    offsets = [np.zeros(1, np.int64)]
+    for p in parts:
+        offsets.append(p["offsets"][1:] + offsets[-1][-1])
+    joined_arrays["offsets"] = np.concatenate(offsets)
+    return joined_arrays

@@ -1,0 +1,161 @@
+"""The distillation data (shengji.studies.distill): the teacher plays as its search does, each
+searched play's values are the search's, and the folder is deterministic, continued and
+checked."""
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import shengji as sj
+from shengji.bots import learned
+from shengji.bots.search import GUARD_POINTS, Search
+from shengji.core._core import to_masks
+from shengji.errors import BotError, StudyError
+from shengji.play.rounds import round_seed
+from shengji.studies.distill import Teacher, distill, read_data
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture(scope="module")
+def two_deals(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("distill") / "data"
+    distill(folder, "v3", deals=2, seed=5, chunk_deals=1)
+    return folder
+
+
+def test_the_teacher_plays_the_rounds_its_search_plays_and_notes_each_searched_play(two_deals):
+    data = read_data(two_deals)
+    offsets = data["offsets"]
+    assert len(offsets) == len(data["chosen"]) + 1 and offsets[-1] == len(data["moves"])
+    for deal in (0, 1):
+        record = sj.play_round("v3", seed=round_seed(5, deal), dealer=deal % 4, bots="search")
+        plays = [
+            ((t.leader + k) % 4, cards) for t in record.tricks for k, cards in enumerate(t.plays)
+        ]
+        noted = np.flatnonzero(data["deal"] == deal)
+        chosen = [
+            (int(data["seat"][j]), data["moves"][offsets[j] + data["chosen"][j]]) for j in noted
+        ]
+        # the searched plays, in order, are the round's plays with two or more candidates
+        played = iter(plays)
+        for seat, mask in chosen:
+            assert any(s == seat and (to_masks([cards])[0] == mask).all() for s, cards in played), (
+                "a noted play is not among the round's next plays"
+            )
+        results = data["result"][noted]
+        s = record.settlement
+        dealers = s.rise if s.dealer_holds else -s.rise
+        seats = data["seat"][noted]
+        assert (results == np.where((seats - record.dealer) % 2 == 0, dealers, -dealers)).all()
+    counts = np.diff(offsets)
+    assert (
+        (counts >= 2).all() and (data["chosen"] < counts).all() and (data["policy"] < counts).all()
+    )
+    assert (data["worlds"] >= 1).all() and (data["error"] >= 0).all()
+
+
+def test_a_searchs_values_are_its_sums_over_the_worlds_each_candidate_played(monkeypatch):
+    searches = []
+    original = Search.best
+
+    def kept(self):
+        searches.append(self)
+        return original(self)
+
+    monkeypatch.setattr(Search, "best", kept)
+    sj.play_round("v3", seed=3, dealer=1, bots="search")
+    assert len(searches) > 20
+    for search in searches:
+        mean, error, worlds = search.values()
+        # the same means from the search's own running sums (levels and points apart)
+        expected = (search.levels + search.points / GUARD_POINTS) / worlds
+        assert np.allclose(mean, expected)
+        for c in range(len(worlds)):
+            every = np.concatenate([r[list(a).index(c)] for a, r in search.results if c in a])
+            assert len(every) == worlds[c]
+            if len(every) > 1:
+                assert error[c] == pytest.approx(every.std(ddof=1) / np.sqrt(len(every)))
+
+
+def test_the_data_are_the_same_for_any_workers_and_a_folder_continues(tmp_path, two_deals):
+    one = read_data(two_deals)
+    distill(tmp_path / "two", "v3", deals=1, seed=5, chunk_deals=1)
+    told = []
+    distill(tmp_path / "two", "v3", deals=2, seed=5, chunk_deals=1, workers=2, notice=told.append)
+    assert told == [f"{tmp_path / 'two'} holds 1 of these 2 deals: those are kept, 1 played"]
+    two = read_data(tmp_path / "two")
+    assert one.keys() == two.keys()
+    for name in one:
+        assert np.array_equal(one[name], two[name]), name
+    first = read_data(tmp_path / "two", deals=1)
+    assert len(first["chosen"]) == (one["deal"] == 0).sum()
+
+
+def test_bad_data_and_settings_are_refused_by_name(tmp_path, two_deals):
+    with pytest.raises(StudyError, match="another seed"):
+        distill(two_deals, "v3", deals=2, seed=6, chunk_deals=1)
+    with pytest.raises(BotError, match="guard above 0"):
+        Teacher(sj.Pimc.sharp(guard=0))
+    with pytest.raises(StudyError, match="deals"):
+        distill(tmp_path / "x", deals=0)
+    with pytest.raises(StudyError, match="no such chunk"):
+        read_data(two_deals, deals=3)
+    copy = tmp_path / "copy"
+    shutil.copytree(two_deals, copy)
+    chunk = copy / "chunks" / "000000000-1.npz"
+    shutil.copy(copy / "chunks" / "000000001-1.npz", chunk)
+    with pytest.raises(StudyError, match="000000000-1.npz belongs to other data"):
+        read_data(copy)
+    chunk.write_bytes(chunk.read_bytes()[:500])
+    with pytest.raises(StudyError, match="000000000-1.npz is damaged"):
+        read_data(copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    (copy / "manifest.json").write_text(json.dumps({**manifest, "version": 0}))
+    with pytest.raises(StudyError, match="data version 0"):
+        read_data(copy)
+    (copy / "manifest.json").write_text(json.dumps({**manifest, "observation_size": 3}))
+    with pytest.raises(StudyError, match="another observation"):
+        read_data(copy)
+
+
+@pytest.mark.slow  # JAX's start and compile: about 15 s
+def test_training_on_the_data_writes_a_checkpoint_the_bot_plays(tmp_path, two_deals):
+    """examples/train_distill.py on two deals (one held out), twice with one seed: the same
+    network each time, which sj.Learned plays; the trainer's values are learned.forward's
+    and the native scorer's on the same pairs."""
+    pytest.importorskip("jax")
+    import optax
+
+    spec = importlib.util.spec_from_file_location("train_distill", EXAMPLES / "train_distill.py")
+    trainer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trainer)
+    argv = ["--data", str(two_deals), "--epochs", "3", "--batch", "8", "--hidden", "16", "8"]
+    argv += ["--holdout", "2", "--eval-deals", "2"]
+    reports = [trainer.main([*argv, "--out", str(tmp_path / run)]) for run in ("a", "b")]
+    curves = [[{**p, "seconds": 0} for p in r["curve"]] for r in reports]
+    assert curves[0] == curves[1] and "vs expert" in reports[0]
+    (a, _), (b, _) = (learned.load(tmp_path / run / "ckpt.npz") for run in ("a", "b"))
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    bot = sj.Learned(str(tmp_path / "a" / "ckpt.npz"))
+    sj.play_round("v3", seed=2, bots=[bot, "greedy", bot, "greedy"])
+
+    data = read_data(two_deals)
+    offsets = data["offsets"][:4]
+    moves = data["moves"][: offsets[-1]]
+    obs = data["obs"][:3]
+    features = learned.encode_moves(obs, moves, offsets)
+    values, _, _ = trainer.make_model(obs.shape[1], optax.adam(1e-3), trainer.parse_args(argv))
+    width = int(np.diff(offsets).max())
+    rows = [np.minimum(offsets[j] + np.arange(width), offsets[j + 1] - 1) for j in range(3)]
+    q = np.asarray(values(a, obs.astype(np.float32) * a["obs_scale"], features[np.array(rows)]))
+    defined = learned.forward(a, np.repeat(obs, np.diff(offsets), axis=0), features)
+    native = learned.score_moves(learned.Net(a, 512), obs, moves, offsets)
+    for j in range(3):
+        count = offsets[j + 1] - offsets[j]
+        assert np.allclose(q[j, :count], defined[offsets[j] : offsets[j + 1]], atol=1e-5)
+        assert np.allclose(q[j, :count], native[offsets[j] : offsets[j + 1]], atol=1e-4)
