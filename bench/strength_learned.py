@@ -1,9 +1,10 @@
-"""Strength report of a learned bot (sj.Learned, a checkpoint of examples/train_dmc.py): its
+"""Strength report of a learned bot (sj.Learned, a checkpoint of examples/train_distill.py or
+examples/train_dmc.py): its
 duplicate score against random, greedy, expert and pimc (sj.duel: each deal played twice with the
 teams swapped and the same cards to the same seats; the score is the learned team's level
 advantage a deal, with its 95% interval over the deals). Not part of the test run.
 
-    python bench/strength_learned.py runs/dmc1/ckpt.npz --deals 2000 --pimc-deals 200
+    python bench/strength_learned.py runs/distill/ckpt.npz --deals 2000 --pimc-deals 200
 
 The deals of seed 0 (the default) are the ladder's frozen evaluation set.
 

@@ -7,7 +7,7 @@ epsilon-greedily with the current network.
     python examples/train_dmc.py --minutes 50 --out runs/dmc1 --opponents greedy
 
 Rounds come from the native vector env (shengji.envs.vector.VecEnv, plays_only: the learner's
-declarations, revolutions and bury are greedy's, as sj.Learned makes them). The learner
+declarations, revolutions and bury are greedy's, as sj.Learned(expert=False) makes them). The learner
 plays seats 0 and 2 against greedy bots (--opponents greedy), against expert bots (expert),
 all four seats (self), or a pool of the three (pool): the envs split into three groups as
 even as can be, in that order (greedy, expert, self), each a VecEnv of its own seeded from

@@ -16,6 +16,7 @@ from extras import require_extra
 import shengji as sj
 from shengji.bots import BotSpec, bot_from_text, bot_text, learned
 from shengji.bots._policies import BOTS
+from shengji.errors import BotError
 from shengji.play.rounds import simulate
 
 HIDDEN = (32, 16)  # small: the tests check the arithmetic, not the strength
@@ -385,16 +386,21 @@ def test_the_jax_forward_is_the_definition(checkpoint):
 class PlainLearned:
     """The learned bot's plays by the definition: each play from Table.observe, the first
     max_moves of Table.legal_plays less the throws that could fail (plain_risky) and
-    learned.forward (shows and bury: greedy's)."""
+    learned.forward; its shows, revolutions and bury the expert's, as the native expert
+    answers them, or with expert=False greedy's."""
 
-    def __init__(self, path, params):
+    def __init__(self, path, params, expert=True):
         self.params = params
         self.max_moves = learned.load_net(path).max_moves
+        self.expert = expert
 
     def spec(self):
-        return sj.Greedy().spec()._replace(kind=BOTS["search"])
+        return sj.Greedy().spec()._replace(kind=BOTS["search_all" if self.expert else "search"])
 
     def choose(self, view, table):
+        if view.action != "play":
+            cards, flag = table.bot_answer(sj.Expert().spec())
+            return flag if view.action == "revolt" else (cards or None)
         obs = np.zeros(956, np.int16)
         table.observe(table.pending[1], obs)
         plays, _ = table.legal_plays(self.max_moves)
@@ -406,11 +412,11 @@ class PlainLearned:
         return sj.Cards.from_masks(*map(int, plays[int(np.argmax(values))]))
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_native_plays_are_the_definitions(checkpoint, seed):
+@pytest.mark.parametrize("seed, expert", [(0, True), (1, True), (2, True), (3, False)])
+def test_native_plays_are_the_definitions(checkpoint, seed, expert):
     path, params = checkpoint
-    bot = sj.Learned(path)
-    plain = PlainLearned(path, params)
+    bot = sj.Learned(path, expert=expert)
+    plain = PlainLearned(path, params, expert)
     rules = "match16" if seed == 2 else "v3"
     native = sj.play_round(rules, seed, [bot, "greedy", bot, "random"])
     slow = sj.play_round(rules, seed, [plain, "greedy", plain, "random"])
@@ -456,6 +462,12 @@ def test_the_text_form_reads_back(checkpoint):
     shipped = sj.Learned(greedy=sj.Greedy(call="eager"))
     assert bot_text(shipped) == "learned:call=eager" and bot_from_text("learned") == sj.Learned()
     assert bot_from_text("learned:call=eager") == shipped
+    plain = sj.Learned(expert=False)  # greedy's shows and bury
+    assert bot_text(plain) == "learned:expert=false" and bot_from_text(bot_text(plain)) == plain
+    with pytest.raises(BotError, match="expert must be true or false, got 'maybe'"):
+        bot_from_text("learned:expert=maybe")
+    with pytest.raises(BotError, match="Learned.expert must be True or False"):
+        sj.Learned(expert="yes")
     odd = object.__new__(sj.Learned)  # a path the text form cannot hold
     object.__setattr__(odd, "path", "a,b.npz")
     object.__setattr__(odd, "greedy", sj.Greedy())

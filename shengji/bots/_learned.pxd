@@ -1,7 +1,8 @@
 # The learned bot's contract (_learned.pyx; docs/engine.md "The learned bot"): a value network
 # over (observation, move) pairs, as a checkpoint of shengji.bots.learned holds it, evaluated
 # natively without the GIL. The driver asks learned_play for a learned seat's plays; the
-# seat's shows, revolutions and bury are the greedy bot's (_policies.pxd, BOT_LEARNED).
+# seat's shows, revolutions and bury are the greedy bot's, or with expert bits in its spec the
+# expert's (_policies.pxd, BOT_LEARNED; _driver.pxd, native_answer).
 #
 # The network (shengji.bots.learned.forward is its definition): the inputs of a pair are the
 # seat's observation (_observation.encode_observation) times obs_scale, then the move's features

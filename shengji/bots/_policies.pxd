@@ -26,7 +26,8 @@ cdef enum:
     BOT_RANDOM = 1
     BOT_GREEDY = 2
     BOT_SEARCH = 3         # greedy shows and bury; its plays are chosen in Python (a search bot)
-    BOT_LEARNED = 4        # greedy shows and bury; its plays by its network (learned_play)
+    BOT_LEARNED = 4        # greedy's (or with expert bits the expert's) shows and bury; its
+    #                        plays by its network (learned_play)
     BOT_EXPERT = 5         # greedy shows; its bury and plays by its rules (_expert.pxd)
     BOT_SEARCH_BURY = 6    # a search bot that chooses its bury in Python too (Pimc.bury)
     BOT_SEARCH_DECLARE = 7 # ... its shows and revolutions (Pimc.declare), offered every one
@@ -210,7 +211,7 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
         p.overturn_passed = greedy_passes_overturn
-        if b.kind == BOT_EXPERT and b.expert & EXPERT_FIGHT:
+        if (b.kind == BOT_EXPERT or b.kind == BOT_LEARNED) and b.expert & EXPERT_FIGHT:
             p.overturn_passed = fight_passes_overturn
     return p
 

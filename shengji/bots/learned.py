@@ -41,10 +41,11 @@ from shengji.bots._learned import (
     shapes,
 )
 from shengji.bots._policies import BOTS
+from shengji.bots.expert import Expert
 from shengji.bots.greedy import Greedy
 from shengji.bots.settings import changed_settings, label
 from shengji.bots.spec import BotSpec
-from shengji.core import jsontext
+from shengji.core import jsontext, validate
 from shengji.errors import BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
@@ -349,7 +350,10 @@ class Learned:
     lead or follow it plays the legal play of the highest value for its seat, natively, among
     the first max_moves plays as the env lists them (the first on ties; max_moves is the
     checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
-    revolutions and the bury are greedy's (`greedy` settings). `path`: the checkpoint (.npz),
+    revolutions and the bury are the expert's (its default rules over the `greedy` settings:
+    its bury by value_bury, its overturns by fight; +0.03 to +0.06 levels a deal over
+    greedy's in each preset, docs/manual/bots.md), or with expert=False greedy's. `path`:
+    the checkpoint (.npz),
     by default the network shipped with the package (learned.SHIPPED), loaded once while the
     file is unchanged; one that does not fit raises a BotError. `sha256`: the checkpoint's
     content digest (learned.file_digest; pinned() sets it), or empty: set, a file of other
@@ -358,6 +362,7 @@ class Learned:
     path: str = SHIPPED
     greedy: Greedy = field(default_factory=Greedy)
     sha256: str = ""
+    expert: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.path, (str, os.PathLike)):
@@ -372,12 +377,17 @@ class Learned:
                 f"Learned.sha256 must be {DIGEST_SIZE} lowercase hex digits (a checkpoint's "
                 f"digest) or empty, got {self.sha256!r}"
             )
+        object.__setattr__(
+            self, "expert", validate.flag(self.expert, "Learned.expert", error=BotError)
+        )
         load_net(self.path, self.sha256)  # a checkpoint that does not fit is refused here
 
     def spec(self) -> BotSpec:
-        """Greedy's spec for the shows and bury, with the checkpoint's network for the plays."""
+        """Greedy's spec (with `expert` the expert's) for the shows and bury, with the
+        checkpoint's network for the plays."""
         net = load_net(self.path, self.sha256)
-        return self.greedy.spec()._replace(kind=BOTS["learned"], net=net)
+        others = Expert(greedy=self.greedy) if self.expert else self.greedy
+        return others.spec()._replace(kind=BOTS["learned"], net=net)
 
     def text(self) -> str:
         """Its text form (shengji.bots.text.bot_text): `learned`, then the settings that differ
