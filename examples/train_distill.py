@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -35,6 +36,7 @@ import numpy as np
 import shengji as sj
 from shengji._optional import needs
 from shengji.bots import learned
+from shengji.errors import ShengjiError, StudyError
 from shengji.studies.distill import read_data
 
 TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")  # obs_scale stays as it is
@@ -64,7 +66,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--eval-deals", type=int, default=1000, help="deals a duel (0: none)")
     p.add_argument("--eval-seed", type=int, default=1)
     p.add_argument("--rules", default="v3", help="the duels' rules")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.epochs <= 0 or args.batch < 1 or args.temperature <= 0 or args.holdout < 2:
+        p.error(
+            "--epochs and --temperature must be positive, --batch 1 or more, --holdout 2 or more"
+        )
+    return args
 
 
 def make_model(obs_size: int, optimizer, args):
@@ -115,6 +122,8 @@ def main(argv: list[str] | None = None) -> dict:
         import optax
     start = time.perf_counter()
     data = read_data(args.data, args.deals)
+    if len(data["chosen"]) < args.holdout:
+        raise StudyError(f"{args.data} holds {len(data['chosen'])} decisions: too few to train on")
     # a decision a row, its candidates in columns (padded to the most a decision has)
     offsets = data["offsets"]
     counts = np.diff(offsets)
@@ -136,6 +145,11 @@ def main(argv: list[str] | None = None) -> dict:
     result = data["result"].astype(np.float32)
     held = data["deal"] % args.holdout == 0
     train, test = np.flatnonzero(~held), np.flatnonzero(held)
+    if not len(train) or not len(test):
+        raise StudyError(
+            f"{args.data}: holding out every {args.holdout}th deal leaves "
+            f"{len(train)} decisions to train on and {len(test)} to check: give more deals"
+        )
     policy = data["policy"].astype(np.int64)
     expert = {
         "agree": float((policy[test] == chosen[test]).mean()),
@@ -195,7 +209,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     log_every = max(1, steps // 20)
     for s in range(steps):
-        index = rng.choice(train, args.batch, replace=False)
+        index = rng.choice(train, min(args.batch, len(train)), replace=False)
         params, state, loss = step(params, state, *batch_of(index))
         if (s + 1) % log_every == 0 or s + 1 == steps:
             point = {"step": s + 1, "train_loss": float(loss), **held_out()}
@@ -232,4 +246,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ShengjiError as e:  # bad data or a checkpoint that does not fit: one line
+        sys.exit(f"train_distill.py: {e}")

@@ -7,8 +7,8 @@ plus points over GUARD_POINTS), the play chosen, the rollout policy's (the exper
 and the round's result for the seat's team (its level change, Rules.settle).
 
 A run writes a folder: `manifest.json` (what the data are: rules, seed, the teacher's
-settings, the observation's layout) and `chunks/<start>.npz`, one a chunk of deals, each
-written whole as it comes back (a stopped run keeps what finished, and a later run with the
+settings, the observation's layout) and `chunks/<first deal>-<deals>.npz`, one a chunk of
+deals, each written whole as it comes back (a stopped run keeps what finished, and a later run with the
 same settings continues it). Deal i is round_seed(seed, i) with seat i % 4 dealing, and the
 teacher's worlds are drawn from (its seed, the round's seed, the moment): the same data for
 any worker count. read_data checks each chunk against the manifest and returns the arrays a
@@ -38,7 +38,7 @@ from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 from shengji.round.rules import Rules
 from shengji.round.views import View
 from shengji.studies.backends import execute, report_progress, stopping_on_signals
-from shengji.studies.store import lock_folder
+from shengji.studies.store import lock_folder, write_atomically
 
 FORMAT = "shengji-distill"  # the data's format name ...
 VERSION = 1  # ... and version
@@ -198,8 +198,8 @@ def distill(
     """Play `deals` deals with the teacher (Teacher(): the sharper search) at all four seats and
     write its decisions into the folder `out` (see the module), continuing what a run with
     the same rules, seed and teacher left there; chunks run in `workers` processes (one per
-    core by default). Ctrl-C,
-    SIGTERM or SIGHUP stop it within about a second, the finished chunks kept. `progress`:
+    core by default). Ctrl-C, SIGTERM or SIGHUP stop it within about a second, the finished
+    chunks kept. `progress`:
     called with the deals done as they are; `chunk_deals`: deals a chunk; `notice`: told in a
     line how many deals the folder held already (a warning by default). Returns the folder
     (read_data reads it)."""
@@ -222,7 +222,7 @@ def distill(
         try:
             written = read_manifest(folder)
             if written is None:
-                write_json(folder / "manifest.json", manifest)
+                write_atomically(folder / "manifest.json", manifest)
             elif written != manifest:
                 changed = sorted(k for k in manifest if written.get(k) != manifest[k])
                 raise StudyError(
@@ -255,13 +255,6 @@ def distill(
         finally:
             lock.close()
     return folder
-
-
-def write_json(path: Path, data: Any) -> None:
-    """A JSON file written whole or not at all."""
-    temp = path.with_suffix(".json.part")
-    temp.write_text(json.dumps(data, indent=1))
-    os.replace(temp, path)
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
@@ -324,8 +317,8 @@ def contiguous_deals(files: list[Path]) -> int:
     spans: dict[int, int] = {}
     for f in files:
         start, _, count = f.stem.partition("-")
-        if start.isdigit() and count.isdigit():
-            spans.setdefault(int(start), int(count))
+        if start.isdigit() and count.isdigit():  # a run of more deals wrote the longer one
+            spans[int(start)] = max(spans.get(int(start), 0), int(count))
     end = 0
     while end in spans:
         end += spans[end]
