@@ -48,7 +48,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    p.add_argument("--data", required=True, help="a folder distill wrote")
+    p.add_argument("--data", required=True, help="a folder `shengji distill` wrote")
     p.add_argument("--deals", type=int, default=None, help="the first deals of it (all)")
     p.add_argument("--out", default="runs/distill", help="folder for the checkpoint")
     p.add_argument("--epochs", type=float, default=4.0, help="passes over the decisions")
@@ -59,18 +59,32 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--chosen-weight", type=float, default=1.0, help="cross-entropy to the play")
     p.add_argument("--result-weight", type=float, default=0.05, help="the round result's")
     p.add_argument("--holdout", type=int, default=20, help="deals held out: every n-th")
-    p.add_argument("--hidden", type=int, nargs=2, default=list(learned.HIDDEN))
+    p.add_argument(
+        "--hidden", type=int, nargs=2, default=list(learned.HIDDEN), help="the hidden widths"
+    )
     p.add_argument("--init", default=None, help="start from this checkpoint's network")
     p.add_argument("--max-moves", type=int, default=512, help="the checkpoint's (sj.Learned)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seeds the network and the batches")
     p.add_argument("--eval-deals", type=int, default=1000, help="deals a duel (0: none)")
-    p.add_argument("--eval-seed", type=int, default=1)
+    p.add_argument("--eval-seed", type=int, default=1, help="the duels' deals")
     p.add_argument("--rules", default="v3", help="the duels' rules")
     args = p.parse_args(argv)
-    if args.epochs <= 0 or args.batch < 1 or args.temperature <= 0 or args.holdout < 2:
-        p.error(
-            "--epochs and --temperature must be positive, --batch 1 or more, --holdout 2 or more"
-        )
+    for name, value, low in (
+        ("--epochs", args.epochs, 0),
+        ("--temperature", args.temperature, 0),
+        ("--batch", args.batch, 0),
+        ("--max-moves", args.max_moves, 0),
+        ("--holdout", args.holdout, 1),
+        ("--eval-deals", args.eval_deals, -1),
+    ):
+        if value <= low:
+            p.error(f"{name} must be above {low}, got {value}")
+    if min(args.hidden) < 1:
+        p.error(f"--hidden takes two positive widths, got {args.hidden}")
+    try:
+        sj.Rules.of(args.rules)  # the duels' rules, refused before the training, not after
+    except ValueError as e:
+        p.error(f"--rules: {e}")
     return args
 
 

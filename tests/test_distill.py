@@ -94,6 +94,13 @@ def test_the_data_are_the_same_for_any_workers_and_a_folder_continues(tmp_path, 
         assert np.array_equal(one[name], two[name]), name
     first = read_data(tmp_path / "two", deals=1)
     assert len(first["chosen"]) == (one["deal"] == 0).sum()
+    # chunks of 2 deals: the first deal read from one, and the run of fewer deals
+    # extended, its shorter chunk replaced
+    distill(tmp_path / "pairs", "v3", deals=1, seed=5, chunk_deals=2)
+    distill(tmp_path / "pairs", "v3", deals=2, seed=5, chunk_deals=2, notice=told.append)
+    assert sorted(p.name for p in (tmp_path / "pairs" / "chunks").iterdir()) == ["000000000-2.npz"]
+    pairs = read_data(tmp_path / "pairs", deals=1)
+    assert all(np.array_equal(pairs[k], first[k]) for k in first)
 
 
 def test_bad_data_and_settings_are_refused_by_name(tmp_path, two_deals):
@@ -103,16 +110,29 @@ def test_bad_data_and_settings_are_refused_by_name(tmp_path, two_deals):
         Teacher(sj.Pimc.sharp(guard=0))
     with pytest.raises(StudyError, match="deals"):
         distill(tmp_path / "x", deals=0)
-    with pytest.raises(StudyError, match="no such chunk"):
+    with pytest.raises(StudyError, match="holds 2 deals, not 3"):
         read_data(two_deals, deals=3)
+    (tmp_path / "a file").write_text("")
+    with pytest.raises(StudyError, match="cannot write data into .*a file: Not a directory"):
+        distill(tmp_path / "a file", deals=1)
     copy = tmp_path / "copy"
     shutil.copytree(two_deals, copy)
     chunk = copy / "chunks" / "000000000-1.npz"
     shutil.copy(copy / "chunks" / "000000001-1.npz", chunk)
-    with pytest.raises(StudyError, match="000000000-1.npz belongs to other data"):
+    with pytest.raises(StudyError, match="000000000-1.npz holds deals 1 on .* not 0 on"):
         read_data(copy)
     chunk.write_bytes(chunk.read_bytes()[:500])
-    with pytest.raises(StudyError, match="000000000-1.npz is damaged"):
+    with pytest.raises(StudyError, match="000000000-1.npz is damaged .*: delete it"):
+        read_data(copy)
+    with pytest.raises(StudyError, match="000000000-1.npz is damaged"):  # told before a run
+        distill(copy, "v3", deals=3, seed=5, chunk_deals=1)
+    chunk.unlink()  # a run stopped before its first chunk: refused, not read short
+    with pytest.raises(StudyError, match="000000000-1.npz: no such chunk .* continues it"):
+        read_data(copy)
+    other = tmp_path / "other"
+    distill(other, "v3", deals=1, seed=6, chunk_deals=1)
+    shutil.copy(other / "chunks" / "000000000-1.npz", chunk)
+    with pytest.raises(StudyError, match="000000000-1.npz belongs to other data"):
         read_data(copy)
     manifest = json.loads((copy / "manifest.json").read_text())
     (copy / "manifest.json").write_text(json.dumps({**manifest, "version": 0}))

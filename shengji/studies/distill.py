@@ -204,7 +204,7 @@ def distill(
     line how many deals the folder held already (a warning by default). Returns the folder
     (read_data reads it)."""
     rules = Rules.of(rules)
-    validate.count(deals, "deals", 1, 10**9, error=StudyError)
+    validate.count(deals, "deals", error=StudyError)
     seed = validate.seed(seed, error=StudyError)
     workers = (os.cpu_count() or 1) if workers is None else workers
     validate.count(workers, "workers", 1, 1024, error=StudyError)
@@ -217,7 +217,10 @@ def distill(
     manifest = manifest_for(rules, seed, teacher, chunk_deals)
     name = digest(manifest)
     with stopping_on_signals():
-        (folder / "chunks").mkdir(parents=True, exist_ok=True)
+        try:
+            (folder / "chunks").mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StudyError(f"cannot write data into {folder}: {e.strerror}") from None
         lock = lock_folder(folder)
         try:
             written = read_manifest(folder)
@@ -229,6 +232,8 @@ def distill(
                     f"{folder} holds data of another {', '.join(changed)}: choose another "
                     "folder, or the same settings"
                 )
+            for path in sorted(folder.glob("chunks/*.npz")):
+                chunk_identity(path)  # a damaged chunk is told now, not after the run
             jobs = [
                 (rules, seed, start, count, (teacher,))
                 for start, count in chunks_of(deals, chunk_deals)
@@ -246,6 +251,8 @@ def distill(
             def save(start: int, result: tuple[dict, dict, dict]) -> None:
                 count = min(chunk_deals, deals - start)
                 write_chunk(chunk_name(folder, start, count), name, start, count, result[0])
+                for shorter in range(1, count):  # a last chunk of a run of fewer deals
+                    chunk_name(folder, start, shorter).unlink(missing_ok=True)
 
             def advance(start: int, n: int) -> None:
                 if progress:
@@ -289,11 +296,13 @@ def write_chunk(path: Path, name: str, start: int, count: int, arrays: dict) -> 
 
 
 def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, np.ndarray]:
-    """The arrays of the first `deals` deals of a folder distill wrote (all of its chunks
-    from deal 0 on, by default), joined: DECISION_ARRAYS a row a decision, CANDIDATE_ARRAYS
-    a row a candidate, decision j's at offsets[j]:offsets[j + 1]. A StudyError of one line
-    names a chunk that is missing, damaged, or of other data."""
+    """The arrays of the first `deals` deals of a folder distill wrote (by default every deal
+    up to the last chunk's), joined: DECISION_ARRAYS a row a decision, CANDIDATE_ARRAYS a
+    row a candidate, decision j's at offsets[j]:offsets[j + 1]. A StudyError of one line
+    names a chunk that is missing below those deals, damaged, or of other data."""
     folder = Path(folder)
+    if not folder.is_dir():
+        raise StudyError(f"{folder} is not a folder of distillation data")
     manifest = read_manifest(folder)
     if manifest is None:
         raise StudyError(f"{folder} holds no distillation data (no manifest.json)")
@@ -303,44 +312,71 @@ def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, 
                 f"{folder} was written for another observation ({key}): this shengji "
                 "encodes another; generate the data again"
             )
+    spans = longest_chunks(folder)
+    held = max((start + count for start, count in spans.items()), default=0)
+    deals = held if deals is None else validate.count(deals, "deals", error=StudyError)
+    if deals > held:
+        raise StudyError(f"{folder} holds {held:,} deals, not {deals:,}")
     name = digest(manifest)
-    if deals is None:
-        found = sorted(folder.glob("chunks/*.npz"))
-        deals = contiguous_deals(found)
-    chunks = chunks_of(deals, manifest["chunk_deals"])
-    parts = [read_chunk(chunk_name(folder, s, c), name, s, c) for s, c in chunks]
-    return joined_chunks(parts)
+    parts = []
+    for start, _ in chunks_of(deals, manifest["chunk_deals"]):
+        count = spans.get(start)
+        if count is None:
+            raise StudyError(
+                f"{chunk_name(folder, start, manifest['chunk_deals'])}: no such chunk (the "
+                "run that wrote the folder stopped before it: the same command continues it)"
+            )
+        parts.append(read_chunk(chunk_name(folder, start, count), name, start, count))
+    data = joined_chunks(parts)
+    kept = int(np.searchsorted(data["deal"], deals))  # decisions are in deal order
+    return {
+        **{k: data[k][:kept] for k in DECISION_ARRAYS if k != "offsets"},
+        **{k: data[k][: data["offsets"][kept]] for k in CANDIDATE_ARRAYS},
+        "offsets": data["offsets"][: kept + 1],
+    }
 
 
-def contiguous_deals(files: list[Path]) -> int:
-    """The deals from 0 on that the chunk files cover without a gap."""
+def longest_chunks(folder: Path) -> dict[int, int]:
+    """{first deal: deals} of the folder's chunk files, the longest at each start."""
     spans: dict[int, int] = {}
-    for f in files:
+    for f in folder.glob("chunks/*.npz"):
         start, _, count = f.stem.partition("-")
-        if start.isdigit() and count.isdigit():  # a run of more deals wrote the longer one
+        if start.isdigit() and count.isdigit():
             spans[int(start)] = max(spans.get(int(start), 0), int(count))
-    end = 0
-    while end in spans:
-        end += spans[end]
-    return end
+    return spans
+
+
+def chunk_identity(path: Path) -> Any:
+    """The identity a chunk file holds (write_chunk's): a StudyError for a damaged file."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            text = str(archive["identity"][()])
+    except Exception as e:  # a truncated or altered file fails anywhere in zip or npy
+        raise StudyError(
+            f"{path} is damaged ({type(e).__name__}: {e}): delete it, and the same command "
+            "plays its deals again"
+        ) from None
+    return jsontext.loads(text, f"{path}: its identity", error=StudyError)
 
 
 def read_chunk(path: Path, name: str, start: int, count: int) -> dict[str, np.ndarray]:
-    """One chunk's arrays, checked: present, whole, of this data and this deal range."""
-    if not path.exists():
-        raise StudyError(f"{path}: no such chunk (run distill with these deals to write it)")
+    """One chunk's arrays, checked: whole, of this data and this deal range."""
+    identity = chunk_identity(path)
+    if not isinstance(identity, dict) or identity.get("data") != name:
+        raise StudyError(f"{path} belongs to other data than its folder's (copied from another?)")
+    if (identity.get("start"), identity.get("count")) != (start, count):
+        raise StudyError(
+            f"{path} holds deals {identity.get('start')} on ({identity.get('count')} of "
+            f"them), not {start} on ({count}): a chunk renamed or copied over another"
+        )
     try:
         with np.load(path, allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files}
-        text = str(arrays.pop("identity")[()])
-    except Exception as e:  # a truncated or altered file fails anywhere in zip or npy
-        raise StudyError(f"{path} is damaged ({type(e).__name__}: {e})") from None
-    identity = jsontext.loads(text, f"{path}: its identity", error=StudyError)
-    if identity != {"data": name, "start": start, "count": count}:
+            arrays = {key: archive[key] for key in archive.files if key != "identity"}
+    except Exception as e:
         raise StudyError(
-            f"{path} belongs to other data (its identity {identity}, this folder's data "
-            f"{name}, deals {start}..{start + count - 1})"
-        )
+            f"{path} is damaged ({type(e).__name__}: {e}): delete it, and the same command "
+            "plays its deals again"
+        ) from None
     missing = [k for k in (*DECISION_ARRAYS, *CANDIDATE_ARRAYS) if k not in arrays]
     if missing:
         raise StudyError(f"{path} lacks the arrays {', '.join(missing)}")
