@@ -94,6 +94,11 @@ def test_the_data_are_the_same_for_any_workers_and_a_folder_continues(tmp_path, 
         assert np.array_equal(one[name], two[name]), name
     first = read_data(tmp_path / "two", deals=1)
     assert len(first["chosen"]) == (one["deal"] == 0).sum()
+    some = read_data(tmp_path / "two", deals=1, arrays=("value",))  # the rest not read
+    assert sorted(some) == ["deal", "offsets", "value"]
+    assert all(np.array_equal(some[k], first[k]) for k in some)
+    with pytest.raises(StudyError, match="no array 'nope'"):
+        read_data(tmp_path / "two", arrays=("nope",))
     # chunks of 2 deals: the first deal read from one, and the run of fewer deals
     # extended, its shorter chunk replaced
     distill(tmp_path / "pairs", "v3", deals=1, seed=5, chunk_deals=2)

@@ -443,10 +443,10 @@ def distill(args: argparse.Namespace) -> None:
             progress=update,
             notice=note,
         )
-    data = read_data(folder, args.deals)
+    offsets = read_data(folder, args.deals, arrays=())["offsets"]  # not the observations
     print(
-        f"{len(data['chosen']):,} decisions of {args.deals:,} deals, "
-        f"{len(data['moves']):,} candidates valued: {folder}"
+        f"{len(offsets) - 1:,} decisions of {args.deals:,} deals, "
+        f"{offsets[-1]:,} candidates valued: {folder}"
     )
 
 

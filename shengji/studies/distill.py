@@ -295,11 +295,15 @@ def write_chunk(path: Path, name: str, start: int, count: int, arrays: dict) -> 
         raise
 
 
-def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, np.ndarray]:
+def read_data(
+    folder: str | os.PathLike, deals: int | None = None, arrays: tuple[str, ...] | None = None
+) -> dict[str, np.ndarray]:
     """The arrays of the first `deals` deals of a folder distill wrote (by default every deal
     up to the last chunk's), joined: DECISION_ARRAYS a row a decision, CANDIDATE_ARRAYS a
-    row a candidate, decision j's at offsets[j]:offsets[j + 1]. A StudyError of one line
-    names a chunk that is missing below those deals, damaged, or of other data."""
+    row a candidate, decision j's at offsets[j]:offsets[j + 1]; `arrays`: only these (and
+    `offsets` and `deal`, which every read needs), none of the rest read from the files. A
+    StudyError of one line names a chunk that is missing below those deals, damaged, or of
+    other data."""
     folder = Path(folder)
     if not folder.is_dir():
         raise StudyError(f"{folder} is not a folder of distillation data")
@@ -318,6 +322,10 @@ def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, 
     if deals > held:
         raise StudyError(f"{folder} holds {held:,} deals, not {deals:,}")
     name = digest(manifest)
+    unknown = sorted(set(arrays or ()) - {*DECISION_ARRAYS, *CANDIDATE_ARRAYS})
+    if unknown:
+        raise StudyError(f"read_data: no array {unknown[0]!r} in distillation data")
+    wanted = {*(LAYOUT if arrays is None else arrays), "offsets", "deal"}
     parts = []
     for start, _ in chunks_of(deals, manifest["chunk_deals"]):
         count = spans.get(start)
@@ -326,12 +334,12 @@ def read_data(folder: str | os.PathLike, deals: int | None = None) -> dict[str, 
                 f"{chunk_name(folder, start, manifest['chunk_deals'])}: no such chunk (the "
                 "run that wrote the folder stopped before it: the same command continues it)"
             )
-        parts.append(read_chunk(chunk_name(folder, start, count), name, start, count))
+        parts.append(read_chunk(chunk_name(folder, start, count), name, start, count, wanted))
     data = joined_chunks(parts)
     kept = int(np.searchsorted(data["deal"], deals))  # decisions are in deal order
     return {
-        **{k: data[k][:kept] for k in DECISION_ARRAYS if k != "offsets"},
-        **{k: data[k][: data["offsets"][kept]] for k in CANDIDATE_ARRAYS},
+        **{k: data[k][:kept] for k in DECISION_ARRAYS if k in data and k != "offsets"},
+        **{k: data[k][: data["offsets"][kept]] for k in CANDIDATE_ARRAYS if k in data},
         "offsets": data["offsets"][: kept + 1],
     }
 
@@ -346,22 +354,38 @@ def longest_chunks(folder: Path) -> dict[int, int]:
     return spans
 
 
-def chunk_identity(path: Path) -> Any:
-    """The identity a chunk file holds (write_chunk's): a StudyError for a damaged file."""
+def chunk_members(path: Path, names: set[str]) -> dict[str, np.ndarray]:
+    """The arrays `names` of a chunk file, read in one opening: a StudyError for a damaged
+    file or one that lacks any of them."""
     try:
         with np.load(path, allow_pickle=False) as archive:
-            text = str(archive["identity"][()])
+            missing = sorted(names - set(archive.files))
+            if missing:
+                raise StudyError(f"{path} lacks the arrays {', '.join(missing)}")
+            return {key: archive[key] for key in names}
+    except StudyError:
+        raise
     except Exception as e:  # a truncated or altered file fails anywhere in zip or npy
         raise StudyError(
             f"{path} is damaged ({type(e).__name__}: {e}): delete it, and the same command "
             "plays its deals again"
         ) from None
-    return jsontext.loads(text, f"{path}: its identity", error=StudyError)
 
 
-def read_chunk(path: Path, name: str, start: int, count: int) -> dict[str, np.ndarray]:
-    """One chunk's arrays, checked: whole, of this data and this deal range."""
-    identity = chunk_identity(path)
+def chunk_identity(path: Path, members: dict[str, np.ndarray] | None = None) -> Any:
+    """The identity a chunk file holds (write_chunk's), from `members` where its arrays are
+    read already: a StudyError for a damaged file."""
+    if members is None:
+        members = chunk_members(path, {"identity"})
+    return jsontext.loads(str(members["identity"][()]), f"{path}: its identity", error=StudyError)
+
+
+def read_chunk(
+    path: Path, name: str, start: int, count: int, names: set[str]
+) -> dict[str, np.ndarray]:
+    """The arrays `names` of one chunk, checked: whole, of this data and this deal range."""
+    arrays = chunk_members(path, {*names, "identity"})
+    identity = chunk_identity(path, arrays)
     if not isinstance(identity, dict) or identity.get("data") != name:
         raise StudyError(f"{path} belongs to other data than its folder's (copied from another?)")
     if (identity.get("start"), identity.get("count")) != (start, count):
@@ -369,25 +393,17 @@ def read_chunk(path: Path, name: str, start: int, count: int) -> dict[str, np.nd
             f"{path} holds deals {identity.get('start')} on ({identity.get('count')} of "
             f"them), not {start} on ({count}): a chunk renamed or copied over another"
         )
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files if key != "identity"}
-    except Exception as e:
-        raise StudyError(
-            f"{path} is damaged ({type(e).__name__}: {e}): delete it, and the same command "
-            "plays its deals again"
-        ) from None
-    missing = [k for k in (*DECISION_ARRAYS, *CANDIDATE_ARRAYS) if k not in arrays]
-    if missing:
-        raise StudyError(f"{path} lacks the arrays {', '.join(missing)}")
+    del arrays["identity"]
     return arrays
 
 
 def joined_chunks(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Chunks' arrays joined, their offsets continued."""
+    names = set(parts[0]) if parts else set(LAYOUT)
     joined_arrays = {
         k: np.concatenate([p[k] for p in parts]) if parts else np.zeros((0, *shape), dtype)
         for k, (shape, dtype) in LAYOUT.items()
+        if k in names
     }
     offsets = [np.zeros(1, np.int64)]
     for p in parts:
