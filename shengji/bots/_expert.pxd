@@ -6,7 +6,9 @@ from shengji.core._core cimport CardSet
 from shengji.round._engine cimport Game
 from shengji.bots._policies cimport BotSpec, EXPERT_FIGHT
 
-cpdef enum:                # the rules, as bits of BotSpec.expert
+# A cdef enum: Python reads the bits from RULES (_expert.pyx), as uint64 (the last ones do not
+# fit a C int, which a cpdef enum's module attributes are made from).
+cdef enum:                 # the rules, as bits of BotSpec.expert
     X_SECOND_LOW = 1       # second hand does not win a poor trick with a card a later seat beats
     X_THIRD_HIGH = 2       # a win sure to hold (no later opponent can beat it) before a cheap one
     X_FEED_SURE = 4        # points fed (and unloaded when void) only to a trick sure to be won
