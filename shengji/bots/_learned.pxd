@@ -18,6 +18,9 @@ cpdef enum:
     MOVE_SIZE = 98         # a move's features (MOVE_FEATURES in _learned.pyx)
     MAX_HIDDEN = 1024      # widest hidden layer (the kernels' buffers are on the stack)
 
+cdef enum:
+    MOVE_BLOCK = 4         # moves valued together (move_values; sj_dense_relu_rows's rows)
+
 cdef enum:                 # where each group of a move's features (MF) starts
     MF_KINDS = 0           # the copies of each kind (54)
     MF_TRUMP_LINE = 54     # the copies at each trump-line position (16)
@@ -53,8 +56,8 @@ cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil
 cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexcept nogil
 cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
                             float* base) noexcept nogil
-cdef float move_value(const LearnedNet* net, const float* base,
-                      const float* features) noexcept nogil
+cdef void move_values(const LearnedNet* net, const float* base, const float* features,
+                      int count, float* out) noexcept nogil
 cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
                       CardSet* out) noexcept nogil
 
