@@ -168,24 +168,13 @@ class Replay:
         return self.obs[rows], self.features[rows], self.target[rows]
 
 
-def safe_moves(
-    obs: np.ndarray, moves: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The moves the learner weighs: the rows of `moves` that are not throws that could fail
-    (learned.risky_throws), and each decision's offsets into them."""
-    kept = np.flatnonzero(~learned.risky_throws(obs, moves, offsets))
-    return kept, np.searchsorted(kept, offsets)
-
-
 def choose(
     values: np.ndarray, offsets: np.ndarray, epsilon: float, rng: np.random.Generator
 ) -> np.ndarray:
     """Per decision, the index of its best move (the first on ties) among its own, or with
     probability epsilon a uniform one."""
     counts = np.diff(offsets)
-    best = np.maximum.reduceat(values, offsets[:-1])
-    firsts = np.flatnonzero(values == np.repeat(best, counts))
-    actions = firsts[np.searchsorted(firsts, offsets[:-1])] - offsets[:-1]
+    actions = learned.first_best(values, offsets)
     explore = rng.random(len(counts)) < epsilon
     actions[explore] = (rng.random(int(explore.sum())) * counts[explore]).astype(np.int64)
     return actions
@@ -239,7 +228,7 @@ class Group:
         obs, info = self.obs, self.info
         offsets = info["move_offsets"]
         moves = info["moves"][: offsets[-1]]
-        kept, kept_offsets = safe_moves(obs, moves, offsets)
+        kept, kept_offsets = learned.safe_moves(obs, moves, offsets)
         values = learned.score_moves(net, obs, moves[kept], kept_offsets)
         picked = kept[kept_offsets[:-1] + choose(values, kept_offsets, epsilon, rng)]
         chosen = learned.encode_moves(obs, moves[picked], np.arange(len(obs) + 1))

@@ -220,7 +220,11 @@ def env_cases():
         ),
         "VecEnv plays_only": (
             lambda: VecEnv(2, plays_only=1),
-            r"^plays_only must be True or False, got 1",
+            r"^plays_only must be True, False or a built-in bot .*, got 1",
+        ),
+        "VecEnv plays_only search": (
+            lambda: VecEnv(2, plays_only="search"),
+            r"^plays_only: 'search' does not show and bury natively",
         ),
         "VecEnv opponents": (
             lambda: VecEnv(2, opponents={5: "greedy"}),
@@ -252,6 +256,7 @@ def env_cases():
         "VecEnv max_actions",
         "VecEnv first_round",
         "VecEnv plays_only",
+        "VecEnv plays_only search",
         "VecEnv opponents",
         "VecEnv opponent bot",
         "VecEnv seed",

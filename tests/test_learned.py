@@ -149,6 +149,27 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     assert len(set(values.tolist())) > 10  # the moves matter
 
 
+@pytest.mark.parametrize("hidden", [(32, 16), (24, 20), (64, 37)])
+def test_a_moves_value_does_not_depend_on_the_moves_beside_it(tmp_path, hidden):
+    """The native scorer takes a decision's moves four at a time through the second layer
+    (whole tiles of 16 outputs and the rest); each value is the bits it has alone."""
+    path = str(tmp_path / "net.npz")
+    learned.save(path, learned.init_params(5, hidden))
+    net = learned.load_net(path)
+    rng = np.random.default_rng(1)
+    counts = np.array([9, 1, 4, 6])
+    obs = rng.integers(-1, 3, (len(counts), sj.bots.learned.OBSERVATION_SIZE)).astype(np.int16)
+    obs[:, 942:944] = [7, 2]
+    moves = random_moves(rng, counts.sum())
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    together = learned.score_moves(net, obs, moves, offsets)
+    alone = learned.score_moves(
+        net, np.repeat(obs, counts, axis=0), moves, np.arange(counts.sum() + 1)
+    )
+    assert together.tobytes() == alone.tobytes()
+    assert len(set(together.tolist())) > 10
+
+
 def test_the_default_move_cap_is_the_envs():
     env = pytest.importorskip("shengji.envs.aec")
     assert learned.MAX_MOVES == env.MAX_ACTIONS
@@ -483,29 +504,24 @@ def test_a_learned_spec_needs_its_network():
         sj.Learned(3)
 
 
-def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
-    """Learner seats that play the network's best moves in a VecEnv with learned opponents play
-    the rounds that four sj.Learned seats play in play_round."""
+@pytest.mark.parametrize("native", [False, True])
+def test_the_vector_env_plays_the_learned_bot_batched(checkpoint, native):
+    """Learner seats that play best_moves in a VecEnv (plays_only=the bot: its expert shows and
+    bury natively), at all four seats or beside two learned opponents played natively, play
+    the rounds that four sj.Learned seats play in play_round: 12 rounds, each with the same
+    settlement."""
     from shengji.envs.vector import VecEnv
 
     path, _ = checkpoint
     bot = sj.Learned(path)
     net = learned.load_net(path)
-    env = VecEnv(
-        3,
-        seed=7,
-        opponents={1: bot, 3: f"learned:path={path}"},
-        plays_only=True,
-        max_actions=net.max_moves,
-    )
+    opponents = {1: bot, 3: f"learned:path={path}"} if native else None
+    env = VecEnv(3, seed=7, opponents=opponents, plays_only=bot, max_actions=net.max_moves)
     obs, info = env.reset()
     checked = 0
-    while checked < 4:
+    while checked < 12:
         offsets = info["move_offsets"]
-        moves = info["moves"][: offsets[-1]]
-        values = learned.score_moves(net, obs, moves, offsets)
-        values[learned.risky_throws(obs, moves, offsets)] = -np.inf
-        actions = np.array([np.argmax(values[offsets[k] : offsets[k + 1]]) for k in range(3)])
+        actions = learned.best_moves(net, obs, info["moves"][: offsets[-1]], offsets)
         rounds = list(zip(info["round_seed"].tolist(), info["dealer"].tolist()))
         obs, reward, terminated, _, info = env.step(actions)
         for k in np.flatnonzero(terminated):
@@ -515,6 +531,12 @@ def test_the_vector_env_plays_learned_opponents_natively(checkpoint):
             rising = rec.dealer % 2 if rec.settlement.dealer_holds else 1 - rec.dealer % 2
             assert list(reward[k]) == [rise if q % 2 == rising else -rise for q in range(4)]
             checked += 1
+
+
+def test_first_best_takes_the_first_of_equal_values():
+    values = np.array([1.0, 3.0, 3.0, 0.5, -2.0, -2.0, 7.0], dtype=np.float32)
+    offsets = np.array([0, 3, 4, 6, 7])
+    assert learned.first_best(values, offsets).tolist() == [1, 0, 0, 0]
 
 
 @pytest.mark.slow  # a short training run (about 12 s): CI runs it, the quick loop does not

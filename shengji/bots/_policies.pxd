@@ -25,7 +25,8 @@ cdef enum:
     BOT_PYTHON = 0         # answered in Python (shengji.bots)
     BOT_RANDOM = 1
     BOT_GREEDY = 2
-    BOT_SEARCH = 3         # greedy shows and bury; its plays are chosen in Python (a search bot)
+    BOT_SEARCH = 3         # greedy shows and bury (the expert's with expert bits); its plays
+    #                        are chosen in Python (a search bot, a vector env's learner)
     BOT_LEARNED = 4        # greedy's (or with expert bits the expert's) shows and bury; its
     #                        plays by its network (learned_play)
     BOT_EXPERT = 5         # greedy shows; its bury and plays by its rules (_expert.pxd)
@@ -49,8 +50,9 @@ ctypedef struct BotSpec:
     int8_t bury            # BURY_* (greedy)
     int8_t revolt          # calls a revolution when allowed (greedy)
     const LearnedNet* net  # BOT_LEARNED: its network (the spec's Python Net keeps it alive)
-    uint64_t expert        # BOT_EXPERT: the rules it plays by (X_* bits, _expert.pxd)
-    int8_t void_risk       # BOT_EXPERT: a suit with fewer unseen cards may be void anywhere
+    uint64_t expert        # BOT_EXPERT: the rules it plays by (X_* bits, _expert.pxd); any
+    #                        other kind with these bits: its shows, revolutions and bury
+    int8_t void_risk       # with expert: a suit with fewer unseen cards may be void anywhere
 
 
 cdef int random_decision(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
@@ -211,7 +213,7 @@ cdef inline Passes passes_of(const BotSpec* b) noexcept nogil:
         p.optional = b.call == CALL_NEVER
         p.suit_cards = b.patience if b.call == CALL_PATIENT else 0
         p.overturn_passed = greedy_passes_overturn
-        if (b.kind == BOT_EXPERT or b.kind == BOT_LEARNED) and b.expert & EXPERT_FIGHT:
+        if b.expert & EXPERT_FIGHT:
             p.overturn_passed = fight_passes_overturn
     return p
 

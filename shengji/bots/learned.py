@@ -60,6 +60,9 @@ __all__ = [
     "score_moves",
     "encode_moves",
     "risky_throws",
+    "safe_moves",
+    "first_best",
+    "best_moves",
     "layout_of",
     "shapes",
     "default_obs_scale",
@@ -95,6 +98,36 @@ FIELD_SCALES = {
     "action": 1 / 3,
     "tricks": 1 / 25,
 }
+
+
+def safe_moves(
+    obs: np.ndarray, moves: np.ndarray, offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The moves the learned bot weighs (score_moves' arrays): the rows of `moves` that are not
+    throws that could fail (risky_throws), and each decision's offsets into them."""
+    kept = np.flatnonzero(~risky_throws(obs, moves, offsets))
+    return kept, np.searchsorted(kept, offsets)
+
+
+def first_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per decision (values[offsets[i]:offsets[i + 1]], none empty), the index of its highest
+    value among its own, the first on ties."""
+    counts = np.diff(offsets)
+    best = np.maximum.reduceat(values, offsets[:-1])
+    firsts = np.flatnonzero(values == np.repeat(best, counts))
+    return firsts[np.searchsorted(firsts, offsets[:-1])] - offsets[:-1]
+
+
+def best_moves(net: Net, obs: Any, moves: Any, offsets: Any) -> np.ndarray:
+    """Each decision's play as the learned bot plays it, the index into its own moves (the
+    highest value among its safe_moves, the first on ties), every decision's moves valued
+    in one call: a vector env's learner plays, for all its envs at once
+    (shengji.envs.vector.VecEnv with plays_only=sj.Learned() and max_actions=net.max_moves
+    plays the rounds that sj.Learned seats play). obs, moves and offsets: score_moves'."""
+    obs, moves, offsets = np.asarray(obs), np.asarray(moves), np.asarray(offsets)
+    kept, kept_offsets = safe_moves(obs, moves, offsets)
+    values = score_moves(net, obs, moves[kept], kept_offsets)
+    return kept[kept_offsets[:-1] + first_best(values, kept_offsets)] - offsets[:-1]
 
 
 def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> dict[str, Any]:

@@ -24,9 +24,12 @@ uint64 pairs of shengji.to_masks), env after env: env k's are
 scores (observation, move) pairs reads a move's cards without decoding it.
 
 `opponents` {seat: bot} plays those seats natively inside step (built-in bots: "greedy",
-"random", sj.Greedy(...), sj.Learned(...), their text forms). With plays_only the learner
-seats' shows, revolutions and buries are made natively as sj.Greedy() makes them, and the
-learner is asked its plays only.
+"random", sj.Greedy(...), sj.Expert(...), sj.Learned(...), their text forms). With
+plays_only the learner is asked its plays only: its seats' shows, revolutions and buries
+are made natively, as sj.Greedy() makes them (plays_only=True) or as the built-in bot given
+makes them (plays_only=sj.Learned(): the expert's, as the learned bot's are). A learned
+bot's plays for every env at once: shengji.bots.learned.best_moves (one network call a
+step; the rounds are those the learned bot plays at its seats).
 
 When env k's round ends, every seat is rewarded as in the AEC env (`reward[k]`, one per seat:
 its team's level change, + for the team that rises, - for the other), `terminated[k]` is
@@ -62,7 +65,7 @@ with needs("shengji.envs.vector", "rl"):
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
 
-from shengji.bots import BotSpec, Greedy, resolve_bots
+from shengji.bots import BotSpec, Expert, Greedy, Learned, resolve_bots
 from shengji.bots._policies import BOTS
 from shengji.core import validate
 from shengji.core.validate import round_args
@@ -74,6 +77,8 @@ from shengji.round.rules import Rules
 # the shows and the bury's kinds are never cut: at most 54 kinds, and fewer shows
 MIN_ACTIONS = 64
 DECISIONS = ("show", "revolt", "bury", "play")
+# the bots whose shows and bury a plays_only learner may take: the engine makes them
+NATIVE_KINDS = {BOTS[name] for name in ("greedy", "expert", "learned")}
 
 
 class VecEnv(VectorEnv):
@@ -90,17 +95,17 @@ class VecEnv(VectorEnv):
         max_actions: int = MAX_ACTIONS,
         levels: Any = (2, 2),
         first_round: bool = False,
-        plays_only: bool = False,
+        plays_only: Any = False,
     ):
         self.num_envs = validate.count(num_envs, "num_envs", 1, 1 << 20)
         self.max_actions = validate.count(max_actions, "max_actions", MIN_ACTIONS, 1 << 16)
         self.rules = Rules.of(rules)
         self.first_round = validate.flag(first_round, "first_round")
-        plays_only = validate.flag(plays_only, "plays_only")
+        others = self._others(plays_only)
         self.seed, _, self.levels = round_args(seed, 0, levels, self.rules, self.first_round)
         self.opponents = self._opponents(opponents)
         self.learners = tuple(s for s in range(4) if s not in self.opponents)
-        specs = self._specs(plays_only)
+        specs = self._specs(others)
         self._core = VecCore(
             self.num_envs, self.rules, specs, self.max_actions, self.levels, self.first_round
         )
@@ -156,10 +161,31 @@ class VecEnv(VectorEnv):
             out[seat] = spec
         return out
 
-    def _specs(self, plays_only: bool) -> list[BotSpec]:
+    @staticmethod
+    def _others(plays_only: Any) -> BotSpec | None:
+        """The spec of the learner seats' shows, revolutions and bury with plays_only (None
+        without): greedy's for True, else the built-in bot's given."""
+        if isinstance(plays_only, (bool, np.bool_)):
+            return Greedy().spec() if plays_only else None
+        if not isinstance(plays_only, (str, Greedy, Expert, Learned)):
+            raise ArgumentError(
+                "plays_only must be True, False or a built-in bot (its shows and bury: "
+                f'"greedy", "expert", "learned", sj.Expert(...), ...), got '
+                f"{validate.short(plays_only)}"
+            )
+        specs, objects, _ = resolve_bots([plays_only] * 4)
+        if objects[0] is not None or specs[0].kind not in NATIVE_KINDS:
+            raise BotError(
+                f"plays_only: {validate.short(plays_only)} does not show and bury natively "
+                '(built-in bots: "greedy", "expert", "learned", their settings)'
+            )
+        return specs[0]
+
+    def _specs(self, others: BotSpec | None) -> list[BotSpec]:
         """The four seats' engine specs: the learner seats asked in Python (with plays_only,
-        their plays only: greedy shows and bury, as a search bot's), the opponents native."""
-        learner = Greedy().spec()._replace(kind=BOTS["search"]) if plays_only else BotSpec.python()
+        their plays only: `others` shows and buries, as for a search bot), the opponents
+        native."""
+        learner = BotSpec.python() if others is None else others._replace(kind=BOTS["search"])
         return [self.opponents.get(seat, learner) for seat in range(4)]
 
     def _info_now(self) -> dict[str, Any]:

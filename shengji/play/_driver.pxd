@@ -22,12 +22,12 @@ cdef inline int native_answer(Game* g, const BotSpec* b, RoundKnowledge* know, C
                               bint* flag) noexcept nogil:
     """A native bot's answer to the pending decision: a learned seat's plays by its network
     (reading `know`), an expert's answers by its rules (a learned seat's shows, revolutions
-    and bury too where its spec holds expert rules: Learned.expert), the others' by
-    `answer`."""
+    and bury too where its spec holds expert rules: Learned.expert, as a vector env's learner
+    seat whose plays come from Python: VecEnv plays_only), the others' by `answer`."""
     if g.ask == ASK_PLAY and b.kind == BOT_LEARNED:
         flag[0] = False
         return learned_play(g, b.net, know, cards)
-    if b.kind == BOT_EXPERT or (b.kind == BOT_LEARNED and b.expert):
+    if b.kind == BOT_EXPERT or b.expert:
         return expert_answer(g, b, cards, flag)
     return answer(g, b, cards, flag)
 
