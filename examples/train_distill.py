@@ -39,6 +39,10 @@ from shengji.bots import learned
 from shengji.errors import ShengjiError, StudyError
 from shengji.studies.distill import read_data
 
+# The shipped network's widths: half the DMC network's (learned.HIDDEN), as strong measured
+# and twice as fast a round (docs/manual/bots.md, "Distilled from the search").
+HIDDEN = (128, 64)
+
 TRAINED = ("w1", "b1", "w2", "b2", "w3", "b3")  # obs_scale stays as it is
 WORLDS_HALF = 20  # a candidate played in this many worlds weighs half of a fully searched one
 EVALUATED = ("greedy", "expert")
@@ -51,7 +55,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--data", required=True, help="a folder `shengji distill` wrote")
     p.add_argument("--deals", type=int, default=None, help="the first deals of it (all)")
     p.add_argument("--out", default="runs/distill", help="folder for the checkpoint")
-    p.add_argument("--epochs", type=float, default=4.0, help="passes over the decisions")
+    p.add_argument("--epochs", type=float, default=8.0, help="passes over the decisions")
     p.add_argument("--batch", type=int, default=256, help="decisions a training step")
     p.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
     p.add_argument("--temperature", type=float, default=0.1, help="soft targets' (levels)")
@@ -59,9 +63,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--chosen-weight", type=float, default=1.0, help="cross-entropy to the play")
     p.add_argument("--result-weight", type=float, default=0.05, help="the round result's")
     p.add_argument("--holdout", type=int, default=20, help="deals held out: every n-th")
-    p.add_argument(
-        "--hidden", type=int, nargs=2, default=list(learned.HIDDEN), help="the hidden widths"
-    )
+    p.add_argument("--hidden", type=int, nargs=2, default=list(HIDDEN), help="the hidden widths")
     p.add_argument("--init", default=None, help="start from this checkpoint's network")
     p.add_argument("--max-moves", type=int, default=512, help="the checkpoint's (sj.Learned)")
     p.add_argument("--seed", type=int, default=0, help="seeds the network and the batches")
