@@ -225,7 +225,9 @@ cdef bint risky_throw(const MoveContext* ctx, CardSet move) noexcept nogil:
     sure = sure_units(ctx.t, move, ctx.unseen, ctx.t.cat_of[ctz(move.ones)])
     if sure.ones == move.ones and sure.twos == move.twos:
         return False
-    return decompose_raw(ctx.t, move, unit_kinds, unit_pairs) > 1
+    if move.twos != move.ones:
+        return True            # two kinds or more, one of them single: a unit apart
+    return decompose_raw(ctx.t, move, unit_kinds, unit_pairs) > 1   # a tractor, or pairs
 
 
 cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
