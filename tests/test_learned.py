@@ -516,7 +516,8 @@ def test_the_vector_env_plays_the_learned_bot_batched(checkpoint, native):
     bot = sj.Learned(path)
     net = learned.load_net(path)
     opponents = {1: bot, 3: f"learned:path={path}"} if native else None
-    env = VecEnv(3, seed=7, opponents=opponents, plays_only=bot, max_actions=net.max_moves)
+    # the default max_actions (2048) lists more than the bot weighs: best_moves cuts them
+    env = VecEnv(3, seed=7, opponents=opponents, plays_only=bot)
     obs, info = env.reset()
     checked = 0
     while checked < 12:
@@ -537,6 +538,36 @@ def test_first_best_takes_the_first_of_equal_values():
     values = np.array([1.0, 3.0, 3.0, 0.5, -2.0, -2.0, 7.0], dtype=np.float32)
     offsets = np.array([0, 3, 4, 6, 7])
     assert learned.first_best(values, offsets).tolist() == [1, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "values, offsets, words",
+    [
+        ([1.0, 2.0], [0, 0, 2], "each decision holding one at least"),
+        ([1.0, np.nan], [0, 2], "no NaN"),
+        ([1.0, 2.0], [0.0, 2.0], "offsets must be integers"),
+        ([1.0, 2.0], [0, 1], "rising from 0 to the 2 values"),
+        ([1, 2], [0, 2], "values must be a vector of numbers"),
+    ],
+)
+def test_first_best_refuses_what_does_not_fit(values, offsets, words):
+    with pytest.raises(sj.ShengjiError, match=words):
+        learned.first_best(np.array(values), np.array(offsets))
+
+
+def test_best_moves_refuses_what_does_not_fit(checkpoint):
+    path, _ = checkpoint
+    net = learned.load_net(path)
+    obs = np.zeros((2, learned.OBSERVATION_SIZE), np.int16)
+    moves = random_moves(np.random.default_rng(0), 3)
+    for offsets, words in (
+        ([0, 0, 3], "each decision offering one move"),
+        ([0.0, 1.0, 3.0], "offsets must be integers"),
+    ):
+        with pytest.raises(sj.ShengjiError, match=words):
+            learned.best_moves(net, obs, moves, np.array(offsets))
+    with pytest.raises(sj.ShengjiError, match="obs must fit int16"):
+        learned.best_moves(net, obs.astype(np.int64) + 70000, moves, np.array([0, 1, 3]))
 
 
 @pytest.mark.slow  # a short training run (about 12 s): CI runs it, the quick loop does not

@@ -333,7 +333,8 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
 cdef class Net:
     """A learned bot's network, natively: float32 arrays by name (ARRAYS, of the shapes
     `shapes` gives) and the plays weighed at a decision (max_moves).
-    shengji.bots.learned.load reads one from a checkpoint; a BotSpec of kind "learned" holds one."""
+    shengji.bots.learned.load_net reads one from a checkpoint (load_net(sj.Learned().path):
+    the shipped one); a BotSpec of kind "learned" holds one."""
 
     def __init__(self, arrays, int64_t max_moves):
         if not isinstance(arrays, dict):
@@ -414,6 +415,9 @@ cdef tuple checked(obs, moves, offsets):
     if np.asarray(obs).dtype.kind not in "iu":
         raise ArgumentError(f"obs must be integers (Table.observe's int16), got "
                             f"{np.asarray(obs).dtype}")
+    if np.asarray(obs).dtype != np.int16 and np.asarray(obs).size and (
+            np.asarray(obs).min() < -32768 or np.asarray(obs).max() > 32767):
+        raise ArgumentError("obs must fit int16 (Table.observe's numbers), got values beyond")
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
     offsets = np.ascontiguousarray(offsets, np.int64)

@@ -46,7 +46,7 @@ from shengji.bots.greedy import Greedy
 from shengji.bots.settings import changed_settings, label
 from shengji.bots.spec import BotSpec
 from shengji.core import jsontext, validate
-from shengji.errors import BotError
+from shengji.errors import ArgumentError, BotError
 from shengji.round._observation import OBSERVATION_FIELDS, OBSERVATION_SIZE
 
 __all__ = [
@@ -111,7 +111,23 @@ def safe_moves(
 
 def first_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Per decision (values[offsets[i]:offsets[i + 1]], none empty), the index of its highest
-    value among its own, the first on ties."""
+    value among its own, the first on ties. An ArgumentError for offsets that are not
+    integers rising from 0 to len(values) by at least one, or values that are not numbers."""
+    values, offsets = np.asarray(values), np.asarray(offsets)
+    if values.ndim != 1 or values.dtype.kind != "f" or np.isnan(values).any():
+        raise ArgumentError("values must be a vector of numbers (floats, no NaN)")
+    if (
+        offsets.ndim != 1
+        or offsets.dtype.kind not in "iu"
+        or len(offsets) < 1
+        or offsets[0] != 0
+        or offsets[-1] != len(values)
+        or (np.diff(offsets) < 1).any()
+    ):
+        raise ArgumentError(
+            f"offsets must be integers rising from 0 to the {len(values)} values, each "
+            "decision holding one at least"
+        )
     counts = np.diff(offsets)
     best = np.maximum.reduceat(values, offsets[:-1])
     firsts = np.flatnonzero(values == np.repeat(best, counts))
@@ -119,15 +135,25 @@ def first_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def best_moves(net: Net, obs: Any, moves: Any, offsets: Any) -> np.ndarray:
-    """Each decision's play as the learned bot plays it, the index into its own moves (the
-    highest value among its safe_moves, the first on ties), every decision's moves valued
-    in one call: a vector env's learner plays, for all its envs at once
-    (shengji.envs.vector.VecEnv with plays_only=sj.Learned() and max_actions=net.max_moves
-    plays the rounds that sj.Learned seats play). obs, moves and offsets: score_moves'."""
+    """Each decision's play as the learned bot plays it, the index into its own moves: the
+    highest value among the first net.max_moves of its moves that are not throws that could
+    fail (safe_moves), the first on ties, every decision's moves valued in one call. A vector
+    env's learner plays so for all its envs at once: with VecEnv(n, plays_only=sj.Learned(),
+    max_actions=net.max_moves or more) they are the rounds sj.Learned seats play. obs, moves
+    and offsets: score_moves' (an ArgumentError where they do not fit, or a decision offers
+    no move)."""
     obs, moves, offsets = np.asarray(obs), np.asarray(moves), np.asarray(offsets)
-    kept, kept_offsets = safe_moves(obs, moves, offsets)
-    values = score_moves(net, obs, moves[kept], kept_offsets)
-    return kept[kept_offsets[:-1] + first_best(values, kept_offsets)] - offsets[:-1]
+    if offsets.dtype.kind not in "iu":
+        raise ArgumentError(f"offsets must be integers, got dtype {offsets.dtype}")
+    if offsets.ndim == 1 and (np.diff(offsets) < 1).any():
+        raise ArgumentError("offsets must rise, each decision offering one move at least")
+    # the first max_moves of each decision, as the bot weighs them
+    counts = np.minimum(np.diff(offsets), net.max_moves)
+    cut_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    rows = np.arange(cut_offsets[-1]) + np.repeat(offsets[:-1] - cut_offsets[:-1], counts)
+    kept, kept_offsets = safe_moves(obs, moves[rows], cut_offsets)
+    values = score_moves(net, obs, moves[rows][kept], kept_offsets)
+    return rows[kept[kept_offsets[:-1] + first_best(values, kept_offsets)]] - offsets[:-1]
 
 
 def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> dict[str, Any]:

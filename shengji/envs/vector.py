@@ -65,7 +65,16 @@ with needs("shengji.envs.vector", "rl"):
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
 
-from shengji.bots import BotSpec, Expert, Greedy, Learned, resolve_bots
+from shengji.bots import (
+    BotSpec,
+    Expert,
+    ExternalBot,
+    Greedy,
+    Learned,
+    Pimc,
+    bot_from_text,
+    resolve_bots,
+)
 from shengji.bots._policies import BOTS
 from shengji.core import validate
 from shengji.core.validate import round_args
@@ -77,8 +86,6 @@ from shengji.round.rules import Rules
 # the shows and the bury's kinds are never cut: at most 54 kinds, and fewer shows
 MIN_ACTIONS = 64
 DECISIONS = ("show", "revolt", "bury", "play")
-# the bots whose shows and bury a plays_only learner may take: the engine makes them
-NATIVE_KINDS = {BOTS[name] for name in ("greedy", "expert", "learned")}
 
 
 class VecEnv(VectorEnv):
@@ -167,19 +174,22 @@ class VecEnv(VectorEnv):
         without): greedy's for True, else the built-in bot's given."""
         if isinstance(plays_only, (bool, np.bool_)):
             return Greedy().spec() if plays_only else None
-        if not isinstance(plays_only, (str, Greedy, Expert, Learned)):
+        if not isinstance(plays_only, (str, Greedy, Expert, Learned, Pimc, ExternalBot)):
             raise ArgumentError(
                 "plays_only must be True, False or a built-in bot (its shows and bury: "
                 f'"greedy", "expert", "learned", sj.Expert(...), ...), got '
                 f"{validate.short(plays_only)}"
             )
-        specs, objects, _ = resolve_bots([plays_only] * 4)
-        if objects[0] is not None or specs[0].kind not in NATIVE_KINDS:
+        try:
+            bot = bot_from_text(plays_only) if isinstance(plays_only, str) else plays_only
+        except BotError as e:
+            raise BotError(f"plays_only: {e}") from None
+        if not isinstance(bot, (Greedy, Expert, Learned)):
             raise BotError(
                 f"plays_only: {validate.short(plays_only)} does not show and bury natively "
                 '(built-in bots: "greedy", "expert", "learned", their settings)'
             )
-        return specs[0]
+        return bot.spec()
 
     def _specs(self, others: BotSpec | None) -> list[BotSpec]:
         """The four seats' engine specs: the learner seats asked in Python (with plays_only,
