@@ -207,7 +207,8 @@ def section_marks(name):
     """The lines that open and close a section of the results file that another script
     writes (bench/strength.py: "strength", bench/mistakes.py: "mistakes", bench/search_bound.py:
     "search bound", bench/lead_rules.py: "lead rules", bench/expert_rules.py: "expert rules",
-    bench/disagreements.py: "disagreements") and a rewrite of the timings keeps."""
+    bench/disagreements.py: "disagreements", bench/search_data.py: "search data") and a
+    rewrite of the timings keeps."""
     return f"<!-- {name}: begin -->", f"<!-- {name}: end -->"
 
 

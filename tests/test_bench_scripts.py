@@ -52,6 +52,19 @@ def section_written(tmp_path, heading, script, *args):
     return text
 
 
+def test_search_data_tables_are_written_into_the_results_and_kept(tmp_path):
+    from shengji.studies.distill import distill
+
+    distill(tmp_path / "data", "v3", deals=1, seed=5, chunk_deals=1)
+    args = ["--data", str(tmp_path / "data"), "--top", "3"]
+    text = section_written(tmp_path, "Search data", "bench/search_data.py", *args)
+    assert "--deals 1`" in text and "rules v3, seed 5" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    places = {row.split("|")[1].strip() for row in rows}
+    assert "lead, dealer's team" in places and "2nd hand" in places
+    assert sum(row.count("%") for row in rows) > 10
+
+
 def test_disagreements_table_is_written_into_the_results_and_kept(tmp_path):
     args = ["--presets", "bo3", "--rounds", "2", "--rollouts", "40", "--check-worlds", "10"]
     text = section_written(tmp_path, "Disagreements", "bench/disagreements.py", *args)
