@@ -194,10 +194,20 @@ LONG_TRUMPS = "BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H 6H 5H 4H 3H 9S 8S 7S 9C 8C 7C
 def test_the_dealers_team_draws_trumps_when_long():
     # 16 trumps, no sure side card (every side ace unseen): lead a small trump
     table = position(0, {0: LONG_TRUMPS}, [])
-    drawn, off = plays(table, "expert", "expert:draw_trumps=false")
+    drawn, off = plays(table, "expert:draw_high=false", "expert:draw_trumps=false")
     assert sj.category(drawn.split()[0], TRUMP) == "T"
     assert drawn not in ("BJ", "SJ") and "BJ" not in drawn
     assert sj.category(off.split()[0], TRUMP) != "T" or off in ("BJ", "SJ")
+
+
+def test_draw_high_draws_with_its_highest_trump_but_the_kept_top():
+    # 16 trumps of 36, the bottom its own: 12 unseen, fewer than it holds. It leads the small
+    # joker, keeping the big one (keep_top); with more unseen than held, a small trump still
+    table = position(0, {0: LONG_TRUMPS}, [])
+    assert plays(table, "expert", "expert:keep_top=false") == ["SJ", "BJ"]
+    hand = "BJ SJ 2S 2C 2H AH KH QH JH 9H 8H 7H 3H 9S 8S 7S 9C 8C 7C 6C 9D 8D 7D 6D 5D"
+    table = position(0, {0: hand}, [])  # 13 trumps, 15 unseen (8 more buried)
+    assert plays(table, "expert", "expert:draw_high=false") == ["3H", "3H"]
 
 
 SHORT_TRUMPS = "3H 2H 7S 6S 5S 4S 3S 9C 8C 7C 6C 4C 3C KD QD JD 9D 8D 7D 6D 5D 4D 3D 10C 8S"

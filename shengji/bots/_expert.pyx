@@ -34,7 +34,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
          "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS,
          "defender_pairs": <uint64_t>X_DEFENDER_PAIRS,
-         "keep_pairs": <uint64_t>X_KEEP_PAIRS}
+         "keep_pairs": <uint64_t>X_KEEP_PAIRS, "draw_high": <uint64_t>X_DRAW_HIGH}
 
 
 cdef enum:
@@ -551,6 +551,14 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
         if dealer_team and sure.twos:
             best.ones = best.twos = (<uint64_t>1) << highest_kind(t, sure.twos)
             return best
+        if dealer_team and x & X_DRAW_HIGH and s.n[TRUMP] <= ntrumps:
+            # the opponents hold no more trumps than it: a high trump draws theirs and keeps
+            # the lead, which a low one would give them
+            best.ones = trumps.ones & ~s.reserve
+            if best.ones:
+                best.ones = (<uint64_t>1) << highest_kind(t, best.ones)
+                best.twos = 0
+                return best
         return low_trump_lead(t, trumps)
     if ntrumps and dealer_team and (opp_trumps or not x & X_DRAW_TRUMPS):
         sure = kept_back(sure_units(t, trumps, s.unseen, TRUMP), s.reserve)

@@ -69,7 +69,9 @@ class Expert:
     lead, leads its highest side pair (ruffable or not). keep_pairs: with weigh, a follow that
     splits a pair of its hand is charged 20 points for each (a pair wins a pair lead later, or
     forces the opponents' pairs out), and a discard takes its singles before its pairs,
-    trumps included, and a pair whole.
+    trumps included, and a pair whole. draw_high: with draw_trumps, when no more trumps are
+    unseen than it holds and it has no sure trump pair, its highest trump (its kept top
+    trump apart) is led, not a low one.
     """
 
     second_low: bool = True
@@ -105,6 +107,7 @@ class Expert:
     late_pairs: bool = True
     defender_pairs: bool = True
     keep_pairs: bool = True
+    draw_high: bool = True
     void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 
