@@ -22,20 +22,17 @@ from tabulate import tabulate
 from write_results import BENCH, short_commit, write_section
 
 import shengji as sj
-from shengji.round._observation import OBSERVATION_FIELDS
+from shengji.round.views import FIELD_SLICES
 from shengji.studies.distill import read_data, read_manifest
 
 TRUMP = 4  # the observation's category of a trump kind
 
 
 def fields(obs: np.ndarray) -> dict[str, np.ndarray]:
-    """The observation's fields by name (OBSERVATION_FIELDS), a row a decision."""
-    out, at = {}, 0
-    for name, shape in OBSERVATION_FIELDS:
-        size = int(np.prod(shape))
-        out[name] = obs[:, at : at + size].reshape(len(obs), *shape)
-        at += size
-    return out
+    """The observation's fields by name (the views' FIELD_SLICES), a row a decision."""
+    return {
+        key: obs[:, start:end].reshape(len(obs), *shape) for key, shape, start, end in FIELD_SLICES
+    }
 
 
 def places(f: dict[str, np.ndarray]) -> np.ndarray:
