@@ -241,6 +241,7 @@ def kept_sections(old):
         "expert rules",
         "disagreements",
         "search places",
+        "search data",
     ):
         begin, end = section_marks(name)
         if begin in old and end in old:

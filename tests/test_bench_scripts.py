@@ -63,6 +63,7 @@ def test_search_data_tables_are_written_into_the_results_and_kept(tmp_path):
     places = {row.split("|")[1].strip() for row in rows}
     assert "lead, dealer's team" in places and "2nd hand" in places
     assert sum(row.count("%") for row in rows) > 10
+    assert [name for name, _ in write_results().kept_sections(text)] == ["search data"]
 
 
 def test_disagreements_table_is_written_into_the_results_and_kept(tmp_path):
