@@ -25,6 +25,13 @@ class Settlement(NamedTuple):
     dealer_holds: bool
     rise: int
 
+    def seat_changes(self, dealer: int) -> tuple[int, int, int, int]:
+        """Each seat's team's level change, seats 0 to 3 with `dealer` dealing: the rise for
+        the team that rises, minus it for the other (the envs' rewards)."""
+        rising = dealer % 2 if self.dealer_holds else 1 - dealer % 2
+        a, b = (self.rise, -self.rise) if rising == 0 else (-self.rise, self.rise)
+        return (a, b, a, b)
+
     def to_dict(self) -> dict:
         """As a round record holds it."""
         return {"dealer_holds": self.dealer_holds, "rise": self.rise}

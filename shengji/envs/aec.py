@@ -111,12 +111,9 @@ class ShengjiEnv(AECEnv):
         if pending is None:
             self._pending = None
             record = self._table.record()
-            settlement, dealer = record["settlement"], record["dealer"]
-            rising = dealer % 2 if settlement.dealer_holds else 1 - dealer % 2
-            for i, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = float(
-                    settlement.rise if i % 2 == rising else -settlement.rise
-                )
+            changes = record["settlement"].seat_changes(record["dealer"])
+            for agent, change in zip(self.possible_agents, changes):
+                self.rewards[agent] = float(change)
                 self.terminations[agent] = True
             self._accumulate_rewards()
             return

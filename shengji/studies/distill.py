@@ -90,14 +90,6 @@ class Teacher:
         return f"teacher {self.search}"
 
 
-def team_results(record: Any) -> np.ndarray:
-    """Each seat's team's level change in a round record: its rise, or minus the other
-    team's (int64, four seats)."""
-    s = record.settlement
-    dealers = s.rise if s.dealer_holds else -s.rise
-    return np.array([dealers if (seat - record.dealer) % 2 == 0 else -dealers for seat in range(4)])
-
-
 def distill_chunk(
     rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, ...]
 ) -> tuple[dict, dict, dict]:
@@ -110,7 +102,7 @@ def distill_chunk(
     for i in range(start, start + count):
         teacher.log.clear()
         record = play_round(rules, seed=round_seed(seed, i), dealer=i % 4, bots=teacher)
-        results = team_results(record)
+        results = record.settlement.seat_changes(record.dealer)
         for seat, obs, masks, value, error, worlds, chosen, policy in teacher.log:
             offsets.append(offsets[-1] + len(masks))
             for name, item in (
