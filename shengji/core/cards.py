@@ -57,6 +57,10 @@ __all__ = [
     "kind_name",
     "suit_slice",
     "trump_mask",
+    "BOTZONE_RANKS",
+    "BOTZONE_SUITS",
+    "kind_of_botzone_id",
+    "botzone_ids_of",
 ]
 
 # -- Sizes (the native enums NUM_KINDS and MAX_HAND in _core.pxd, DECK_SIZE, SEAT_DRAWS,
@@ -89,6 +93,14 @@ BB_SUITS = {suit: 0x1FFF << (13 * i) for i, suit in enumerate(SUITS)}  # the 13 
 BB_RANKS = {rank: 0x80_0400_2001 << (rank - 2) for rank in RANKS}  # the 4 kinds of a rank
 BB_JOKERS = 0x30_0000_0000_0000  # SMALL_JOKER and BIG_JOKER
 BB_POINTS = BB_RANKS[5] | BB_RANKS[10] | BB_RANKS[13]  # the kinds that score: fives, tens, kings
+
+
+# -- Botzone's card ids (docs/design/botzone.md): its Tractor judge numbers the pack 0..107, the
+# second deck 54 above the first; within a deck 52 and 53 are the jokers, and card n below 52 has
+# the rank BOTZONE_RANKS[n // 4] and the suit BOTZONE_SUITS[n % 4] (the judge's cardscale and
+# suitset: 0 is the ace of spades, 1 the ace of hearts, 4 the two of spades)
+BOTZONE_RANKS = (14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+BOTZONE_SUITS = ("S", "H", "C", "D")
 
 
 def _suit_index(suit: str) -> int:
@@ -138,3 +150,23 @@ def trump_mask(trump: Trump | str) -> int:
         raise CardError(f"trump_mask takes a Trump or its text, got {trump!r}")
     mask = BB_JOKERS | BB_RANKS[trump.level]
     return mask | (BB_SUITS[trump.suit] if trump.suit is not None else 0)
+
+
+def kind_of_botzone_id(card_id: int) -> int:
+    """The kind of a Botzone card id 0..107 (`kind_of_botzone_id(0)` is 51, the ace of
+    spades; 52 and 106 are SMALL_JOKER); a CardError names any other id."""
+    if type(card_id) is not int or not 0 <= card_id < DECK_SIZE:
+        raise CardError(f"no Botzone card has the id {card_id!r} (ids are the ints 0..107)")
+    n = card_id % KINDS
+    if n >= SMALL_JOKER:
+        return n
+    return kind_index(SUITS.index(BOTZONE_SUITS[n % 4]), BOTZONE_RANKS[n // 4])
+
+
+def botzone_ids_of(kind: int) -> tuple[int, int]:
+    """The two Botzone card ids of a kind, the first deck's first: `botzone_ids_of(51)` is
+    (0, 54)."""
+    if _check_kind(kind) >= SMALL_JOKER:
+        return kind, kind + KINDS
+    n = 4 * BOTZONE_RANKS.index(kind % 13 + 2) + BOTZONE_SUITS.index(SUITS[kind // 13])
+    return n, n + KINDS
