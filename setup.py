@@ -39,7 +39,7 @@ else:
 # the others instead of once into each: half the C a build compiles.
 SHARED = "_cyutility"
 # The extensions in build order (each cimports only those before it); dotted under shengji.
-EXTENSIONS = ("core._core", "core._deal", "round._engine", "round._endgame",
+EXTENSIONS = ("core._core", "core._deal", "core._botzone", "round._engine", "round._endgame",
               "round._knowledge", "round._observation",
               "bots._learned", "bots._policies", "bots._expert",
               "play._driver", "play._batch", "play._playout",

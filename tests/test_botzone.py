@@ -6,10 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from strategies import crowded_deals, deals, sub_multiset
 
 import shengji as sj
+from shengji import reference as ref
+from shengji.core import _botzone as native
 from shengji.core import _core
 from shengji.core import cards as cardlib
+from shengji.core.results import BotzoneThrow
 from shengji.reference import botzone as bz
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "botzone_judge.json").read_text())
@@ -66,29 +72,31 @@ def test_play_kinds(cards, trump, kind):
 
 def test_a_throw_with_both_joker_pairs_splits_them():
     # in a throw the jokers are two pairs, not a tractor (l. 262)
-    assert [str(u) for u in bz.units("BJ BJ SJ SJ AS", "2S")] == ["BJ BJ", "SJ SJ", "AS"]
+    assert [str(u) for u in bz.units("BJ BJ SJ SJ AS", "2S")] == ["AS", "SJ SJ", "BJ BJ"]
 
 
 def test_a_beaten_throw_leads_one_card_and_pays_for_every_beaten_card():
     # KH KH is beaten by AH AH and 3H by any higher heart: 3 cards, 30 points; what is led is
     # the lowest beaten unit's first card (l. 295-311)
     verdict = bz.check_throw("KH KH 3H", ["AH AH 4C", "5C", "6C"], "2S")
-    assert verdict == bz.Throw(False, sj.Cards("3H"), 3)
+    assert verdict == BotzoneThrow(False, sj.Cards("3H"), 3)
     # a beaten tractor with the lowest top leads its lowest card alone, its 4 cards paid for
     verdict = bz.check_throw("3H3H 4H4H AH", ["5H5H 6H6H", "7C", "8C"], "2S")
-    assert verdict == bz.Throw(False, sj.Cards("3H"), 4)
+    assert verdict == BotzoneThrow(False, sj.Cards("3H"), 4)
     # both joker pairs beat a trump tractor of two pairs (l. 170-173), and the big joker the ace
     verdict = bz.check_throw("3S3S 4S4S AS", ["SJ SJ BJ BJ", "7C", "8C"], "2S")
-    assert verdict == bz.Throw(False, sj.Cards("3S"), 5)
+    assert verdict == BotzoneThrow(False, sj.Cards("3S"), 5)
     # the partner's hand counts too (l. 147-150 skip only the thrower)
     assert not bz.check_throw("AH QH", ["2C", "KH", "3C"], "2S").ok
-    assert bz.check_throw("AH KH", ["2C", "QH", "3C"], "2S") == bz.Throw(True, sj.Cards("AH KH"), 0)
+    assert bz.check_throw("AH KH", ["2C", "QH", "3C"], "2S") == BotzoneThrow(
+        True, sj.Cards("AH KH"), 0
+    )
 
 
 def test_among_beaten_off_suit_level_cards_the_judge_s_suit_order_picks():
     # 5H and 5C tie in play, but the judge's list puts 5H first (s h c d): 5H is led
     verdict = bz.check_throw("5H 5C", ["5S", "2C", "3C"], "5S")
-    assert verdict == bz.Throw(False, sj.Cards("5H"), 2)
+    assert verdict == BotzoneThrow(False, sj.Cards("5H"), 2)
 
 
 def test_a_pair_led_and_no_pair_in_the_suit_any_pair_follows():
@@ -194,3 +202,86 @@ def test_golden_multipliers_and_ends():
     ]
     for points, dealer_team, defenders in GOLDEN["ends"]:
         assert bz.settle(points) == ((True, dealer_team) if dealer_team else (False, defenders))
+
+
+# -- The native kernels against the reference (Hypothesis) ---------------------------------------
+
+DEALS = st.one_of(deals(), deals(trump_only=True), crowded_deals())
+SMALL_DEALS = st.one_of(deals(max_hand=12), deals(max_hand=12, trump_only=True))
+
+
+@st.composite
+def led(draw, deal_strategy):
+    """(trump, hands, leader, lead): some cards of one category of a seat's hand, often with
+    the second copies of their kinds, so pairs, tractors and throws are common."""
+    trump, hands = draw(deal_strategy)
+    leader = draw(st.sampled_from([s for s in range(4) if hands[s]]))
+    cat = draw(st.sampled_from(sorted({sj.category(c, trump) for c in hands[leader]})))
+    cards = sj.Cards([c for c in hands[leader] if sj.category(c, trump) == cat])
+    lead = draw(sub_multiset(cards, draw(st.integers(1, min(8, len(cards))))))
+    if draw(st.booleans()):
+        lead = sj.Cards([c for c in cards if c in lead])
+    return trump, hands, leader, lead
+
+
+def follower(draw, position):
+    trump, hands, leader, lead = position
+    hand = hands[draw(st.sampled_from([s for s in range(4) if s != leader]))]
+    assume(len(hand) >= len(lead))
+    return hand
+
+
+@given(led(DEALS))
+def test_native_kinds_units_throws_and_multipliers(position):
+    trump, hands, leader, lead = position
+    assert native.play_kind(lead, trump) == bz.play_kind(lead, trump)
+    assert native.units(lead, trump) == bz.units(lead, trump)
+    others = [hands[(leader + i) % 4] for i in (1, 2, 3)]
+    verdict = native.check_throw(lead, others, trump)
+    assert verdict == bz.check_throw(lead, others, trump)
+    assert native.bottom_multiplier(verdict.forced, trump) == bz.bottom_multiplier(
+        verdict.forced, trump
+    )
+
+
+@given(led(DEALS), st.data())
+def test_native_follows(position, data):
+    trump, hands, leader, lead = position
+    hand = follower(data.draw, position)
+    # a random play, or one of the lead's kind from anywhere (the judge's loophole)
+    pairs = [sj.Cards([c, c]) for c in sj.Cards.from_masks(hand.twos, 0)]
+    if len(lead) == 2 and pairs and data.draw(st.booleans()):
+        play = data.draw(st.sampled_from(pairs))
+    else:
+        play = data.draw(sub_multiset(hand, len(lead)))
+    assert native.is_legal_follow(hand, lead, play, trump) == bz.is_legal_follow(
+        hand, lead, play, trump
+    )
+
+
+@given(led(SMALL_DEALS), st.data())
+def test_native_legal_follows_are_every_follow_the_judge_accepts(position, data):
+    trump, hands, leader, lead = position
+    hand = follower(data.draw, position)
+    assume(len(lead) <= 6)
+    listed = native.legal_follows(hand, lead, trump)
+    assert len(set(listed)) == len(listed)
+    every = {
+        sj.Cards(" ".join(map(ref._token, p)))
+        for p in ref._sub_multisets(ref._cards_in(hand), len(lead))
+    }
+    assert set(listed) == {p for p in every if bz.is_legal_follow(hand, lead, p, trump)}
+
+
+@given(led(DEALS), st.data())
+def test_native_trick_winner(position, data):
+    trump, hands, leader, lead = position
+    lead = native.check_throw(lead, [hands[(leader + i) % 4] for i in (1, 2, 3)], trump).forced
+    plays = [lead]
+    for step in (1, 2, 3):
+        hand = hands[(leader + step) % 4]
+        assume(len(hand) >= len(lead))
+        options = native.legal_follows(hand, lead, trump)
+        assume(0 < len(options) < 5000)
+        plays.append(data.draw(st.sampled_from(sorted(options, key=str))))
+    assert native.trick_winner(plays, trump) == bz.trick_winner(plays, trump)

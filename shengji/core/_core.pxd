@@ -283,6 +283,9 @@ cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, Card
                        CardSet lead, CardSet play) noexcept nogil   # follow_code, the lead's
                                                                     # shape (lead_shape) given
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
+cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* counts, int nkinds,
+                       int idx, int left, int room, CardSet chosen, CardSet base,
+                       const LeadShape* shape, CardSet suit_cards, PlayBuffer* out) noexcept nogil
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil
 cdef inline int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:

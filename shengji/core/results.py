@@ -18,6 +18,16 @@ class ThrowCheck(NamedTuple):
     forced: object  # shengji.Cards
 
 
+class BotzoneThrow(NamedTuple):
+    """A lead judged under the botzone rules (docs/design/botzone.md): `forced` is what is
+    led (one card when a unit of a throw is beaten), `penalty_cards` the cards of the beaten
+    units, each costing the thrower's side 10 points."""
+
+    ok: bool
+    forced: object  # shengji.Cards
+    penalty_cards: int
+
+
 class Settlement(NamedTuple):
     """How a round settles (§8), before must-play clamping: whether the dealer team holds, and by
     how many levels the team that rises (dealer team if it holds, else the defenders) goes up."""

@@ -16,9 +16,8 @@ cases make them tie (l. 155, 721-733, 751-763).
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
 
-from shengji.core.results import Settlement
+from shengji.core.results import BotzoneThrow, Settlement
 from shengji.errors import PlayError
 from shengji.reference import (
     BIG_JOKER,
@@ -29,6 +28,7 @@ from shengji.reference import (
     _category_of_set,
     _check_copies,
     _check_hand_size,
+    _kind_index,
     _position,
     _to_cards,
     _token,
@@ -39,15 +39,6 @@ THROW_PENALTY = 10  # points a card of a throw's beaten units (l. 493, Punish l.
 # The judge's suit order (l. 9, "s h c d"): it orders the off-suit level cards, which matters
 # only for which beaten unit a throw is forced to (l. 295-311).
 JUDGE_SUITS = "SHCD"
-
-
-class Throw(NamedTuple):
-    """A lead judged (checkThrow, l. 235-316): `forced` is what is led, `penalty_cards` the
-    cards of the units that failed (each costs THROW_PENALTY points)."""
-
-    ok: bool
-    forced: object  # shengji.Cards
-    penalty_cards: int
 
 
 def _is_natural(card, t):
@@ -88,9 +79,10 @@ def _play_kind(cards, t):
 def _units(cards, t):
     """The judge's split of a play (checkThrow, l. 257-287): each maximal run of two or more
     natural pairs of one suit is a tractor; every other pair (jokers and level cards included)
-    is a pair and every kind held once a single. Each unit lists its cards ascending; tractors
-    come after the pairs and singles and, among themselves, lowest first, as the judge lists
-    them (its stable sorts by length pick the first of the longest)."""
+    is a pair and every kind held once a single. Each unit lists its cards ascending. The pairs
+    and singles come first, by kind index (the judge lists them as the player sent them, which
+    matters nowhere), then the tractors lowest first, as the judge lists them (its stable sorts
+    by length pick the first of the longest)."""
     count = Counter(cards)
     natural_pairs = {}
     for card, copies in count.items():
@@ -104,7 +96,10 @@ def _units(cards, t):
                 kinds = [by_position[p] for p in run]
                 in_tractors.update(kinds)
                 tractors.append([c for k in kinds for c in (k, k)])
-    others = [[card] * copies for card, copies in count.items() if card not in in_tractors]
+    others = sorted(
+        ([card] * copies for card, copies in count.items() if card not in in_tractors),
+        key=lambda u: _kind_index(u[0]),
+    )
     return others + sorted(tractors, key=lambda u: _position(u[0], t))
 
 
@@ -199,7 +194,7 @@ def play_kind(cards, trump):
 
 def units(cards, trump):
     """The judge's split of a one-category play into units (checkThrow, l. 257-287), each as
-    `shengji.Cards`, in the judge's order: pairs and singles, then tractors lowest first."""
+    `shengji.Cards`: pairs and singles by kind index, then tractors lowest first."""
     t = _trump_info(trump)
     cards, _ = _read_lead(cards, t)
     return [_to_cards(u) for u in _units(cards, t)]
@@ -219,12 +214,12 @@ def check_throw(lead, others, trump):
         _check_hand_size(hand, "another hand")
     _check_copies([lead] + others, "the lead and the other hands together")
     if _play_kind(lead, t) != "throw":
-        return Throw(True, _to_cards(lead), 0)
+        return BotzoneThrow(True, _to_cards(lead), 0)
     beaten = [u for u in _units(lead, t) if any(_beaten(u, h, led, t) for h in others)]
     if not beaten:
-        return Throw(True, _to_cards(lead), 0)
+        return BotzoneThrow(True, _to_cards(lead), 0)
     forced = min(beaten, key=lambda u: _judge_index(u[-1], t))
-    return Throw(False, _to_cards(forced[:1]), sum(len(u) for u in beaten))
+    return BotzoneThrow(False, _to_cards(forced[:1]), sum(len(u) for u in beaten))
 
 
 def _can_answer(lead, held, t):
@@ -393,7 +388,6 @@ def settle(points):
 
 
 __all__ = [
-    "Throw",
     "bottom_multiplier",
     "check_throw",
     "follow_error",
