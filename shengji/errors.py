@@ -66,6 +66,12 @@ class ExternalBotError(BotError):
         self.reason = reason
 
 
+class BotzoneError(ShengjiError):
+    """A message of Botzone's Tractor protocol that does not fit it (shengji.bots.botzone):
+    input that is not JSON or not a request, a card id outside 0..107, an answer of cards the
+    seat does not hold, a history that does not replay on the seat's cards."""
+
+
 class NoWorlds(ShengjiError):
     """No world agrees with what a searching seat knows: a search bot has nothing to sample
     (sj.Pimc answers a show as greedy does then; at a play it raises this)."""

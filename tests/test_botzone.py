@@ -34,7 +34,7 @@ def test_every_id_is_one_card_and_every_card_two_ids():
 
 @pytest.mark.parametrize(
     "card_id, text",
-    # the judge's cardscale "A23456789 0JQK" and suitset "shcd" (its l. 8-9), not its comment's
+    # the judge's cardscale "A234567890JQK" and suitset "shcd" (its l. 8-9), not its comment's
     # "0-h1 1-d1" (l. 17)
     [(0, "AS"), (1, "AH"), (2, "AC"), (3, "AD"), (4, "2S"), (39, "10D"), (40, "JS"), (51, "KD")]
     + [(52, "SJ"), (53, "BJ"), (54, "AS"), (106, "SJ"), (107, "BJ")],

@@ -1,0 +1,229 @@
+"""Botzone's Tractor protocol, read from a seat's side (docs/design/botzone.md "The protocol"):
+the input a Botzone bot is given (the simple mode's `{"requests": [...], "responses": [...]}`,
+or one bare request in the long-running mode) and what the seat knows from it.
+
+`read_input(line)` reads one line of input; `BotzoneSeat` replays a seat's requests and its own
+answers, checking each against the one before it: a card id outside 0..107, a card dealt twice,
+an answer of cards the seat does not hold, a history whose plays of this seat are not in its
+hand, a request of another stage than the protocol's order allows: each is one BotzoneError
+naming the request and the problem. A failed throw is recorded by the judge as the one card
+led, so the seat's plays are read from the history, never from its answers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from shengji.core.cards import BOTZONE_RANKS, DECK_SIZE, kind_name, kind_of_botzone_id
+from shengji.errors import BotzoneError
+
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"  # ends a turn in the long-running mode
+STAGES = ("deal", "cover", "play")
+SUIT_OF_MAJOR = {"s": "S", "h": "H", "c": "C", "d": "D", "n": "NT"}
+LEVEL_OF_TEXT = {"A234567890JQK"[i]: rank for i, rank in enumerate(BOTZONE_RANKS)}
+
+
+def read_input(line: str) -> tuple[list[Any], list[Any]]:
+    """The requests and the seat's answers in one line of a Botzone bot's input: the simple
+    mode's object (`requests` one longer than `responses`), or a bare request (the long-running
+    mode's later turns), given as ([request], [])."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        raise BotzoneError(f"the input is not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise BotzoneError(f"the input is not a JSON object, got {type(data).__name__}")
+    if "stage" in data:
+        return [data], []
+    requests, responses = data.get("requests"), data.get("responses", [])
+    if not isinstance(requests, list) or not isinstance(responses, list):
+        raise BotzoneError(
+            "the input holds neither a request (a 'stage') nor lists of 'requests' and "
+            f"'responses'; its keys: {sorted(map(str, data))[:8]}"
+        )
+    if len(requests) != len(responses) + 1:
+        raise BotzoneError(
+            f"the input holds {len(requests)} requests and {len(responses)} responses: one "
+            "request more than responses is the protocol's"
+        )
+    return requests, responses
+
+
+def card_ids(value: Any, what: str) -> list[int]:
+    """A list of card ids, each an int 0..107 and none twice; BotzoneError naming `what`."""
+    if not isinstance(value, list) or any(type(i) is not int for i in value):
+        raise BotzoneError(f"{what} must be a list of card ids (ints 0..107), got {value!r:.80}")
+    bad = [i for i in value if not 0 <= i < DECK_SIZE]
+    if bad:
+        raise BotzoneError(f"{what}: no card has the id {bad[0]} (ids are 0..107)")
+    if len(set(value)) != len(value):
+        raise BotzoneError(f"{what}: a card id twice in {value}")
+    return list(value)
+
+
+def card_text(ids: list[int]) -> str:
+    """The cards of these ids as card text."""
+    return " ".join(kind_name(kind_of_botzone_id(i)) for i in ids)
+
+
+@dataclass
+class BotzoneSeat:
+    """What one seat knows from the requests it was sent and its answers (`add` each in turn).
+
+    `hand` are the ids it holds; `tricks` the finished tricks as (leader, plays), each play the
+    ids the judge recorded; `trick` the trick in progress the same way."""
+
+    seat: int = -1
+    level: int = 0
+    first_round: bool = True
+    banking: dict[str, Any] = field(default_factory=dict)
+    stage: str = ""
+    hand: list[int] = field(default_factory=list)
+    bottom: list[int] = field(default_factory=list)
+    buried: list[int] = field(default_factory=list)
+    tricks: list[tuple[int, list[list[int]]]] = field(default_factory=list)
+    trick: tuple[int, list[list[int]]] = (-1, [])
+    total_score: int = 0
+    requests: int = 0
+    answered: int = 0
+    _seen: set[int] = field(default_factory=set)
+
+    @classmethod
+    def replay(cls, requests: list[Any], responses: list[Any]) -> BotzoneSeat:
+        """The seat after these requests and its answers to all but the last."""
+        seat = cls()
+        for i, request in enumerate(requests):
+            seat.add(request)
+            if i < len(responses):
+                seat.answer(responses[i])
+        return seat
+
+    @property
+    def trump(self) -> str:
+        """The trump as our text ("10S", "2NT"), or "" before a call or a draw has made one."""
+        major = self.banking.get("major", "")
+        if not major:
+            return ""
+        level = {14: "A", 13: "K", 12: "Q", 11: "J"}.get(self.level, str(self.level))
+        return level + SUIT_OF_MAJOR[major]
+
+    def _fail(self, problem: str) -> BotzoneError:
+        return BotzoneError(f"request {self.requests} ({self.stage or 'the first'}): {problem}")
+
+    def add(self, request: Any) -> None:
+        """Take in the next request (BotzoneError for one that does not follow)."""
+        if self.requests != self.answered:
+            raise self._fail("a request before the answer to the one before it")
+        if not isinstance(request, dict) or request.get("stage") not in STAGES:
+            raise BotzoneError(
+                f"request {self.requests + 1}: not a Tractor request (an object whose 'stage' "
+                f"is one of {', '.join(STAGES)}), got {request!r:.80}"
+            )
+        stage = request["stage"]
+        if STAGES.index(stage) < STAGES.index(self.stage or "deal"):
+            raise BotzoneError(
+                f"request {self.requests + 1}: a {stage} request after a {self.stage} request"
+            )
+        self.requests += 1
+        self.stage = stage
+        self._read_global(request.get("global"))
+        if "playerpos" in request:
+            self._read_seat(request["playerpos"])
+        if stage == "deal":
+            delivered = card_ids(request.get("deliver"), "the card dealt")
+            if len(delivered) != 1:
+                raise self._fail(f"a deal request delivers one card, got {len(delivered)}")
+            self._take(delivered)
+        elif stage == "cover":
+            self.bottom = card_ids(request.get("deliver"), "the bottom")
+            if len(self.bottom) != 8:
+                raise self._fail(f"the bottom holds 8 cards, got {len(self.bottom)}")
+            self._take(self.bottom)
+        else:
+            self._read_history(request.get("history"))
+
+    def answer(self, response: Any) -> None:
+        """Take in the seat's answer to the last request."""
+        if self.answered >= self.requests:
+            raise BotzoneError(f"an answer with no request to answer (after {self.answered})")
+        ids = card_ids(response, f"the answer to request {self.requests}")
+        missing = [i for i in ids if i not in self.hand]
+        if missing:
+            raise self._fail(f"the answer plays {card_text(missing)}, not held")
+        if self.stage == "cover":
+            if len(ids) != 8:
+                raise self._fail(f"a bury is 8 cards, the answer holds {len(ids)}")
+            self.buried = ids
+            self.hand = [i for i in self.hand if i not in ids]
+        self.answered += 1
+
+    def _read_global(self, info: Any) -> None:
+        if not isinstance(info, dict) or not isinstance(info.get("banking"), dict):
+            raise self._fail("no 'global' with its 'banking'")
+        level = info.get("level")
+        if level not in LEVEL_OF_TEXT:
+            raise self._fail(f"the level must be one of 'A234567890JQK' ('0' is 10), got {level!r}")
+        banking = info["banking"]
+        for key in ("called", "snatched", "banker"):
+            if banking.get(key) not in (-1, 0, 1, 2, 3):
+                raise self._fail(f"banking's {key!r} must be a seat 0..3 or -1")
+        if banking.get("major") not in ("",) + tuple(SUIT_OF_MAJOR):
+            raise self._fail(
+                f"banking's 'major' must be '', s, h, c, d or n, got {banking.get('major')!r}"
+            )
+        self.level = LEVEL_OF_TEXT[level]
+        self.first_round = bool(info.get("first_round", True))
+        self.banking = dict(banking)
+        if "total_score" in info:
+            if type(info["total_score"]) is not int:
+                raise self._fail("the total score must be an int")
+            self.total_score = info["total_score"]
+
+    def _read_seat(self, value: Any) -> None:
+        if value not in (0, 1, 2, 3) or (self.seat >= 0 and value != self.seat):
+            raise self._fail(f"'playerpos' must be this seat 0..3, got {value!r}")
+        self.seat = value
+
+    def _take(self, ids: list[int]) -> None:
+        dealt_twice = self._seen.intersection(ids)
+        if dealt_twice:
+            raise self._fail(f"{card_text(sorted(dealt_twice))} dealt twice")
+        self._seen.update(ids)
+        self.hand += ids
+
+    def _read_history(self, history: Any) -> None:
+        if not (
+            isinstance(history, list)
+            and len(history) == 4
+            and all(isinstance(h, list) and len(h) <= 4 for h in history[:2])
+            and all(h in (0, 1, 2, 3) for h in history[2:])
+        ):
+            raise self._fail(
+                "the history must be [last trick's plays, this trick's plays, its leader, this "
+                f"trick's leader], got {history!r:.120}"
+            )
+        last, current, last_leader, leader = history
+        last = [card_ids(p, "a play of the last trick") for p in last]
+        current = [card_ids(p, "a play of this trick") for p in current]
+        if self.seat < 0:
+            self.seat = (leader + len(current)) % 4
+        elif (leader + len(current)) % 4 != self.seat:
+            raise self._fail(
+                f"this trick's leader {leader} and {len(current)} plays make it seat "
+                f"{(leader + len(current)) % 4}'s turn, not this seat's ({self.seat})"
+            )
+        if last and (last_leader, last) not in self.tricks:
+            if len(last) != 4 or len({len(p) for p in last}) != 1:
+                raise self._fail("the last trick must hold 4 plays of one size")
+            self.tricks.append((last_leader, last))
+            self._played(last[(self.seat - last_leader) % 4])
+        self.trick = (leader, current)
+
+    def _played(self, ids: list[int]) -> None:
+        """This seat's play as the judge recorded it leaves its hand."""
+        missing = [i for i in ids if i not in self.hand]
+        if missing:
+            raise self._fail(f"the history has this seat play {card_text(missing)}, not held")
+        self.hand = [i for i in self.hand if i not in ids]
