@@ -3,12 +3,14 @@ public judge played (tests/golden/botzone_transcripts.json), and its bad input."
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import shengji as sj
-from shengji.bots.botzone import BotzoneSeat, read_input
+from shengji.bots.botzone import KEEP_RUNNING, BotzoneProgram, BotzoneSeat, read_input
 
 GAMES = json.loads((Path(__file__).parent / "golden" / "botzone_transcripts.json").read_text())[
     "games"
@@ -106,3 +108,86 @@ def test_bad_requests_and_answers_are_named():
     for change, k, message in cases:
         with pytest.raises(sj.errors.BotzoneError, match=message):
             BotzoneSeat.replay(*broken(0, 1, k, change))
+
+
+# -- Botzone bots run here (BotzoneProgram) -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_bot(tmp_path_factory):
+    """tests/botzone/tiny_bot.c built: a Botzone bot in C, in either mode."""
+    exe = tmp_path_factory.mktemp("botzone") / "tiny_bot"
+    source = Path(__file__).parent / "botzone" / "tiny_bot.c"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    return str(exe)
+
+
+def banker_seat(game):
+    return next(
+        seat for seat in game["seats"] if any(r["stage"] == "cover" for r in seat["requests"])
+    )
+
+
+@pytest.mark.parametrize("mode", ["once", "keep"])
+def test_a_c_bot_in_both_modes(tiny_bot, tmp_path, mode):
+    said = banker_seat(GAMES[0])
+    log = tmp_path / "input"
+    program = BotzoneProgram((tiny_bot, mode, str(log)), timeout=2.0)
+    answers = []
+    for k in range(len(said["requests"])):
+        answers.append(program.ask(said["requests"][: k + 1], said["responses"][:k]))
+        assert (program.kept is not None) == (mode == "keep")
+    program.close()
+    for request, answer in zip(said["requests"], answers):
+        assert answer == (request["deliver"] if request["stage"] == "cover" else [])
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == len(said["requests"])
+    if mode == "once":  # a process a turn, each given the whole input
+        assert all(len(line["requests"]) == k + 1 for k, line in enumerate(lines))
+    else:  # one process: the whole input first, then each bare request
+        assert len(lines[0]["requests"]) == 1
+        assert lines[1:] == said["requests"][1:]
+
+
+def python_bot(source):
+    return (sys.executable, "-c", source)
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("import sys; sys.exit(3)", "exited with status 3"),
+        ("import time; time.sleep(10)", "no answer within 0.2 s"),
+        ("print('hello')", "not JSON"),
+        ("print('{\"resp\": []}')", 'no JSON object with a "response"'),
+        ('print(\'{"response": "x"}\')', "list of card ids"),
+        ("print('{\"response\": [200]}')", "no card has the id 200"),
+        ("print('{\"response\": []}'); print('more')", "a second line"),
+        (
+            "print('{\"response\": []}'); import time; time.sleep(10)",
+            "no answer within 0.2 s",
+        ),
+    ],
+)
+def test_a_failing_bot_is_one_clear_error(source, message):
+    program = BotzoneProgram(python_bot(source), timeout=0.1)
+    request = GAMES[0]["seats"][0]["requests"][0]
+    with pytest.raises(sj.errors.BotzoneError, match=message):
+        program.ask([request], [])
+    assert program.kept is None
+
+
+def test_a_kept_bot_that_fails_later_is_closed():
+    source = (
+        "import sys\n"
+        "print('{\"response\": []}'); print(); print('" + KEEP_RUNNING + "', flush=True)\n"
+        "sys.stdin.readline(); sys.exit(5)\n"
+    )
+    program = BotzoneProgram(python_bot(source), timeout=2.0)
+    requests = GAMES[0]["seats"][0]["requests"][:2]
+    assert program.ask(requests[:1], []) == []
+    kept = program.kept
+    assert kept is not None
+    with pytest.raises(sj.errors.BotzoneError, match="exited with status 5"):
+        program.ask(requests, [[]])
+    assert program.kept is None and kept.proc.returncode is not None

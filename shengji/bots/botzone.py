@@ -1,21 +1,26 @@
-"""Botzone's Tractor protocol, read from a seat's side (docs/design/botzone.md "The protocol"):
-the input a Botzone bot is given (the simple mode's `{"requests": [...], "responses": [...]}`,
-or one bare request in the long-running mode) and what the seat knows from it.
+"""Botzone's Tractor protocol (docs/design/botzone.md "The protocol"), from a seat's side and
+from the table's.
 
-`read_input(line)` reads one line of input; `BotzoneSeat` replays a seat's requests and its own
-answers, checking each against the one before it: a card id outside 0..107, a card dealt twice,
-an answer of cards the seat does not hold, a history whose plays of this seat are not in its
-hand, a request of another stage than the protocol's order allows: each is one BotzoneError
-naming the request and the problem. A failed throw is recorded by the judge as the one card
-led, so the seat's plays are read from the history, never from its answers.
+A seat's side: `read_input(line)` reads one line of a Botzone bot's input (the simple mode's
+`{"requests": [...], "responses": [...]}`, or one bare request in the long-running mode), and
+`BotzoneSeat` replays a seat's requests and its own answers into what the seat knows, checking
+each against the one before it: a card id outside 0..107, a card dealt twice, an answer of cards
+the seat does not hold, a history whose plays of this seat are not in its hand, a request of
+another stage than the protocol's order allows: each is one BotzoneError naming the request
+and the problem. A failed throw is recorded by the judge as the one card led, so the seat's
+plays are read from the history, never from its answers.
+
+The table's side: `BotzoneProgram` runs a Botzone bot here as Botzone runs it, in either mode.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from shengji.bots.external import BotProcess, clipped, command_text
 from shengji.core.cards import BOTZONE_RANKS, DECK_SIZE, kind_name, kind_of_botzone_id
 from shengji.errors import BotzoneError
 
@@ -227,3 +232,72 @@ class BotzoneSeat:
         if missing:
             raise self._fail(f"the history has this seat play {card_text(missing)}, not held")
         self.hand = [i for i in self.hand if i not in ids]
+
+
+class BotzoneProgram:
+    """A Botzone Tractor bot run here as Botzone runs it: started for a turn with the whole
+    input (`{"requests": [...], "responses": [...]}` on one line), it prints one line of output
+    (`{"response": [ids], ...}`) and exits; or, printing KEEP_RUNNING after its output, it is
+    kept, and later turns give it the bare request alone (the long-running mode). `timeout` is
+    a turn's seconds, the first turn's twice that (Botzone's rule). What goes wrong (no answer
+    in time, an exit, output that is not Botzone's) is a BotzoneError naming it."""
+
+    def __init__(self, cmd: tuple[str, ...], timeout: float = 1.0):
+        self.cmd = cmd
+        self.timeout = timeout
+        self.turns = 0
+        self.kept: BotProcess | None = None  # the process of the long-running mode
+
+    def fail(self, said: str | None, reason: str) -> BotzoneError:
+        shown = f" (it printed {clipped(said)!r})" if said else ""
+        return BotzoneError(f"Botzone bot {command_text(self.cmd)}: {reason}{shown}")
+
+    def ask(self, requests: list[Any], responses: list[Any]) -> list[int]:
+        """The card ids the bot answers to requests[-1], its earlier answers `responses`."""
+        if self.kept is not None:
+            process, data = self.kept, requests[-1]
+        else:
+            process, data = BotProcess(self.cmd), {"requests": requests, "responses": responses}
+        timeout = self.timeout * (2 if self.turns == 0 else 1)
+        self.turns += 1
+        deadline = time.monotonic() + timeout
+        try:
+            said = process.ask(
+                json.dumps(data, separators=(",", ":")).encode() + b"\n", timeout, self.fail
+            )
+            # the turn ends with the marker (kept) or the end of the output (an exit)
+            try:
+                after = process.answer_line(deadline, timeout, self.fail)
+                while not after:  # the marker stands on a line of its own, after an empty one
+                    after = process.answer_line(deadline, timeout, self.fail)
+            except EOFError:
+                after = None
+            if after is not None and after != KEEP_RUNNING:
+                raise self.fail(after, "printed a second line that is not the keep-running mark")
+        except BaseException:
+            process.close(0.0)
+            self.kept = None
+            raise
+        self.kept = process if after == KEEP_RUNNING else None
+        if self.kept is None:
+            process.close()
+        return self.response_of(said)
+
+    def response_of(self, said: str) -> list[int]:
+        """The card ids of an output line."""
+        try:
+            output = json.loads(said)
+        except (ValueError, RecursionError):
+            raise self.fail(said, "printed what is not JSON") from None
+        if not isinstance(output, dict) or "response" not in output:
+            raise self.fail(said, 'printed no JSON object with a "response"')
+        try:
+            return card_ids(output["response"], "its response")
+        except BotzoneError as e:
+            raise self.fail(said, str(e)) from None
+
+    def close(self) -> None:
+        """End the kept process, if any."""
+        if self.kept is not None:
+            self.kept.close()
+            self.kept = None

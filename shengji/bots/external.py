@@ -6,6 +6,7 @@ it for one seat; bot_processes() is the span of a run, whose processes it closes
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -15,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,9 @@ ERROR_READS = 64  # pipe-fulls of it read at most once the bot has ended (4 MiB)
 MARK = "SHENGJI_BOT_PROCESS"  # in the environment of a bot and all it starts: its token
 RUN = "SHENGJI_RUN"  # in a run's environment (its workers', Ray's): the pid that began it
 PASS, YES, NO = "pass", "yes", "no"  # the answers that are not cards
+# what went wrong with an answer, as the error to raise: fail(said, reason), `said` what the bot
+# printed (None for nothing)
+Failure = Callable[[str | None, str], Exception]
 
 
 @dataclass(frozen=True)
@@ -213,16 +217,17 @@ class ExternalSeat:
         line = (json.dumps(message(view, self.bot.legal), separators=(",", ":")) + "\n").encode()
         processes = SESSION.get()
         self.said = None
+        fail = functools.partial(self.failure, view)
         if processes is None or self.bot.mode == "each":
             with contextlib.closing(BotProcess(self.bot.cmd)) as once:
-                self.said = once.ask(line, self.bot.timeout + START_GRACE, self, view)
+                self.said = once.ask(line, self.bot.timeout + START_GRACE, fail)
                 return self.said
         key = (self.bot, self.seat)
         if key not in processes:
             processes[key] = BotProcess(self.bot.cmd)
         process = processes[key]
         grace = START_GRACE if process.answers == 0 else 0.0
-        self.said = process.ask(line, self.bot.timeout + grace, self, view)
+        self.said = process.ask(line, self.bot.timeout + grace, fail)
         return self.said
 
     def drop(self) -> None:
@@ -261,27 +266,33 @@ class BotProcess:
             os.set_blocking(pipe.fileno(), False)
         LIVE.add(self)
 
-    def ask(self, line: bytes, timeout: float, seat: ExternalSeat, view: View) -> str:
-        """Send one message and read one answer line within `timeout` seconds."""
+    def ask(self, line: bytes, timeout: float, fail: Failure) -> str:
+        """Send one message and read one answer line within `timeout` seconds; what went
+        wrong is fail(said, reason), raised."""
         deadline = time.monotonic() + timeout
         try:
             self.send(line, deadline)
+            answer = self.answer_line(deadline, timeout, fail)
+        except (BrokenPipeError, EOFError):
+            raise fail(None, self.ended()) from None
+        self.answers += 1
+        return answer
+
+    def answer_line(self, deadline: float, timeout: float, fail: Failure) -> str:
+        """The next line of the bot's output by the deadline, as text without outer spaces;
+        EOFError when the output ends first, fail(said, reason) raised for the rest."""
+        try:
             answer = self.read_line(deadline)
         except TimeoutError:
-            raise seat.failure(
-                view, None, f"gave no answer within {timeout:g} s{self.partial()}"
-            ) from None
-        except (BrokenPipeError, EOFError):
-            raise seat.failure(view, None, self.ended()) from None
+            raise fail(None, f"gave no answer within {timeout:g} s{self.partial()}") from None
         if answer is None:
             said = self.pending.decode(errors="replace")
-            raise seat.failure(view, said, f"printed {said[:80]!r}... without ending the line")
-        self.answers += 1
+            raise fail(said, f"printed {said[:80]!r}... without ending the line")
         try:
             return answer.decode().strip()
         except UnicodeDecodeError:
             said = answer.decode(errors="replace")
-            raise seat.failure(view, said, f"printed {clipped(said)!r}, not UTF-8 text") from None
+            raise fail(said, f"printed {clipped(said)!r}, not UTF-8 text") from None
 
     def wait_for(self, fd: int, writing: bool, deadline: float) -> bool:
         """Whether `fd` is ready (to write, or to read) by the deadline (TimeoutError
