@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.bots.external import BotProcess, clipped, command_text
+from shengji.core import jsontext
 from shengji.core.cards import BOTZONE_RANKS, DECK_SIZE, kind_name, kind_of_botzone_id
 from shengji.errors import BotzoneError
 
@@ -34,10 +35,7 @@ def read_input(line: str) -> tuple[list[Any], list[Any]]:
     """The requests and the seat's answers in one line of a Botzone bot's input: the simple
     mode's object (`requests` one longer than `responses`), or a bare request (the long-running
     mode's later turns), given as ([request], [])."""
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as e:
-        raise BotzoneError(f"the input is not JSON: {e}") from None
+    data = jsontext.loads(line, "the input", "a Botzone input", error=BotzoneError)
     if not isinstance(data, dict):
         raise BotzoneError(f"the input is not a JSON object, got {type(data).__name__}")
     if "stage" in data:
@@ -249,6 +247,7 @@ class BotzoneProgram:
         self.kept: BotProcess | None = None  # the process of the long-running mode
 
     def fail(self, said: str | None, reason: str) -> BotzoneError:
+        """The error naming the bot, what went wrong and what it printed (clipped)."""
         shown = f" (it printed {clipped(said)!r})" if said else ""
         return BotzoneError(f"Botzone bot {command_text(self.cmd)}: {reason}{shown}")
 
@@ -286,9 +285,9 @@ class BotzoneProgram:
     def response_of(self, said: str) -> list[int]:
         """The card ids of an output line."""
         try:
-            output = json.loads(said)
-        except (ValueError, RecursionError):
-            raise self.fail(said, "printed what is not JSON") from None
+            output = jsontext.loads(said, "its output", error=BotzoneError)
+        except BotzoneError as e:
+            raise self.fail(said, str(e)) from None
         if not isinstance(output, dict) or "response" not in output:
             raise self.fail(said, 'printed no JSON object with a "response"')
         try:
