@@ -210,6 +210,13 @@ def test_draw_high_draws_with_its_highest_trump_but_the_kept_top():
     assert plays(table, "expert", "expert:draw_high=false") == ["3H", "3H"]
 
 
+def test_draw_follow_spends_a_trump_on_the_partners_draw():
+    # the dealer (seat 0) draws trumps with 3♥ and seat 1 takes it with 8♥: its partner wins
+    # it back with J♥, a trump the draw would take later anyway, where off it keeps it back
+    table = position(0, {2: "JH 4H"}, ["3H", "8H"])
+    assert plays(table, "expert", "expert:draw_follow=false") == ["JH", "4H"]
+
+
 SHORT_TRUMPS = "3H 2H 7S 6S 5S 4S 3S 9C 8C 7C 6C 4C 3C KD QD JD 9D 8D 7D 6D 5D 4D 3D 10C 8S"
 
 

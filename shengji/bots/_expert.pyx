@@ -34,7 +34,8 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "trump_tractor": X_TRUMP_TRACTOR, "high_pairs": X_HIGH_PAIRS,
          "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS,
          "defender_pairs": <uint64_t>X_DEFENDER_PAIRS,
-         "keep_pairs": <uint64_t>X_KEEP_PAIRS, "draw_high": <uint64_t>X_DRAW_HIGH}
+         "keep_pairs": <uint64_t>X_KEEP_PAIRS, "draw_high": <uint64_t>X_DRAW_HIGH,
+         "draw_follow": <uint64_t>X_DRAW_FOLLOW}
 
 
 cdef enum:
@@ -56,6 +57,7 @@ cdef enum:
     RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
     PAIR_SPLIT = 20 * PER_POINT  # keep_pairs: each pair of the hand a follow splits (10 to 30
                                  # measured alike)
+    DRAW_SPEND = 25        # draw_follow: percent of play_cost counted (25 to 65 measured: 25)
     PAIR_LAST = 2000       # keep_pairs: added to discard's key of a pair's card (a trump's is
                            # 1000, a point's 100): its pairs are discarded last, and whole
     # expert_bury's costs of burying a card (bury_cost) and of the hand it leaves
@@ -265,6 +267,10 @@ cdef long weighed_score(const Game* g, const BotSpec* b, const Seen* s, const Tr
     cdef long cost = <long>play_cost(t, cand) * CARD_COST, v
     cdef uint64_t x = b.expert
     cdef bint ruffs
+    if (x & X_DRAW_FOLLOW and g.shape.cat == TRUMP and (g.seat - g.dealer) % 2 == 0
+            and (g.tricks[g.ntricks].leader - g.dealer) % 2 == 0):
+        # its partner draws trumps: a trump it keeps back would be drawn all the same
+        cost = cost * DRAW_SPEND // 100
     if cand.ones & s.reserve:
         cost += RESERVE_COST
     if x & X_KEEP_PAIRS:    # each pair of the hand the play splits

@@ -71,7 +71,9 @@ class Expert:
     forces the opponents' pairs out), and a discard takes its singles before its pairs,
     trumps included, and a pair whole. draw_high: with draw_trumps, when no more trumps are
     unseen than it holds and it has no sure trump pair, its highest trump (its kept top
-    trump apart) is led, not a low one.
+    trump apart) is led, not a low one. draw_follow: with weigh, the dealer's team following
+    its partner's trump lead (trumps being drawn) counts what its play spends at a quarter:
+    a trump kept back would be drawn all the same.
     """
 
     second_low: bool = True
@@ -108,6 +110,7 @@ class Expert:
     defender_pairs: bool = True
     keep_pairs: bool = True
     draw_high: bool = True
+    draw_follow: bool = True
     void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 
