@@ -156,11 +156,19 @@ def test_settle(points, dealer_holds, rise):
     assert bz.settle(points) == (dealer_holds, rise)
 
 
-def test_bad_input_is_one_clear_error():
+@pytest.mark.parametrize("engine", [bz, native], ids=["reference", "native"])
+def test_bad_input_is_one_clear_error(engine):
     with pytest.raises(sj.PlayError, match="mixes categories"):
-        bz.check_throw("AH AC", [], "2S")
-    with pytest.raises(sj.PlayError, match="equal sizes"):
-        bz.trick_winner(["AH", "KH KH"], "2S")
+        engine.check_throw("AH AC", [], "2S")
+    with pytest.raises(sj.PlayError, match="equal sizes|differ in size"):
+        engine.trick_winner(["AH", "KH KH"], "2S")
+    with pytest.raises(sj.PlayError, match="copies"):
+        engine.trick_winner(["AH", "AH", "AH", "3H"], "2S")
+    with pytest.raises(sj.PlayError, match="copies"):
+        engine.follow_error("AH AH", "AH", "AH", "2S")
+
+
+def test_bad_points_are_refused():
     with pytest.raises(sj.PlayError, match="points must be an int"):
         bz.settle(80.0)
 

@@ -162,6 +162,7 @@ def python_bot(source):
         ("print('{\"resp\": []}')", 'no JSON object with a "response"'),
         ('print(\'{"response": "x"}\')', "list of card ids"),
         ("print('{\"response\": [200]}')", "no card has the id 200"),
+        (f"print('{{\"response\": 1}}'); print(); print('{KEEP_RUNNING}')", "list of card ids"),
         ("print('{\"response\": []}'); print('more')", "a second line"),
         (
             "print('{\"response\": []}'); import time; time.sleep(10)",

@@ -273,6 +273,7 @@ class BotzoneProgram:
                 after = None
             if after is not None and after != KEEP_RUNNING:
                 raise self.fail(after, "printed a second line that is not the keep-running mark")
+            response = self.response_of(said)
         except BaseException:
             process.close(0.0)
             self.kept = None
@@ -280,7 +281,7 @@ class BotzoneProgram:
         self.kept = process if after == KEEP_RUNNING else None
         if self.kept is None:
             process.close()
-        return self.response_of(said)
+        return response
 
     def response_of(self, said: str) -> list[int]:
         """The card ids of an output line."""

@@ -67,7 +67,9 @@ cdef int bz_kind(const TrumpTable* t, CardSet x) noexcept nogil:
     return BZ_TRACTOR if has_run(positions(t, x.ones), n // 2) else BZ_THROW
 
 
-cdef inline void add_unit(BzUnits* out, const TrumpTable* t, uint64_t kinds, int size) noexcept nogil:
+cdef inline void add_unit(BzUnits* out, const TrumpTable* t, uint64_t kinds,
+                          int size) noexcept nogil:
+    """Appends the unit of these kinds, `size` cards."""
     cdef int i = out.n, k
     cdef uint64_t m = kinds
     out.size[i] = size
@@ -196,8 +198,8 @@ cdef inline int judge_order(const TrumpTable* t, int kind) noexcept nogil:
     cdef int s = kind // 13
     if kind >= 52 or kind % 13 + 2 != t.level or s == t.suit:
         return 4 * t.pos_of[kind]
-    # the judge lists the suits ♠ ♥ ♣ ♦, the core numbers them D C H S: suit s is 3 - s there,
-    # one place up when the trump suit, left out, comes before it
+    # the judge lists the suits ♠ ♥ ♣ ♦, the core numbers them D C H S: suit s is 3 - s
+    # there, one place up when the trump suit, left out, comes before it
     return 4 * t.pos_of[kind] + 3 - s - (1 if t.suit > s else 0)
 
 
@@ -300,7 +302,9 @@ cdef int bz_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
     if can_answer(t, n, held):
         if bz_kind(t, play) == kind:
             return FOLLOW_OK
-        return FOLLOW_SUIT if kind == BZ_SINGLE else FOLLOW_PAIRS if kind == BZ_PAIR else FOLLOW_TRACTOR
+        if kind == BZ_SINGLE:
+            return FOLLOW_SUIT
+        return FOLLOW_PAIRS if kind == BZ_PAIR else FOLLOW_TRACTOR
     if kind == BZ_TRACTOR and bz_kind(t, play) != kind:
         if popcount(play.twos) < min(n // 2, popcount(held.twos)):
             return FOLLOW_PAIRS
@@ -420,14 +424,19 @@ cdef int bz_trick_winner(const TrumpTable* t, const CardSet* plays, int n) noexc
     cdef int rc, i, best = 0, kind, led, cat, best_cat, step
     cdef BzUnits lu, pu, bu
     cdef uint64_t trumps = t.cat_mask[TRUMP]
+    cdef CardSet together
     if n <= 0:
         return BAD_NO_PLAYS
     rc = check_lead(t, plays[0])
     if rc < 0:
         return rc
+    together = plays[0]
     for i in range(1, n):
         if card_count(plays[i]) != card_count(plays[0]):
             return BAD_SIZES
+        if overflows(together, plays[i]):
+            return BAD_COPIES
+        together = union_of(together, plays[i])
     kind = bz_kind(t, plays[0])
     led = t.cat_of[ctz(plays[0].ones)]
     if kind == BZ_THROW:
@@ -486,7 +495,8 @@ KIND_NAMES = {BZ_SINGLE: "single", BZ_PAIR: "pair", BZ_TRACTOR: "tractor", BZ_TH
 FOLLOW_RULES = {
     FOLLOW_COUNT: "wrong number of cards: as many as the lead (botzone)",
     FOLLOW_NOT_IN_HAND: "card not in hand",
-    FOLLOW_SUIT: "must play every card of the led suit the hand holds, or only such cards (botzone)",
+    FOLLOW_SUIT: ("must play every card of the led suit the hand holds, or only such cards "
+                  "(botzone)"),
     FOLLOW_TRACTOR: ("must answer a tractor with a tractor of the led suit, or fit a throw's "
                      "units (botzone)"),
     FOLLOW_PAIRS: "must answer pairs with pairs of the led suit (botzone)",

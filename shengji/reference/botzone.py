@@ -1,10 +1,10 @@
 """The plain reference of the `botzone` rules' trick play and scoring: what the public copy of
-Botzone's Tractor judge does, written from its code (docs/manual/botzone.md names the copy and
+Botzone's Tractor judge does, written from its code (docs/design/botzone.md names the copy and
 every place it parts from the three rule texts; "l. N" below is a line of that judge).
 
 The judge is read, not run: nothing here comes from its text. Where it depends on the order in
 which a player lists its cards (a tractor is compared by its first card as sent in a side suit,
-by its last in trumps), the cards are taken in ascending order, as `shengji botzone` sends them;
+by its last in trumps), the cards are taken in ascending order, as our bots will send them;
 where it raises on a play it cannot split (l. 260-283: a follow mixing neighbouring pairs of two
 suits), the play is split suit by suit: such a follow never wins a trick either way.
 
@@ -35,7 +35,6 @@ from shengji.reference import (
     _trump_info,
 )
 
-THROW_PENALTY = 10  # points a card of a throw's beaten units (l. 493, Punish l. 405-410)
 # The judge's suit order (l. 9, "s h c d"): it orders the off-suit level cards, which matters
 # only for which beaten unit a throw is forced to (l. 295-311).
 JUDGE_SUITS = "SHCD"
@@ -205,8 +204,8 @@ def check_throw(lead, others, trump):
 
     A single, a pair or a tractor always stands. A throw stands unless one of its units is
     beaten by a unit another hand holds (`_beaten`); then every card of a beaten unit costs
-    THROW_PENALTY points, and what is led is one card: the lowest card of the beaten unit
-    whose highest card comes first in the judge's order (l. 295-311)."""
+    10 points (l. 493, Punish l. 405-410), and what is led is one card: the lowest card of the
+    beaten unit whose highest card comes first in the judge's order (l. 295-311)."""
     t = _trump_info(trump)
     lead, led = _read_lead(lead, t)
     others = [_cards_in(h) for h in others]
@@ -233,7 +232,7 @@ def _can_answer(lead, held, t):
     return any(len(run) >= len(lead) // 2 for run in _runs(natural))
 
 
-def _throw_follow_problem(lead, play, held, played, t):
+def _throw_follow_problem(lead, held, played, t):
     """checkLegalMove for a throw led (l. 499-590), the play holding only led cards: nothing
     to check unless the lead's longest unit is a tractor; then the play must fit the lead's
     units, unless the hand's led cards cannot, and then hold as many cards in pairs as the
@@ -250,7 +249,10 @@ def _throw_follow_problem(lead, play, held, played, t):
     in_pairs = lambda us: sum(len(u) for u in us if len(u) >= 2)  # noqa: E731
     need = min(in_pairs(held_units), in_pairs(lead_units))
     if in_pairs(play_units) < need:
-        return f"must play {need} cards in pairs and the play holds {in_pairs(play_units)} (l. 544, 586)"
+        return (
+            f"must play {need} cards in pairs and the play holds {in_pairs(play_units)} "
+            "(l. 544, 586)"
+        )
     return None
 
 
@@ -260,10 +262,11 @@ def follow_error(hand, lead, play, trump):
 
     A single, a pair or a tractor led: a hand holding a unit of the lead's kind in the led
     category must play one there; otherwise a play of the lead's kind is accepted whatever it
-    holds (a pair led and no pair in the suit: any pair, of any suit or of trumps: l. 592-599 check nothing else),
-    and a play of another kind must hold every led card of the hand, or, when it is all led
-    cards and a tractor was led, as many pairs as the lead and the hand allow. A throw led:
-    every led card of the hand, or only led cards (`_throw_follow_problem`)."""
+    holds (a pair led and no pair in the suit: any pair, of any suit or of trumps; l. 592-599
+    check nothing else), and a play of another kind must hold every led card of the hand, or,
+    when it is all led cards and a tractor was led, as many pairs as the lead and the hand
+    allow. A throw led: every led card of the hand, or only led cards
+    (`_throw_follow_problem`)."""
     t = _trump_info(trump)
     lead, led = _read_lead(lead, t)
     hand, play = _cards_in(hand), _cards_in(play)
@@ -285,7 +288,7 @@ def follow_error(hand, lead, play, trump):
     if kind == "throw":
         if len(played) != len(play):
             return None if len(played) == len(held) else f"{all_led} (l. 507-510, 549-552)"
-        return _throw_follow_problem(lead, play, held, played, t)
+        return _throw_follow_problem(lead, held, played, t)
     play_kind_ = _play_kind(play, t)
     if _can_answer(lead, held, t):
         if play_kind_ != kind or len(played) != len(play):
