@@ -11,8 +11,8 @@ from shengji.core._core cimport (
     FOLLOW_OK, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS,
     BAD_LEAD_EMPTY, BAD_LEAD_MIXED, BAD_LEAD_SIZE, BAD_HAND_SIZE, BAD_COPIES, BAD_SIZES,
     BAD_NO_PLAYS, BAD_MEMORY, popcount, ctz, card_count, is_subset, overflows, restrict,
-    difference, union_of, rank_kinds, max_position, empty_buffer, buffer_push, trump_table,
-    enumerate_rec,
+    difference, union_of, rank_kinds, max_position, positions_of, empty_buffer, buffer_push,
+    trump_table, enumerate_rec,
 )
 
 from shengji.core._core import Cards, Trump, BAD_INPUT
@@ -22,15 +22,6 @@ from shengji.errors import PlayError
 cdef inline uint64_t natural_kinds(const TrumpTable* t) noexcept nogil:
     """The kinds the judge builds tractors of: no joker, no card of the level rank."""
     return ALL_KINDS & ~JOKER_KINDS & ~rank_kinds(t.level)
-
-
-cdef inline uint64_t positions(const TrumpTable* t, uint64_t kinds) noexcept nogil:
-    """The positions these kinds (of one category) occupy, as a mask."""
-    cdef uint64_t m = 0
-    while kinds:
-        m |= <uint64_t>1 << t.pos_of[ctz(kinds)]
-        kinds &= kinds - 1
-    return m
 
 
 cdef inline bint has_run(uint64_t m, int k) noexcept nogil:
@@ -64,7 +55,7 @@ cdef int bz_kind(const TrumpTable* t, CardSet x) noexcept nogil:
     cat = category_of(t, x)
     if cat < 0 or x.ones & ~natural_kinds(t):
         return BZ_THROW
-    return BZ_TRACTOR if has_run(positions(t, x.ones), n // 2) else BZ_THROW
+    return BZ_TRACTOR if has_run(positions_of(t, x.ones), n // 2) else BZ_THROW
 
 
 cdef inline void add_unit(BzUnits* out, const TrumpTable* t, uint64_t kinds,
@@ -189,7 +180,7 @@ cdef bint beaten(const TrumpTable* t, const BzUnits* u, int i, CardSet other) no
         return (other.twos & above) != 0
     if cat == TRUMP and u.size[i] == 4 and (other.twos & JOKER_KINDS) == JOKER_KINDS:
         return True
-    return has_run(positions(t, other.twos & above & natural_kinds(t)), u.size[i] // 2)
+    return has_run(positions_of(t, other.twos & above & natural_kinds(t)), u.size[i] // 2)
 
 
 cdef inline int judge_order(const TrumpTable* t, int kind) noexcept nogil:
@@ -211,6 +202,19 @@ cdef int check_lead(const TrumpTable* t, CardSet lead) noexcept nogil:
         return BAD_LEAD_MIXED
     if card_count(lead) > MAX_HAND:
         return BAD_LEAD_SIZE
+    return 0
+
+
+cdef int check_follow_inputs(const TrumpTable* t, CardSet hand, CardSet lead) noexcept nogil:
+    """0 for a valid lead and a hand of at most 25 cards that holds no third copy with it,
+    else the BAD_* code."""
+    cdef int rc = check_lead(t, lead)
+    if rc < 0:
+        return rc
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    if overflows(hand, lead):
+        return BAD_COPIES
     return 0
 
 
@@ -256,7 +260,7 @@ cdef bint can_answer(const TrumpTable* t, int n, CardSet held) noexcept nogil:
         return held.ones != 0
     if n == 2:
         return held.twos != 0
-    return has_run(positions(t, held.twos & natural_kinds(t)), n // 2)
+    return has_run(positions_of(t, held.twos & natural_kinds(t)), n // 2)
 
 
 cdef int bz_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
@@ -264,15 +268,11 @@ cdef int bz_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
     """checkLegalMove for a follow: FOLLOW_OK, the rule broken (FOLLOW_SUIT: every led card
     held must be played; FOLLOW_PAIRS / FOLLOW_TRACTOR: a pair or a tractor of the suit must
     answer its like, a throw's units be fitted, or pairs be played), or a BAD_* code."""
-    cdef int rc = check_lead(t, lead), n, nh, np, kind
+    cdef int rc = check_follow_inputs(t, hand, lead), n, nh, np, kind
     cdef CardSet held, played
     cdef BzUnits lu, pu, hu
     if rc < 0:
         return rc
-    if card_count(hand) > MAX_HAND:
-        return BAD_HAND_SIZE
-    if overflows(hand, lead):
-        return BAD_COPIES
     if not is_subset(play, hand):
         return FOLLOW_NOT_IN_HAND
     n = card_count(lead)
@@ -347,17 +347,13 @@ cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
     Those of the led category (all of it, and more when it is short), then, where the hand
     cannot answer a pair or a tractor in kind but holds a led card, each pair or tractor of
     the lead's size elsewhere."""
-    cdef int rc = check_lead(t, lead), n, nh, cat, kind, k, i
+    cdef int rc = check_follow_inputs(t, hand, lead), n, nh, cat, kind, k, i
     cdef int64_t before = out.n
     cdef CardSet held, empty, one
     cdef uint64_t pairs, held_at, starts
     cdef int8_t at[16]
     if rc < 0:
         return rc
-    if card_count(hand) > MAX_HAND:
-        return BAD_HAND_SIZE
-    if overflows(hand, lead):
-        return BAD_COPIES
     empty.ones = empty.twos = 0
     n = card_count(lead)
     cat = t.cat_of[ctz(lead.ones)]

@@ -259,6 +259,15 @@ cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
     return 0
 
 
+cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept nogil:
+    """The set of positions the given kinds occupy (several kinds may share one)."""
+    cdef uint64_t m = 0
+    while kinds:
+        m |= <uint64_t>1 << t.pos_of[ctz(kinds)]
+        kinds &= kinds - 1
+    return m
+
+
 cdef inline int max_position(const TrumpTable* t, uint64_t kinds) noexcept nogil:
     """The highest position on its category's line of these kinds (of one category); -1 for
     none."""

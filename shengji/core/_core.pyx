@@ -154,15 +154,6 @@ _build_tables()
 # ---------------------------------------------------------------------------------------------
 # Positions, runs and profiles (§3, §4.2)
 # ---------------------------------------------------------------------------------------------
-cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept nogil:
-    """The set of positions the given kinds occupy (several kinds may share one)."""
-    cdef uint64_t m = 0
-    while kinds:
-        m |= <uint64_t>1 << t.pos_of[ctz(kinds)]
-        kinds &= kinds - 1
-    return m
-
-
 cdef int runs_of(uint64_t m, int8_t* lens, int8_t* tops) noexcept nogil:
     """Maximal runs of consecutive set bits of length >= 2 (tractor material); returns how many.
     A hand of 25 cards has at most 6 such runs, the arrays hold 8."""
