@@ -38,6 +38,7 @@ from shengji.core.results import Advance, Endgame, Leads, Settlement, ThrowCheck
 from shengji.errors import (
     ArgumentError,
     BotError,
+    BotzoneError,
     CardError,
     DealError,
     EngineError,
@@ -82,6 +83,7 @@ __all__ = [
     "RulesError",
     "BotError",
     "ExternalBotError",
+    "BotzoneError",
     "NoWorlds",
     "DealError",
     "StudyError",

@@ -106,7 +106,7 @@ def test_bad_requests_and_answers_are_named():
         (back_to_deal, first_play, "a deal request after a play request|dealt twice"),
     ]
     for change, k, message in cases:
-        with pytest.raises(sj.errors.BotzoneError, match=message):
+        with pytest.raises(sj.BotzoneError, match=message):
             BotzoneSeat.replay(*broken(0, 1, k, change))
 
 
@@ -173,7 +173,7 @@ def python_bot(source):
 def test_a_failing_bot_is_one_clear_error(source, message):
     program = BotzoneProgram(python_bot(source), timeout=0.1)
     request = GAMES[0]["seats"][0]["requests"][0]
-    with pytest.raises(sj.errors.BotzoneError, match=message):
+    with pytest.raises(sj.BotzoneError, match=message):
         program.ask([request], [])
     assert program.kept is None
 
@@ -189,6 +189,6 @@ def test_a_kept_bot_that_fails_later_is_closed():
     assert program.ask(requests[:1], []) == []
     kept = program.kept
     assert kept is not None
-    with pytest.raises(sj.errors.BotzoneError, match="exited with status 5"):
+    with pytest.raises(sj.BotzoneError, match="exited with status 5"):
         program.ask(requests, [[]])
     assert program.kept is None and kept.proc.returncode is not None

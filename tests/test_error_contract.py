@@ -295,6 +295,7 @@ def test_the_tree():
         "IllegalAction",
         "RulesError",
         "BotError",
+        "BotzoneError",
         "DealError",
         "StudyError",
     ):
