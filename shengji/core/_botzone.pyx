@@ -11,11 +11,11 @@ from shengji.core._core cimport (
     FOLLOW_OK, FOLLOW_COUNT, FOLLOW_NOT_IN_HAND, FOLLOW_SUIT, FOLLOW_TRACTOR, FOLLOW_PAIRS,
     BAD_LEAD_EMPTY, BAD_LEAD_MIXED, BAD_LEAD_SIZE, BAD_HAND_SIZE, BAD_COPIES, BAD_SIZES,
     BAD_NO_PLAYS, BAD_MEMORY, popcount, ctz, card_count, is_subset, overflows, restrict,
-    difference, union_of, rank_kinds, max_position, positions_of, empty_buffer, buffer_push,
-    trump_table, enumerate_rec,
+    difference, union_of, rank_kinds, max_position, positions_of, hand_code, empty_buffer,
+    buffer_push, enumerate_rec, as_set, table_of, raise_bad,
 )
 
-from shengji.core._core import Cards, Trump, BAD_INPUT
+from shengji.core._core import Cards
 from shengji.core.results import BotzoneThrow
 from shengji.errors import PlayError
 
@@ -209,13 +209,7 @@ cdef int check_follow_inputs(const TrumpTable* t, CardSet hand, CardSet lead) no
     """0 for a valid lead and a hand of at most 25 cards that holds no third copy with it,
     else the BAD_* code."""
     cdef int rc = check_lead(t, lead)
-    if rc < 0:
-        return rc
-    if card_count(hand) > MAX_HAND:
-        return BAD_HAND_SIZE
-    if overflows(hand, lead):
-        return BAD_COPIES
-    return 0
+    return rc if rc < 0 else hand_code(hand, lead)
 
 
 cdef int bz_check_throw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
@@ -497,25 +491,6 @@ FOLLOW_RULES = {
                      "units (botzone)"),
     FOLLOW_PAIRS: "must answer pairs with pairs of the led suit (botzone)",
 }
-
-
-cdef CardSet as_set(object cards) except *:
-    cdef CardSet c
-    if not isinstance(cards, Cards):
-        cards = Cards(cards)
-    c.ones = cards.ones
-    c.twos = cards.twos
-    return c
-
-
-cdef const TrumpTable* table_of(object trump) except NULL:
-    return trump_table((trump if isinstance(trump, Trump) else Trump.of(trump)).code)
-
-
-cdef int raise_bad(int code, str where) except -1:
-    if code == BAD_MEMORY:
-        raise MemoryError(where)
-    raise PlayError(f"{where}: {BAD_INPUT[code]}")
 
 
 def play_kind(cards, trump):

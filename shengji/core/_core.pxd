@@ -259,6 +259,16 @@ cdef inline int buffer_push(PlayBuffer* out, CardSet c) noexcept nogil:
     return 0
 
 
+cdef inline int hand_code(CardSet hand, CardSet lead) noexcept nogil:
+    """0 for a hand that may follow: at most 25 cards, no third copy of a kind with the lead;
+    else BAD_HAND_SIZE or BAD_COPIES."""
+    if card_count(hand) > MAX_HAND:
+        return BAD_HAND_SIZE
+    if overflows(hand, lead):
+        return BAD_COPIES
+    return 0
+
+
 cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept nogil:
     """The set of positions the given kinds occupy (several kinds may share one)."""
     cdef uint64_t m = 0
@@ -285,6 +295,11 @@ cdef inline int trump_code(int level, int suit) noexcept nogil:
 
 
 cdef const TrumpTable* trump_table(int code) noexcept nogil
+# the Python layer's readers: a card set of Cards or card text, the table of a Trump or its text,
+# and a kernel's BAD_* code raised as its error
+cdef CardSet as_set(object x) except *
+cdef const TrumpTable* table_of(object trump) except NULL
+cdef int raise_bad(int code, str where) except -1
 cdef int check_cardset(CardSet c) noexcept nogil
 cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcept nogil
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil

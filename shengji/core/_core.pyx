@@ -350,12 +350,10 @@ cdef inline int shape_code(const TrumpTable* t, const LeadShape* shape, CardSet 
 cdef inline int follow_check(const TrumpTable* t, const LeadShape* shape, CardSet hand,
                              CardSet lead, CardSet play) noexcept nogil:
     """follow_code's verdict with the lead's shape worked out (inline in both entries)."""
-    cdef int nc
+    cdef int nc, rc = hand_code(hand, lead)
     cdef CardSet suit_cards
-    if card_count(hand) > MAX_HAND:
-        return BAD_HAND_SIZE
-    if overflows(hand, lead):
-        return BAD_COPIES
+    if rc:
+        return rc
     if card_count(play) != shape.ncards or card_count(hand) < shape.ncards:
         return FOLLOW_COUNT
     if not is_subset(play, hand):
@@ -425,12 +423,10 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
     empty.ones = 0
     empty.twos = 0
     rc = lead_shape(t, lead, &shape)
+    if rc == 0:
+        rc = hand_code(hand, lead)
     if rc < 0:
         return rc
-    if card_count(hand) > MAX_HAND:
-        return BAD_HAND_SIZE
-    if overflows(hand, lead):
-        return BAD_COPIES
     suit_cards = restrict(hand, t.cat_mask[shape.cat])
     nc = card_count(suit_cards)
     if shape.ncards == 1 and nc != 1:
@@ -904,7 +900,7 @@ def _token_at(str text, Py_ssize_t i):
     return text[i:j]
 
 
-cdef inline CardSet as_set(object x) except *:
+cdef CardSet as_set(object x) except *:
     """A Cards, card text or anything else Cards() takes (an iterable of card texts), as a
     CardSet; a CardError naming what it is otherwise, as Cards() gives (Cards is final: the
     type check is exact)."""
@@ -1154,7 +1150,7 @@ cdef class Trump:
         return (Trump, (self.level, self.suit))
 
 
-cdef inline const TrumpTable* table_of(object trump) except NULL:
+cdef const TrumpTable* table_of(object trump) except NULL:
     """The table of a Trump, or of a trump's text (Trump.of, off the hot path)."""
     if type(trump) is Trump:
         return (<Trump>trump).table
