@@ -412,11 +412,10 @@ cdef tuple checked(obs, moves, offsets):
     what does not fit)."""
     # an observation holds integers (Table.observe's int16): floats, already scaled or
     # not, would be truncated silently
-    if np.asarray(obs).dtype.kind not in "iu":
-        raise ArgumentError(f"obs must be integers (Table.observe's int16), got "
-                            f"{np.asarray(obs).dtype}")
-    if np.asarray(obs).dtype != np.int16 and np.asarray(obs).size and (
-            np.asarray(obs).min() < -32768 or np.asarray(obs).max() > 32767):
+    obs = np.asarray(obs)
+    if obs.dtype.kind not in "iu":
+        raise ArgumentError(f"obs must be integers (Table.observe's int16), got {obs.dtype}")
+    if obs.dtype != np.int16 and obs.size and (obs.min() < -32768 or obs.max() > 32767):
         raise ArgumentError("obs must fit int16 (Table.observe's numbers), got values beyond")
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
