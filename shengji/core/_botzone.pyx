@@ -12,7 +12,7 @@ from shengji.core._core cimport (
     BAD_LEAD_EMPTY, BAD_LEAD_MIXED, BAD_LEAD_SIZE, BAD_HAND_SIZE, BAD_COPIES, BAD_SIZES,
     BAD_NO_PLAYS, BAD_MEMORY, popcount, ctz, card_count, is_subset, overflows, restrict,
     difference, union_of, rank_kinds, max_position, positions_of, hand_code, empty_buffer,
-    buffer_push, enumerate_rec, as_set, table_of, raise_bad,
+    buffer_push, push_pairs, enumerate_pool, as_set, table_of, raise_bad,
 )
 
 from shengji.core._core import Cards
@@ -317,24 +317,6 @@ cdef int push_checked(const TrumpTable* t, CardSet hand, CardSet lead, PlayBuffe
     return 0
 
 
-cdef int sub_multisets(const TrumpTable* t, CardSet pool, int size, CardSet base,
-                       PlayBuffer* out) noexcept nogil:
-    """Appends base plus every sub-multiset of `size` cards of pool."""
-    cdef int8_t kinds[54]
-    cdef int8_t counts[54]
-    cdef int nkinds = 0, room = 0
-    cdef uint64_t m = pool.ones
-    cdef CardSet empty
-    empty.ones = empty.twos = 0
-    while m:
-        kinds[nkinds] = ctz(m)
-        counts[nkinds] = 2 if pool.twos & (m & -m) else 1
-        room += counts[nkinds]
-        nkinds += 1
-        m &= m - 1
-    return enumerate_rec(t, kinds, counts, nkinds, 0, size, room, empty, base, NULL, empty, out)
-
-
 cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
                               PlayBuffer* out) noexcept nogil:
     """Appends every distinct follow the judge accepts; returns how many, or a BAD_* code.
@@ -354,9 +336,9 @@ cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
     held = restrict(hand, t.cat_mask[cat])
     nh = card_count(held)
     if nh >= n:
-        rc = sub_multisets(t, held, n, empty, out)
+        rc = enumerate_pool(t, held, n, empty, NULL, empty, out)
     elif card_count(hand) >= n:
-        rc = sub_multisets(t, difference(hand, held), n - nh, held, out)
+        rc = enumerate_pool(t, difference(hand, held), n - nh, held, NULL, empty, out)
     if rc < 0:
         return rc
     push_checked(t, hand, lead, out, before)
@@ -364,12 +346,8 @@ cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
     if nh == 0 or kind == BZ_SINGLE or kind == BZ_THROW or can_answer(t, n, held):
         return out.n - before
     if kind == BZ_PAIR:
-        pairs = hand.twos & ~held.ones
-        while pairs:
-            one.ones = one.twos = pairs & -pairs
-            if buffer_push(out, one) < 0:
-                return BAD_MEMORY
-            pairs &= pairs - 1
+        if push_pairs(out, hand.twos & ~held.ones) < 0:
+            return BAD_MEMORY
         return out.n - before
     # a tractor of n // 2 pairs: every window of a run of natural pairs in another category,
     # and both joker pairs outside trumps' lead

@@ -278,6 +278,17 @@ cdef inline uint64_t positions_of(const TrumpTable* t, uint64_t kinds) noexcept 
     return m
 
 
+cdef inline int push_pairs(PlayBuffer* out, uint64_t kinds) noexcept nogil:
+    """Appends a pair of each of these kinds, lowest kind first; 0, or BAD_MEMORY."""
+    cdef CardSet pair
+    while kinds:
+        pair.ones = pair.twos = kinds & -kinds
+        if buffer_push(out, pair) < 0:
+            return BAD_MEMORY
+        kinds &= kinds - 1
+    return 0
+
+
 cdef inline int max_position(const TrumpTable* t, uint64_t kinds) noexcept nogil:
     """The highest position on its category's line of these kinds (of one category); -1 for
     none."""
@@ -307,9 +318,9 @@ cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, Card
                        CardSet lead, CardSet play) noexcept nogil   # follow_code, the lead's
                                                                     # shape (lead_shape) given
 cdef int trick_winner_raw(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
-cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* counts, int nkinds,
-                       int idx, int left, int room, CardSet chosen, CardSet base,
-                       const LeadShape* shape, CardSet suit_cards, PlayBuffer* out) noexcept nogil
+cdef int enumerate_pool(const TrumpTable* t, CardSet pool, int size, CardSet base,
+                        const LeadShape* shape, CardSet suit_cards,
+                        PlayBuffer* out) noexcept nogil   # base + pool's size-card multisets
 cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* plays,
                    int n) noexcept nogil
 cdef inline int top_position(const TrumpTable* t, uint64_t kinds, int cat) noexcept nogil:

@@ -410,14 +410,33 @@ cdef int enumerate_rec(const TrumpTable* t, const int8_t* kinds, const int8_t* c
     return 0
 
 
+cdef int enumerate_pool(const TrumpTable* t, CardSet pool, int size, CardSet base,
+                        const LeadShape* shape, CardSet suit_cards,
+                        PlayBuffer* out) noexcept nogil:
+    """enumerate_rec over all of `pool`: base plus every sub-multiset of `size` cards of pool
+    (with a shape, only those passing §4.2)."""
+    cdef int8_t kinds[54]
+    cdef int8_t counts[54]
+    cdef int nkinds = 0, room = 0
+    cdef uint64_t m = pool.ones
+    cdef CardSet empty
+    empty.ones = empty.twos = 0
+    while m:
+        kinds[nkinds] = ctz(m)
+        counts[nkinds] = 2 if pool.twos & (m & -m) else 1
+        room += counts[nkinds]
+        nkinds += 1
+        m &= m - 1
+    return enumerate_rec(t, kinds, counts, nkinds, 0, size, room, empty, base, shape,
+                         suit_cards, out)
+
+
 cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil:
     """Appends every distinct legal follow to out; returns how many, or a BAD_* code."""
     cdef LeadShape shape
-    cdef int rc, nc, nkinds = 0, room = 0
+    cdef int rc, nc
     cdef int64_t before = out.n
-    cdef int8_t kinds[54]
-    cdef int8_t counts[54]
     cdef CardSet suit_cards, pool, empty, one
     cdef uint64_t m, rest, bit
     empty.ones = 0
@@ -445,12 +464,8 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
         # each two of its cards; one card of the suit held and one other card; void, any
         # two cards of the hand (a ruff, or not)
         if nc > 2 and suit_cards.twos:
-            m = suit_cards.twos
-            while m:
-                one.ones = one.twos = m & -m
-                if buffer_push(out, one) < 0:
-                    return BAD_MEMORY
-                m &= m - 1
+            if push_pairs(out, suit_cards.twos) < 0:
+                return BAD_MEMORY
             return out.n - before
         pool = suit_cards if nc else hand
         m = difference(hand, suit_cards).ones if nc == 1 else pool.ones
@@ -475,22 +490,11 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
             m &= m - 1
         return out.n - before
     if nc > shape.ncards:
-        pool = suit_cards
+        rc = enumerate_pool(t, suit_cards, shape.ncards, empty,
+                            &shape if shape.npairs else NULL, suit_cards, out)
     else:
-        pool = difference(hand, suit_cards)
-    m = pool.ones
-    while m:
-        kinds[nkinds] = ctz(m)
-        counts[nkinds] = 2 if pool.twos & (m & -m) else 1
-        room += counts[nkinds]
-        nkinds += 1
-        m &= m - 1
-    if nc > shape.ncards:
-        rc = enumerate_rec(t, kinds, counts, nkinds, 0, shape.ncards, room, empty, empty,
-                           &shape if shape.npairs else NULL, suit_cards, out)
-    else:
-        rc = enumerate_rec(t, kinds, counts, nkinds, 0, shape.ncards - nc, room, empty,
-                           suit_cards, NULL, suit_cards, out)
+        rc = enumerate_pool(t, difference(hand, suit_cards), shape.ncards - nc, suit_cards,
+                            NULL, suit_cards, out)
     if rc < 0:
         return rc
     return out.n - before
