@@ -76,7 +76,7 @@ def test_batch_rejects_bad_rows():
     with pytest.raises(sj.PlayError, match="shape"):
         sj.batch_follow_codes(masks, masks[:1], masks, T)
     with pytest.raises(sj.TrumpError):
-        sj.batch_follow_codes(masks, masks, masks, np.array([70, 0]))
+        sj.batch_follow_codes(masks, masks, masks, np.array([130, 0]))
 
 
 def test_rules_presets_and_settings():

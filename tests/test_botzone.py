@@ -3,6 +3,7 @@ trick play against positions worked out by hand from the public judge's code and
 judge's own verdicts (tests/golden/botzone_judge.json)."""
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,58 @@ def test_golden_multipliers_and_ends():
     ]
     for points, dealer_team, defenders in GOLDEN["ends"]:
         assert bz.settle(points) == ((True, dealer_team) if dealer_team else (False, defenders))
+
+
+# -- A botzone trump: the core's functions judge by the botzone rules ---------------------------
+
+
+def test_a_botzone_trump_is_its_own_table():
+    plain, judged = sj.Trump(7, "S"), sj.Trump(7, "S", botzone=True)
+    assert judged != plain and judged.botzone and not plain.botzone
+    assert judged.code == plain.code + 65 and judged.text() == plain.text()
+    assert sj.Trump.from_code(judged.code) == judged
+    assert repr(judged) == "Trump(7, 'S', botzone=True)"
+    assert pickle.loads(pickle.dumps(judged)) == judged
+    assert [sj.Trump.from_code(c).botzone for c in (0, 64, 65, 129)] == [False, False, True, True]
+    with pytest.raises(sj.TrumpError, match="0..129"):
+        sj.Trump.from_code(130)
+    with pytest.raises(sj.TrumpError, match="botzone"):
+        sj.Trump(7, "S", botzone=1)
+
+
+@pytest.mark.parametrize(
+    "cards, trump, plain, judged",
+    [
+        ("7H7H 7S7S", "7S", ["tractor"], ["pair", "pair"]),  # level pairs make no tractor
+        ("7S7S SJSJ", "7S", ["tractor"], ["pair", "pair"]),
+        ("AS AS 7H 7H", "7S", ["tractor"], ["pair", "pair"]),  # the natural top, a level pair
+        ("SJSJ BJBJ", "7S", ["tractor"], ["tractor"]),  # both joker pairs: a tractor
+        ("SJSJ BJBJ", "7", ["tractor"], ["tractor"]),
+        ("7H7H SJSJ", "7", ["tractor"], ["pair", "pair"]),
+        ("6S6S 8S8S", "7S", ["tractor"], ["tractor"]),  # the level rank left out
+    ],
+)
+def test_a_botzone_trump_s_tractors_are_the_judge_s(cards, trump, plain, judged):
+    botzone = sj.Trump.of(trump)
+    botzone = sj.Trump(botzone.level, botzone.suit, botzone=True)
+    assert sorted(u.kind for u in sj.decompose(cards, trump)) == plain
+    assert sorted(u.kind for u in sj.decompose(cards, botzone)) == judged
+
+
+def test_the_core_s_functions_judge_by_a_botzone_trump():
+    judged = sj.Trump(2, "S", botzone=True)
+    hand, lead = "3H 7H 9S 9S 2C 2C", "KH KH"
+    assert sj.is_legal_follow(hand, lead, "9S 9S", judged)
+    assert not sj.is_legal_follow(hand, lead, "9S 9S", "2S")
+    assert "(botzone)" in sj.follow_error("3H 3H 7H 9S 9S", lead, "9S 9S", judged)
+    assert sj.trick_winner(["KH KH", "2C 2C", "4H 5H", "AH AH"], judged) == 1
+    assert sj.Cards("9S 9S") in sj.legal_follows(hand, lead, judged)
+    # a throw's verdict: one card of the beaten unit is led
+    assert sj.check_throw("KH KH 3H", ["AH AH 4C", "5C", "6C"], judged).forced == sj.Cards("3H")
+    codes = sj.batch_follow_codes(
+        sj.to_masks([hand]), sj.to_masks([lead]), sj.to_masks(["9S 9S"]), [judged.code]
+    )
+    assert codes.tolist() == [0]
 
 
 # -- The native kernels against the reference (Hypothesis) ---------------------------------------

@@ -1,12 +1,13 @@
 # Type stub of shengji/core/_botzone.pyx, checked by stubtest in tests/test_typing.py.
 from collections.abc import Sequence
 
-from shengji.core._core import Cards, _CardsLike, _TrumpLike
+from shengji.core._core import Cards, Trump, _CardsLike, _TrumpLike
 from shengji.core.results import BotzoneThrow
 
 KIND_NAMES: dict[int, str]
 FOLLOW_RULES: dict[int, str]
 
+def botzone_trump(trump: _TrumpLike) -> Trump: ...
 def play_kind(cards: _CardsLike, trump: _TrumpLike) -> str: ...
 def units(cards: _CardsLike, trump: _TrumpLike) -> list[Cards]: ...
 def check_throw(

@@ -32,7 +32,10 @@ ctypedef struct TrumpTable:
     uint64_t shared_kinds  # off-suit level kinds, which share position 12 (0 with no trump)
     int8_t level           # level rank 2..14
     int8_t suit            # trump suit 0..3 (D C H S), or -1 for no trump
-    int8_t code            # index of this table in the module's table array
+    int16_t code           # index of this table in the module's table array: 0..64 the
+                           # rule texts', 65..129 the botzone rules' (the same trump + 65)
+    int8_t botzone         # tricks judged as the botzone preset's judge does (botzone.md)
+    uint64_t links         # bit p: a pair at position p and one at p + 1 make a tractor
 
 ctypedef struct LeadShape:
     int8_t cat             # the lead's category
@@ -403,6 +406,38 @@ cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, Pla
 
 # Stopping a long loop between units of work (a rollout, a round, a draw, a block of solver
 # nodes): stop_asked takes the GIL, so call it every millisecond or so of work, not more often.
+
+# The botzone preset's tricks (docs/design/botzone.md), for a botzone table (its `botzone` set):
+# the kernels above answer by these for such a table.
+cdef enum:                 # what the judge takes a play for (checkPokerType)
+    BZ_SINGLE = 1
+    BZ_PAIR = 2
+    BZ_TRACTOR = 3         # natural pairs of one suit at consecutive positions, or both
+                           # joker pairs alone
+    BZ_THROW = 4
+
+ctypedef struct BzUnits:
+    int n                  # units of the play: pairs and singles by kind index, then each
+                           # category's tractors lowest first (the judge's order for them)
+    int8_t size[MAX_HAND]  # cards in each unit (1, 2, or twice a tractor's pairs)
+    int8_t top[MAX_HAND]   # its highest position on its category's line
+    int8_t cat[MAX_HAND]   # its category
+    int8_t low_kind[MAX_HAND]  # the kind of its lowest card (what a beaten throw leads)
+    int8_t top_kind[MAX_HAND]  # the kind of its highest card
+    uint64_t kinds[MAX_HAND]   # its kinds (each twice in a pair or a tractor)
+
+cdef int check_lead(const TrumpTable* t, CardSet lead) noexcept nogil
+cdef int bz_kind(const TrumpTable* t, CardSet x) noexcept nogil
+cdef void bz_units(const TrumpTable* t, CardSet x, BzUnits* out) noexcept nogil
+cdef int bz_check_throw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                        CardSet* forced, int* penalty_cards) noexcept nogil
+cdef int bz_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
+                        CardSet play) noexcept nogil
+cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
+                              PlayBuffer* out) noexcept nogil
+cdef int bz_trick_winner(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
+cdef int bz_multiplier(const TrumpTable* t, CardSet lead) noexcept nogil
+
 cdef int stop_asked() noexcept nogil   # BAD_STOPPED once a stop is asked, else 0
 cdef int raise_stop() except -1        # after the loop: the stop's exception, raised
 cdef enum:

@@ -62,7 +62,7 @@ cdef int check_cardset(CardSet c) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Trump tables: one per (level, trump suit or none), built once at import
 # ---------------------------------------------------------------------------------------------
-cdef TrumpTable TABLES[NUM_TRUMPS]
+cdef TrumpTable TABLES[2 * NUM_TRUMPS]   # the texts' tables, then the botzone rules'
 
 
 cdef inline int side_position(int rank, int level) noexcept nogil:
@@ -70,18 +70,23 @@ cdef inline int side_position(int rank, int level) noexcept nogil:
     return rank - 2 - (1 if rank > level else 0)
 
 
-cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
+cdef void build_table(TrumpTable* t, int level, int suit, int code, bint botzone) noexcept:
     cdef int k, s, rank, cat, pos, i, j
     t.level = level
     t.suit = suit
     t.code = code
+    t.botzone = botzone
+    # The judge's tractors are natural pairs of one suit, or both joker pairs (botzone.md
+    # "Plays"): its trump line links no pair across the natural cards' top (11), the level
+    # cards (12, 13) and the jokers; its no-trump line lies at 13..15 so that one mask serves.
+    t.links = ALL_KINDS & ~(<uint64_t>7 << 11) if botzone else ALL_KINDS
     for i in range(5):
         t.cat_mask[i] = 0
     t.shared_kinds = 0
     for k in range(NUM_KINDS):
         if k >= 52:
             cat = TRUMP
-            if suit >= 0:
+            if suit >= 0 or botzone:
                 pos = 14 if k == SMALL_JOKER else 15
             else:
                 pos = 1 if k == SMALL_JOKER else 2
@@ -91,7 +96,7 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
             if rank == level:
                 cat = TRUMP
                 if suit < 0:
-                    pos = 0
+                    pos = 13 if botzone else 0
                 elif s == suit:
                     pos = 13
                 else:
@@ -138,10 +143,12 @@ cdef void build_table(TrumpTable* t, int level, int suit, int code) noexcept:
 
 
 def _build_tables():
-    cdef int level, suit
-    for level in range(2, 15):
-        for suit in range(-1, 4):
-            build_table(&TABLES[trump_code(level, suit)], level, suit, trump_code(level, suit))
+    cdef int level, suit, code, botzone
+    for botzone in range(2):
+        for level in range(2, 15):
+            for suit in range(-1, 4):
+                code = trump_code(level, suit) + botzone * NUM_TRUMPS
+                build_table(&TABLES[code], level, suit, code, botzone)
 
 
 cdef const TrumpTable* trump_table(int code) noexcept nogil:
@@ -154,18 +161,19 @@ _build_tables()
 # ---------------------------------------------------------------------------------------------
 # Positions, runs and profiles (§3, §4.2)
 # ---------------------------------------------------------------------------------------------
-cdef int runs_of(uint64_t m, int8_t* lens, int8_t* tops) noexcept nogil:
-    """Maximal runs of consecutive set bits of length >= 2 (tractor material); returns how many.
-    A hand of 25 cards has at most 6 such runs, the arrays hold 8."""
+cdef int runs_of(uint64_t m, uint64_t links, int8_t* lens, int8_t* tops) noexcept nogil:
+    """Maximal runs of two or more set bits of m, each next to the one before through a link
+    (tractor material: the positions of pairs, the table's links); returns how many. A hand of
+    25 cards has at most 6 such runs, the arrays hold 8."""
     cdef int n = 0, lo, length
-    while m and n < 8:
-        lo = ctz(m)
-        length = ctz(~(m >> lo))
-        if length >= 2:
-            lens[n] = length
-            tops[n] = lo + length - 1
-            n += 1
-        m &= ~(((<uint64_t>1 << length) - 1) << lo)
+    cdef uint64_t joins = m & (m >> 1) & links   # bit p: positions p and p + 1 join
+    while joins and n < 8:
+        lo = ctz(joins)
+        length = ctz(~(joins >> lo))
+        lens[n] = length + 1
+        tops[n] = lo + length
+        n += 1
+        joins &= ~(((<uint64_t>1 << length) - 1) << lo)
     return n
 
 
@@ -275,7 +283,7 @@ cdef int profile_of(const TrumpTable* t, uint64_t pair_kinds, const LeadShape* s
     """S(X) for the pairs of X against the lead's tractors."""
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
-    cdef int n = runs_of(positions_of(t, pair_kinds), lens, tops)
+    cdef int n = runs_of(positions_of(t, pair_kinds), t.links, lens, tops)
     return runs_profile(t, pair_kinds, lens, tops, n, shape, out)
 
 
@@ -304,7 +312,7 @@ cdef int lead_shape(const TrumpTable* t, CardSet lead, LeadShape* shape) noexcep
     shape.npairs = popcount(lead.twos)
     n = 0
     if shape.npairs >= 2:
-        n = runs_of(positions_of(t, lead.twos), shape.bins, tops)
+        n = runs_of(positions_of(t, lead.twos), t.links, shape.bins, tops)
         j = split_runs(t, lead.twos, shape.bins, tops, n)   # the decomposition takes the split
         if j > 0:
             n = j
@@ -371,7 +379,10 @@ cdef inline int follow_check(const TrumpTable* t, const LeadShape* shape, CardSe
 
 cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
     cdef LeadShape shape
-    cdef int rc = lead_shape(t, lead, &shape)
+    cdef int rc
+    if t.botzone:
+        return bz_follow_code(t, hand, lead, play)
+    rc = lead_shape(t, lead, &shape)
     if rc < 0:
         return rc
     return follow_check(t, &shape, hand, lead, play)
@@ -379,6 +390,8 @@ cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet pl
 
 cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
                        CardSet lead, CardSet play) noexcept nogil:
+    if t.botzone:
+        return bz_follow_code(t, hand, lead, play)
     return follow_check(t, shape_of_lead, hand, lead, play)
 
 
@@ -439,6 +452,8 @@ cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
     cdef int64_t before = out.n
     cdef CardSet suit_cards, pool, empty, one
     cdef uint64_t m, rest, bit
+    if t.botzone:
+        return bz_legal_follows(t, hand, lead, out)
     empty.ones = 0
     empty.twos = 0
     rc = lead_shape(t, lead, &shape)
@@ -630,7 +645,7 @@ cdef int shaped_key(const TrumpTable* t, CardSet play, const LeadShape* shape) n
         return -1
     if shape.nbins == 0:
         return max_position(t, play.twos if shape.npairs else play.ones)
-    n = runs_of(positions_of(t, play.twos), lens, tops)
+    n = runs_of(positions_of(t, play.twos), t.links, lens, tops)
     if not same_profile(prof, runs_profile(t, play.twos, lens, tops, n, shape, prof),
                         shape.bins, shape.nbins):
         return -1
@@ -669,8 +684,11 @@ cdef int winner_of(const TrumpTable* t, const LeadShape* shape, const CardSet* p
                    int n) noexcept nogil:
     """Which of n plays wins (§5), for plays already checked (trick_winner_raw checks them);
     shape is the lead's."""
-    cdef int i, key, best = 0, best_key = shaped_key(t, plays[0], shape)
+    cdef int i, key, best = 0, best_key
     cdef bint ruffs, best_ruffs = False
+    if t.botzone:
+        return bz_trick_winner(t, plays, n)
+    best_key = shaped_key(t, plays[0], shape)
     for i in range(1, n):
         key = play_rank(t, shape, plays[i], &ruffs)
         if outranks(key, ruffs, best_key, best_ruffs):
@@ -713,7 +731,7 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
     cat = t.cat_of[ctz(x.ones)]
     if x.ones & ~t.cat_mask[cat]:
         return BAD_LEAD_MIXED
-    nruns = runs_of(positions_of(t, x.twos), lens, tops)
+    nruns = runs_of(positions_of(t, x.twos), t.links, lens, tops)
     i = split_runs(t, x.twos, lens, tops, nruns)   # one more pair in tractors (§3)
     if i > 0:
         nruns = i
@@ -795,9 +813,11 @@ cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others,
     cdef int8_t unit_pairs[NUM_KINDS]
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
-    cdef int nunits, i, h, r, nr, top, k, cat, low = -1, max_single, max_pair
+    cdef int nunits, i, h, r, nr, top, k, cat, low = -1, max_single, max_pair, penalty_cards
     cdef bint fails
     cdef uint64_t cat_mask, singles, their_ones = 0, their_twos = 0
+    if t.botzone:
+        return bz_check_throw(t, lead, others, n, forced, &penalty_cards)
     if card_count(lead) > MAX_HAND:
         return BAD_LEAD_SIZE
     if lead.ones == 0:
@@ -840,7 +860,7 @@ cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others,
         else:
             fails = False
             for h in range(n):
-                nr = runs_of(positions_of(t, others[h].twos & cat_mask), lens, tops)
+                nr = runs_of(positions_of(t, others[h].twos & cat_mask), t.links, lens, tops)
                 for r in range(nr):
                     if lens[r] >= unit_pairs[i] and tops[r] > top:
                         fails = True
@@ -849,6 +869,448 @@ cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others,
             forced.twos = unit_kinds[i] if unit_pairs[i] else 0
             return 0
     return 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The botzone preset's tricks (docs/design/botzone.md): what a play is, its units, a throw's
+# verdict and penalty, follows, the trick's winner and the bottom's multiplier, as the public
+# copy of Botzone's Tractor judge decides them. The kernels above answer by these for a
+# botzone table; shengji.reference.botzone is their plain reference.
+# ---------------------------------------------------------------------------------------------
+cdef inline uint64_t natural_kinds(const TrumpTable* t) noexcept nogil:
+    """The kinds the judge builds tractors of: no joker, no card of the level rank."""
+    return ALL_KINDS & ~JOKER_KINDS & ~rank_kinds(t.level)
+
+
+cdef inline bint has_run(uint64_t m, int k) noexcept nogil:
+    """Whether the position mask m holds k consecutive positions."""
+    cdef uint64_t r = m
+    cdef int i
+    for i in range(1, k):
+        r &= m >> i
+    return r != 0
+
+
+cdef inline int category_of(const TrumpTable* t, CardSet x) noexcept nogil:
+    """The one category of a non-empty set, or -1 when it mixes categories."""
+    cdef int cat = t.cat_of[ctz(x.ones)]
+    return cat if (x.ones & ~t.cat_mask[cat]) == 0 else -1
+
+
+cdef int bz_kind(const TrumpTable* t, CardSet x) noexcept nogil:
+    """checkPokerType: a single, a pair (two copies of a kind), a tractor (two or more natural
+    pairs of one suit at consecutive positions, or both joker pairs alone), else a throw."""
+    cdef int n = card_count(x), cat
+    if n == 1:
+        return BZ_SINGLE
+    if n == 2:
+        return BZ_PAIR if x.twos else BZ_THROW
+    if n % 2 or x.ones != x.twos:
+        return BZ_THROW
+    if x.ones == JOKER_KINDS:
+        return BZ_TRACTOR
+    # naturals of one category are of one suit: a side suit's, or the trump suit's
+    cat = category_of(t, x)
+    if cat < 0 or x.ones & ~natural_kinds(t):
+        return BZ_THROW
+    return BZ_TRACTOR if has_run(positions_of(t, x.ones), n // 2) else BZ_THROW
+
+
+cdef inline void add_unit(BzUnits* out, const TrumpTable* t, uint64_t kinds,
+                          int size) noexcept nogil:
+    """Appends the unit of these kinds, `size` cards."""
+    cdef int i = out.n, k
+    cdef uint64_t m = kinds
+    out.size[i] = size
+    out.kinds[i] = kinds
+    out.cat[i] = t.cat_of[ctz(kinds)]
+    out.low_kind[i] = ctz(kinds)
+    out.top_kind[i] = ctz(kinds)
+    while m:
+        k = ctz(m)
+        if t.pos_of[k] < t.pos_of[out.low_kind[i]]:
+            out.low_kind[i] = k
+        if t.pos_of[k] > t.pos_of[out.top_kind[i]]:
+            out.top_kind[i] = k
+        m &= m - 1
+    out.top[i] = t.pos_of[out.top_kind[i]]
+    out.n += 1
+
+
+cdef void bz_units(const TrumpTable* t, CardSet x, BzUnits* out) noexcept nogil:
+    """The judge's split (checkThrow): each maximal run of two or more natural pairs of one
+    suit is a tractor; every other pair (jokers and level cards too) a pair, every kind held
+    once a single."""
+    cdef uint64_t nat = natural_kinds(t), pairs, run, in_tractors = 0, m
+    cdef int cat, k, last
+    cdef BzUnits tractors  # found first, listed after the rest (the judge's order)
+    out.n = 0
+    tractors.n = 0
+    for cat in range(5):
+        # a category's naturals are of one suit, so by kind index is by position
+        pairs = x.twos & t.cat_mask[cat] & nat
+        run = 0
+        last = -2
+        while True:
+            k = ctz(pairs) if pairs else -1
+            if k >= 0 and t.pos_of[k] == last + 1:
+                run |= <uint64_t>1 << k
+            else:
+                if run and (run & (run - 1)):
+                    add_unit(&tractors, t, run, 2 * popcount(run))
+                    in_tractors |= run
+                if k < 0:
+                    break
+                run = <uint64_t>1 << k
+            last = t.pos_of[k]
+            pairs &= pairs - 1
+    m = x.ones & ~in_tractors
+    while m:
+        k = ctz(m)
+        add_unit(out, t, <uint64_t>1 << k, 2 if (x.twos >> k) & 1 else 1)
+        m &= m - 1
+    for k in range(tractors.n):
+        add_unit(out, t, tractors.kinds[k], tractors.size[k])
+
+
+cdef void sizes_desc(const BzUnits* u, int* sizes) noexcept nogil:
+    """The units' sizes, largest first."""
+    cdef int i, j, s
+    for i in range(u.n):
+        s = u.size[i]
+        j = i
+        while j > 0 and sizes[j - 1] < s:
+            sizes[j] = sizes[j - 1]
+            j -= 1
+        sizes[j] = s
+
+
+cdef bint fits(const BzUnits* lead, const BzUnits* play) noexcept nogil:
+    """The judge's shape match: each unit of the lead, largest first, taken out of the play's
+    currently largest unit; every one must fit."""
+    cdef int need[MAX_HAND]
+    cdef int room[MAX_HAND]
+    cdef int i, j, s
+    if play.n == 0:
+        return lead.n == 0
+    sizes_desc(lead, need)
+    sizes_desc(play, room)
+    for i in range(lead.n):
+        if room[0] < need[i]:
+            return False
+        room[0] -= need[i]
+        # back into order: the reduced first room sinks
+        s = room[0]
+        j = 0
+        while j + 1 < play.n and room[j + 1] > s:
+            room[j] = room[j + 1]
+            j += 1
+        room[j] = s
+    return True
+
+
+cdef int largest_size(const BzUnits* u) noexcept nogil:
+    cdef int i, best = 0
+    for i in range(u.n):
+        if u.size[i] > best:
+            best = u.size[i]
+    return best
+
+
+cdef int in_pairs(const BzUnits* u) noexcept nogil:
+    """Cards of the units that are pairs or tractors."""
+    cdef int i, n = 0
+    for i in range(u.n):
+        if u.size[i] >= 2:
+            n += u.size[i]
+    return n
+
+
+cdef bint beaten(const TrumpTable* t, const BzUnits* u, int i, CardSet other) noexcept nogil:
+    """checkBigger: another hand holds a higher unit of unit i's size in its category: a
+    higher card, a higher pair, as many natural pairs at consecutive positions above a tractor's
+    top, or, against a trump tractor of two pairs, both joker pairs."""
+    cdef int cat = u.cat[i]
+    cdef uint64_t above = t.above[cat][u.top[i] + 1]
+    if u.size[i] == 1:
+        return (other.ones & above) != 0
+    if u.size[i] == 2:
+        return (other.twos & above) != 0
+    if cat == TRUMP and u.size[i] == 4 and (other.twos & JOKER_KINDS) == JOKER_KINDS:
+        return True
+    return has_run(positions_of(t, other.twos & above & natural_kinds(t)), u.size[i] // 2)
+
+
+cdef inline int judge_order(const TrumpTable* t, int kind) noexcept nogil:
+    """The kind's place in the judge's order lists: its position, the off-suit level cards
+    apart in the order ♠ ♥ ♣ ♦."""
+    cdef int s = kind // 13
+    if kind >= 52 or kind % 13 + 2 != t.level or s == t.suit:
+        return 4 * t.pos_of[kind]
+    # the judge lists the suits ♠ ♥ ♣ ♦, the core numbers them D C H S: suit s is 3 - s
+    # there, one place up when the trump suit, left out, comes before it
+    return 4 * t.pos_of[kind] + 3 - s - (1 if t.suit > s else 0)
+
+
+cdef int check_lead(const TrumpTable* t, CardSet lead) noexcept nogil:
+    """0 for a lead of one category and at most 25 cards, else its BAD_* code."""
+    if lead.ones == 0:
+        return BAD_LEAD_EMPTY
+    if category_of(t, lead) < 0:
+        return BAD_LEAD_MIXED
+    if card_count(lead) > MAX_HAND:
+        return BAD_LEAD_SIZE
+    return 0
+
+
+cdef int check_follow_inputs(const TrumpTable* t, CardSet hand, CardSet lead) noexcept nogil:
+    """0 for a valid lead and a hand of at most 25 cards that holds no third copy with it,
+    else the BAD_* code."""
+    cdef int rc = check_lead(t, lead)
+    return rc if rc < 0 else hand_code(hand, lead)
+
+
+cdef int bz_check_throw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                        CardSet* forced, int* penalty_cards) noexcept nogil:
+    """A lead's verdict: 1 when it stands (forced is the lead), 0 when a throw's unit is beaten
+    (every card of a beaten unit is a penalty card; forced is one card: the lowest of the
+    beaten unit whose top comes first in the judge's order), or a BAD_* code."""
+    cdef BzUnits u
+    cdef int i, j, rc = check_lead(t, lead), best = -1
+    cdef CardSet together = lead
+    if rc < 0:
+        return rc
+    for j in range(n):
+        if card_count(others[j]) > MAX_HAND:
+            return BAD_HAND_SIZE
+        if overflows(together, others[j]):
+            return BAD_COPIES
+        together = union_of(together, others[j])
+    forced[0] = lead
+    penalty_cards[0] = 0
+    if bz_kind(t, lead) != BZ_THROW:
+        return 1
+    bz_units(t, lead, &u)
+    for i in range(u.n):
+        for j in range(n):
+            if beaten(t, &u, i, others[j]):
+                penalty_cards[0] += u.size[i]
+                if best < 0 or judge_order(t, u.top_kind[i]) < judge_order(t, u.top_kind[best]):
+                    best = i
+                break
+    if best < 0:
+        return 1
+    forced.ones = <uint64_t>1 << u.low_kind[best]
+    forced.twos = 0
+    return 0
+
+
+cdef bint can_answer(const TrumpTable* t, int n, CardSet held) noexcept nogil:
+    """checkRes: the hand's led cards hold a unit of an n-card lead's kind: any card for a
+    single, a pair for a pair, n / 2 natural pairs at consecutive positions for a tractor."""
+    if n == 1:
+        return held.ones != 0
+    if n == 2:
+        return held.twos != 0
+    return has_run(positions_of(t, held.twos & natural_kinds(t)), n // 2)
+
+
+cdef int bz_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
+                        CardSet play) noexcept nogil:
+    """checkLegalMove for a follow: FOLLOW_OK, the rule broken (FOLLOW_SUIT: every led card
+    held must be played; FOLLOW_PAIRS / FOLLOW_TRACTOR: a pair or a tractor of the suit must
+    answer its like, a throw's units be fitted, or pairs be played), or a BAD_* code."""
+    cdef int rc = check_follow_inputs(t, hand, lead), n, nh, np, kind
+    cdef CardSet held, played
+    cdef BzUnits lu, pu, hu
+    if rc < 0:
+        return rc
+    if not is_subset(play, hand):
+        return FOLLOW_NOT_IN_HAND
+    n = card_count(lead)
+    if card_count(play) != n:
+        return FOLLOW_COUNT
+    held = restrict(hand, t.cat_mask[t.cat_of[ctz(lead.ones)]])
+    played = restrict(play, t.cat_mask[t.cat_of[ctz(lead.ones)]])
+    nh = card_count(held)
+    np = card_count(played)
+    kind = bz_kind(t, lead)
+    if np != n:
+        # a play of the lead's kind from elsewhere passes when the hand cannot answer in kind
+        if kind != BZ_THROW and not can_answer(t, n, held) and bz_kind(t, play) == kind:
+            return FOLLOW_OK
+        return FOLLOW_OK if np == nh else FOLLOW_SUIT
+    if kind == BZ_THROW:
+        bz_units(t, lead, &lu)
+        if largest_size(&lu) < 4:
+            return FOLLOW_OK
+        bz_units(t, play, &pu)
+        if fits(&lu, &pu):
+            return FOLLOW_OK
+        bz_units(t, held, &hu)
+        if fits(&lu, &hu):
+            return FOLLOW_TRACTOR
+        return FOLLOW_PAIRS if in_pairs(&pu) < min(in_pairs(&hu), in_pairs(&lu)) else FOLLOW_OK
+    if can_answer(t, n, held):
+        if bz_kind(t, play) == kind:
+            return FOLLOW_OK
+        if kind == BZ_SINGLE:
+            return FOLLOW_SUIT
+        return FOLLOW_PAIRS if kind == BZ_PAIR else FOLLOW_TRACTOR
+    if kind == BZ_TRACTOR and bz_kind(t, play) != kind:
+        if popcount(play.twos) < min(n // 2, popcount(held.twos)):
+            return FOLLOW_PAIRS
+    return FOLLOW_OK
+
+
+cdef int push_checked(const TrumpTable* t, CardSet hand, CardSet lead, PlayBuffer* out,
+                      int64_t start) noexcept nogil:
+    """Keeps, of out's plays from `start` on, those bz_follow_code accepts."""
+    cdef int64_t i, kept = start
+    for i in range(start, out.n):
+        if bz_follow_code(t, hand, lead, out.data[i]) == FOLLOW_OK:
+            out.data[kept] = out.data[i]
+            kept += 1
+    out.n = kept
+    return 0
+
+
+cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
+                              PlayBuffer* out) noexcept nogil:
+    """Appends every distinct follow the judge accepts; returns how many, or a BAD_* code.
+    Those of the led category (all of it, and more when it is short), then, where the hand
+    cannot answer a pair or a tractor in kind but holds a led card, each pair or tractor of
+    the lead's size elsewhere."""
+    cdef int rc = check_follow_inputs(t, hand, lead), n, nh, cat, kind, k, i
+    cdef int64_t before = out.n
+    cdef CardSet held, empty, one
+    cdef uint64_t pairs, held_at, starts
+    cdef int8_t at[16]
+    if rc < 0:
+        return rc
+    empty.ones = empty.twos = 0
+    n = card_count(lead)
+    cat = t.cat_of[ctz(lead.ones)]
+    held = restrict(hand, t.cat_mask[cat])
+    nh = card_count(held)
+    if nh >= n:
+        rc = enumerate_pool(t, held, n, empty, NULL, empty, out)
+    elif card_count(hand) >= n:
+        rc = enumerate_pool(t, difference(hand, held), n - nh, held, NULL, empty, out)
+    if rc < 0:
+        return rc
+    push_checked(t, hand, lead, out, before)
+    kind = bz_kind(t, lead)
+    if nh == 0 or kind == BZ_SINGLE or kind == BZ_THROW or can_answer(t, n, held):
+        return out.n - before
+    if kind == BZ_PAIR:
+        if push_pairs(out, hand.twos & ~held.ones) < 0:
+            return BAD_MEMORY
+        return out.n - before
+    # a tractor of n // 2 pairs: every window of a run of natural pairs in another category,
+    # and both joker pairs outside trumps' lead
+    for k in range(5):
+        if k == cat:
+            continue
+        pairs = hand.twos & t.cat_mask[k] & natural_kinds(t)
+        held_at = 0
+        while pairs:
+            at[t.pos_of[ctz(pairs)]] = ctz(pairs)
+            held_at |= <uint64_t>1 << t.pos_of[ctz(pairs)]
+            pairs &= pairs - 1
+        starts = held_at
+        for i in range(1, n // 2):
+            starts &= held_at >> i
+        while starts:
+            one.ones = 0
+            for i in range(n // 2):
+                one.ones |= <uint64_t>1 << at[ctz(starts) + i]
+            one.twos = one.ones
+            if buffer_push(out, one) < 0:
+                return BAD_MEMORY
+            starts &= starts - 1
+    if n == 4 and cat != TRUMP and (hand.twos & JOKER_KINDS) == JOKER_KINDS:
+        one.ones = one.twos = JOKER_KINDS
+        if buffer_push(out, one) < 0:
+            return BAD_MEMORY
+    return out.n - before
+
+
+cdef int first_longest_top(const BzUnits* u) noexcept nogil:
+    """The top of the first of the longest units (the lowest of the longest tractors)."""
+    cdef int i, best = 0
+    for i in range(1, u.n):
+        if u.size[i] > u.size[best]:
+            best = i
+    return u.top[best]
+
+
+cdef int bz_trick_winner(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil:
+    """checkWinner: the index of the winning play, plays[0] the lead; or a BAD_* code."""
+    cdef int rc, i, best = 0, kind, led, cat, best_cat, step
+    cdef BzUnits lu, pu, bu
+    cdef uint64_t trumps = t.cat_mask[TRUMP]
+    cdef CardSet together
+    if n <= 0:
+        return BAD_NO_PLAYS
+    rc = check_lead(t, plays[0])
+    if rc < 0:
+        return rc
+    together = plays[0]
+    for i in range(1, n):
+        if card_count(plays[i]) != card_count(plays[0]):
+            return BAD_SIZES
+        if overflows(together, plays[i]):
+            return BAD_COPIES
+        together = union_of(together, plays[i])
+    kind = bz_kind(t, plays[0])
+    led = t.cat_of[ctz(plays[0].ones)]
+    if kind == BZ_THROW:
+        bz_units(t, plays[0], &lu)
+        step = largest_size(&lu)
+        for i in range(1, n):
+            if plays[i].ones & ~trumps:
+                continue
+            bz_units(t, plays[i], &pu)
+            if not fits(&lu, &pu):
+                continue
+            if plays[best].ones & ~trumps:
+                best = i
+            elif step >= 4:
+                bz_units(t, plays[best], &bu)
+                if first_longest_top(&pu) > first_longest_top(&bu):
+                    best = i
+            elif max_position(t, plays[i].twos if step == 2 else plays[i].ones) > max_position(
+                    t, plays[best].twos if step == 2 else plays[best].ones):
+                best = i
+        return best
+    for i in range(1, n):
+        if bz_kind(t, plays[i]) != kind:
+            continue
+        cat = t.cat_of[ctz(plays[i].ones)]
+        if cat != led and cat != TRUMP:
+            continue
+        best_cat = t.cat_of[ctz(plays[best].ones)]
+        if cat == TRUMP and best_cat != TRUMP:
+            best = i
+        elif cat == best_cat and max_position(t, plays[i].ones) > max_position(t, plays[best].ones):
+            best = i
+    return best
+
+
+cdef int bz_multiplier(const TrumpTable* t, CardSet lead) noexcept nogil:
+    """The bottom's multiplier from the last lead as it stood: a single, a pair or a tractor its
+    cards; a throw twice its longest unit's cards when a tractor, 4 when a pair, 2 when a
+    single. Or a BAD_* code."""
+    cdef BzUnits u
+    cdef int rc = check_lead(t, lead), longest
+    if rc < 0:
+        return rc
+    if bz_kind(t, lead) != BZ_THROW:
+        return card_count(lead)
+    bz_units(t, lead, &u)
+    longest = largest_size(&u)
+    return 2 * longest if longest >= 4 else 4 if longest == 2 else 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1073,13 +1535,15 @@ cdef class Trump:
 
     level: 2..14 or "2".."10", "J", "Q", "K", "A"; suit: "S", "H", "C", "D" (or ♠♥♣♦), or None.
     Its text (`Trump.of("7S")`, `trump.text()`) is the level then the suit, `7NT` or `7` for no
-    trump; every function that takes a trump takes that text too.
+    trump; every function that takes a trump takes that text too. `botzone=True`: the same trump
+    with tricks judged as the `botzone` preset judges them (docs/design/botzone.md): every
+    function given it follows, throws and wins tricks by those rules.
     """
     cdef const TrumpTable* table
     cdef readonly int level
     cdef readonly object suit
 
-    def __init__(self, level, suit=None):
+    def __init__(self, level, suit=None, botzone=False):
         cdef int lv, s
         if isinstance(level, str):
             if level.upper() not in _LEVEL_OF_TEXT:
@@ -1095,21 +1559,28 @@ cdef class Trump:
             s = _SUIT_OF_TEXT[suit.upper()]
         else:
             raise TrumpError(f"unknown trump suit {suit!r}: use S, H, C, D or None (no trump)")
-        self.table = trump_table(trump_code(lv, s))
+        if not isinstance(botzone, bool):
+            raise TrumpError(f"botzone is True or False, got {botzone!r}")
+        self.table = trump_table(trump_code(lv, s) + (NUM_TRUMPS if botzone else 0))
         self.level = lv
         self.suit = None if s < 0 else SUIT_LETTERS[s]
 
     @property
     def code(self):
-        """Index 0..64 of this trump, as used by the batch functions."""
+        """Index of this trump, as used by the batch functions: 0..64, 65..129 with botzone."""
         return self.table.code
+
+    @property
+    def botzone(self):
+        """Whether tricks are judged by the botzone preset's rules."""
+        return bool(self.table.botzone)
 
     @staticmethod
     def from_code(int code):
-        if not 0 <= code < NUM_TRUMPS:
-            raise TrumpError(f"trump codes run 0..64, got {code}")
+        if not 0 <= code < 2 * NUM_TRUMPS:
+            raise TrumpError(f"trump codes run 0..129, got {code}")
         t = &TABLES[code]
-        return Trump(t.level, None if t.suit < 0 else SUIT_LETTERS[t.suit])
+        return Trump(t.level, None if t.suit < 0 else SUIT_LETTERS[t.suit], bool(t.botzone))
 
     @staticmethod
     def of(trump):
@@ -1148,10 +1619,10 @@ cdef class Trump:
 
     def __repr__(self):
         level = self.level if self.level <= 10 else RANK_NAMES[self.level]
-        return f"Trump({level!r}, {self.suit!r})"
+        return f"Trump({level!r}, {self.suit!r}{', botzone=True' if self.table.botzone else ''})"
 
     def __reduce__(self):
-        return (Trump, (self.level, self.suit))
+        return (Trump, (self.level, self.suit, bool(self.table.botzone)))
 
 
 cdef const TrumpTable* table_of(object trump) except NULL:
@@ -1183,6 +1654,16 @@ FOLLOW_RULES = {
     FOLLOW_SUIT: "must follow suit (§4.1)",
     FOLLOW_TRACTOR: "must play tractors (§4.2)",
     FOLLOW_PAIRS: "must play pairs (§4.2)",
+}
+# The same verdicts under the botzone rules (docs/design/botzone.md "Plays")
+BOTZONE_FOLLOW_RULES = {
+    FOLLOW_COUNT: "wrong number of cards: as many as the lead (botzone)",
+    FOLLOW_NOT_IN_HAND: "card not in hand",
+    FOLLOW_SUIT: ("must play every card of the led suit the hand holds, or only such cards "
+                  "(botzone)"),
+    FOLLOW_TRACTOR: ("must answer a tractor with a tractor of the led suit, or fit a throw's "
+                     "units (botzone)"),
+    FOLLOW_PAIRS: "must answer pairs with pairs of the led suit (botzone)",
 }
 
 
@@ -1245,7 +1726,8 @@ def is_legal_follow(hand, lead, play, trump):
 
 
 def follow_error(hand, lead, play, trump):
-    """None when the follow is legal, else a sentence naming the rule it breaks (§4)."""
+    """None when the follow is legal, else a sentence naming the rule it breaks (§4, or the
+    botzone rules' for a botzone trump)."""
     cdef const TrumpTable* t = table_of(trump)
     cdef CardSet h = as_set(hand), l = as_set(lead), p = as_set(play)
     cdef LeadShape shape
@@ -1256,6 +1738,10 @@ def follow_error(hand, lead, play, trump):
         raise_bad(rc, "cannot check a follow")
     if rc == FOLLOW_OK:
         return None
+    if t.botzone:
+        if rc == FOLLOW_NOT_IN_HAND:
+            return f"{BOTZONE_FOLLOW_RULES[rc]}: {missing_text(p, h)}"
+        return BOTZONE_FOLLOW_RULES[rc]
     lead_shape(t, l, &shape)
     cat = "trump" if shape.cat == TRUMP else "♦♣♥♠"[shape.cat]
     suit_cards = restrict(h, t.cat_mask[shape.cat])
@@ -1392,20 +1878,20 @@ def to_masks(cards_list):
 
 
 cdef object trump_codes(object trumps, Py_ssize_t n):
-    """A per-row int8 array of trump codes from one Trump (or its text) or an array of codes."""
+    """A per-row int16 array of trump codes from one Trump (or its text) or an array of codes."""
     if isinstance(trumps, str):
         trumps = Trump.of(trumps)
     if isinstance(trumps, Trump):
-        return np.full(n, (<Trump>trumps).table.code, dtype=np.int8)
+        return np.full(n, (<Trump>trumps).table.code, dtype=np.int16)
     # checked before the cast to int8, which would wrap or refuse a code out of its range
     codes = np.asarray(trumps)
     if codes.dtype.kind not in "iu":
-        raise TrumpError(f"trump codes must be integers 0..64 (or one Trump), got {codes.dtype}")
+        raise TrumpError(f"trump codes must be integers 0..129 (or one Trump), got {codes.dtype}")
     if codes.shape != (n,):
         raise PlayError(f"expected {n} trump codes, got shape {codes.shape}")
-    if n and (codes.min() < 0 or codes.max() >= NUM_TRUMPS):
-        raise TrumpError(f"trump codes run 0..64, got {codes.min() if codes.min() < 0 else codes.max()}")
-    return np.ascontiguousarray(codes, dtype=np.int8)
+    if n and (codes.min() < 0 or codes.max() >= 2 * NUM_TRUMPS):
+        raise TrumpError(f"trump codes run 0..129, got {codes.min() if codes.min() < 0 else codes.max()}")
+    return np.ascontiguousarray(codes, dtype=np.int16)
 
 
 cdef inline int check_rows(const uint64_t[:, ::1] a, Py_ssize_t n, str name) except -1:
@@ -1424,7 +1910,7 @@ def batch_follow_codes(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] lead
     check_rows(plays, n, "plays")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
-    cdef const int8_t[::1] codes = codes_arr
+    cdef const int16_t[::1] codes = codes_arr
     out = np.empty(n, dtype=np.int8)
     cdef int8_t[::1] res = out
     cdef int rc, bad = 0
@@ -1445,7 +1931,7 @@ def batch_follow_codes(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] lead
 
 
 cdef int64_t follows_of_rows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
-                             const int8_t[::1] codes, PlayBuffer* buf, int64_t[::1] out,
+                             const int16_t[::1] codes, PlayBuffer* buf, int64_t[::1] out,
                              bint keep, Py_ssize_t* bad_row) noexcept nogil:
     """The legal follows of each row: out[i] is the row's count (keep False: the buffer is
     emptied for each row) or the buffer's length after it (keep True: every row's follows
@@ -1471,7 +1957,7 @@ def batch_legal_follow_counts(const uint64_t[:, ::1] hands, const uint64_t[:, ::
     check_rows(leads, n, "leads")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
-    cdef const int8_t[::1] codes = codes_arr
+    cdef const int16_t[::1] codes = codes_arr
     out = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] res = out
     cdef int64_t bad
@@ -1508,7 +1994,7 @@ def batch_legal_follows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] lea
     check_rows(leads, n, "leads")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
-    cdef const int8_t[::1] codes = codes_arr
+    cdef const int16_t[::1] codes = codes_arr
     ends_arr = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] ends = ends_arr
     cdef int64_t bad
@@ -1531,7 +2017,7 @@ def batch_legal_leads(const uint64_t[:, ::1] hands, trumps, cap=LEAD_CAP):
     cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
-    cdef const int8_t[::1] codes = codes_arr
+    cdef const int16_t[::1] codes = codes_arr
     ends_arr = np.empty(n, dtype=np.int64)
     totals = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] ends = ends_arr, tot = totals
@@ -1566,7 +2052,7 @@ def batch_trick_winners(const uint64_t[:, :, ::1] plays, trumps):
     if not 1 <= k <= 8:
         raise PlayError(f"a trick has 1..8 plays, got {k}")
     codes_arr = trump_codes(trumps, n)
-    cdef const int8_t[::1] codes = codes_arr
+    cdef const int16_t[::1] codes = codes_arr
     out = np.empty(n, dtype=np.int8)
     cdef int8_t[::1] res = out
     cdef CardSet trick[8]
