@@ -214,7 +214,7 @@ def _check(rec: RoundRecord) -> None:
     for t in rec.tricks:
         taken[(t.winner - dealer) % 2] += t.points
         if t.attempted is not None:
-            lost = rules.throw_penalty * len(t.attempted)
+            lost = rules.throw_penalty * t.charged
             penalty += lost if (t.leader - dealer) % 2 == 0 else -lost
     if rec.trick_points != taken[1]:
         raise _fail(

@@ -20,7 +20,7 @@ settings.register_profile(
 )
 settings.register_profile("quick", settings.get_profile("full"), max_examples=10)
 # The quick loop plays v3 where a test runs every preset: its runs of these are slow
-FULL_RUN_PRESETS = ("match16", "bo3")
+FULL_RUN_PRESETS = ("match16", "bo3", "botzone")
 
 
 def pytest_configure(config):

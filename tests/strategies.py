@@ -186,6 +186,10 @@ def rules(draw):
             lambda s: s == s.strip() and not set(s) & set(",:")
         )
     )
+    choices = {k: draw(st.sampled_from(v)) for k, v in CHOICES.items()}
+    flags = {k: draw(st.booleans()) for k in FLAGS}
+    if choices["overturn"] == "once_any":  # the declarer's second copy is an overturn then
+        flags["reinforce"] = False
     return sj.Rules(
         name=name,
         step=draw(st.sampled_from([10, 20, 40])),
@@ -196,6 +200,7 @@ def rules(draw):
         throw_penalty=draw(st.integers(0, 200)),
         revolution_points=draw(st.none() | st.integers(0, 200)),
         series=draw(st.sampled_from([1, 3, 5])),
-        **{k: draw(st.sampled_from(v)) for k, v in CHOICES.items()},
-        **{k: draw(st.booleans()) for k in FLAGS},
+        takeover_rise=draw(st.integers(0, 1)),
+        **choices,
+        **flags,
     )

@@ -44,13 +44,13 @@ def test_the_rules_settings_table_is_the_presets():
     rows = {}
     for line in RULES.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0].startswith("`"):
-            rows[cells[0].strip("`")] = cells[1:4]
+        if len(cells) == 6 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1:5]
     names = [f.name for f in sj.Rules.__dataclass_fields__.values() if f.name != "name"]
     assert sorted(rows) == sorted(names)
     for name in names:
         assert rows[name] == [
-            f"`{getattr(sj.Rules.preset(p), name)!r}`" for p in ("v3", "match16", "bo3")
+            f"`{getattr(sj.Rules.preset(p), name)!r}`" for p in ("v3", "match16", "bo3", "botzone")
         ], name
 
 

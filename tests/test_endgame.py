@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 import shengji as sj
 from shengji.bots import bot_from_text, bot_text
 from shengji.bots._policies import BOTS
+from shengji.core import _botzone as bz
 from shengji.play.rounds import Table
 from shengji.round.history import Trick
 
-PRESETS = ("v3", "match16", "bo3")
+PRESETS = ("v3", "match16", "bo3", "botzone")
 SUITS = ("S", "H", "C", "D", None)
 
 
@@ -25,6 +26,8 @@ def brute_force(hands, trump, leader, dealer, bottom, rules, points):
     play of both teams, by plain minimax over every legal play (docs/rules.md §4-§8)."""
     rules = sj.Rules.of(rules)
     bottom_points = sj.points(bottom)
+    botzone = rules.tricks == "botzone"
+    trump = sj.Trump(trump.level, trump.suit, botzone=botzone)
 
     def defends(seat):
         return (seat - dealer) % 2 == 1
@@ -35,10 +38,14 @@ def brute_force(hands, trump, leader, dealer, bottom, rules, points):
     def lead_values(hands, leader, acc):
         out = []
         for lead in sj.legal_leads(hands[leader], trump, cap=10**9).plays:
-            check = sj.check_throw(lead, [hands[(leader + i) % 4] for i in (1, 2, 3)], trump)
+            others = [hands[(leader + i) % 4] for i in (1, 2, 3)]
+            check = sj.check_throw(lead, others, trump)
             penalty = 0
             if not check.ok:  # §6: against the thrower's team
-                penalty = rules.throw_penalty * len(lead) * (-1 if defends(leader) else 1)
+                charged = (
+                    bz.check_throw(lead, others, trump).penalty_cards if botzone else len(lead)
+                )
+                penalty = rules.throw_penalty * charged * (-1 if defends(leader) else 1)
             rest = list(hands)
             rest[leader] = hands[leader] - check.forced
             out.append((lead, follow(rest, leader, [check.forced], acc + penalty)))

@@ -60,7 +60,7 @@ def play_out(e, seed, rng_seed, **options):
     return seen, rewards
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_same_seed_same_round_and_rewards_from_the_settlement(preset):
     e = env()
     for seed in range(4):
@@ -127,7 +127,7 @@ def test_an_illegal_action_names_the_seat():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("rules", ["v3", "match16", "bo3", "botzone"])
 def test_thousands_of_random_games_run_through(rules):
     """Uniformly random legal actions (a declare, overturn, revolt or bury no bot would
     make), 2,000 games per preset, first rounds among them: no exception, and each seat's
@@ -241,7 +241,7 @@ def check_observations(table, rules, levels, pending):
         assert plays.dtype == np.uint64 and (plays == sj.to_masks(expected)).all()
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_the_native_observation_is_the_flattened_view_encoding(preset):
     """At every decision of rounds of Python random players (and native bots at some seats),
     first rounds and later ones at other levels, for every seat."""

@@ -14,7 +14,10 @@ from shengji.errors import BotError
 from shengji.play import replay
 from shengji.play.rounds import Table, view_of
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
+# the texts' presets: the tests of the expert's plays (the botzone rules' own plays are not
+# taught to it; under them it plays legally, as test_plays_only_from_what_its_seat_knows shows)
+TEXTS = ["v3", "match16", "bo3"]
 TRUMP = sj.Trump(2, "H")  # hearts, level 2: spades, clubs and diamonds are side suits
 
 
@@ -277,7 +280,7 @@ def test_bury_keeps_its_aces_and_empties_short_suits():
     assert "AC" in buried["expert:value_bury=false"]
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_rounds_in_one_game_bury_as_rounds_played_alone(preset):
     # simulate plays round after round in one Game; its bury once read the unseen cards with
     # the last round's played cards still counted as seen, and buried otherwise (7 rounds in
@@ -353,7 +356,7 @@ def changed_leads(preset, rounds, on, off):
     return cases
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
     off = "expert:pair_suits=false,whole_pairs=false"
     for view, on_play, off_play in changed_leads(preset, 20, "expert:pair_suits=false", off):
@@ -363,7 +366,7 @@ def test_whole_pairs_leads_a_pair_where_a_card_of_it_was_led(preset):
         )  # the same suit, led whole
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_pair_suits_leads_a_suit_holding_a_pair(preset):
     # the dealer's team leads its high pairs first: off, pair_suits decides more leads
     on, off = "expert:high_pairs=false", "expert:high_pairs=false,pair_suits=false"
@@ -374,7 +377,7 @@ def test_pair_suits_leads_a_suit_holding_a_pair(preset):
         assert len(set(held)) == len(held), (off_play, view.hand)  # no pair there
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_tractor_first_leads_a_side_tractor(preset):
     off = "expert:tractor_first=false"
     for view, on_play, _ in changed_leads(preset, 30, "expert", off):
@@ -382,7 +385,7 @@ def test_tractor_first_leads_a_side_tractor(preset):
         assert sj.category(next(iter(on_play)), view.trump) != "T"
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_trump_tractor_leads_the_longest_trump_tractor(preset):
     for view, on_play, _ in changed_leads(preset, 30, "expert", "expert:trump_tractor=false"):
         assert is_whole_pairs(on_play) and len(on_play) >= 4
@@ -392,7 +395,7 @@ def test_trump_tractor_leads_the_longest_trump_tractor(preset):
         assert len(on_play) == max(len(u) for u in tractors if is_whole_pairs(u))
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_high_pairs_leads_the_dealer_teams_highest_side_pair(preset):
     for view, on_play, _ in changed_leads(preset, 20, "expert", "expert:high_pairs=false"):
         assert (view.seat - view.dealer) % 2 == 0  # the dealer's team
@@ -407,7 +410,7 @@ def test_high_pairs_leads_the_dealer_teams_highest_side_pair(preset):
         )
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_late_pairs_leads_the_dealer_teams_highest_pair_late(preset):
     for view, on_play, _ in changed_leads(preset, 60, "expert", "expert:late_pairs=false"):
         assert (view.seat - view.dealer) % 2 == 0 and len(view.hand) <= 10
@@ -420,7 +423,7 @@ def test_late_pairs_leads_the_dealer_teams_highest_pair_late(preset):
         assert all(sj.order(c, view.trump) <= sj.order(card, view.trump) for c in trumps or pairs)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEXTS)
 def test_defender_pairs_leads_a_defenders_highest_side_pair_late(preset):
     for view, on_play, _ in changed_leads(preset, 60, "expert", "expert:defender_pairs=false"):
         assert (view.seat - view.dealer) % 2 == 1 and len(view.hand) <= 12

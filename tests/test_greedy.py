@@ -12,7 +12,7 @@ from shengji.bots import resolve_bots
 from shengji.core.schema import DECLARATION_NAMES
 from shengji.play.rounds import simulate
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

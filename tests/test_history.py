@@ -35,15 +35,27 @@ def golden(preset):
     return (GOLDEN / f"record_{preset}_before_types.json").read_text()
 
 
+# Rules settings newer than the golden files, each with the value a record without it reads
+# as, how every round was played then (multiplier_from and forfeit_by: whatever their value)
+NEWER_SETTINGS = {
+    "takeover_rise": 0,
+    "multiplier_rule": "doubling",
+    "tricks": "texts",
+    "declare_pair": True,
+}
+
+
 def without_new_setting(saved):
-    """A record's text without Rules.multiplier_from and Rules.forfeit_by, settings newer than
-    the golden files (a record without them reads as "lead" and "points", which is how every
-    round was settled then), nor its forfeit, a field newer too (None: played out)."""
+    """A record's text without the settings newer than the golden files (NEWER_SETTINGS,
+    multiplier_from, forfeit_by), nor its forfeit, a field newer too (None: played out)."""
 
     def drop(node):
         if isinstance(node, dict):
             node.pop("multiplier_from", None)
             node.pop("forfeit_by", None)
+            for name, value in NEWER_SETTINGS.items():
+                if node.get(name, value) == value:
+                    node.pop(name, None)
             if node.get("forfeit", "") is None:
                 node.pop("forfeit")
             for value in node.values():

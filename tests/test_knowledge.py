@@ -19,7 +19,7 @@ from shengji.round._knowledge import PLAYED, REST, TABLE
 from shengji.round._observation import observe
 from shengji.round._worlds import WorldSampler
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 # the heavier checks run v3 in the quick loop (pytest -m "not slow") and every preset in full
 PYTHON = [sj.BotSpec.python()] * 4
 

@@ -670,7 +670,7 @@ def throws_checked(bot, rules, rounds):
     return throws
 
 
-@pytest.mark.parametrize("rules", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("rules", ["v3", "match16", "bo3", "botzone"])
 def test_the_learned_bot_never_throws_what_could_fail(checkpoint, rules):
     """The test's network, unmasked, would throw about 11 times a round and fail 10 of them;
     masked it still throws (the sure throws), and none could fail."""

@@ -144,7 +144,7 @@ def test_the_reviews_examples_are_counted():
     assert at(11)["void_lead"] == 1
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_round_outcomes_are_the_records(preset):
     for seed in range(6):
         rec = sj.play_round(preset, seed=seed, bots="expert")

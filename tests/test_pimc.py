@@ -13,7 +13,7 @@ from shengji.errors import NoWorlds
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round._knowledge import TABLE
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -117,7 +117,7 @@ def test_bad_settings_and_inputs():
         )
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_a_bury_played_out_is_the_round_the_bots_play(preset):
     """At the dealer's bury (a Pimc that searches it), greedy's bury played out in the real
     hands by four greedy bots gives the round four greedy bots play (抄底 included): the

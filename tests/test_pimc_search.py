@@ -18,7 +18,7 @@ from shengji.core import cards
 from shengji.play.rounds import Table, true_world, view_of
 from shengji.round import views
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 DECK = sj.Cards.from_masks((1 << 54) - 1, (1 << 54) - 1)  # both packs
 
 
@@ -100,7 +100,8 @@ def twin(play, view):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_canonical_plays_are_the_plain_references(preset):
     merged = 0
-    for engine, view in decisions(preset, range(3)):
+    # botzone's rounds of these seeds merge fewer plays (5 in 3 rounds, 56 in 8)
+    for engine, view in decisions(preset, range(8 if preset == "botzone" else 3)):
         plays = plays_of(view)
         keep = engine.canonical(sj.to_masks(plays))
         assert keep.tolist() == [twin(p, view) == p for p in plays]

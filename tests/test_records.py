@@ -14,7 +14,7 @@ import pytest
 import shengji as sj
 from shengji.play.replay import difference
 
-PRESETS = ("v3", "match16", "bo3")
+PRESETS = ("v3", "match16", "bo3", "botzone")
 DELETE = object()
 # name -> the value put in place of the field (DELETE: the key or the list element removed;
 # a bool: the opposite of a bool field, else True)

@@ -16,7 +16,7 @@ from shengji.testing import check_record
 sys.path.insert(0, str(Path(__file__).parent))
 from bots import EagerBot, GreedyPlayer, LateBot, PassiveBot, ScriptedBot
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})
 
 

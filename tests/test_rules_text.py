@@ -89,8 +89,11 @@ def test_rules_of_another_name_print_the_nearest_preset():
 
 KNOWN = "rules take name, step, dealer_rises, rise_cap, must_play, multiplier_cap"
 BAD = [
-    ("v4", r"^unknown preset 'v4': choose one of v3, match16, bo3 \(settings after a colon"),
-    ("v4:step=20", r"^unknown preset 'v4' in 'v4:step=20': choose one of v3, match16, bo3"),
+    ("v4", r"^unknown preset 'v4': choose one of v3, match16, bo3, botzone \(settings after a "),
+    (
+        "v4:step=20",
+        r"^unknown preset 'v4' in 'v4:step=20': choose one of v3, match16, bo3, botzone",
+    ),
     (":step=20", r"^unknown preset '' in ':step=20'"),
     (
         "v3:penalty=20",
@@ -112,7 +115,14 @@ BAD = [
     # values Rules itself refuses, in its words
     ("v3:step=30", r"^rules 'v3:step=30': Rules.step must be 10, 20 or 40 \(seed 002 §3\), got 30"),
     ("v3:throw_penalty=-10", r"^rules 'v3:throw_penalty=-10': Rules.throw_penalty must be"),
-    ("v3:overturn=twice", r"Rules.overturn must be one of 'ranked', 'once', got 'twice'"),
+    (
+        "v3:overturn=twice",
+        r"Rules.overturn must be one of 'ranked', 'once', 'once_any', got 'twice'",
+    ),
+    ("v3:takeover_rise=2", r"Rules.takeover_rise"),
+    ("v3:tricks=judge", r"Rules.tricks must be one of 'texts', 'botzone', got 'judge'"),
+    ("v3:multiplier_rule=x", r"Rules.multiplier_rule must be one of 'doubling', 'botzone'"),
+    ("v3:overturn=once_any", r"reinforce must be false"),
     ("v3:series=2", r"Rules.series must be 1, 3 or 5 games, got 2"),
     ("v3:dealer_rises=0+5/35+3", r"Rules.dealer_rises must be 1 to 4 rows .* ending at 75"),
     ("v3:multiplier_cap=6", r"Rules.multiplier_cap must be None or a power of two"),
@@ -239,6 +249,8 @@ def test_check_bot_reproduces_a_round_of_a_variant():
 
 
 def test_preset_points_a_variant_to_rules_of():
-    with pytest.raises(sj.RulesError, match=r"choose one of v3, match16, bo3 \(a variant's text "):
+    with pytest.raises(
+        sj.RulesError, match=r"choose one of v3, match16, bo3, botzone \(a variant's "
+    ):
         sj.Rules.preset("v3:throw_penalty=20")
     assert sj.Rules.of("v3:throw_penalty=20").throw_penalty == 20

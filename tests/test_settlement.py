@@ -6,7 +6,7 @@ import pytest
 import shengji as sj
 from shengji import reference as ref
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -12,7 +12,7 @@ from bots import PassiveBot, RandomBot
 import shengji as sj
 from shengji.testing import BotCheck, check_bot, check_record
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -31,7 +31,7 @@ from shengji.play.records import match_advance
 from shengji.studies.plays import ROUND_COLUMNS
 
 GOLDEN = Path(__file__).parent / "golden" / "record_v3_before_types.json"
-PRESETS = ("v3", "match16", "bo3")
+PRESETS = ("v3", "match16", "bo3", "botzone")
 KINDS = [*(f"{r}{s}" for s in "DCHS" for r in sj.RANK_NAMES.values()), "SJ", "BJ"]
 MB = 1_000_000
 

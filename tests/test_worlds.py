@@ -18,7 +18,7 @@ from shengji.reference import worlds as reference_worlds
 from shengji.round import views
 from shengji.round._worlds import WorldSampler
 
-PRESETS = ["v3", "match16", "bo3"]
+PRESETS = ["v3", "match16", "bo3", "botzone"]
 FULL_DECK = Counter({sj.kind_name(k): 2 for k in range(54)})
 
 
@@ -509,7 +509,7 @@ def test_impossible_constraints_and_bad_arguments_are_named():
     # checks: a trump's table and rows of 14 columns; a world no check passes is too rare
     spades = sj.Trump(2, "S").code
     with pytest.raises(sj.ArgumentError, match="no trump's table"):
-        WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (65, []))
+        WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (130, []))
     with pytest.raises(sj.ArgumentError, match="rows of 14 columns"):
         WorldSampler([(0b0010, "7D 7D")], [0, 2, 0, 0, 0], [""] * 5, (), (spades, [[1, 0]]))
     # seat 1 answered a pair of 3D with 4D 5D, yet holds 7D 7D in every world: no world

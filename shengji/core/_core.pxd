@@ -396,9 +396,9 @@ cdef int decompose_raw(const TrumpTable* t, CardSet x, uint64_t* unit_kinds,
                        int8_t* unit_pairs) noexcept nogil
 cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int cat) noexcept nogil
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
-                         CardSet* forced) noexcept nogil
+                         CardSet* forced, int* penalty_cards) noexcept nogil
 cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
-                       CardSet* forced) noexcept nogil
+                       CardSet* forced, int* penalty_cards) noexcept nogil
 cdef int64_t legal_follows_raw(const TrumpTable* t, CardSet hand, CardSet lead,
                                PlayBuffer* out) noexcept nogil
 cdef int64_t legal_leads_raw(const TrumpTable* t, CardSet hand, int64_t cap, PlayBuffer* out,
@@ -437,6 +437,7 @@ cdef int64_t bz_legal_follows(const TrumpTable* t, CardSet hand, CardSet lead,
                               PlayBuffer* out) noexcept nogil
 cdef int bz_trick_winner(const TrumpTable* t, const CardSet* plays, int n) noexcept nogil
 cdef int bz_multiplier(const TrumpTable* t, CardSet lead) noexcept nogil
+cdef bint bz_asks_pairs(const TrumpTable* t, CardSet lead) noexcept nogil
 
 cdef int stop_asked() noexcept nogil   # BAD_STOPPED once a stop is asked, else 0
 cdef int raise_stop() except -1        # after the loop: the stop's exception, raised

@@ -789,8 +789,8 @@ cdef CardSet sure_units(const TrumpTable* t, CardSet part, CardSet unseen, int c
 
 
 cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
-                         CardSet* forced) noexcept nogil:
-    """1 when the throw stands, 0 when it fails (forced = the unit led instead), or BAD_*:
+                         CardSet* forced, int* penalty_cards) noexcept nogil:
+    """1 when the throw stands, 0 when it fails (forced = what is led instead), or BAD_*:
     the other hands checked, then throw_verdict."""
     cdef CardSet seen = lead
     cdef int h
@@ -802,22 +802,35 @@ cdef int check_throw_raw(const TrumpTable* t, CardSet lead, const CardSet* other
         if overflows(seen, others[h]):
             return BAD_COPIES
         seen = union_of(seen, others[h])
-    return throw_verdict(t, lead, others, n, forced)
+    return throw_verdict(t, lead, others, n, forced, penalty_cards)
 
 
 cdef int throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
-                       CardSet* forced) noexcept nogil:
+                       CardSet* forced, int* penalty_cards) noexcept nogil:
     """check_throw_raw for other hands known to be good (the engine's own): the lead alone is
-    checked."""
+    checked. penalty_cards (unless NULL): the cards a failed throw is charged for, all of it
+    (§6) or, for a botzone table, those of its beaten units; 0 when it stands."""
+    cdef int rc, charged
+    if t.botzone:
+        rc = bz_check_throw(t, lead, others, n, forced, &charged)
+    else:
+        rc = texts_throw_verdict(t, lead, others, n, forced)
+        charged = card_count(lead) if rc == 0 else 0
+    if penalty_cards != NULL:
+        penalty_cards[0] = charged
+    return rc
+
+
+cdef int texts_throw_verdict(const TrumpTable* t, CardSet lead, const CardSet* others, int n,
+                             CardSet* forced) noexcept nogil:
+    """throw_verdict by the rule texts (§6): the lowest failing unit is led."""
     cdef uint64_t unit_kinds[NUM_KINDS]
     cdef int8_t unit_pairs[NUM_KINDS]
     cdef int8_t lens[MAX_RUNS]
     cdef int8_t tops[MAX_RUNS]
-    cdef int nunits, i, h, r, nr, top, k, cat, low = -1, max_single, max_pair, penalty_cards
+    cdef int nunits, i, h, r, nr, top, k, cat, low = -1, max_single, max_pair
     cdef bint fails
     cdef uint64_t cat_mask, singles, their_ones = 0, their_twos = 0
-    if t.botzone:
-        return bz_check_throw(t, lead, others, n, forced, &penalty_cards)
     if card_count(lead) > MAX_HAND:
         return BAD_LEAD_SIZE
     if lead.ones == 0:
@@ -1296,6 +1309,16 @@ cdef int bz_trick_winner(const TrumpTable* t, const CardSet* plays, int n) noexc
         elif cat == best_cat and max_position(t, plays[i].ones) > max_position(t, plays[best].ones):
             best = i
     return best
+
+
+cdef bint bz_asks_pairs(const TrumpTable* t, CardSet lead) noexcept nogil:
+    """Whether the judge asks a follow of this lead for pairs where the hand holds them: a pair
+    or a tractor led, or a throw holding a tractor (l. 512-513, 539)."""
+    cdef BzUnits u
+    if bz_kind(t, lead) != BZ_THROW:
+        return lead.twos != 0
+    bz_units(t, lead, &u)
+    return largest_size(&u) >= 4
 
 
 cdef int bz_multiplier(const TrumpTable* t, CardSet lead) noexcept nogil:
@@ -1852,7 +1875,7 @@ def check_throw(lead, others, trump):
     cdef CardSet l = as_set(lead)
     cdef CardSet* sets = sets_of(others, &n)
     try:
-        rc = check_throw_raw(table_of(trump), l, sets, n, &forced)
+        rc = check_throw_raw(table_of(trump), l, sets, n, &forced, NULL)
     finally:
         free(sets)
     if rc < 0:

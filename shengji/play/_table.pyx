@@ -27,7 +27,7 @@ from shengji.round._engine cimport (
     Game, GameRules, Passes, Trick, Event, MAX_DEALS, DRAWN, ASK_DONE, ASK_SHOW, ASK_REVOLT,
     ASK_BURY, ASK_PLAY, PH_PLAY, PH_DONE, PH_DRAW, PH_BURY, PH_STEAL, PH_TAKE_BOTTOM,
     NO_TRUMP_SUIT, MAX_OPTIONS, MAX_TRICKS, EV_DECLARE, EV_REINFORCE, EV_OVERTURN, EV_FORCED, EV_TURN,
-    EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
+    EV_STEP_DOWN, EV_REVOLT, EV_REDEAL, EV_DRAW_TRUMP, BAD_REDEALS, BAD_FAST_PATH, ILLEGAL_FOLLOW, game_start,
     apply, throw_failed, when_of, game_rules, copy_play_state, play_state_only, tally, settle_raw,
 )
 from shengji.round._endgame cimport (
@@ -55,7 +55,7 @@ ASKS = {ASK_SHOW: "show", ASK_REVOLT: "revolt", ASK_BURY: "bury", ASK_PLAY: "pla
 WHEN = ("drawing", "dealt", "buried")
 EVENTS = {EV_DECLARE: "declare", EV_REINFORCE: "reinforce", EV_OVERTURN: "overturn",
           EV_FORCED: "forced", EV_TURN: "turn_bottom", EV_STEP_DOWN: "step_down",
-          EV_REVOLT: "revolution", EV_REDEAL: "redeal"}
+          EV_REVOLT: "revolution", EV_REDEAL: "redeal", EV_DRAW_TRUMP: "draw_trump"}
 
 
 cdef int answer_on_copy(const Game* g, const BotSpec* b, const uint64_t* world, CardSet* cards,
@@ -340,10 +340,12 @@ cdef class Table:
         g.table = NULL
         trump = view["trump"]
         if trump is not None:
-            code = Trump(trump["level"], trump["suit"]).code
+            code = rules.trump_of(Trump(trump["level"], trump["suit"])).code
             g.trump_suit = code % (NO_TRUMP_SUIT + 1)
             g.table = trump_table(code)
         g.drawn = view["drawn"]
+        g.first_drawer = view.get("first_drawer", 0) & 3
+        g.first_round = bool(view.get("first_round", False))
         g.seat = seat
         g.hands[seat] = set_of(Cards(view["hand"]))
         for q in range(4):
@@ -380,6 +382,7 @@ cdef class Table:
                     g.tricks[i].plays[k] = set_of(Cards(trick["plays"][k]))
                     g.played = union_of(g.played, g.tricks[i].plays[k])
                 g.tricks[i].attempted = set_of(Cards(trick["attempted"] or trick["plays"][0]))
+                g.tricks[i].penalty_cards = history.Trick.from_dict(trick).charged
                 g.tricks[i].winner = trick["winner"]
             g.ntricks = len(view["tricks"])
             # the trick in progress through the engine (its lead's shape, the best play so
@@ -763,7 +766,8 @@ cdef class Table:
         """What is public now: draws, shows, dealer, declarer, level, trump, tricks (what each
         seat knows beyond: knowledge())."""
         g = self.g
-        return {"deal": g.ndeals - 1, "drawn": g.drawn,
+        return {"deal": g.ndeals - 1, "drawn": g.drawn, "first_drawer": g.first_drawer,
+                "first_round": bool(g.first_round),
                 "dealer": None if g.dealer < 0 else g.dealer,
                 "declarer": None if g.declarer < 0 else g.declarer,
                 "level": g.level if g.dealer >= 0 else None, "trump": self.trump,
@@ -797,7 +801,9 @@ cdef class Table:
             self.built_tricks.append(history.Trick(
                 t.leader, tuple([cards_of(t.plays[j]) for j in range(4)]), t.winner,
                 sum(points_raw(t.plays[j]) for j in range(4)),
-                cards_of(t.attempted) if throw_failed(t) else None))
+                cards_of(t.attempted) if throw_failed(t) else None,
+                t.penalty_cards if throw_failed(t) and t.penalty_cards != card_count(t.attempted)
+                else None))
         return tuple(self.built_tricks)
 
     def forfeit(self, int dealer, int points, bint dealer_holds, int rise):

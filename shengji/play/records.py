@@ -73,9 +73,11 @@ class RoundRecord:
         """The record of to_dict()'s data (a JSON file's), every field checked against
         RECORD_FIELDS: ShengjiError "not a round record: <field path> ..." at the first that
         does not fit."""
-        return cls(
-            **{k: FROM_DATA[k](v) if k in FROM_DATA else v for k, v in checked_fields(d).items()}
-        )
+        fields = {k: FROM_DATA[k](v) if k in FROM_DATA else v for k, v in checked_fields(d).items()}
+        if fields.get("trump") is not None:
+            # the record writes a trump's level and suit; its rules say how tricks are judged
+            fields["trump"] = fields["rules"].trump_of(fields["trump"])
+        return cls(**fields)
 
     def text(self) -> str:
         """The round trick by trick, as `shengji demo` prints it: the declarations, the hands
@@ -234,9 +236,19 @@ def _list_of(item: Check, what: str, low: int = 0, high: int | None = None) -> C
     return check
 
 
+class _MayLack:
+    """The check of a field whose key a dict may leave out (_keys)."""
+
+    def __init__(self, check: Check):
+        self.check = check
+
+    def __call__(self, v: Any, path: str) -> Any:
+        return self.check(v, path)
+
+
 def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
-    """A dict of exactly these keys (`what` names it), each value checked by its check; or
-    None if `optional`."""
+    """A dict of exactly these keys (`what` names it; a field checked by a _MayLack may be left
+    out), each value checked by its check; or None if `optional`."""
 
     def check(v: Any, path: str) -> dict | None:
         if optional and v is None:
@@ -244,7 +256,7 @@ def _keys(what: str, optional: bool = False, **fields: Check) -> Check:
         if not isinstance(v, dict):
             raise _fail(path, what, v)
         for k in fields:
-            if k not in v:
+            if k not in v and not isinstance(fields[k], _MayLack):
                 raise ArgumentError(f"{path}.{k} is missing")
         for k in v:
             if k not in fields:
@@ -297,12 +309,13 @@ EVENT = _keys(
 )
 BURY = _keys("a bury {seat, cards}", seat=_seat(), cards=_cards())
 TRICK = _keys(
-    "a trick {leader, plays, winner, points, attempted}",
+    "a trick {leader, plays, winner, points, attempted[, penalty_cards]}",
     leader=_seat(),
     plays=_list_of(_cards(), "a list of 4 card texts", 4, 4),
     winner=_seat(),
     points=_integer(0, 200),
     attempted=_cards(optional=True),
+    penalty_cards=_MayLack(_integer(1, 24)),
 )
 
 CONDITION_FIELDS: dict[str, Check] = {

@@ -19,6 +19,7 @@ from shengji.errors import EngineError, ShengjiError
 from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord, match_advance
 from shengji.play.rounds import settle_forfeit
+from shengji.reference import botzone
 
 
 def difference(recorded: Any, replayed: Any, path: str) -> str | None:
@@ -355,25 +356,31 @@ def recorded_play(record: RoundRecord, table: Table) -> Cards | None:
 
 
 def check_tricks_with_reference(record: RoundRecord, prefix: str = "replay") -> None:
-    """Every lead's throw check, follow and winner, recomputed by shengji.reference; the
+    """Every lead's throw check (and the cards its penalty is charged for), follow and winner,
+    recomputed by shengji.reference (shengji.reference.botzone under the botzone tricks); the
     ShengjiError at the first difference starts with `prefix`."""
     trump = record.trump
     if trump is None:  # forfeited before the trump was set: no trick
         return
+    rules = botzone if record.rules.tricks == "botzone" else ref
     hands = list(record.hands)
     leader = record.dealer
     for i, t in enumerate(record.tricks):
         order, plays = t.seats, list(t.plays)
-        ok, lead = ref.check_throw(t.tried, [hands[s] for s in order[1:]], trump)
+        verdict = rules.check_throw(t.tried, [hands[s] for s in order[1:]], trump)
+        ok, lead = verdict[:2]
+        charged = verdict.penalty_cards if rules is botzone else 0 if ok else len(t.tried)
         problems = []
         if t.leader != leader:
             problems.append(f"led by seat {t.leader}, not the last winner {leader}")
         if lead != plays[0] or ok != (t.attempted is None):
             problems.append(f"the throw check gives {lead}")
+        elif charged != t.charged:
+            problems.append(f"the failed throw is charged for {charged} cards, not {t.charged}")
         for seat, play in zip(order[1:], plays[1:]):
-            if not ref.is_legal_follow(hands[seat], lead, play, trump):
+            if not rules.is_legal_follow(hands[seat], lead, play, trump):
                 problems.append(f"seat {seat}'s follow {play} is illegal")
-        winner = order[ref.trick_winner(plays, trump)]
+        winner = order[rules.trick_winner(plays, trump)]
         if winner != t.winner:
             problems.append(f"the winner is seat {t.winner}, the reference's seat {winner}")
         if problems:

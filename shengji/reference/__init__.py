@@ -809,25 +809,32 @@ def points(cards):
 def bottom_multiplier(rules, play, trump):
     """§7: the bottom's multiplier from the largest unit of the play of the last trick it is
     read from (the lead, or the winning play: `rules.multiplier_from`): a single x2, a pair
-    x4, a tractor of k pairs x2^(k+1); `rules.multiplier_cap` caps it (seed 003 (二)3: x8)."""
-    t = _trump_info(trump)
-    lead = _cards_in(play)
-    _check_lead(lead, t)
-    largest = _decompose(lead, t)[0]
-    multiplier = {"single": 2, "pair": 4}.get(largest.kind, 2 ** (largest.pairs + 1))
+    x4, a tractor of k pairs x2^(k+1); or with `rules.multiplier_rule` "botzone" the judge's
+    (shengji.reference.botzone); `rules.multiplier_cap` caps it (seed 003 (二)3: x8)."""
+    if rules.multiplier_rule == "botzone":
+        from shengji.reference import botzone  # which reads this module's helpers
+
+        multiplier = botzone.bottom_multiplier(play, trump)
+    else:
+        t = _trump_info(trump)
+        lead = _cards_in(play)
+        _check_lead(lead, t)
+        largest = _decompose(lead, t)[0]
+        multiplier = {"single": 2, "pair": 4}.get(largest.kind, 2 ** (largest.pairs + 1))
     return multiplier if rules.multiplier_cap is None else min(multiplier, rules.multiplier_cap)
 
 
 def settle(rules, points):
     """§8: (dealer_holds, rise) for the defenders' final points p, before must-play clamping.
 
-    p >= 80: the defenders take over and rise one level per full `step` above 80.
+    p >= 80: the defenders take over and rise one level per full `step` above 80, plus
+    `rules.takeover_rise` (botzone: 1 from 80).
     p < 80: the dealer team rises by the first row of `rules.dealer_rises` whose "most points"
     p does not pass (match16: 0 -> 5, up to 35 -> 3, up to 75 -> 1); without such rows,
     80/step + 1 at p = 0 (大光) and otherwise one level, plus one per full step below 75.
     `rules.rise_cap` caps either side (bo3: 5)."""
     if points >= 80:
-        holds, rise = False, (points - 80) // rules.step
+        holds, rise = False, (points - 80) // rules.step + rules.takeover_rise
     elif rules.dealer_rises:
         holds, rise = True, next(levels for most, levels in rules.dealer_rises if points <= most)
     elif points == 0:

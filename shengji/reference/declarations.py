@@ -78,6 +78,8 @@ def declaration_phase(record):
                     _fail(e, "jokers do not declare under these rules")
                 if what == "forced" and len(cards) != 1:
                     _fail(e, "a forced declaration shows one level card")
+                if what == "declare" and not joker and len(cards) != 1 and not rules.declare_pair:
+                    _fail(e, "a declaration shows one level card under these rules")
                 if dealer is None:
                     dealer, level = seat, levels[seat % 2]
                 standing = {
@@ -100,11 +102,13 @@ def declaration_phase(record):
                     _fail(e, "only the declarer reinforces its single, before any overturn")
                 standing.update(count=2, strength=strength)
             else:
-                if standing is None or standing["seat"] == seat:
+                if standing is None or (standing["seat"] == seat and rules.overturn != "once_any"):
                     _fail(e, "an overturn needs another seat's declaration")
                 if len(cards) != 2:
                     _fail(e, "an overturn shows a pair")
-                if rules.overturn == "once":
+                if rules.overturn == "once_any":
+                    ok = standing["seat"] is not None and standing["overturns"] == 0
+                elif rules.overturn == "once":
                     ok = standing["suit"] is not None and (
                         joker or (standing["count"] == 1 and suit != standing["suit"])
                     )
@@ -114,7 +118,7 @@ def declaration_phase(record):
                     )
                 if not ok:
                     _fail(e, "not stronger than the standing declaration")
-                if record.first_round and rules.overturn_takes_deal and e.when == "dealt":
+                if record.first_round and rules.overturn_takes_deal and e.when != "buried":
                     dealer = seat
                 standing = {
                     "seat": seat,
@@ -141,7 +145,7 @@ def declaration_phase(record):
                     "declare"
                     if standing is None
                     else "reinforce"
-                    if standing["seat"] == seat
+                    if standing["seat"] == seat and rules.overturn != "once_any"
                     else "overturn"
                 ):
                     _fail(e, "not the show this seat may make now")
@@ -205,6 +209,23 @@ def declaration_phase(record):
                 if standing is not None or dealer is not None:
                     _fail(e, "a redeal only when nobody grabbed the deal")
                 redealt = True
+            elif what == "draw_trump":
+                # drawn at random (the engine's generator): the record's trump names the suit
+                if rules.no_declaration != "random" or standing is not None:
+                    _fail(e, "the trump is drawn only when nobody declared under these rules")
+                if record.trump is None or record.trump.suit is None:
+                    _fail(e, "a trump drawn is one of the four suits")
+                if dealer is None:
+                    dealer, level = e.seat, levels[e.seat % 2]
+                elif e.seat != dealer:
+                    _fail(e, f"the dealer (seat {dealer}) draws the trump")
+                standing = {
+                    "seat": None,
+                    "suit": record.trump.suit,
+                    "count": 0,
+                    "strength": 7,
+                    "overturns": 0,
+                }
             elif what == "turn_bottom":
                 if standing is not None:
                     _fail(e, "the bottom is turned only when nobody declared")

@@ -5,7 +5,8 @@ A world (the four hands now) could have happened when every play made so far was
 the hand its seat held then: that hand is the hand now and every card the seat has played
 since, the play itself included. A follow is checked by §4 (`is_legal_follow`), a lead of
 several units by §6 (`check_throw`, against the other three hands then): it stood, or it
-failed and forced the very unit that was led.
+failed and forced the very unit that was led. A botzone trump's tricks are checked by
+shengji.reference.botzone's rules instead.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from shengji import reference
+from shengji.reference import botzone
 
 
 def hands_then(hands: Sequence[Any], plays: Sequence[tuple[int, Any]], start: int) -> list[str]:
@@ -34,6 +36,7 @@ def replays(
     """Whether the world `hands` (the four hands now) replays the plays made: `tricks` finished
     (each with leader, plays and attempted: the failed throw or None) and `current`, the
     plays of the trick in progress from `leader`."""
+    rules: Any = botzone if getattr(trump, "botzone", False) else reference
     plays: list[tuple[int, Any]] = []
     leads: list[tuple[int, Any, Any]] = []  # (index in plays, what was tried, what was led)
     for trick in list(tricks) + ([(leader, tuple(current), None)] if current else []):
@@ -43,13 +46,13 @@ def replays(
     for start, tried, led in leads:
         held = hands_then(hands, plays, start)
         seat = plays[start][0]
-        check = reference.check_throw(tried, [held[q] for q in range(4) if q != seat], trump)
+        check = rules.check_throw(tried, [held[q] for q in range(4) if q != seat], trump)
         if str(check.forced) != str(led):
             return False
         for j in range(1, 4):
             if start + j < len(plays):
                 q, follow = plays[start + j]
-                if not reference.is_legal_follow(
+                if not rules.is_legal_follow(
                     hands_then(hands, plays, start + j)[q], led, follow, trump
                 ):
                     return False

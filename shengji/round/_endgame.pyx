@@ -255,7 +255,7 @@ cdef int list_throws(Solver* S, int seat) noexcept nogil:
                 x.twos |= bits
                 if card_count(x) < 2 or decompose_raw(t, x, unit_kinds, unit_pairs) < 2:
                     continue
-                if check_throw_raw(t, x, others, 3, &forced) != 1:
+                if check_throw_raw(t, x, others, 3, &forced, NULL) != 1:
                     continue
                 if buffer_push(&S.buf, x) < 0:
                     return BAD_MEMORY
@@ -558,9 +558,9 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
     cdef CardSet others[3]
     cdef SettleRules s = game_rules(Rules.of(rules)).s
     cdef const TrumpTable* t
-    cdef int v, i, n, ok, bits, rise, tp = 0, seat, dealer_seat
+    cdef int v, i, n, ok, bits, rise, tp = 0, seat, dealer_seat, penalty_cards
     cdef int64_t total
-    trump = Trump.of(trump)
+    trump = Rules.of(rules).trump_of(trump)
     cards, down = checked_position(hands, leader, dealer, bottom, points)
     seat = leader
     dealer_seat = dealer
@@ -587,7 +587,7 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
                 others[i] = hs[(seat + 1 + i) & 3]
             unit_value = {}
             for lead in leads:
-                ok = check_throw_raw(t, lead, others, 3, &forced)
+                ok = check_throw_raw(t, lead, others, 3, &forced, &penalty_cards)
                 key = (forced.ones, forced.twos)
                 if key not in unit_value:
                     with nogil:
@@ -597,8 +597,7 @@ def solve_endgame(hands, trump, *, leader, dealer, bottom, rules="v3", points=0,
                     unit_value[key] = tp
                 tp = unit_value[key]
                 if not ok:      # §6: the penalty, against the thrower's team
-                    tp += s.throw_penalty * card_count(lead) * (-1 if (leader - dealer) & 1
-                                                                else 1)
+                    tp += s.throw_penalty * penalty_cards * (-1 if (leader - dealer) & 1 else 1)
                 plays.append((cards_of(lead), max(0, points + tp)))
     finally:
         solver_free(&S)

@@ -10,7 +10,7 @@ from libc.string cimport memcpy, memcmp
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, SHENGJI_DEBUG,
     card_count, restrict, difference, union_of, ctz, suit_of, suit_kinds, rank_kinds,
-    follow_code, play_rank, outranks,
+    follow_code, play_rank, outranks, winner_of, bz_kind, BZ_PAIR, BZ_TRACTOR, NUM_TRUMPS,
 )
 from shengji.core._deal cimport Rng, DECK_SIZE
 
@@ -27,7 +27,9 @@ ctypedef struct SettleRules:  # the settings of shengji.Rules that a round's end
     int dealer_levels[4]   # ... this rise
     int multiplier_cap     # 0 for no cap (§7)
     bint multiplier_by_winner  # read from the winning play of the last trick, not its lead
+    bint multiplier_botzone    # the botzone judge's multipliers (Rules.multiplier_rule)
     int throw_penalty      # points per card of a failed throw (§6)
+    int takeover_rise      # levels the defenders rise at the pass line (Rules.takeover_rise)
 
 
 ctypedef struct RoundResult:
@@ -45,6 +47,7 @@ ctypedef struct Trick:
     CardSet attempted      # the lead as tried; differs from plays[0] when a throw failed
     CardSet plays[4]       # in play order, from the leader
     int8_t winner          # seat that won
+    int8_t penalty_cards   # cards a failed throw is charged for (throw_verdict), else 0
 
 
 
@@ -89,6 +92,7 @@ cdef enum:
     EV_STEP_DOWN = 6       # match16: neither dealer-team seat holds a level card
     EV_REVOLT = 7
     EV_REDEAL = 8          # nobody declared where a declaration picks the dealer
+    EV_DRAW_TRUMP = 9      # botzone: nobody declared, the trump suit drawn at random
 
 # When an event happened.
 cdef enum:
@@ -116,11 +120,15 @@ cdef enum:
     NO_DECL_ASK_THEN_TURN = 0  # v3: each seat is asked in turn, then the bottom is turned
     NO_DECL_FORCED = 1         # match16: the dealer's team must show a level card (强行报牌)
     NO_DECL_TURN_WHOLE = 2     # bo3: the whole bottom is turned at once
+    NO_DECL_RANDOM = 3         # botzone: the dealer (a first round) and the suit drawn at random
 
 
 ctypedef struct GameRules:
     SettleRules s
     int8_t overturn_once        # bo3: a pair over a single once, then joker pairs (else ranked)
+    int8_t overturn_any         # botzone: one overturn by anyone, any level or joker pair
+    int8_t declare_pair         # a first declaration may show both copies (not botzone)
+    int8_t tricks_botzone       # the tricks judged by the botzone rules (Rules.tricks)
     int8_t joker_pair_declares  # bo3: a joker pair may make the first declaration (no trump)
     int8_t reinforce            # v3, match16: the declarer may show the second copy later
     int8_t overturn_while_drawing  # bo3: overturns at the draws, not only in the pass
@@ -239,8 +247,10 @@ cdef inline int when_of(const Game* g) noexcept nogil:
 
 cdef inline bint declaring_needed(const Game* g) noexcept nogil:
     """Nobody declaring would mean dealing again: the deal is grabbed by declaring (a first
-    round, after a revolution) and the rules have no other way to a trump."""
-    return g.dealer < 0 and g.rules.no_declaration != NO_DECL_ASK_THEN_TURN
+    round, after a revolution) and the rules have no other way to a trump (asking the seats,
+    or botzone's draw)."""
+    return (g.dealer < 0 and g.rules.no_declaration != NO_DECL_ASK_THEN_TURN
+            and g.rules.no_declaration != NO_DECL_RANDOM)
 
 
 cdef inline int suit_count(CardSet hand, int suit) noexcept nogil:
@@ -349,11 +359,28 @@ cdef bint best_play_agrees(const Game* g, const Trick* tr, int win, int win_key,
                            bint win_ruffs) noexcept nogil
 
 
+cdef inline bint shows_void(const Game* g, CardSet cards) noexcept nogil:
+    """A follow shows its seat holds no more of the led category: it leaves the category (the
+    hand had fewer than the lead), unless under the botzone rules it answers a pair or a
+    tractor in kind from elsewhere, which the judge accepts from a hand holding led cards."""
+    cdef int kind
+    if not cards.ones & ~g.table.cat_mask[g.shape.cat]:
+        return False
+    if g.table.botzone:
+        kind = bz_kind(g.table, cards)
+        return not ((kind == BZ_PAIR or kind == BZ_TRACTOR)
+                    and kind == bz_kind(g.table, g.tricks[g.ntricks].plays[0]))
+    return True
+
+
 cdef inline void take_play(Game* g, Trick* tr, CardSet cards, int win, int win_key,
                            bint win_ruffs) noexcept nogil:
-    """A play taken: the trick's best play so far (win, win_key, win_ruffs), the hand, the
-    cards played, the next step (the trick won after the fourth play); the decision answered."""
+    """A play taken: the trick's best play so far (win, win_key, win_ruffs), the voids it
+    shows, the hand, the cards played, the next step (the trick won after the fourth play);
+    the decision answered."""
     g.win, g.win_key, g.win_ruffs = win, win_key, win_ruffs
+    if g.step and shows_void(g, cards):
+        g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
     g.hands[g.seat] = difference(g.hands[g.seat], cards)
     g.played = union_of(g.played, cards)
     g.step += 1
@@ -374,16 +401,18 @@ cdef inline int apply_follow(Game* g, CardSet cards, bint check) noexcept nogil:
         rc = follow_code(g.table, g.hands[g.seat], tr.plays[0], cards)
         if rc:
             return rc if rc < 0 else ILLEGAL_FOLLOW - rc
+    tr.plays[g.step] = cards
+    if g.table.botzone:
+        # the judge's winner over the plays so far (its keys are not the texts' play_rank)
+        take_play(g, tr, cards, winner_of(g.table, &g.shape, tr.plays, g.step + 1), 0, False)
+        return 0
     # the trick's best play so far, as winner_of would find it over the plays made
     win, win_key, win_ruffs = g.win, g.win_key, g.win_ruffs
     key = play_rank(g.table, &g.shape, cards, &ruffs)
     if outranks(key, ruffs, win_key, win_ruffs):
         win, win_key, win_ruffs = g.step, key, ruffs
-    tr.plays[g.step] = cards
     if SHENGJI_DEBUG and not best_play_agrees(g, tr, win, win_key, win_ruffs):
         return BAD_FAST_PATH
-    if cards.ones & ~g.table.cat_mask[g.shape.cat]:
-        g.voids[g.seat] |= 1 << g.shape.cat   # it had fewer than the lead: none is left
     take_play(g, tr, cards, win, win_key, win_ruffs)
     return 0
 

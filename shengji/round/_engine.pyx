@@ -11,10 +11,10 @@ from libc.string cimport memcpy
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
     ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, winner_of, points_raw, lead_shape,
-    shaped_key, one_kind_shape, play_rank,
+    shaped_key, one_kind_shape, play_rank, bz_multiplier, NUM_TRUMPS,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
-from shengji.core._deal cimport rng_seed, shuffle_deck, DECK_SIZE, BOTTOM_SIZE
+from shengji.core._deal cimport rng_seed, rng_below, shuffle_deck, Rng, DECK_SIZE, BOTTOM_SIZE
 
 from shengji.core._core import Cards
 from shengji.errors import PlayError, RulesError
@@ -90,7 +90,7 @@ cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil:
     team that goes up (before must-play clamping) into rise."""
     cdef int i, levels
     if points >= PASS_LINE:
-        levels = (points - PASS_LINE) // s.step
+        levels = (points - PASS_LINE) // s.step + s.takeover_rise
         rise[0] = levels if s.rise_cap == 0 or levels < s.rise_cap else s.rise_cap
         return 0
     if s.ndealer_rises:
@@ -109,13 +109,20 @@ cdef int settle_raw(const SettleRules* s, int points, int* rise) noexcept nogil:
 cdef int bottom_multiplier_raw(const TrumpTable* t, const SettleRules* s,
                                CardSet last_lead) noexcept nogil:
     """§7: single x2, pair x4, tractor of k pairs x2^(k+1), from the largest unit of the play
-    it is read from (the last lead, or with multiplier_by_winner the winning play)."""
+    it is read from (the last lead, or with multiplier_by_winner the winning play); with
+    multiplier_botzone the judge's (bz_multiplier)."""
     cdef uint64_t unit_kinds[NUM_KINDS]
     cdef int8_t unit_pairs[NUM_KINDS]
-    cdef int n = decompose_raw(t, last_lead, unit_kinds, unit_pairs), m
-    if n <= 0:
-        return BAD_LEAD_EMPTY if n == 0 else n
-    m = 2 << unit_pairs[0]
+    cdef int n, m
+    if s.multiplier_botzone:
+        m = bz_multiplier(t, last_lead)
+        if m < 0:
+            return m
+    else:
+        n = decompose_raw(t, last_lead, unit_kinds, unit_pairs)
+        if n <= 0:
+            return BAD_LEAD_EMPTY if n == 0 else n
+        m = 2 << unit_pairs[0]
     return m if s.multiplier_cap == 0 or m < s.multiplier_cap else s.multiplier_cap
 
 
@@ -187,12 +194,18 @@ cdef void declare_options(Game* g, int seat) noexcept nogil:
         k = ctz(held)
         held &= held - 1
         add_option(g, k, 1)
-        if holds_pair(hand, k):
+        if g.rules.declare_pair and holds_pair(hand, k):
             add_option(g, k, 2)
     if g.rules.joker_pair_declares:
         for k in range(SMALL_JOKER, BIG_JOKER + 1):
             if holds_pair(hand, k):
                 add_option(g, k, 2)
+
+
+cdef inline bint overturner(const Game* g, int seat) noexcept nogil:
+    """The seat may overturn the standing declaration: any seat but the declarer's, or with
+    overturn_any the declarer's too (the botzone judge lets the caller snatch its own call)."""
+    return seat != g.declarer or g.rules.overturn_any
 
 
 cdef inline bint holds_show_pair(const Game* g, int seat) noexcept nogil:
@@ -211,6 +224,10 @@ cdef uint64_t overturn_kinds(const Game* g, CardSet hand) noexcept nogil:
     or ranked)."""
     cdef int suit, k
     cdef uint64_t out = 0
+    if g.rules.overturn_any:
+        # one overturn, with a pair of level cards of any suit (the standing one too) or of
+        # jokers (no trump)
+        return 0 if g.overturns else hand.twos & (rank_kinds(g.level) | JOKER_KINDS)
     if g.rules.overturn_once:
         # a pair of another suit over a single, once; a joker pair makes any suit no trump
         if g.trump_suit == NO_TRUMP_SUIT:
@@ -258,7 +275,7 @@ cdef uint64_t offered_overturns(const Game* g, int seat) noexcept nogil:
     """The kinds whose pair a seat other than the declarer may overturn with (seed 002 §4,
     seed 003 (一)8), less those its passes pass (the caller skips a seat that passes every
     overturn)."""
-    if seat == g.declarer or g.trump_suit < 0 or not holds_show_pair(g, seat):
+    if not overturner(g, seat) or g.trump_suit < 0 or not holds_show_pair(g, seat):
         return 0
     return unpassed_overturns(g, seat)
 
@@ -277,7 +294,7 @@ cdef bint passes_every_show(const Game* g, int seat, int what) noexcept nogil:
         kinds = hand.ones & rank_kinds(seat_level(g, seat))
         if g.rules.joker_pair_declares:
             kinds |= hand.twos & JOKER_KINDS
-    elif (what == EV_OVERTURN and seat != g.declarer and g.trump_suit >= 0
+    elif (what == EV_OVERTURN and overturner(g, seat) and g.trump_suit >= 0
           and holds_show_pair(g, seat)):
         kinds = overturn_kinds(g, hand)
     elif what == EV_REINFORCE:
@@ -311,7 +328,7 @@ cdef void draw_options(Game* g, int seat) noexcept nogil:
     if g.trump_suit < 0:
         g.show_what = EV_DECLARE
         declare_options(g, seat)
-    elif seat == g.declarer:
+    elif not overturner(g, seat):
         if may_reinforce(g):
             g.show_what = EV_REINFORCE
             add_option(g, kind_of(g.trump_suit, g.level), 2)
@@ -336,7 +353,7 @@ cdef inline void log_event(Game* g, int seat, int what, int kind, int count) noe
 
 cdef void set_trump(Game* g, int suit) noexcept nogil:
     g.trump_suit = suit
-    g.table = trump_table((g.level - 2) * 5 + suit)
+    g.table = trump_table((g.level - 2) * 5 + suit + (NUM_TRUMPS if g.rules.tricks_botzone else 0))
 
 
 cdef void take_show(Game* g, CardSet shown) noexcept nogil:
@@ -350,8 +367,10 @@ cdef void take_show(Game* g, CardSet shown) noexcept nogil:
         g.dealer = seat
         g.level = g.levels[seat & 1]
     elif (what == EV_OVERTURN and g.first_round and g.rules.overturn_takes_deal
-          and g.phase == PH_PASS1):
-        g.dealer = seat    # seed 002: in the first round the overturner takes the deal
+          and (g.phase == PH_PASS1 or g.phase == PH_DRAW)):
+        # seed 002: in the first round the overturner takes the deal (at a draw: botzone), at
+        # the level it overturned with
+        g.dealer = seat
     log_event(g, seat, what, kind, 2 if what == EV_REINFORCE else count)
     if what == EV_REINFORCE:
         g.reinforced = True
@@ -497,7 +516,7 @@ cdef inline bint asked_at_draw(const Game* g, int seat) noexcept nogil:
     reinforcement, or (overturn_while_drawing) an overturn; other overturns wait for the pass."""
     if g.trump_suit < 0:
         return may_declare(g, seat) and asks_declaration(g, seat)
-    if seat == g.declarer:
+    if not overturner(g, seat):
         return may_reinforce(g)
     return (not g.passes[seat].optional and g.rules.overturn_while_drawing
             and holds_show_pair(g, seat)
@@ -508,7 +527,7 @@ cdef inline int show_at_draw(const Game* g, int seat) noexcept nogil:
     """EV_* of the show a seat may be offered when it draws (0: none)."""
     if g.trump_suit < 0:
         return EV_DECLARE
-    if seat == g.declarer:
+    if not overturner(g, seat):
         return EV_REINFORCE
     return EV_OVERTURN if g.rules.overturn_while_drawing else 0
 
@@ -526,7 +545,7 @@ cdef uint64_t pair_kinds(const Game* g) noexcept nogil:
             if g.rules.joker_pair_declares and not (g.passes[seat].optional
                                                     and not declaring_needed(g)):
                 return JOKER_KINDS
-        elif (seat != g.declarer and not g.passes[seat].optional
+        elif (overturner(g, seat) and not g.passes[seat].optional
               and g.rules.overturn_while_drawing):
             return rank_kinds(g.level) | JOKER_KINDS
     return 0
@@ -561,7 +580,7 @@ cdef uint64_t draw_watch(const Game* g, int seat) noexcept nogil:
             watch |= suit_kinds(suit)
             held &= held - 1
         return watch
-    if seat == g.declarer:
+    if not overturner(g, seat):
         if (g.rules.reinforce and g.shown == 1 and g.overturns == 0
                 and g.trump_suit != NO_TRUMP_SUIT):
             watch = (<uint64_t>1) << kind_of(g.trump_suit, g.level)    # its second copy
@@ -664,7 +683,7 @@ cdef int after_deal_step(Game* g) noexcept nogil:
     elif g.rules.no_declaration == NO_DECL_ASK_THEN_TURN:
         g.phase = PH_ASK
         g.pass_start = g.dealer if g.dealer >= 0 else g.first_drawer
-    elif g.dealer < 0:
+    elif g.dealer < 0 and g.rules.no_declaration != NO_DECL_RANDOM:
         # the deal is grabbed by declaring and nobody did: deal again
         log_event(g, -1, EV_REDEAL, -1, 0)
         rc = start_deal(g)
@@ -672,10 +691,25 @@ cdef int after_deal_step(Game* g) noexcept nogil:
             return rc
     elif g.rules.no_declaration == NO_DECL_FORCED:
         g.phase = PH_FORCED
+    elif g.rules.no_declaration == NO_DECL_RANDOM:
+        draw_trump(g)
+        g.phase = PH_REVOLT
     else:
         turn_bottom(g)
         g.phase = PH_REVOLT
     return GO_ON
+
+
+cdef void draw_trump(Game* g) noexcept nogil:
+    """Nobody declared (botzone, l. 975-979): the dealer of a first round, then the trump suit
+    (one of the four), drawn from a generator of the deal's own, as its cards are."""
+    cdef Rng r
+    rng_seed(&r, g.seed, MAX_DEALS + g.ndeals - 1)    # beside the deals' (seed, 1..MAX_DEALS-1)
+    if g.dealer < 0:
+        g.dealer = <int>rng_below(&r, 4)
+        g.level = g.levels[g.dealer & 1]
+    set_trump(g, <int>rng_below(&r, 4))
+    log_event(g, g.dealer, EV_DRAW_TRUMP, -1, 0)
 
 
 cdef int ask_step(Game* g) noexcept nogil:
@@ -878,7 +912,7 @@ cdef int apply_lead(Game* g, CardSet cards, bint check) noexcept nogil:
     """apply_play (_engine.pxd) for a lead: a throw checked against the other hands."""
     cdef Trick* tr = &g.tricks[g.ntricks]
     cdef CardSet others[3]
-    cdef int i, rc, win_key
+    cdef int i, rc, win_key, penalty_cards = 0
     cdef bint one_kind
     if check:
         rc = check_cardset(cards)
@@ -896,13 +930,14 @@ cdef int apply_lead(Game* g, CardSet cards, bint check) noexcept nogil:
         for i in range(3):
             others[i] = g.hands[(g.seat + 1 + i) & 3]
         # the other hands are the engine's own: only the lead needs checking
-        rc = throw_verdict(g.table, cards, others, 3, &tr.plays[0])
+        rc = throw_verdict(g.table, cards, others, 3, &tr.plays[0], &penalty_cards)
         if rc < 0:
             return rc
         if one_kind and rc != 1:
             return BAD_FAST_PATH
     tr.leader = g.seat
     tr.attempted = cards
+    tr.penalty_cards = penalty_cards
     cards = tr.plays[0]
     if (cards.ones & (cards.ones - 1)) == 0:
         win_key = one_kind_shape(g.table, cards, &g.shape)
@@ -985,7 +1020,7 @@ cdef void tally(const Game* g, int* trick_points, int* penalty) noexcept nogil:
             won = union_of(union_of(won, union_of(tricks[k].plays[0], tricks[k].plays[1])),
                            union_of(tricks[k].plays[2], tricks[k].plays[3]))
         if throw_failed(&tricks[k]):
-            lost = g.rules.s.throw_penalty * card_count(tricks[k].attempted)
+            lost = g.rules.s.throw_penalty * tricks[k].penalty_cards
             penalty[0] += lost if (tricks[k].leader - dealer) % 2 == 0 else -lost
     trick_points[0] = points_raw(won)
 
@@ -1087,18 +1122,23 @@ cdef SettleRules settle_rules(object rules) except *:
         s.dealer_levels[i] = levels
     s.multiplier_cap = rules.multiplier_cap or 0
     s.multiplier_by_winner = rules.multiplier_from == "winner"
+    s.multiplier_botzone = rules.multiplier_rule == "botzone"
     s.throw_penalty = rules.throw_penalty
+    s.takeover_rise = rules.takeover_rise
     return s
 
 
 NO_DECLARATION = {"ask_then_turn": NO_DECL_ASK_THEN_TURN, "forced": NO_DECL_FORCED,
-                  "turn_whole": NO_DECL_TURN_WHOLE}
+                  "turn_whole": NO_DECL_TURN_WHOLE, "random": NO_DECL_RANDOM}
 
 
 cdef GameRules game_rules(object rules) except *:
     cdef GameRules g
     g.s = settle_rules(rules)
     g.overturn_once = rules.overturn == "once"
+    g.overturn_any = rules.overturn == "once_any"
+    g.declare_pair = rules.declare_pair
+    g.tricks_botzone = rules.tricks == "botzone"
     g.joker_pair_declares = rules.joker_pair_declares
     g.reinforce = rules.reinforce
     g.overturn_while_drawing = rules.overturn_while_drawing
@@ -1119,7 +1159,8 @@ def settle(rules, int points):
 
 
 def bottom_multiplier(rules, play, trump):
-    """The bottom multiplier read from this play of the last trick (§7)."""
+    """The bottom multiplier read from this play of the last trick (§7); trump as the rules
+    play it (Rules.trump_of)."""
     cdef SettleRules s = settle_rules(rules)
     cdef CardSet lead
     cards = Cards(play)

@@ -7,8 +7,8 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t, int8_t
 from libc.string cimport memcpy, memset
 
 from shengji.core._core cimport (
-    CardSet, TrumpTable, NUM_KINDS, TRUMP, ctz, card_count, union_of, difference, trump_table, set_of,
-    cards_of, points_raw,
+    CardSet, TrumpTable, NUM_KINDS, NUM_TRUMPS, TRUMP, ctz, card_count, union_of, difference, trump_table, set_of,
+    cards_of, points_raw, bz_asks_pairs,
 )
 from shengji.core._deal cimport DECK_SIZE
 from shengji.round._engine cimport (
@@ -413,7 +413,7 @@ cdef object kinds_cards(list kinds):
 
 def restore_knowledge(bytes state, int trump_code):
     """A SeatKnowledge from SeatKnowledge.state_bytes() (unpickling)."""
-    if len(state) != sizeof(Knowledge) + sizeof(PlayLog) or not -1 <= trump_code < 65:
+    if len(state) != sizeof(Knowledge) + sizeof(PlayLog) or not -1 <= trump_code < 2 * NUM_TRUMPS:
         raise ArgumentError(f"not a knowledge state: {len(state)} bytes (of "
                             f"{sizeof(Knowledge) + sizeof(PlayLog)}), trump table {trump_code}")
     cdef SeatKnowledge out = SeatKnowledge.__new__(SeatKnowledge)
@@ -617,6 +617,7 @@ cdef class SeatKnowledge:
         sampler deals directly; `checks`: play_checks() where already made.)"""
         cdef int cat
         cdef const TrumpTable* table = trump_table(self.trump_code) if self.trump_code >= 0 else NULL
+        cdef CardSet lead
         none = [0, 0, 0, 0]
         at_most_one = [0, 0, 0, 0]
         if table == NULL:
@@ -627,6 +628,13 @@ cdef class SeatKnowledge:
             throw = row[CHECK_THROW]
             if throw or not lead_twos or play_twos & table.cat_mask[cat]:
                 continue
+            if table.botzone:
+                lead.ones, lead.twos = row[CHECK_LEAD], lead_twos
+                if not bz_asks_pairs(table, lead):
+                    continue    # a throw without a tractor: the judge asks no pairs back
+                if play_twos and not row[CHECK_PLAY] & table.cat_mask[cat]:
+                    continue    # a pair or tractor from elsewhere: the judge's, from any hand
+                                # that holds no answer of the lead's kind in the suit
             played = row[CHECK_SINCE + 2 * seat]
             none[seat] |= table.cat_mask[cat] & played
             at_most_one[seat] |= table.cat_mask[cat] & ~played

@@ -158,7 +158,9 @@ cdef void encode_observation(int16_t* out, const Knowledge* K, const Knowledge* 
     write_counts(out + AT_HAND, K.hand)
     write_counts(out + AT_UNSEEN, unseen_of(K))
     write_counts(out + AT_BOTTOM, K.bottom if K.bottom_known else none)
-    memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code + 1], 2 * NUM_KINDS * sizeof(int16_t))
+    # a botzone table's observation is its trump's: the same categories, the same order
+    memcpy(out + AT_CATEGORY, CATEGORY_ORDER[m.trump_code % NUM_TRUMPS + 1 if m.trump_code >= 0
+                                             else 0], 2 * NUM_KINDS * sizeof(int16_t))
     write_shown(out + AT_SHOWN, T, seat, shown_kinds)
     current[0] = current[1] = current[2] = current[3] = none
     for i in range(m.ncurrent):
@@ -221,8 +223,8 @@ def observe(SeatKnowledge knowledge not None, SeatKnowledge table not None, int 
     cdef int i
     if not 0 <= knowledge.k.seat < 4:
         raise ArgumentError("the table's knowledge has no observation: it is no seat")
-    if not -1 <= trump_code < 65:
-        raise TrumpError(f"a trump code is 0..64, or -1 before a trump, got {trump_code}")
+    if not -1 <= trump_code < 2 * NUM_TRUMPS:
+        raise TrumpError(f"a trump code is 0..129, or -1 before a trump, got {trump_code}")
     plays = list(current)
     if len(plays) > 4:
         raise PlayError(f"a trick holds at most 4 plays, got {len(plays)}")

@@ -28,7 +28,7 @@ import numpy as np
 
 from shengji.core._core cimport (
     CardSet, TrumpTable, LeadShape, popcount, ctz, union_of, trump_table, lead_shape,
-    shaped_key, follow_shaped, throw_verdict, stop_asked, raise_stop,
+    shaped_key, follow_shaped, throw_verdict, stop_asked, raise_stop, NUM_TRUMPS,
 )
 from shengji.core._deal cimport Rng, rng_seed, rng_next, rng_below
 
@@ -341,8 +341,8 @@ cdef class WorldSampler:
         if checks is None:
             return 0
         code, rows = checks
-        if not 0 <= code < 65:
-            raise ArgumentError(f"checks: {code!r} is no trump's table (0..64)")
+        if not 0 <= code < 2 * NUM_TRUMPS:
+            raise ArgumentError(f"checks: {code!r} is no trump's table (0..129)")
         rows = np.asarray(rows, dtype=np.uint64)
         if rows.ndim != 2 or rows.shape[1] != CHECK_COLUMNS or len(rows) > MAX_CHECKS:
             raise ArgumentError(f"checks: rows of {CHECK_COLUMNS} columns, at most {MAX_CHECKS}, "
@@ -386,7 +386,7 @@ cdef class WorldSampler:
                 for h in range(3):
                     others[h] = union_of(world[(k.seat + 1 + h) & 3],
                                          k.since[(k.seat + 1 + h) & 3])
-                if throw_verdict(self.check_table, k.lead, others, 3, &forced) < 0 or \
+                if throw_verdict(self.check_table, k.lead, others, 3, &forced, NULL) < 0 or \
                         forced.ones != k.play.ones or forced.twos != k.play.twos:
                     return False
             elif follow_shaped(self.check_table, &k.shape,

@@ -74,6 +74,9 @@ class Trick(NamedTuple):
     winner: int
     points: int  # the points of its cards
     attempted: Cards | None  # a failed throw (plays[0] is what it forced), else None
+    # the cards of a failed throw its penalty is charged for, where fewer than all of them
+    # (the botzone rules charge its beaten units'); None: all of them, or no failed throw
+    penalty_cards: int | None = None
 
     @property
     def tried(self) -> Cards:
@@ -85,15 +88,26 @@ class Trick(NamedTuple):
         """Who made each play."""
         return tuple((self.leader + k) % 4 for k in range(4))
 
+    @property
+    def charged(self) -> int:
+        """The cards its lead's penalty is charged for: 0 when no throw failed."""
+        if self.attempted is None:
+            return 0
+        return len(self.attempted) if self.penalty_cards is None else self.penalty_cards
+
     def to_dict(self) -> dict:
-        """The trick as a record's JSON holds it (plays as card text, in seat order)."""
-        return {
+        """The trick as a record's JSON holds it (plays as card text, in seat order;
+        penalty_cards only where it is not None)."""
+        d = {
             "leader": self.leader,
             "plays": [str(p) for p in self.plays],
             "winner": self.winner,
             "points": self.points,
             "attempted": card_text(self.attempted),
         }
+        if self.penalty_cards is not None:
+            d["penalty_cards"] = self.penalty_cards
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> Trick:
@@ -104,6 +118,7 @@ class Trick(NamedTuple):
             d["winner"],
             d["points"],
             cards_of(d["attempted"]),
+            d.get("penalty_cards"),
         )
 
 

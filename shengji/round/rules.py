@@ -1,8 +1,11 @@
-"""The rule settings of a round and the three presets that reproduce the rule texts.
+"""The rule settings of a round, the three presets that reproduce the rule texts and the
+botzone preset.
 
 Each setting names the passage it comes from (seed 000 = 80分比赛规则 in 16 articles, seed 002 =
 80分 中文版 V3.0, seed 003 = 80分比赛规则 三局两胜; § = docs/rules.md). The declaration settings
-follow docs/design/declarations.md, which quotes the passages.
+follow docs/design/declarations.md, which quotes the passages. The botzone preset plays as the
+public copy of Botzone's Tractor judge implements it (keyijing/Tractor-RL, judger.py at commit
+2807665929b9b5cc8a4a73ca009ecd9d426475b3; "l." below are its lines): docs/design/botzone.md.
 """
 
 from __future__ import annotations
@@ -55,16 +58,35 @@ class Rules:
     multiplier_from: str = "lead"
     # Points per card of a failed throw (§6; seed 002 §6, seed 003 (四)4b, seed 000 art. 12).
     throw_penalty: int = 10
+    # The defenders' rise at the pass line: 0, from 80 the deal changes hands without a rise
+    # (seed 002 §3), or 1 (botzone, l. 807-830: 1 from 80, 2 from 120, 3 from 160).
+    takeover_rise: int = 0
+    # How the bottom multiplier reads its play (§7): "doubling", ×2 a single, ×4 a pair,
+    # ×2^(k+1) a tractor of k pairs, from the largest unit (every text); or "botzone" (l.
+    # 1127-1148): a single ×1, a pair ×2, a tractor its cards, a throw twice its largest
+    # unit's cards (×2, ×4, ×8, ...).
+    multiplier_rule: str = "doubling"
+    # How tricks are judged: "texts" (§3-§6), or "botzone", as the judge does (l. 104-777):
+    # its tractors (natural pairs only, or both joker pairs), its follows (a pair or tractor led
+    # and none in the suit: one of the lead's kind from anywhere is accepted), a failed throw
+    # charged for its beaten units' cards and leading one card, its trick winners (a trump
+    # throw can be beaten). Play under it with Trump(..., botzone=True) tables.
+    tricks: str = "texts"
 
     # -- Declaring trump (§9). A declaration shows one level card, or both copies at once.
     # How overturns (反) rank: "ranked" (seed 002 §4: a pair of level cards or jokers,
     # ♦ < ♣ < ♥ < ♠ < small-joker pair < big-joker pair; a single falls to any pair of another
     # suit, a reinforced declaration or an overturn only to a higher pair) or "once" (seed 003
-    # (一)8: a pair of another suit over a single, once; a joker pair makes any suit no trump).
+    # (一)8: a pair of another suit over a single, once; a joker pair makes any suit no trump) or
+    # "once_any" (botzone, l. 376-394: one overturn, by any seat, the declarer too, with a pair
+    # of level cards of any suit, the standing one too, or of one joker for no trump).
     overturn: str = "ranked"
     # A joker pair may make the first declaration, for no trump (seed 003 (一)8 "可用一对大(小)怪
     # 报无主"); under seed 002 jokers only overturn.
     joker_pair_declares: bool = False
+    # A first declaration may show both copies of a level card at once (seed 002 §4 亮 + 加固,
+    # seed 003 a pair); botzone: one card only (l. 366-373).
+    declare_pair: bool = True
     # The declarer may show the second copy at a later draw (加固, seed 002 §4, seed 000 art. 5).
     reinforce: bool = True
     # Overturns at the draws, not only in the pass after the deal (seed 003 (一)7 "在抓牌过程中").
@@ -76,7 +98,8 @@ class Rules:
     # order, then 翻底 card by card), "forced" (seed 000 art. 5 强行报牌: the dealer, else the
     # partner, shows a level card; neither holds one: the team steps down and the next seat
     # deals), "turn_whole" (seed 003 (一)7: the first level card of the bottom, else a joker for
-    # no trump, else the suit of the highest card).
+    # no trump, else the suit of the highest card), "random" (botzone, l. 975-979: the dealer
+    # of a first round and the trump suit, one of the four, drawn at random).
     no_declaration: str = "ask_then_turn"
     # Who deals the first round: "declarer", the first to declare (seed 002 §4, seed 003 (一)6
     # "首先亮2的一家即为庄家"), or "fixed", the given seat (seed 000 art. 3 定庄).
@@ -98,7 +121,8 @@ class Rules:
     # as any round (seed 000 art. 16 "本副牌得0分（非违规方不做庄时得200分）"); "levels", the
     # dealer's team failing, the defenders take the deal without rising, the defenders failing,
     # the dealer's team rises 1 (seed 003 (四)4(a) "如坐庄方出错，则换庄，抓分方上台不升级；如抓
-    # 分方出错，则坐庄方升1级").
+    # 分方出错，则坐庄方升1级"); "one_level", the failing team's opponents rise 1, taking the
+    # deal when they defend (botzone, l. 68-93: the faulty seat scores -3, each opponent +1).
     forfeit_by: str = "points"
 
     def __post_init__(self) -> None:
@@ -155,6 +179,7 @@ class Rules:
                 f"got {validate.short(self.multiplier_cap)}"
             )
         validate.integer(self.throw_penalty, "Rules.throw_penalty", 0, 200, error=RulesError)
+        validate.integer(self.takeover_rise, "Rules.takeover_rise", 0, 1, error=RulesError)
         for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise RulesError(
@@ -164,6 +189,11 @@ class Rules:
         for name in FLAGS:
             value = validate.flag(getattr(self, name), f"Rules.{name}", error=RulesError)
             object.__setattr__(self, name, value)  # a NumPy bool stored as a bool
+        if self.overturn == "once_any" and self.reinforce:
+            raise RulesError(
+                "Rules.overturn 'once_any' lets the declarer overturn its own declaration: "
+                "reinforce must be false with it"
+            )
         validate.integer(
             self.revolution_points,
             "Rules.revolution_points",
@@ -179,7 +209,8 @@ class Rules:
 
     @staticmethod
     def preset(name: str) -> Rules:
-        """The rules of one rule text: "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003)."""
+        """The rules of one rule text, "v3" (seed 002), "match16" (seed 000), "bo3" (seed 003), or
+        "botzone" (the public copy of Botzone's Tractor judge, docs/design/botzone.md)."""
         if name not in PRESETS:
             variant = " (a variant's text is read by Rules.of)" if ":" in str(name) else ""
             raise RulesError(
@@ -307,6 +338,8 @@ class Rules:
         points = DECK_POINTS if dealer_fails else 0
         if self.forfeit_by == "levels":
             return points, Settlement(dealer_holds=not dealer_fails, rise=0 if dealer_fails else 1)
+        if self.forfeit_by == "one_level":
+            return points, Settlement(dealer_holds=not dealer_fails, rise=1)
         return points, self.settle(points)
 
     def advance(self, level: int, rise: int, held: bool) -> Advance:
@@ -340,11 +373,18 @@ class Rules:
             return (dealer + 1) % 4
         return (dealer + 2) % 4 if self.dealer_rotation == "partner" else dealer
 
+    def trump_of(self, trump: Trump | str) -> Trump:
+        """The Trump (or its text: 2S, 2NT) as these rules play it: a botzone trump
+        (Trump(..., botzone=True)) where they judge tricks by the botzone rules, else not."""
+        trump = Trump.of(trump)
+        botzone = self.tricks == "botzone"
+        return trump if trump.botzone == botzone else Trump(trump.level, trump.suit, botzone)
+
     def bottom_multiplier(self, play: Any, trump: Any) -> int:
         """Multiplier of the bottom's points when the defenders win the last trick (§7), from
         the largest unit of `play`, the play it is read from (multiplier_play): single ×2,
         pair ×4, tractor of k pairs ×2^(k+1), capped by multiplier_cap."""
-        return _engine.bottom_multiplier(self, play, Trump.of(trump))
+        return _engine.bottom_multiplier(self, play, self.trump_of(trump))
 
     def multiplier_play(self, trick: Any) -> Any:
         """The play of a last trick the defenders won that the bottom multiplier is read from:
@@ -419,15 +459,18 @@ def _whole(value: Any) -> bool:
 
 
 CHOICES = {
-    "overturn": ("ranked", "once"),
-    "no_declaration": ("ask_then_turn", "forced", "turn_whole"),
+    "multiplier_rule": ("doubling", "botzone"),
+    "tricks": ("texts", "botzone"),
+    "overturn": ("ranked", "once", "once_any"),
+    "no_declaration": ("ask_then_turn", "forced", "turn_whole", "random"),
     "first_dealer": ("declarer", "fixed"),
     "dealer_rotation": ("partner", "stay"),
     "multiplier_from": ("lead", "winner"),
-    "forfeit_by": ("points", "levels"),
+    "forfeit_by": ("points", "levels", "one_level"),
 }
 FLAGS = (
     "joker_pair_declares",
+    "declare_pair",
     "reinforce",
     "overturn_while_drawing",
     "steal_bottom",
@@ -464,6 +507,25 @@ PRESETS = {
         overturn_takes_deal=False,
         series=3,
         forfeit_by="levels",
+    ),
+    # As the public copy of Botzone's judge implements it (docs/design/botzone.md)
+    "botzone": Rules(
+        name="botzone",
+        step=40,
+        dealer_rises=((0, 3), (35, 2), (75, 1)),
+        rise_cap=3,
+        must_play=(),
+        throw_penalty=10,
+        takeover_rise=1,
+        multiplier_rule="botzone",
+        tricks="botzone",
+        overturn="once_any",
+        declare_pair=False,
+        reinforce=False,
+        overturn_while_drawing=True,
+        steal_bottom=False,
+        no_declaration="random",
+        forfeit_by="one_level",
     ),
 }
 

@@ -89,7 +89,7 @@ def declarable(hand: Cards, level: int, rules: Rules) -> list[tuple[Trump, Cards
     out = []
     for suit in (*reversed(SUITS), None):  # spades first: ties rank in this order
         try:
-            trump = Trump(level, suit)
+            trump = rules.trump_of(Trump(level, suit))
             out.append((trump, show_of(hand, trump, rules)))
         except ShengjiError:
             continue
@@ -370,7 +370,7 @@ def analyze_bury(
     world by world (0 for the best); `defender_points_mean`; `dealer_holds`, the share of
     worlds the dealer's team holds; `n`, the worlds; `by`, who proposed it."""
     rules = Rules.of(rules)
-    trump = trump_of(trump)
+    trump = rules.trump_of(trump)
     hand = hand_of(hand, HAND_SIZE + BOTTOM_SIZE, "the dealer's, the bottom taken up")
     worlds = validate.count(worlds, "worlds", 1, MAX_WORLDS)
     seed = validate.seed(seed)

@@ -45,7 +45,7 @@ from shengji.play.rounds import settle_forfeit
 from shengji.round._endgame import MAX_CARDS as EXACT_MAX_CARDS  # the solver's limit
 from shengji.round.rules import Rules
 from shengji.round.views import draw_worlds
-from shengji.studies.analyze import cards_of, hand_of, show_of, trump_of, trump_text
+from shengji.studies.analyze import cards_of, hand_of, show_of, trump_text
 from shengji.studies.stats import Samples, Sums
 
 __all__ = ["analyze_play", "analyze_round", "position"]
@@ -276,7 +276,7 @@ def position(
     not of 25 cards, a third copy of a card, a trump that seat cannot declare, a play out of
     turn or against the rules, plays that end the round."""
     rules = Rules.of(rules)
-    trump = trump_of(trump)
+    trump = rules.trump_of(trump)
     dealer = validate.seat(dealer, "dealer")
     levels = validate.levels((trump.level, trump.level) if levels is None else levels)
     if levels[dealer % 2] != trump.level:
