@@ -1,6 +1,7 @@
 """The botzone rules' kernels (shengji.core._botzone) against their reference on the judge's own
 positions (tests/golden/botzone_judge.json), and the protocol's cost a request: a seat's requests
-taken in one by one as the long-running mode brings them (tests/golden/botzone_transcripts.json)."""
+taken in one by one as the long-running mode brings them (tests/golden/botzone_transcripts.json),
+and what `shengji botzone` adds to a decision."""
 
 import json
 from pathlib import Path
@@ -8,8 +9,10 @@ from pathlib import Path
 import pytest
 
 import shengji as sj
-from shengji.bots.botzone import BotzoneSeat
+from shengji.bots.botzone import BotzoneSeat, read_input
 from shengji.core import _botzone
+from shengji.play._table import Table
+from shengji.play.botzone import RULES, seat_view
 from shengji.reference import botzone as reference
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -74,3 +77,31 @@ def bench_botzone_request(benchmark):
     benchmark.group = "botzone protocol (one request read and answered)"
     benchmark.extra_info.update(engine="core", items=sum(len(r) for r, _ in said))
     benchmark(replay_all)
+
+
+def bench_botzone_decision_overhead(benchmark):
+    """What `shengji botzone` adds to a decision in the long-running mode, the bot's own
+    weighing apart: the request line read, the seat's state taken in, the decision's view
+    built and made a table (Table.at_decision), the answer written. Bare requests as
+    Botzone brings them, answered as the judge's bots answered."""
+    said = [
+        ([json.dumps(r) for r in s["requests"]], s["responses"])
+        for game in GAMES
+        for s in game["seats"]
+    ]
+
+    def serve_all():
+        for lines, responses in said:
+            seat, done = BotzoneSeat(), []
+            for line, response in zip(lines, responses):
+                (request,), _ = read_input(line)
+                seat.add(request)
+                view = seat_view(seat, done)
+                if view is not None:
+                    Table.at_decision(RULES, view)
+                json.dumps({"response": response})
+                seat.answer(response)
+
+    benchmark.group = "botzone decision overhead (one request, long-running mode)"
+    benchmark.extra_info.update(engine="core", items=sum(len(r) for r, _ in said))
+    benchmark(serve_all)

@@ -7,7 +7,17 @@ The rules live in a native core (`shengji.core._core`) checked against a plain P
 # _startup first: the command line's Ctrl-C in the second the imports below take
 from shengji import _startup, cards, testing  # noqa: F401
 from shengji._version import __version__ as __version__
-from shengji.bots import Bot, BotSpec, Expert, ExternalBot, Greedy, Learned, Pimc, SearchBot
+from shengji.bots import (
+    Bot,
+    BotSpec,
+    BotzoneBot,
+    Expert,
+    ExternalBot,
+    Greedy,
+    Learned,
+    Pimc,
+    SearchBot,
+)
 from shengji.core._core import (
     LEAD_CAP,
     RANK_NAMES,
@@ -92,6 +102,7 @@ __all__ = [
     "BotSpec",
     "Expert",
     "ExternalBot",
+    "BotzoneBot",
     "Greedy",
     "Learned",
     "Pimc",

@@ -89,7 +89,7 @@ def plays_of(record):
     return [[str(p) for p in t.plays] for t in record.tricks]
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_a_shell_bot_plays_rounds_as_the_same_rule_in_python(shell_bot, preset):
     for seed in range(2):
         bots = [shell_bot, "greedy", shell_bot, "expert"]
@@ -308,7 +308,7 @@ def same_record(a, b):
     return a.to_dict() == b.to_dict()
 
 
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def test_an_illegal_answer_forfeits_for_the_team_that_deals_or_defends(tmp_path, preset):
     rules = sj.Rules.preset(preset)
     bot = python_bot(tmp_path, ILLEGAL, legal=True)  # its whole hand as its first play
@@ -320,7 +320,11 @@ def test_an_illegal_answer_forfeits_for_the_team_that_deals_or_defends(tmp_path,
         assert "answered" in f["reason"] and f["said"] in f["reason"]
         assert rec.defender_points == points and rec.multiplier == 0
         assert (points, rec.settlement) == rules.forfeited(dealing := points == 200)
-        want = {"points": rules.settle(points), "levels": (not dealing, 0 if dealing else 1)}
+        want = {
+            "points": rules.settle(points),
+            "levels": (not dealing, 0 if dealing else 1),
+            "one_level": (not dealing, 1),
+        }
         assert rec.settlement == want[rules.forfeit_by]
         assert same_record(sj.replay(rec), rec)
 
@@ -405,7 +409,7 @@ def test_forfeits_at_every_kind_of_decision_replay_and_settle_by_the_rule():
     rng = random.Random(5)
     decisions = Counter()
     for _ in range(100):
-        rules = sj.Rules.preset(rng.choice(["v3", "match16", "bo3"]))
+        rules = sj.Rules.preset(rng.choice(["v3", "match16", "bo3", "botzone"]))
         seed, dealer, first = rng.randrange(10**6), rng.randrange(4), rng.random() < 0.5
         levels = (rng.randrange(2, 15), rng.randrange(2, 15))
         failing, fail_at = rng.randrange(4), rng.choice([1, 2, 3, 5, 10, 25])
@@ -716,7 +720,7 @@ def same_round(a, b):
 @pytest.mark.slow
 @given(
     SERVED,
-    st.sampled_from(["v3", "match16", "bo3"]),
+    st.sampled_from(["v3", "match16", "bo3", "botzone"]),
     st.integers(0, 2**32),
     st.integers(0, 3),
     st.booleans(),

@@ -3,10 +3,11 @@
 plays by a club player's rules (expert: Expert), the search bot whose plays look ahead natively
 (pimc: Pimc, and search: one decision's rollouts), the learned bot whose plays a trained
 network chooses natively (learned: Learned and its network), a command in another process
-(external: ExternalBot), the bots' text forms (settings, text: bot_from_text, bot_text,
+(external: ExternalBot), a Botzone bot (botzone: BotzoneBot), the bots' text forms (settings, text: bot_from_text, bot_text,
 bot_label) and how each seat's bot reaches the engine (seats: resolve_bots). The native
 policies are in _policies, _expert and _learned."""
 
+from shengji.bots.botzone import BotzoneBot
 from shengji.bots.expert import Expert
 from shengji.bots.external import ExternalBot
 from shengji.bots.greedy import Greedy
@@ -26,6 +27,7 @@ __all__ = [
     "Pimc",
     "Learned",
     "ExternalBot",
+    "BotzoneBot",
     "TEXT_BOTS",
     "bot_from_text",
     "bot_text",

@@ -17,13 +17,30 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from shengji.bots.external import BotProcess, clipped, command_text
+from shengji.bots.external import (
+    SESSION,
+    BotProcess,
+    check_process_settings,
+    clipped,
+    command_text,
+)
 from shengji.core import jsontext
-from shengji.core.cards import BOTZONE_RANKS, DECK_SIZE, kind_name, kind_of_botzone_id
-from shengji.errors import BotzoneError
+from shengji.core._core import Cards
+from shengji.core.cards import (
+    BOTZONE_RANKS,
+    DECK_SIZE,
+    HAND_SIZE,
+    KIND_NAMES,
+    botzone_ids_of,
+    kind_name,
+    kind_of_botzone_id,
+    rank_of,
+)
+from shengji.errors import BotzoneError, ExternalBotError
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"  # ends a turn in the long-running mode
 STAGES = ("deal", "cover", "play")
@@ -301,3 +318,258 @@ class BotzoneProgram:
         if self.kept is not None:
             self.kept.close()
             self.kept = None
+
+
+@dataclass(frozen=True)
+class BotzoneBot:
+    """A Botzone Tractor bot (`cmd`, a command line: ["./mybot"]) as a player at our table,
+    under the `botzone` rules: its seat's draws, bottom and tricks are sent to it as Botzone's
+    judge sends them (requests of card ids, in either of Botzone's modes: the bot chooses), and
+    its answers taken as our answers. A program a seat for each round, as on Botzone. timeout:
+    a turn's seconds (the first turn twice that). A bot that exits, overruns its timeout,
+    prints what is not Botzone's output, or answers what the rules refuse fails the decision:
+    on_error "forfeit", its team forfeits the round (Rules.forfeited); "raise", the run stops
+    with an ExternalBotError (or an IllegalAction). Text form: `botzone:cmd=./mybot,timeout=2`."""
+
+    cmd: tuple[str, ...]
+    timeout: float = 1.0
+    on_error: str = "forfeit"
+
+    def __post_init__(self) -> None:
+        check_process_settings(self)
+
+    def __str__(self) -> str:
+        return f"botzone({command_text(self.cmd)})"
+
+
+STAGE_ORDER = {"declare": 0, "bury": 1, "play": 2}
+LEVEL_TEXT = {rank: text for text, rank in LEVEL_OF_TEXT.items()}
+
+
+class BotzoneSeatBot:
+    """One seat of a BotzoneBot, with the Bot methods. Each decision first sends the program
+    the requests the judge would have sent since the last one: the cards dealt to the seat
+    since, one a request (the rules offered no show at those draws, so each answer must pass),
+    the bottom (to the dealer), the tricks as the history the judge keeps (a failed throw as
+    the one card led); its answer to the last request is the decision's. Which of the cards
+    that reached the seat between two decisions came first, and which 8 of the dealer's were
+    the bottom, a seat's view does not say: they are sent in card order. A round begins where
+    the decisions go back (fewer cards drawn, fewer tricks): the program of the round before
+    is closed and a new one started, as Botzone runs one for a game."""
+
+    def __init__(self, bot: BotzoneBot, seat: int):
+        self.bot = bot
+        self.seat = seat
+        self.said: str | None = None  # the card text of the last answer
+        self.program: BotzoneProgram | None = None
+        self.moment: tuple[int, ...] = ()
+        self.start_round()
+
+    def declare(self, view: Any) -> Cards | None:
+        """A show of view.options, or None to pass."""
+        ids = self.turn(view)
+        return self.cards(ids) if ids else None
+
+    def revolt(self, view: Any) -> bool:
+        """No revolution in Botzone's game."""
+        return False
+
+    def bury(self, view: Any) -> Cards:
+        """Eight cards of the hand."""
+        return self.cards(self.turn(view))
+
+    def play(self, view: Any) -> Cards:
+        """A lead or a follow."""
+        ids = self.turn(view)
+        self.played[len(view.tricks)] = ids
+        return self.cards(ids)
+
+    def drop(self) -> None:
+        """After a failed decision: the program ended."""
+        self.close()
+
+    def close(self) -> None:
+        """End the round's program, if any."""
+        if self.program is not None:
+            self.program.close()
+            self.program = None
+
+    def start_round(self) -> None:
+        """No card dealt, no request sent; a program started at the first request."""
+        self.close()
+        self.requests: list[Any] = []
+        self.responses: list[Any] = []
+        self.own: dict[int, list[int]] = {}  # kind -> the ids dealt to this seat, in order
+        self.given: dict[tuple[int, int], list[int]] = {}  # (trick, seat) -> its play's ids
+        self.played: dict[int, list[int]] = {}  # trick -> the ids this seat answered
+        self.first_caller: int | None = None
+
+    def turn(self, view: Any) -> list[int]:
+        """The program's answer to this decision's request, the requests before it sent
+        first; ExternalBotError naming what went wrong."""
+        moment = (STAGE_ORDER[view.action], view.drawn, len(view.tricks), len(view.current))
+        if moment <= self.moment:
+            self.start_round()
+        self.moment = moment
+        try:
+            return self.answer(view)
+        except BotzoneError as e:
+            raise ExternalBotError(self.seat, view.action, self.said, f"{self.bot}: {e}") from None
+
+    def answer(self, view: Any) -> list[int]:
+        """The requests since the last decision sent, and the answer to this one's."""
+        held = Counter(view.hand)
+        for trick in view.tricks:
+            held += Counter(trick.plays[(self.seat - trick.leader) % 4])
+        if view.current and (self.seat - view.leader) % 4 < len(view.current):
+            held += Counter(view.current[(self.seat - view.leader) % 4])
+        for buried in getattr(view, "own_buries", ()):
+            held += Counter(buried)
+        dealt = Counter(kind_name(k) for k, ids in self.own.items() for _ in ids)
+        # In which order the seat drew them its view does not say; but the engine asks a seat
+        # at every draw where it may show, and it was not asked since its last answer: each
+        # card that could show (a level card, a joker) came as late as may be, and a card of
+        # the show offered now (the one whose draw offered it) last of all.
+        level = view.level if view.level is not None else view.levels[self.seat % 2]
+        offered = {card for option in view.options for card in option}
+        new = sorted(
+            (held - dealt).elements(),
+            key=lambda c: (
+                c in offered,
+                rank_of(KIND_NAMES.index(c)) in (None, level),
+                KIND_NAMES.index(c),
+            ),
+        )
+        to_deal = HAND_SIZE - sum(dealt.values())
+        deal, bottom = new[:to_deal], new[to_deal:]
+        last = view.action == "declare" and bool(deal)
+        for i, card in enumerate(deal):
+            # this seat's k-th card is the deal's draw 4k + (seat - first drawer) % 4 + 1
+            k = HAND_SIZE - to_deal + i
+            draw = 4 * k + (self.seat - view.first_drawer) % 4 + 1
+            ids = self.ask({"stage": "deal", "deliver": [self.deal(card)]}, view, draw)
+            if ids and not (last and i == len(deal) - 1):
+                raise BotzoneError(
+                    f"answered {card_text(ids)} to a card dealt where the rules offered no show"
+                )
+        if view.action == "declare":
+            return ids if last else []  # nothing dealt since its last answer: it passes
+        if view.action == "bury":
+            return self.ask({"stage": "cover", "deliver": [self.deal(c) for c in bottom]}, view)
+        return self.ask({"stage": "play", "history": self.history(view)}, view)
+
+    def ask(self, request: dict[str, Any], view: Any, draw: int | None = None) -> list[int]:
+        """Send one request (its "global" as it stood at `draw`, or now, and, the first,
+        "playerpos" added) and read the answer: card ids of this seat's, none played before."""
+        request["global"] = self.global_of(view, draw)
+        if not self.requests:
+            request["playerpos"] = self.seat
+        if self.program is None:
+            self.program = BotzoneProgram(self.bot.cmd, self.bot.timeout)
+            processes = SESSION.get()
+            if processes is not None:  # closed at the run's end
+                old = processes.pop((self.bot, self.seat), None)
+                if old is not None and old is not self.program:
+                    old.close()
+                processes[(self.bot, self.seat)] = self.program
+        self.requests.append(request)
+        ids = self.program.ask(self.requests, self.responses)
+        self.responses.append(ids)
+        self.said = card_text(ids) if ids else None
+        mine = {i for kind_ids in self.own.values() for i in kind_ids}
+        used = {i for play in self.played.values() for i in play}
+        bad = [i for i in ids if i not in mine or i in used]
+        if bad:
+            raise BotzoneError(f"answered {card_text(bad)} ({bad}): not in its hand")
+        return ids
+
+    def deal(self, card: str) -> int:
+        """The id of a card dealt to this seat: its kind's first id not dealt to it yet."""
+        kind = KIND_NAMES.index(card)
+        ids = self.own.setdefault(kind, [])
+        ids.append(next(i for i in botzone_ids_of(kind) if i not in ids))
+        return ids[-1]
+
+    def ids_of(self, trick: int, seat: int, cards: Any) -> list[int]:
+        """The ids of a play as the history shows it: this seat's as it answered them (a
+        failed throw's card among them), another seat's given once and kept."""
+        if (trick, seat) in self.given:
+            return self.given[(trick, seat)]
+        if seat == self.seat:
+            pool = list(self.played[trick])
+        else:  # the ids of each kind that this seat was not dealt nor another seat given
+            taken = {i for ids in self.given.values() for i in ids}
+            pool = [
+                i
+                for card in dict.fromkeys(cards)
+                for i in botzone_ids_of(KIND_NAMES.index(card))
+                if i not in self.own.get(KIND_NAMES.index(card), ()) and i not in taken
+            ]
+        out: list[int] = []
+        for card in cards:
+            out.append(next(i for i in pool if kind_name(kind_of_botzone_id(i)) == card))
+            pool.remove(out[-1])
+        self.given[(trick, seat)] = out
+        return out
+
+    def history(self, view: Any) -> list[Any]:
+        """[the last trick's plays, this trick's plays, their leaders], ids as the judge's."""
+        t = len(view.tricks)
+        leader = view.leader if view.leader is not None else self.seat
+        current = [self.ids_of(t, (leader + j) % 4, p) for j, p in enumerate(view.current)]
+        if not t:
+            return [[], current, leader, leader]
+        last = view.tricks[-1]
+        plays = [self.ids_of(t - 1, (last.leader + j) % 4, p) for j, p in enumerate(last.plays)]
+        return [plays, current, last.leader, leader]
+
+    def global_of(self, view: Any, draw: int | None = None) -> dict[str, Any]:
+        """The request's "global" as it stood when card `draw` was dealt (the shows made at
+        the draws before it), or now: the level, whether a show picks the banker, the banking
+        (l. 359-394), the defenders' points so far."""
+        shows = [
+            e
+            for e in view.shows
+            if e.deal == view.deal
+            and e.action in ("declare", "forced", "overturn")
+            and (draw is None or (e.when == "drawing" and e.at < draw))
+        ]
+        calls = [e for e in shows if e.action != "overturn"]
+        snatches = [e for e in shows if e.action == "overturn"]
+        if draw is None:
+            banker = -1 if view.dealer is None else view.dealer
+            trump = view.trump
+            major = "" if trump is None else (trump.suit or "n").lower()
+        else:
+            standing = (snatches or calls)[:1]
+            banker = -1 if view.first_round and not standing else view.dealer
+            if view.first_round and standing:
+                banker = standing[0].seat
+            major = ""
+            if standing:
+                card = str(standing[0].cards).split()[0]
+                major = "n" if card in ("SJ", "BJ") else card[-1].lower()
+        level = view.level if view.level is not None else view.levels[view.seat % 2]
+        out: dict[str, Any] = {
+            "level": LEVEL_TEXT[level],
+            "first_round": view.first_round,
+            "banking": {
+                "called": calls[0].seat if calls else -1,
+                "snatched": snatches[0].seat if snatches else -1,
+                "major": major,
+                "banker": -1 if banker is None else banker,
+            },
+        }
+        if view.action == "play":
+            defenders = (banker + 1) % 2
+            penalty = sum(
+                10 * t.charged * (1 if (t.leader - banker) % 2 == 0 else -1)
+                for t in view.tricks
+                if t.attempted is not None
+            )
+            out["total_score"] = view.points[defenders] + penalty
+        return out
+
+    def cards(self, ids: list[int]) -> Cards:
+        """The cards of these ids."""
+        return Cards(card_text(ids))

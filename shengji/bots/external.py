@@ -66,34 +66,42 @@ class ExternalBot:
     on_error: str = "forfeit"
 
     def __post_init__(self) -> None:
-        cmd = self.cmd
-        if isinstance(cmd, str) or not isinstance(cmd, (list, tuple)) or not cmd:
-            raise BotError(
-                f"ExternalBot.cmd must be a non-empty list of words (a command line: "
-                f'["python", "mybot.py"]), got {cmd!r}'
-            )
-        if not all(isinstance(w, str) and w and "\0" not in w for w in cmd):
-            raise BotError(f"ExternalBot.cmd: every word must be non-empty text, got {cmd!r}")
-        object.__setattr__(self, "cmd", tuple(cmd))
-        timeout = self.timeout
-        if (
-            isinstance(timeout, bool)
-            or not isinstance(timeout, (int, float))
-            or not (0 < timeout <= 3600)
-        ):
-            raise BotError(f"ExternalBot.timeout must be seconds in (0, 3600], got {timeout!r}")
-        object.__setattr__(self, "timeout", float(timeout))
+        check_process_settings(self)
         if self.mode not in MODES:
             raise BotError(f"ExternalBot.mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if not isinstance(self.legal, bool):
             raise BotError(f"ExternalBot.legal must be True or False, got {self.legal!r}")
-        if self.on_error not in ON_ERROR:
-            raise BotError(
-                f"ExternalBot.on_error must be one of {', '.join(ON_ERROR)}, got {self.on_error!r}"
-            )
 
     def __str__(self) -> str:
         return f"process({command_text(self.cmd)})"
+
+
+def check_process_settings(bot: Any) -> None:
+    """The settings a bot run as a process shares (an ExternalBot's, a BotzoneBot's), checked
+    and stored as they are kept: `cmd` a tuple of words, `timeout` a float; BotError naming the
+    bad one."""
+    name = type(bot).__name__
+    cmd = bot.cmd
+    if isinstance(cmd, str) or not isinstance(cmd, (list, tuple)) or not cmd:
+        raise BotError(
+            f"{name}.cmd must be a non-empty list of words (a command line: "
+            f'["python", "mybot.py"]), got {cmd!r}'
+        )
+    if not all(isinstance(w, str) and w and "\0" not in w for w in cmd):
+        raise BotError(f"{name}.cmd: every word must be non-empty text, got {cmd!r}")
+    object.__setattr__(bot, "cmd", tuple(cmd))
+    timeout = bot.timeout
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not (0 < timeout <= 3600)
+    ):
+        raise BotError(f"{name}.timeout must be seconds in (0, 3600], got {timeout!r}")
+    object.__setattr__(bot, "timeout", float(timeout))
+    if bot.on_error not in ON_ERROR:
+        raise BotError(
+            f"{name}.on_error must be one of {', '.join(ON_ERROR)}, got {bot.on_error!r}"
+        )
 
 
 def command_text(cmd: tuple[str, ...]) -> str:
@@ -478,7 +486,9 @@ TOKENS = itertools.count()  # this process's bot processes, numbered
 LIVE: set[BotProcess] = set()  # the bot processes not yet closed
 
 
-SESSION: ContextVar[dict[tuple[ExternalBot, int], BotProcess] | None] = ContextVar(
+# the processes of a run by (bot, seat): an ExternalBot's BotProcess, a BotzoneBot's
+# BotzoneProgram; each closed at the run's end
+SESSION: ContextVar[dict[tuple[Any, int], Any] | None] = ContextVar(
     "shengji_bot_processes", default=None
 )
 
@@ -492,7 +502,7 @@ def bot_processes() -> Iterator[None]:
     if SESSION.get() is not None:
         yield
         return
-    processes: dict[tuple[ExternalBot, int], BotProcess] = {}
+    processes: dict[tuple[Any, int], Any] = {}
     token = SESSION.set(processes)
     try:
         yield

@@ -7,6 +7,7 @@ import dataclasses
 import os
 from typing import Any
 
+from shengji.bots.botzone import BotzoneBot, BotzoneSeatBot
 from shengji.bots.expert import Expert
 from shengji.bots.external import ExternalBot, ExternalSeat
 from shengji.bots.greedy import Greedy
@@ -32,10 +33,12 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
     """(engine specs, the bot objects answered in Python or None, names) for the four seats:
     `bots` is one bot for every seat or four, each a built-in bot's name or text form
     (bot_from_text), a Greedy, an Expert, a Learned, a SearchBot, an ExternalBot (asked in
-    Python, as an ExternalSeat of its seat) or a Python Bot."""
+    Python, as an ExternalSeat of its seat), a BotzoneBot (a BotzoneSeatBot of its seat) or a
+    Python Bot."""
     seats = (
         [bots] * 4
-        if isinstance(bots, (str, Greedy, Expert, Learned, ExternalBot)) or is_search_bot(bots)
+        if isinstance(bots, (str, Greedy, Expert, Learned, ExternalBot, BotzoneBot))
+        or is_search_bot(bots)
         else (list(bots) if isinstance(bots, (list, tuple)) else [])
     )
     if len(seats) != 4:
@@ -56,6 +59,10 @@ def resolve_bots(bots: Any) -> tuple[list[BotSpec], list[Any], list[str]]:
         elif isinstance(bot, ExternalBot):
             specs.append(BotSpec.python())
             objects.append(ExternalSeat(bot, seat))
+            names.append(str(bot))
+        elif isinstance(bot, BotzoneBot):
+            specs.append(BotSpec.python())
+            objects.append(BotzoneSeatBot(bot, seat))
             names.append(str(bot))
         elif is_search_bot(bot):
             specs.append(bot.spec())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shengji.bots.botzone import BotzoneBot
 from shengji.bots.expert import Expert
 from shengji.bots.external import ExternalBot, command_text, split_command, split_outside_quotes
 from shengji.bots.greedy import Greedy
@@ -24,13 +25,16 @@ TEXT_BOTS = (
     "search",
     "learned",
     "process",
+    "botzone",
 )  # bots with a text form ("greedy": Greedy(); "search": Pimc.sharp(); "process:cmd=...":
-# an ExternalBot)
+# an ExternalBot; "botzone:cmd=...": a BotzoneBot)
 
 BUILTIN = (Greedy, Expert, Pimc, Learned)  # the bots with settings in text
 
 
-def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot | str:
+def bot_from_text(
+    text: str,
+) -> Greedy | Expert | Pimc | Learned | ExternalBot | BotzoneBot | str:
     """A bot from its text form, the name and then its settings after a colon, separated by
     commas or colons: `random`, `greedy`, `greedy:call=patient,patience=5,bury=voids,
     revolt=false`, `greedy:bury=low:patience=3`, `pimc:rollouts=200`, `search` (Pimc.sharp(),
@@ -38,8 +42,9 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
     `learned` (the shipped network), `learned:path=ckpt.npz`, `expert:late_pairs=false,void_risk=3`
     (expert, pimc, search and learned also take the greedy settings of their shows and bury:
     `pimc:rollouts=200,call=eager`; a pimc's `bury` is its own), `process:cmd=python
-    mybot.py,timeout=2` (an ExternalBot: process_from_text). "random" comes back as the
-    name. A BotError names the bad name, key or value."""
+    mybot.py,timeout=2` (an ExternalBot: process_from_text), `botzone:cmd=./mybot` (a
+    BotzoneBot, the same way). "random" comes back as the name. A BotError names the bad name,
+    key or value."""
     if not isinstance(text, str):
         raise BotError(f"a bot's text must be a string, got {text!r}")
     name, colon, rest = text.partition(":")
@@ -50,8 +55,8 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
             f"{', '.join(TEXT_BOTS)} (settings after a colon: "
             "greedy:call=eager,patience=5)"
         )
-    if name == "process":
-        return process_from_text(text, rest)
+    if name in PROCESSES:
+        return process_from_text(text, rest, PROCESSES[name])
     settings = validate.settings_text(text, rest, "bot", error=BotError) if colon else {}
     if name == "random":
         if settings or colon:
@@ -77,13 +82,26 @@ def bot_from_text(text: str) -> Greedy | Expert | Pimc | Learned | ExternalBot |
         raise BotError(f"bot {text!r}: {e}") from None
 
 
-def process_from_text(text: str, rest: str) -> ExternalBot:
+# the bots run as processes, by the name of their text form
+PROCESSES: dict[str, type[ExternalBot] | type[BotzoneBot]] = {
+    "process": ExternalBot,
+    "botzone": BotzoneBot,
+}
+
+
+def process_from_text(
+    text: str, rest: str, kind: type[ExternalBot] | type[BotzoneBot] = ExternalBot
+) -> ExternalBot | BotzoneBot:
     """The ExternalBot of a text form
     `process:cmd=...,timeout=...,mode=...,legal=...,on_error=...` (`rest`: what follows the
-    colon): settings separated by commas or colons outside quotes,
+    colon), or the BotzoneBot (`kind`) of `botzone:cmd=...,timeout=...,on_error=...`:
+    settings separated by commas or colons outside quotes,
     cmd split into words as a POSIX shell does (shlex), so that a comma or a colon of the
     command is quoted: `process:cmd=shengji serve-bot 'greedy:call=eager'`."""
-    known = {"cmd": "str", "timeout": "float", "mode": "str", "legal": "bool", "on_error": "str"}
+    name = "process" if kind is ExternalBot else "botzone"
+    known = {"cmd": "str", "timeout": "float", "on_error": "str"}
+    if kind is ExternalBot:
+        known.update(mode="str", legal="bool")
     settings: dict[str, str] = {}
     for item in split_outside_quotes(rest, ",:") if rest.strip() else ():
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -94,13 +112,13 @@ def process_from_text(text: str, rest: str) -> ExternalBot:
             )
         if key not in known:
             raise BotError(
-                f"bot {text!r}: unknown setting {key!r}; process takes {', '.join(known)}"
+                f"bot {text!r}: unknown setting {key!r}; {name} takes {', '.join(known)}"
             )
         if key in settings:
             raise BotError(f"bot {text!r}: {key} is set twice")
         settings[key] = value
     if "cmd" not in settings:
-        raise BotError(f"bot {text!r}: process needs cmd=the command line")
+        raise BotError(f"bot {text!r}: {name} needs cmd=the command line")
     values: dict[str, Any] = {"cmd": split_command(settings.pop("cmd"))}
     if "timeout" in settings:
         try:
@@ -113,7 +131,7 @@ def process_from_text(text: str, rest: str) -> ExternalBot:
         if key in settings:
             values[key] = settings.pop(key)
     try:
-        return ExternalBot(**values)
+        return kind(**values)
     except ValueError as e:
         raise BotError(f"bot {text!r}: {e}") from None
 
@@ -136,14 +154,15 @@ def bot_text(bot: Any) -> str:
         bot = bot_from_text(bot)
         if isinstance(bot, str):
             return bot
-    if isinstance(bot, ExternalBot):
-        default = ExternalBot(bot.cmd)
+    if isinstance(bot, (ExternalBot, BotzoneBot)):
+        default = type(bot)(bot.cmd)
+        name = "process" if isinstance(bot, ExternalBot) else "botzone"
         changed = [
             f"{k}={str(v).lower() if isinstance(v, bool) else v}"
             for k in ("timeout", "mode", "legal", "on_error")
-            if (v := getattr(bot, k)) != getattr(default, k)
+            if hasattr(bot, k) and (v := getattr(bot, k)) != getattr(default, k)
         ]
-        return ",".join([f"process:cmd={command_text(bot.cmd)}", *changed])
+        return ",".join([f"{name}:cmd={command_text(bot.cmd)}", *changed])
     if isinstance(bot, BUILTIN):
         return str(bot.text())
     raise BotError(
@@ -162,7 +181,7 @@ def bot_label(bot: Any) -> str:
         if isinstance(bot, builtin):
             # the built-in class's own __str__: a subclass's override does not name it
             return str(vars(builtin)["__str__"](bot))
-    if isinstance(bot, ExternalBot) or is_search_bot(bot):
+    if isinstance(bot, (ExternalBot, BotzoneBot)) or is_search_bot(bot):
         return str(bot)
     return type(bot).__name__
 

@@ -399,6 +399,15 @@ def serve_bot(args: argparse.Namespace) -> None:
     serve(args.spec, sys.stdin, sys.stdout)
 
 
+def botzone(args: argparse.Namespace) -> None:
+    """One of our bots as a Botzone Tractor bot, over standard input and output."""
+    if sys.stdout is None:  # started with its output closed: no reader, as a closed pipe
+        raise BrokenPipeError
+    from shengji.play.botzone import run
+
+    run(args.bot, sys.stdin, sys.stdout, keep_running=not args.simple)
+
+
 def ladder(args: argparse.Namespace) -> None:
     """Every pair of bots in duplicate: the payoff cross-table and the standings."""
     with needs("shengji ladder", "study"):
@@ -466,4 +475,5 @@ COMMANDS = {
     "replay": replay,
     "view": view,
     "serve-bot": serve_bot,
+    "botzone": botzone,
 }

@@ -23,7 +23,7 @@ DESCRIPTION = (
     "saved one or write it as a web page, run a Monte Carlo study, a duplicate duel of two bots, or analyse "
     "one hand's bury or trump, or the plays of a round."
 )
-RULES = "a preset, v3, match16 or bo3, or a variant: v3:throw_penalty=20 (default v3)"
+RULES = "a preset, v3, match16, bo3 or botzone, or a variant: v3:throw_penalty=20 (default v3)"
 SEED = cli_type(seed, "--seed")
 WORKERS = cli_type(count, "--workers", high=1024)
 # each bot with a text form (shengji.bots.TEXT_BOTS) as the help texts show it: its text form,
@@ -36,6 +36,7 @@ BOT_FORMS = {
     "search": ("search", "the sharper pimc, the strongest: slow", False),
     "learned": ("learned:path=ckpt.npz", "a network; learned: the shipped one", True),
     "process": ("process:cmd=./mybot", "a program on the external-bot protocol", False),
+    "botzone": ("botzone:cmd=./mybot", "a Botzone Tractor bot (botzone rules)", False),
 }
 
 
@@ -125,6 +126,7 @@ def build_parser() -> Parser:
     add_replay(sub)
     add_view(sub)
     add_serve_bot(sub)
+    add_botzone(sub)
     return parser
 
 
@@ -699,6 +701,27 @@ def add_view(sub: Any) -> None:
         default=None,
         metavar="FILE",
         help="the page to write (default: the record's name with .html)",
+    )
+
+
+def add_botzone(sub: Any) -> None:
+    """`shengji botzone --bot SPEC`."""
+    p = sub.add_parser(
+        "botzone",
+        help="one of our bots as a Botzone Tractor bot, over stdin and stdout",
+        description="Play one seat of Botzone's Tractor game (the botzone rules: "
+        "docs/design/botzone.md) as a greedy or an expert bot: read Botzone's JSON input on "
+        "standard input and answer with card ids. By default in Botzone's long-running "
+        "mode (each answer followed by >>>BOTZONE_REQUEST_KEEP_RUNNING<<<, each later "
+        "request read alone); --simple answers one turn from the whole input and ends.",
+    )
+    p.add_argument(
+        "--bot", required=True, help="the bot's text form: greedy or expert, with their settings"
+    )
+    p.add_argument(
+        "--simple",
+        action="store_true",
+        help="Botzone's simple mode: answer one turn from the whole input, then end",
     )
 
 

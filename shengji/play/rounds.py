@@ -14,6 +14,7 @@ import numpy as np
 
 from shengji._optional import needs
 from shengji.bots import is_search_bot, resolve_bots
+from shengji.bots.botzone import BotzoneSeatBot
 from shengji.bots.external import ExternalSeat, bot_processes
 from shengji.core import validate
 from shengji.core._core import Cards, follow_error, to_masks
@@ -149,7 +150,7 @@ def answer_seat(
     try:
         ask_python_bot(table, rules, levels, bot, what, seat)
     except (ExternalBotError, IllegalAction) as e:
-        if not (isinstance(bot, ExternalSeat) and bot.bot.on_error == "forfeit"):
+        if not (isinstance(bot, (ExternalSeat, BotzoneSeatBot)) and bot.bot.on_error == "forfeit"):
             raise
         bot.drop()
         if isinstance(e, ExternalBotError):
@@ -268,6 +269,8 @@ def view_of(
         table=table.knowledge(TABLE),
         deal=s["deal"],
         turn=seat if turn == -1 else turn,
+        first_drawer=s["first_drawer"],
+        first_round=s["first_round"],
     )
 
 

@@ -55,6 +55,9 @@ class View:
     deal: int = 0  # which deal of the round (redeals count up)
     turn: int | None = None  # the seat deciding now (this one, unless the view is taken
     #                                for another seat; None when the round is over)
+    first_drawer: int = 0  # the seat that drew the deal's first card (seat q's k-th card, from
+    #                        0, is draw 4k + (q - first_drawer) % 4 + 1)
+    first_round: bool = False  # a first round: a declaration may pick the dealer
 
     @property
     def lead(self) -> Cards | None:
@@ -200,6 +203,8 @@ VIEW_FIELDS = (
     "drawn",
     "deal",
     "turn",
+    "first_drawer",
+    "first_round",
     "shows",
     "show",
     "options",
