@@ -4,7 +4,7 @@ same bots play natively, a Botzone bot in C in both modes, failing bots forfeiti
 to `shengji botzone`."""
 
 import json
-import logging
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -74,6 +74,34 @@ def test_botzone_bots_have_a_text_form_and_settings():
         sj.BotzoneBot(["x"], timeout=0)
     with pytest.raises(sj.BotError, match="BotzoneBot.on_error"):
         sj.BotzoneBot(["x"], on_error="ignore")
+    with pytest.raises(sj.BotError, match="plays under the botzone rules"):
+        sj.play_round("v3", bots=[sj.BotzoneBot(["x"]), "greedy", "greedy", "greedy"])
+
+
+@pytest.mark.slow
+def test_shengji_botzone_match_writes_records_view_opens(tmp_path):
+    ours = f"{shlex.quote(sys.executable)} -m shengji botzone --bot "
+    args = ["--bot", ours + "greedy", "--bot", ours + "expert"] * 2
+    run = subprocess.run(
+        [sys.executable, "-m", "shengji", "botzone-match", *args, "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "match 0: team" in run.stdout and "won" in run.stdout.splitlines()[-1]
+    record = json.loads((tmp_path / "match-0.json").read_text())
+    match = sj.replay_match(record)
+    assert all(r.forfeit is None for r in match.rounds)
+    assert all(r.rules == sj.Rules.preset("botzone") for r in match.rounds)
+    page = tmp_path / "match-0.html"
+    viewed = subprocess.run(
+        [sys.executable, "-m", "shengji", "view", str(tmp_path / "match-0.json"), "-o", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert viewed.returncode == 0 and page.stat().st_size > 10_000
 
 
 @pytest.fixture(scope="module")
@@ -87,15 +115,14 @@ def tiny_bot(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["once", "keep"])
-def test_a_c_bot_at_our_table_in_both_modes(tiny_bot, tmp_path, mode, caplog):
+def test_a_c_bot_at_our_table_in_both_modes(tiny_bot, tmp_path, mode):
     # it passes at every card and buries what it is given, then answers a play with nothing:
     # its team forfeits the round at its first play, as the judge faults it
     log = tmp_path / "input"
     bot = sj.BotzoneBot([tiny_bot, mode, str(log)], timeout=2.0)
-    with caplog.at_level(logging.WARNING, "shengji.forfeit"):
-        rec = sj.play_round("botzone", seed=4, bots=[bot, "greedy", "greedy", "greedy"], dealer=0)
+    rec = sj.play_round("botzone", seed=4, bots=[bot, "greedy", "greedy", "greedy"], dealer=0)
     assert rec.forfeit["seat"] == 0 and rec.forfeit["decision"] == "play"
-    assert "a lead holds at least one card" in rec.forfeit["reason"] or rec.forfeit["trick"]
+    assert "a lead holds at least one card" in rec.forfeit["reason"]  # it deals, so leads
     assert rec.settlement == sj.Rules.preset("botzone").forfeited(True)[1]
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     requests = lines if mode == "once" else [lines[0]["requests"][0], *lines[1:]]
@@ -122,12 +149,11 @@ def python_bot(source):
         ("print('{\"response\": [0]}')", "not in its hand"),
     ],
 )
-def test_a_failing_botzone_bot_forfeits(source, reason, caplog):
+def test_a_failing_botzone_bot_forfeits(source, reason):
     bot = sj.BotzoneBot(python_bot(source), timeout=0.5)
-    with caplog.at_level(logging.WARNING, "shengji.forfeit"):
-        rec = sj.play_round("botzone", seed=1, bots=[bot, "greedy", "greedy", "greedy"], dealer=1)
+    rec = sj.play_round("botzone", seed=1, bots=[bot, "greedy", "greedy", "greedy"], dealer=1)
     assert rec.forfeit["seat"] == 0 and reason in rec.forfeit["reason"]
-    assert "forfeit" in caplog.text
+    assert rec.settlement == sj.Rules.preset("botzone").forfeited(rec.dealer % 2 == 0)[1]
     raising = sj.BotzoneBot(python_bot(source), timeout=0.5, on_error="raise")
     with pytest.raises(sj.ExternalBotError, match=reason):
         sj.play_round("botzone", seed=1, bots=[raising, "greedy", "greedy", "greedy"], dealer=1)

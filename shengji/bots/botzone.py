@@ -40,7 +40,7 @@ from shengji.core.cards import (
     kind_of_botzone_id,
     rank_of,
 )
-from shengji.errors import BotzoneError, ExternalBotError
+from shengji.errors import BotError, BotzoneError, ExternalBotError
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"  # ends a turn in the long-running mode
 STAGES = ("deal", "cover", "play")
@@ -407,6 +407,11 @@ class BotzoneSeatBot:
     def turn(self, view: Any) -> list[int]:
         """The program's answer to this decision's request, the requests before it sent
         first; ExternalBotError naming what went wrong."""
+        if view.rules.tricks != "botzone" or view.rules.overturn != "once_any":
+            raise BotError(
+                f"{self.bot} plays under the botzone rules (a Botzone bot knows no other), "
+                f"not {view.rules}"
+            )
         moment = (STAGE_ORDER[view.action], view.drawn, len(view.tricks), len(view.current))
         if moment <= self.moment:
             self.start_round()

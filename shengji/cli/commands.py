@@ -408,6 +408,33 @@ def botzone(args: argparse.Namespace) -> None:
     run(args.bot, sys.stdin, sys.stdout, keep_running=not args.simple)
 
 
+def botzone_match(args: argparse.Namespace) -> None:
+    """Whole matches of four Botzone bots under the botzone rules, a record each."""
+    from shengji.bots.external import split_command
+
+    if len(args.bot) not in (1, 4):
+        raise ArgumentError(f"--bot: one bot or four, got {len(args.bot)}")
+    bots = [
+        sj.BotzoneBot(split_command(cmd), timeout=args.timeout, on_error=args.on_error)
+        for cmd in args.bot
+    ]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    wins = [0, 0]
+    for i in range(args.matches):
+        match = sj.play_match(
+            "botzone", seed=sj.round_seed(args.seed, i), bots=bots * (4 // len(bots))
+        )
+        path = write_text(out / f"match-{i}.json", json.dumps(match.to_dict(), ensure_ascii=False))
+        forfeits = sum(r.forfeit is not None for r in match.rounds)
+        wins[match.winner] += 1
+        print(
+            f"match {i}: team {match.winner} won in {len(match.rounds)} rounds"
+            f"{f', {forfeits} forfeited' if forfeits else ''}: {path}"
+        )
+    print(f"team 0 (seats 0, 2) won {wins[0]}, team 1 (seats 1, 3) won {wins[1]}")
+
+
 def ladder(args: argparse.Namespace) -> None:
     """Every pair of bots in duplicate: the payoff cross-table and the standings."""
     with needs("shengji ladder", "study"):
@@ -476,4 +503,5 @@ COMMANDS = {
     "view": view,
     "serve-bot": serve_bot,
     "botzone": botzone,
+    "botzone-match": botzone_match,
 }

@@ -127,6 +127,7 @@ def build_parser() -> Parser:
     add_view(sub)
     add_serve_bot(sub)
     add_botzone(sub)
+    add_botzone_match(sub)
     return parser
 
 
@@ -722,6 +723,52 @@ def add_botzone(sub: Any) -> None:
         "--simple",
         action="store_true",
         help="Botzone's simple mode: answer one turn from the whole input, then end",
+    )
+
+
+def add_botzone_match(sub: Any) -> None:
+    """`shengji botzone-match --bot CMD`."""
+    p = sub.add_parser(
+        "botzone-match",
+        help="whole matches of Botzone Tractor bots, judged here",
+        description="Play whole matches (levels 2 to A) of four Botzone Tractor bots under the "
+        "botzone rules, our engine their judge (docs/design/botzone.md): a bot builder's "
+        "offline test. Each bot is a command line speaking Botzone's protocol, in either of "
+        "its modes; one of ours is `shengji botzone --bot expert`. Each match's record is "
+        "written to --out as JSON (shengji view shows it); a bot that fails forfeits its "
+        "round, named on the standard error.",
+    )
+    p.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="CMD",
+        help="a bot's command line, given once (every seat) or four times (seats 0 to 3)",
+    )
+    p.add_argument(
+        "--matches",
+        type=cli_type(count, "--matches", high=10**6),
+        default=1,
+        help="matches to play (default 1); match i is seeded round_seed(seed, i)",
+    )
+    p.add_argument("--seed", type=SEED, default=0, help="seed (default 0)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=1.0,
+        help="seconds a bot's turn may take, its first twice that (default 1)",
+    )
+    p.add_argument(
+        "--on-error",
+        choices=("forfeit", "raise"),
+        default="forfeit",
+        help="a failing bot forfeits its round (default) or stops the run",
+    )
+    p.add_argument(
+        "--out",
+        default="botzone-matches",
+        metavar="DIR",
+        help="the folder the match records are written to (default botzone-matches)",
     )
 
 
