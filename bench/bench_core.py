@@ -79,11 +79,11 @@ def batch():
         "hands": masks(f[0] for f in FOLLOWS),
         "leads": masks(f[1] for f in FOLLOWS),
         "plays": masks(f[2] for f in FOLLOWS),
-        "trumps": np.tile(np.array([f[3].code for f in FOLLOWS], dtype=np.int8), REPEAT),
+        "trumps": np.tile(np.array([f[3].code for f in FOLLOWS], dtype=np.int16), REPEAT),
         "tricks": np.ascontiguousarray(
             np.tile(np.stack([sj.to_masks(r["plays"]) for r in ROWS]), (REPEAT, 1, 1))
         ),
-        "trick_trumps": np.tile(np.array([r["trump"].code for r in ROWS], dtype=np.int8), REPEAT),
+        "trick_trumps": np.tile(np.array([r["trump"].code for r in ROWS], dtype=np.int16), REPEAT),
     }
 
 

@@ -10,7 +10,7 @@ ROUNDS = {"random": 5_000, "greedy": 2_000, "expert": 2_000}
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy", "expert"])
-@pytest.mark.parametrize("preset", ["v3", "match16", "bo3"])
+@pytest.mark.parametrize("preset", ["v3", "match16", "bo3", "botzone"])
 def bench_rounds(benchmark, preset, bot):
     """Deal with declarations and overturns (and 抄底, revolutions, redeals where the preset
     has them), the bottom, every trick with throw checks, the bottom multiplier and settlement,

@@ -377,15 +377,20 @@ cdef inline int follow_check(const TrumpTable* t, const LeadShape* shape, CardSe
     return shape_code(t, shape, suit_cards, play)
 
 
-cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
+cdef inline int texts_follow_code(const TrumpTable* t, CardSet hand, CardSet lead,
+                                  CardSet play) noexcept nogil:
+    """follow_code by the rule texts (§4), inline in the batch loop."""
     cdef LeadShape shape
-    cdef int rc
-    if t.botzone:
-        return bz_follow_code(t, hand, lead, play)
-    rc = lead_shape(t, lead, &shape)
+    cdef int rc = lead_shape(t, lead, &shape)
     if rc < 0:
         return rc
     return follow_check(t, &shape, hand, lead, play)
+
+
+cdef int follow_code(const TrumpTable* t, CardSet hand, CardSet lead, CardSet play) noexcept nogil:
+    if t.botzone:
+        return bz_follow_code(t, hand, lead, play)
+    return texts_follow_code(t, hand, lead, play)
 
 
 cdef int follow_shaped(const TrumpTable* t, const LeadShape* shape_of_lead, CardSet hand,
@@ -1923,31 +1928,51 @@ cdef inline int check_rows(const uint64_t[:, ::1] a, Py_ssize_t n, str name) exc
     return 0
 
 
+cdef inline Py_ssize_t follow_rows(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
+                                   const uint64_t[:, ::1] plays, const int16_t[::1] codes,
+                                   int8_t[::1] res, int* bad, bint judged) noexcept nogil:
+    """batch_follow_codes' loop: each row's verdict into res; the row of the first bad input
+    (its code in bad), or -1. Inline twice, with judged constant: without a botzone table in
+    the batch the loop holds the texts' check alone (its branch to the judge's cost a sixth)."""
+    cdef Py_ssize_t i
+    cdef const TrumpTable* t
+    cdef int rc
+    for i in range(hands.shape[0]):
+        rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i)) \
+            or check_cardset(row(plays, i))
+        if rc == 0:
+            t = &TABLES[codes[i]]
+            if judged and t.botzone:
+                rc = bz_follow_code(t, row(hands, i), row(leads, i), row(plays, i))
+            else:
+                rc = texts_follow_code(t, row(hands, i), row(leads, i), row(plays, i))
+        if rc < 0:
+            bad[0] = rc
+            return i
+        res[i] = <int8_t>rc
+    return -1
+
+
 def batch_follow_codes(const uint64_t[:, ::1] hands, const uint64_t[:, ::1] leads,
                        const uint64_t[:, ::1] plays, trumps):
     """Follow verdicts for n positions: an int8 array, 0 legal, else the FOLLOW_* rule broken
     (1 count, 2 not in hand, 3 suit, 4 tractor, 5 pairs). Inputs are (n, 2) uint64 masks (see
     to_masks) and one Trump or n trump codes. Bad input raises PlayError naming the row."""
-    cdef Py_ssize_t n = hands.shape[0], i, bad_row = -1
+    cdef Py_ssize_t n = hands.shape[0], bad_row
     check_rows(leads, n, "leads")
     check_rows(plays, n, "plays")
     check_rows(hands, n, "hands")
     codes_arr = trump_codes(trumps, n)
     cdef const int16_t[::1] codes = codes_arr
+    cdef bint judged = n > 0 and codes_arr.max() >= NUM_TRUMPS
     out = np.empty(n, dtype=np.int8)
     cdef int8_t[::1] res = out
-    cdef int rc, bad = 0
+    cdef int bad = 0
     with nogil:
-        for i in range(n):
-            rc = check_cardset(row(hands, i)) or check_cardset(row(leads, i)) \
-                or check_cardset(row(plays, i))
-            if rc == 0:
-                rc = follow_code(&TABLES[codes[i]], row(hands, i), row(leads, i), row(plays, i))
-            if rc < 0:
-                bad = rc
-                bad_row = i
-                break
-            res[i] = <int8_t>rc
+        if judged:
+            bad_row = follow_rows(hands, leads, plays, codes, res, &bad, True)
+        else:
+            bad_row = follow_rows(hands, leads, plays, codes, res, &bad, False)
     if bad:
         raise_bad(bad, f"row {bad_row}")
     return out

@@ -353,7 +353,9 @@ cdef inline void log_event(Game* g, int seat, int what, int kind, int count) noe
 
 cdef void set_trump(Game* g, int suit) noexcept nogil:
     g.trump_suit = suit
-    g.table = trump_table((g.level - 2) * 5 + suit + (NUM_TRUMPS if g.rules.tricks_botzone else 0))
+    # the botzone rules judge tricks on the trump's twin table (code + NUM_TRUMPS)
+    g.table = trump_table((g.level - 2) * 5 + suit
+                          + (NUM_TRUMPS if g.rules.tricks_botzone else 0))
 
 
 cdef void take_show(Game* g, CardSet shown) noexcept nogil:
