@@ -1,4 +1,5 @@
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -56,3 +57,12 @@ def engine(request):
 @pytest.fixture
 def spades7():
     return sj.Trump(7, "S")
+
+
+@pytest.fixture(scope="session")
+def tiny_bot(tmp_path_factory):
+    """tests/botzone/tiny_bot.c built: a Botzone bot in C, in either mode."""
+    exe = tmp_path_factory.mktemp("botzone") / "tiny_bot"
+    source = Path(__file__).parent / "botzone" / "tiny_bot.c"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    return str(exe)

@@ -104,15 +104,6 @@ def test_shengji_botzone_match_writes_records_view_opens(tmp_path):
     assert viewed.returncode == 0 and page.stat().st_size > 10_000
 
 
-@pytest.fixture(scope="module")
-def tiny_bot(tmp_path_factory):
-    """tests/botzone/tiny_bot.c built: a Botzone bot in C, in either mode."""
-    exe = tmp_path_factory.mktemp("botzone") / "tiny_bot"
-    source = Path(__file__).parent / "botzone" / "tiny_bot.c"
-    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
-    return str(exe)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["once", "keep"])
 def test_a_c_bot_at_our_table_in_both_modes(tiny_bot, tmp_path, mode):

@@ -3,7 +3,6 @@ public judge played (tests/golden/botzone_transcripts.json), and its bad input."
 
 import copy
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -111,15 +110,6 @@ def test_bad_requests_and_answers_are_named():
 
 
 # -- Botzone bots run here (BotzoneProgram) -------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def tiny_bot(tmp_path_factory):
-    """tests/botzone/tiny_bot.c built: a Botzone bot in C, in either mode."""
-    exe = tmp_path_factory.mktemp("botzone") / "tiny_bot"
-    source = Path(__file__).parent / "botzone" / "tiny_bot.c"
-    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
-    return str(exe)
 
 
 def banker_seat(game):
