@@ -189,3 +189,19 @@ def test_shengji_botzone_answers_both_modes():
 def test_shengji_botzone_names_bad_input(line, message):
     run = serve([line], "--simple")
     assert run.returncode != 0 and message in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_a_botzone_bot_s_failed_throws_keep_its_other_cards():
+    # it throws all of its longest category each lead; the judge's history shows the one card
+    # led, and the program goes on with the rest of the throw in hand
+    thrower = sj.BotzoneBot(
+        [sys.executable, str(Path(__file__).parent / "botzone" / "thrower.py")], timeout=10.0
+    )
+    failed = 0
+    for seed in range(4):
+        rec = sj.play_round("botzone", seed=seed, bots=[thrower, "greedy"] * 2, dealer=seed % 4)
+        assert rec.forfeit is None
+        sj.testing.check_record(rec)
+        failed += sum(t.attempted is not None and t.leader % 2 == 0 for t in rec.tricks)
+    assert failed >= 3

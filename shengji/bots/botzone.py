@@ -353,9 +353,10 @@ class BotzoneSeatBot:
     the bottom (to the dealer), the tricks as the history the judge keeps (a failed throw as
     the one card led); its answer to the last request is the decision's. Which of the cards
     that reached the seat between two decisions came first, and which 8 of the dealer's were
-    the bottom, a seat's view does not say: they are sent in card order. A round begins where
-    the decisions go back (fewer cards drawn, fewer tricks): the program of the round before
-    is closed and a new one started, as Botzone runs one for a game."""
+    the bottom, a seat's view does not say: those that could show come last (see answer). A
+    failed throw leaves its other cards in the program's hand, as the judge does. A round
+    begins where the decisions go back (fewer cards drawn, fewer tricks): the program of the
+    round before is closed and a new one started, as Botzone runs one for a game."""
 
     def __init__(self, bot: BotzoneBot, seat: int):
         self.bot = bot
@@ -402,7 +403,6 @@ class BotzoneSeatBot:
         self.own: dict[int, list[int]] = {}  # kind -> the ids dealt to this seat, in order
         self.given: dict[tuple[int, int], list[int]] = {}  # (trick, seat) -> its play's ids
         self.played: dict[int, list[int]] = {}  # trick -> the ids this seat answered
-        self.first_caller: int | None = None
 
     def turn(self, view: Any) -> list[int]:
         """The program's answer to this decision's request, the requests before it sent
@@ -482,7 +482,15 @@ class BotzoneSeatBot:
         self.responses.append(ids)
         self.said = card_text(ids) if ids else None
         mine = {i for kind_ids in self.own.values() for i in kind_ids}
-        used = {i for play in self.played.values() for i in play}
+        # the ids it played as the round has them: of a failed throw, the card led alone
+        plays = [(t, trick.leader, trick.plays) for t, trick in enumerate(view.tricks)]
+        plays.append((len(view.tricks), view.leader, view.current))
+        used = {
+            i
+            for t, leader, trick_plays in plays
+            if leader is not None and (self.seat - leader) % 4 < len(trick_plays)
+            for i in self.ids_of(t, self.seat, trick_plays[(self.seat - leader) % 4])
+        }
         bad = [i for i in ids if i not in mine or i in used]
         if bad:
             raise BotzoneError(f"answered {card_text(bad)} ({bad}): not in its hand")
