@@ -180,7 +180,11 @@ def run_locally(
                 pending[pool.submit(chunk, *job, **options)] = job[2]
         while pending:
             check_stop()
-            done, _ = wait(pending, PROGRESS_POLL_S, FIRST_COMPLETED)
+            # held: a signal raised while wait() takes the futures' locks one by one left some
+            # taken, and the pool's thread, failing them, then waited on them forever (a duel
+            # hung after Ctrl-C); it is acted on at most PROGRESS_POLL_S later
+            with held_signals():
+                done, _ = wait(pending, PROGRESS_POLL_S, FIRST_COMPLETED)
             read_reports()
             for future in done:
                 save(pending.pop(future), future.result())
