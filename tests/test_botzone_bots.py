@@ -160,6 +160,7 @@ def serve(lines, *flags):
     )
 
 
+@pytest.mark.slow
 def test_shengji_botzone_answers_both_modes():
     said = GAMES[0]["seats"][0]
     requests = said["requests"]
@@ -177,6 +178,7 @@ def test_shengji_botzone_answers_both_modes():
     assert all(json.loads(line)["response"] == [] for line in out[0::3])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "line, message",
     [

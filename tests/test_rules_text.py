@@ -8,7 +8,7 @@ import re
 import pytest
 from bots import PassiveBot
 from browser import Browser, find_chromium
-from hypothesis import given, settings
+from hypothesis import given
 from strategies import rules
 
 import shengji as sj
@@ -27,7 +27,6 @@ def test_a_preset_is_its_name(name):
 
 
 @given(rules())
-@settings(max_examples=300)
 def test_every_rules_reads_back_from_its_text(r):
     text = r.text()
     assert sj.Rules.from_text(text) == r and sj.Rules.of(text) == r
