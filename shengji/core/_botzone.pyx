@@ -3,11 +3,9 @@
 # penalty, follows, winners and the bottom's multiplier, for a trump given as the rule texts'
 # (its botzone table is used). The kernels live in _core, which answers by them for a botzone
 # table; shengji.reference.botzone is their plain reference.
-from libc.stdint cimport int64_t
-
 from shengji.core._core cimport (
-    CardSet, TrumpTable, BzUnits, BZ_SINGLE, BZ_PAIR, BZ_TRACTOR, BZ_THROW, NUM_TRUMPS,
-    as_set, table_of, trump_table, raise_bad, check_lead, bz_kind, bz_units, bz_check_throw,
+    CardSet, TrumpTable, BzUnits, BZ_SINGLE, BZ_PAIR, BZ_TRACTOR, BZ_THROW,
+    as_set, table_of, trump_table, table_code, raise_bad, check_lead, bz_kind, bz_units, bz_check_throw,
     bz_multiplier,
 )
 
@@ -20,7 +18,7 @@ KIND_NAMES = {BZ_SINGLE: "single", BZ_PAIR: "pair", BZ_TRACTOR: "tractor", BZ_TH
 
 
 cdef const TrumpTable* botzone_table(object trump) except NULL:
-    return trump_table(table_of(trump).code % NUM_TRUMPS + NUM_TRUMPS)
+    return trump_table(table_code(table_of(trump).code, True))
 
 
 def botzone_trump(trump):

@@ -308,6 +308,12 @@ cdef inline int trump_code(int level, int suit) noexcept nogil:
     return (level - 2) * 5 + (4 if suit < 0 else suit)
 
 
+cdef inline int table_code(int code, bint botzone) noexcept nogil:
+    """The code of trump `code`'s table (0..129) with tricks judged by the texts or by the
+    botzone rules (its twin, NUM_TRUMPS further)."""
+    return code % NUM_TRUMPS + (NUM_TRUMPS if botzone else 0)
+
+
 cdef const TrumpTable* trump_table(int code) noexcept nogil
 # the Python layer's readers: a card set of Cards or card text, the table of a Trump or its text,
 # and a kernel's BAD_* code raised as its error

@@ -147,7 +147,7 @@ def _build_tables():
     for botzone in range(2):
         for level in range(2, 15):
             for suit in range(-1, 4):
-                code = trump_code(level, suit) + botzone * NUM_TRUMPS
+                code = table_code(trump_code(level, suit), botzone)
                 build_table(&TABLES[code], level, suit, code, botzone)
 
 
@@ -1589,7 +1589,7 @@ cdef class Trump:
             raise TrumpError(f"unknown trump suit {suit!r}: use S, H, C, D or None (no trump)")
         if not isinstance(botzone, bool):
             raise TrumpError(f"botzone is True or False, got {botzone!r}")
-        self.table = trump_table(trump_code(lv, s) + (NUM_TRUMPS if botzone else 0))
+        self.table = trump_table(table_code(trump_code(lv, s), botzone))
         self.level = lv
         self.suit = None if s < 0 else SUIT_LETTERS[s]
 

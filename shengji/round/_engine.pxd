@@ -10,7 +10,7 @@ from libc.string cimport memcpy, memcmp
 from shengji.core._core cimport (
     CardSet, TrumpTable, PlayBuffer, LeadShape, ALL_KINDS, JOKER_KINDS, SHENGJI_DEBUG,
     card_count, restrict, difference, union_of, ctz, suit_of, suit_kinds, rank_kinds,
-    follow_code, play_rank, outranks, winner_of, bz_kind, BZ_PAIR, BZ_TRACTOR, NUM_TRUMPS,
+    follow_code, play_rank, outranks, winner_of, bz_kind, BZ_PAIR, BZ_TRACTOR,
 )
 from shengji.core._deal cimport Rng, DECK_SIZE
 

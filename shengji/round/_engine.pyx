@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 from shengji.core._core cimport (
     CardSet, TrumpTable, NUM_KINDS, SMALL_JOKER, BIG_JOKER, BAD_LEAD_EMPTY, SHENGJI_DEBUG,
     ALL_KINDS, JOKER_KINDS, rank_kinds, kind_of, suit_of, rank_of, suit_kinds, trump_table, check_cardset, throw_verdict, winner_of, points_raw, lead_shape,
-    shaped_key, one_kind_shape, play_rank, bz_multiplier, NUM_TRUMPS,
+    shaped_key, one_kind_shape, play_rank, bz_multiplier, table_code,
     decompose_raw, card_count, is_subset, union_of, difference, restrict, ctz,
 )
 from shengji.core._deal cimport rng_seed, rng_below, shuffle_deck, Rng, DECK_SIZE, BOTTOM_SIZE
@@ -353,9 +353,7 @@ cdef inline void log_event(Game* g, int seat, int what, int kind, int count) noe
 
 cdef void set_trump(Game* g, int suit) noexcept nogil:
     g.trump_suit = suit
-    # the botzone rules judge tricks on the trump's twin table (code + NUM_TRUMPS)
-    g.table = trump_table((g.level - 2) * 5 + suit
-                          + (NUM_TRUMPS if g.rules.tricks_botzone else 0))
+    g.table = trump_table(table_code((g.level - 2) * 5 + suit, g.rules.tricks_botzone))
 
 
 cdef void take_show(Game* g, CardSet shown) noexcept nogil:
