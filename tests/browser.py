@@ -34,6 +34,19 @@ def find_chromium() -> str | None:
     return next((p for p in map(shutil.which, NAMES) if p), None)
 
 
+def chromium() -> str:
+    """The Chromium the browser tests run: skipped without one, failed under CI=true."""
+    import pytest
+
+    executable = find_chromium()
+    if executable is None:
+        why = "no chromium on PATH (bash tools/setup-tests.sh installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI: {why}")
+        pytest.skip(why)
+    return executable
+
+
 class Browser:
     """One headless Chromium, one page. Use as a context manager."""
 
@@ -134,10 +147,11 @@ class Browser:
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
 
-    def open(self, path: Path, fragment: str = "") -> None:
-        """Open a file and wait until it has loaded (from about:blank, so that another
-        fragment of the page open loads the page again and its script reads the fragment)."""
-        page = path.resolve().as_uri()
+    def open(self, path: Path | str, fragment: str = "") -> None:
+        """Open a file (or an address) and wait until it has loaded (from about:blank, so
+        that another fragment of the page open loads the page again and its script reads the
+        fragment)."""
+        page = path if isinstance(path, str) else path.resolve().as_uri()
         self.send("Page.navigate", url="about:blank")
         self.events.clear()
         self.send("Page.navigate", url=page + (f"#{fragment}" if fragment else ""))
@@ -164,6 +178,21 @@ class Browser:
         finally:
             self.session = page
             self.send("Target.detachFromTarget", sessionId=session["sessionId"])
+
+    @contextmanager
+    def tab(self) -> Iterator[None]:
+        """Within the block, a second tab of the browser is the page evaluated and opened;
+        closed after."""
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        session = self.send("Target.attachToTarget", targetId=target, flatten=True)
+        first, self.session = self.session, session["sessionId"]
+        try:
+            for domain in ("Page", "Runtime", "Log"):
+                self.send(f"{domain}.enable")
+            yield
+        finally:
+            self.session = first
+            self.send("Target.closeTarget", targetId=target)
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (JSON-able)."""

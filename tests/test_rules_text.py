@@ -7,7 +7,7 @@ import re
 
 import pytest
 from bots import PassiveBot
-from browser import Browser, find_chromium
+from browser import Browser, chromium
 from hypothesis import given
 from strategies import rules
 
@@ -196,10 +196,7 @@ def test_the_viewer_header_names_the_variant(tmp_path):
     data = page_rules(sj.render_html(match))
     assert data["match"]["rules"] == "bo3:series=1"
     assert {r["rules"] for r in data["rounds"]} == {"bo3:series=1"}
-    executable = find_chromium()
-    if executable is None:
-        pytest.skip("no chromium on PATH (bash tools/setup-tests.sh installs it)")
-    with Browser(executable) as b:
+    with Browser(chromium()) as b:
         b.open(sj.view(rec, tmp_path / "round.html"))
         title = b.evaluate("document.getElementById('title').textContent")
     assert title == f"rules {VARIANT}, seed 2"

@@ -9,7 +9,6 @@ import dataclasses
 import html
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from browser import Browser, find_chromium
+from browser import Browser, chromium
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -378,13 +377,7 @@ def test_the_page_needs_nothing_from_outside():
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = find_chromium()
-    if executable is None:
-        why = "no chromium on PATH (bash tools/setup-tests.sh installs it)"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI: {why}")
-        pytest.skip(why)
-    with Browser(executable) as b:
+    with Browser(chromium()) as b:
         b.send("Network.enable")
         yield b
 

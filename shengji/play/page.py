@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 ANNOTATION_KEYS = ("trick", "seat", "levels", "points", "best")
 TEMPLATE = "viewer.html"
 DATA_MARK = "/*DATA*/null"
+STYLE_MARK, CARDS_MARK = "/*STYLE*/", "/*CARDS*/"  # where page_with_assets puts them
 FRAME_HEIGHT = 760  # px: a round's table and side panel (its trick table scrolls inside)
 
 
@@ -57,10 +58,21 @@ def match_page(match: MatchRecord, notes: list[Any] | None = None) -> str:
 
 def page(data: dict[str, Any]) -> str:
     """viewer.html with the page's data (match_data's, or a round's) inline."""
-    template = resources.files(__package__).joinpath(TEMPLATE).read_text(encoding="utf-8")
+    template = page_with_assets(
+        resources.files(__package__).joinpath(TEMPLATE).read_text(encoding="utf-8")
+    )
     # no "<" inside the <script> element: "</script>" in a text would end it early
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     return template.replace(DATA_MARK, text, 1)
+
+
+def page_with_assets(template: str) -> str:
+    """A page's template with the table's style (table.css) and the card drawing
+    (cards.js) that the viewer and the play page share put inline: a page needs no file."""
+    for mark, name in ((STYLE_MARK, "table.css"), (CARDS_MARK, "cards.js")):
+        asset = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+        template = template.replace(mark, asset, 1)
+    return template
 
 
 def framed(page: str) -> str:

@@ -6,7 +6,9 @@ shengji replay and the viewer show them (a JSON path, tricks[i], from 0)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol
+
+import numpy as np
 
 from shengji import reference as ref
 from shengji.bots import BotSpec
@@ -20,6 +22,8 @@ from shengji.play._table import Table
 from shengji.play.records import MatchRecord, RoundRecord, match_advance
 from shengji.play.rounds import settle_forfeit
 from shengji.reference import botzone
+from shengji.round.history import Event, Trick
+from shengji.round.rules import Rules
 
 
 def difference(recorded: Any, replayed: Any, path: str) -> str | None:
@@ -206,24 +210,50 @@ def replay_table(record: RoundRecord) -> tuple[Table, list, list]:
             deck = record_deck(record.condition, seed, dealer)
         except ValueError as e:
             raise ShengjiError(f"replay: condition: {e}") from None
-    table = Table(
-        record.rules, seed, dealer, levels, record.first_round, [BotSpec.python()] * 4, deck
-    )
+    table = answered_table(record.rules, seed, dealer, levels, record.first_round, deck)
     if table.deck(0) != record.deals[0]:
         raise ShengjiError(
             f"replay: the first deal differs from the one seed {seed} gives"
             + ("" if deck is None else " under the record's condition")
         )
-    shows = [
+    return table, answered_shows(record.events), list(record.buries)
+
+
+def answered_table(
+    rules: Rules,
+    seed: int,
+    dealer: int,
+    levels: tuple[int, int],
+    first_round: bool,
+    deck: np.ndarray | None = None,
+) -> Table:
+    """A table of a round every seat of which is answered from Python (replay_step): the
+    table a replay, and an analysis of a recorded round, play on."""
+    return Table(rules, seed, dealer, levels, first_round, [BotSpec.python()] * 4, deck)
+
+
+def answered_shows(events: tuple[Event, ...]) -> list[Event]:
+    """The events that answer a seat's decision (a show or a revolution), for replay_step."""
+    return [
         e
-        for e in record.events
+        for e in events
         if e.action in ("declare", "reinforce", "overturn", "forced", "revolution")
     ]
-    return table, shows, list(record.buries)
+
+
+class Played(Protocol):
+    """What replay_step reads of a record: its tricks and its forfeit (a RoundRecord, or a
+    round's tricks so far)."""
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]: ...
+
+    @property
+    def forfeit(self) -> dict | None: ...
 
 
 def replay_step(
-    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
+    table: Table, record: Played, shows: list, buries: list, what: str, seat: int
 ) -> None:
     """The recorded answer to the table's pending decision given; ShengjiError where the
     rules refuse it."""
@@ -303,7 +333,7 @@ def unasked(shows: list, buries: list) -> None:
 
 
 def replay_answer(
-    table: Table, record: RoundRecord, shows: list, buries: list, what: str, seat: int
+    table: Table, record: Played, shows: list, buries: list, what: str, seat: int
 ) -> int:
     """Give the table the recorded answer to its pending decision; the refusal code or 0.
     Passes are not recorded: a show or revolution recorded for this seat at this moment is
@@ -341,7 +371,7 @@ def replay_answer(
     )
 
 
-def recorded_play(record: RoundRecord, table: Table) -> Cards | None:
+def recorded_play(record: Played, table: Table) -> Cards | None:
     """The play the record makes at the table's pending play (a throw as it was tried; in
     the trick a forfeit ended, the answer its forfeit recorded), or None where it has none."""
     s = table.state()

@@ -48,6 +48,9 @@ __all__ = [
     "simulate_rounds",
     "play_columns",
     "ask_python_bot",
+    "give_answer",
+    "next_round",
+    "match_of",
     "answer_seat",
     "settle_forfeit",
     "view_of",
@@ -142,13 +145,22 @@ FORFEITS = logging.getLogger("shengji.forfeit")  # a line for each round forfeit
 
 
 def answer_seat(
-    table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str, seat: int
+    table: Table,
+    rules: Rules,
+    levels: tuple[int, int],
+    bot: Any,
+    what: str,
+    seat: int,
+    answers: list | None = None,
 ) -> dict | None:
     """ask_python_bot, except where an external bot set to forfeit (ExternalBot.on_error)
     fails the decision: its process is dropped and its team forfeits the round
-    (forfeit_round). The round's forfeit (RoundRecord.forfeit), or None."""
+    (forfeit_round). The round's forfeit (RoundRecord.forfeit), or None. The answer the
+    table took is appended to `answers`, if given."""
     try:
-        ask_python_bot(table, rules, levels, bot, what, seat)
+        answer = ask_python_bot(table, rules, levels, bot, what, seat)
+        if answers is not None:
+            answers.append(answer)
     except (ExternalBotError, IllegalAction) as e:
         if not (isinstance(bot, (ExternalSeat, BotzoneSeatBot)) and bot.bot.on_error == "forfeit"):
             raise
@@ -198,19 +210,28 @@ def settle_forfeit(table: Table, seat: int) -> None:
 
 def ask_python_bot(
     table: Table, rules: Rules, levels: tuple[int, int], bot: Any, what: str, seat: int
-) -> None:
+) -> Any:
     """Ask the seat's Python bot (or a search bot, for what its kind asks) and give its answer
-    to the table; IllegalAction naming the seat, the action and the rule when it is refused."""
+    to the table, which it returns; IllegalAction naming the seat, the action and the rule
+    when it is refused."""
     view = view_of(table, rules, levels, what, seat)
-    action = view.action
-    answer = bot.choose(view, table) if is_search_bot(bot) else getattr(bot, action)(view)
+    answer = bot.choose(view, table) if is_search_bot(bot) else getattr(bot, view.action)(view)
+    give_answer(table, view, answer)
+    return answer
+
+
+def give_answer(table: Table, view: View, answer: Any) -> None:
+    """Give the table the answer of the seat deciding at `view` (a bool for a revolution,
+    cards or their text otherwise, None to pass a show); IllegalAction naming the seat, the
+    action and the rule when it is refused, the round left as it was."""
+    seat, action = view.seat, view.action
     cards: Cards | None = None
-    if what == "revolt":
+    if action == "revolt":
         if not isinstance(answer, bool):
             raise IllegalAction(seat, action, f"answer True or False, got {answer!r}")
         code = table.answer(None, answer)
     else:
-        if answer is not None or what != "show":
+        if answer is not None or action != "declare":
             try:
                 cards = answer if isinstance(answer, Cards) else Cards(answer)
             except (CardError, TypeError) as e:
@@ -224,9 +245,9 @@ def ask_python_bot(
             reason = table.refusal(code)
             held = Counter(view.hand)
             missing = [c for c, n in Counter(cards or ()).items() if n > held[c]]
-            if what in ("bury", "play") and missing:
+            if action in ("bury", "play") and missing:
                 reason += ": " + " ".join(missing)
-        shown = "pass" if what in ("show", "revolt") and not answer else str(answer)
+        shown = "pass" if action in ("declare", "revolt") and not answer else str(answer)
         raise IllegalAction(seat, action, f"{shown}: {reason}")
 
 
@@ -311,27 +332,46 @@ def play_match(
 def played_match(rules: Rules, seed: int, bots: Any, max_rounds: int) -> MatchRecord:
     """play_match of checked arguments."""
     rounds: list[RoundRecord] = []
-    levels_after: list[tuple[int, int]] = []
-    games: list[int] = []
-    while max(games.count(0), games.count(1)) * 2 <= rules.series:
-        levels = (2, 2)
-        dealer, first = 0, True
-        while True:
-            if len(rounds) == max_rounds:
-                raise ShengjiError(f"the match did not end in {max_rounds} rounds")
-            rec = play_round(rules, round_seed(seed, len(rounds)), bots, dealer, levels, first)
-            levels, won = match_advance(rules, levels, rec)
-            rounds.append(rec)
-            levels_after.append(levels)
-            if won is not None:
-                games.append(won)
-                break
+    while (start := next_round(rules, rounds)) is not None:
+        if len(rounds) == max_rounds:
+            raise ShengjiError(f"the match did not end in {max_rounds} rounds")
+        dealer, levels, first = start
+        rounds.append(play_round(rules, round_seed(seed, len(rounds)), bots, dealer, levels, first))
+    return match_of(rules, seed, rounds)
+
+
+def next_round(rules: Rules, rounds: list[RoundRecord]) -> tuple[int, tuple[int, int], bool] | None:
+    """How a match's next round starts after `rounds` (the match's so far, in order): (dealer,
+    levels, first_round), or None once a team has won the match. A game starts from levels
+    (2, 2) with a first round dealt by seat 0; under Rules.series > 1 (bo3) games follow until
+    a team has won a majority."""
+    dealer, levels, first, games = 0, (2, 2), True, []
+    for rec in rounds:
+        levels, won = match_advance(rules, levels, rec)
+        if won is None:
             dealer, first = rules.next_dealer(rec.dealer, rec.settlement.dealer_holds), False
+        else:
+            games.append(won)
+            dealer, levels, first = 0, (2, 2), True
+    if max(games.count(0), games.count(1)) * 2 > rules.series:
+        return None
+    return dealer, levels, first
+
+
+def match_of(rules: Rules, seed: int, rounds: list[RoundRecord]) -> MatchRecord:
+    """The match record of a whole match's rounds (next_round says it is over)."""
+    levels, after, games = (2, 2), [], []
+    for rec in rounds:
+        levels, won = match_advance(rules, levels, rec)
+        after.append(levels)
+        if won is not None:
+            games.append(won)
+            levels = (2, 2)
     return MatchRecord(
         rules=rules,
         seed=seed,
         rounds=tuple(rounds),
-        levels=tuple(levels_after),
+        levels=tuple(after),
         games=tuple(games),
         winner=max((0, 1), key=games.count),
     )

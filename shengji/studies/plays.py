@@ -529,41 +529,9 @@ def analyze_round(
             trick = len(table.tricks())
             made = recorded_play(rec, table)
             assert made is not None  # replay checked every play up to the forfeit
-            # sampled before the candidates: the bot's choice among them is made in the first
-            places = sample(table, worlds, decision_seed(seed, trick, who))
-            plays, legal = candidates_of(
-                table, max_candidates, made, bot_choice(table, specs, places[0])
-            )
-            levels, points, low, high = 0.0, 0.0, None, None
-            best: Cards | None = None
-            if len(plays) > 1:
-                out = played_out(table, plays, places, specs, workers)
-                levels, points, low, high, top = out.cost(plays.index(made))
-                # a play as good as the best in levels and points has no better play
-                best = None if levels == 0 and points == 0 else out.plays[top]
-            rows.append(
-                [
-                    trick,
-                    who,
-                    str(made),
-                    best and str(best),
-                    levels,
-                    low,
-                    high,
-                    points,
-                    len(plays),
-                    legal,
-                ]
-            )
-            notes.append(
-                {
-                    "trick": trick,
-                    "seat": who,
-                    "levels": levels,
-                    "points": points,
-                    "best": best and str(best),
-                }
-            )
+            cost = play_cost(table, made, worlds, specs, seed, max_candidates, workers)
+            rows.append([trick, who, str(made), *cost])
+            notes.append(cost_note(trick, who, cost))
             if progress:
                 progress(1)
         replay_step(table, rec, shows, buries, what, who)
@@ -578,6 +546,39 @@ def analyze_round(
     for column in ("best", "ci_low", "ci_high"):
         frame[column] = pd.Series([row[ROUND_COLUMNS.index(column)] for row in rows], dtype=object)
     return frame, data
+
+
+def play_cost(
+    table: Table,
+    made: Cards,
+    worlds: int,
+    specs: list,
+    seed: int,
+    max_candidates: int = MAX_CANDIDATES,
+    workers: int = 1,
+) -> tuple[str | None, float, float | None, float | None, float, int, int]:
+    """What the pending play `made` costs at `table`, as analyze_round weighs each play: (the
+    best play's text, None where `made` is as good; the cost in levels, its 95% interval
+    (None where 0 by definition), in points; the candidates played out, the legal plays),
+    in `worlds` worlds of the seat's knowledge seeded by decision_seed(seed, trick, seat)."""
+    trick, who = len(table.tricks()), pending_seat(table)
+    # sampled before the candidates: the bot's choice among them is made in the first
+    places = sample(table, worlds, decision_seed(seed, trick, who))
+    plays, legal = candidates_of(table, max_candidates, made, bot_choice(table, specs, places[0]))
+    levels, points, low, high = 0.0, 0.0, None, None
+    best: Cards | None = None
+    if len(plays) > 1:
+        out = played_out(table, plays, places, specs, workers)
+        levels, points, low, high, top = out.cost(plays.index(made))
+        # a play as good as the best in levels and points has no better play
+        best = None if levels == 0 and points == 0 else out.plays[top]
+    return None if best is None else str(best), levels, low, high, points, len(plays), legal
+
+
+def cost_note(trick: int, seat: int, cost: tuple) -> dict[str, Any]:
+    """A play_cost as the viewer's annotation of one play (docs/manual/viewer.md)."""
+    best, levels, _, _, points = cost[:5]
+    return {"trick": trick, "seat": seat, "levels": levels, "points": points, "best": best}
 
 
 def decision_seed(seed: int, trick: int, seat: int) -> int:
