@@ -392,6 +392,34 @@ def view(args: argparse.Namespace) -> None:
     print(f"written: {out}")
 
 
+def play(args: argparse.Namespace) -> None:
+    """A seat played in the browser (sj.play_in_browser), until Ctrl-C."""
+    with needs("shengji play", "play"):
+        from shengji.live.server import play_in_browser
+    if args.resume is None:
+        out = Path(args.out or f"shengji-play-{args.rules.split(':')[0]}-{args.seed}")
+        if (out / "game.json").exists():
+            raise ArgumentError(
+                f"{out} holds a game already: --resume {out} goes on with it, or name "
+                "another folder with --out"
+            )
+    server = play_in_browser(
+        args.rules,
+        bots_from_text(args.bots),
+        args.seat,
+        args.match,
+        args.seed,
+        None if args.resume else out,
+        args.port,
+        open_browser=not args.no_browser,
+        resume=args.resume,
+        coach_worlds=args.coach_worlds,
+    )
+    print(f"shengji play: {server.url}", flush=True)
+    print(f"the game is saved in {server.game.out}; Ctrl-C stops the server", flush=True)
+    server.wait()
+
+
 def serve_bot(args: argparse.Namespace) -> None:
     """One of our bots on the external-bot protocol, over standard input and output."""
     if sys.stdout is None:  # started with its output closed: no reader, as a closed pipe
@@ -501,6 +529,7 @@ COMMANDS = {
     "demo": demo,
     "replay": replay,
     "view": view,
+    "play": play,
     "serve-bot": serve_bot,
     "botzone": botzone,
     "botzone-match": botzone_match,

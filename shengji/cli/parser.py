@@ -15,7 +15,7 @@ from shengji.bots import TEXT_BOTS
 from shengji.bots.external import end_bot_processes
 from shengji.cli.commands import COMMANDS, DUEL_DEALS
 from shengji.core.stopping import STOP_SIGNALS
-from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, seed
+from shengji.core.validate import MAX_RUN_DEALS, cli_type, count, integer, seed
 from shengji.studies.backends import stopping_on_signals
 
 DESCRIPTION = (
@@ -125,6 +125,7 @@ def build_parser() -> Parser:
     add_analyze(sub)
     add_replay(sub)
     add_view(sub)
+    add_play(sub)
     add_serve_bot(sub)
     add_botzone(sub)
     add_botzone_match(sub)
@@ -702,6 +703,60 @@ def add_view(sub: Any) -> None:
         default=None,
         metavar="FILE",
         help="the page to write (default: the record's name with .html)",
+    )
+
+
+def add_play(sub: Any) -> None:
+    """`shengji play`."""
+    p = sub.add_parser(
+        "play",
+        help="play a seat yourself in the browser, bots at the others, a coach beside",
+        description="Serve a table on 127.0.0.1 and open it in the browser: you play --seat "
+        "(the deal card by card with its shows, the bury, every trick) against --bots, a "
+        "round or with --match a whole match. The coach weighs each of your plays (after "
+        "each trick, or at the round's end) against the best, in levels and points, and a "
+        "hint shows what the search would play. Every round is saved in --out as a record "
+        "(shengji view, replay and analyze round open it); --resume DIR goes on with a game "
+        "saved there. Ctrl-C stops the server, the game saved. Needs the play extra.",
+    )
+    p.add_argument("--rules", default="v3", help=RULES)
+    p.add_argument(
+        "--bots",
+        default="expert",
+        metavar="SPEC",
+        help="a bot for the three other seats, or three comma-separated in seat order "
+        f"(default expert; search plays stronger and slower): {bots_help()}",
+    )
+    p.add_argument(
+        "--seat",
+        type=cli_type(count, "--seat", low=0, high=3),
+        default=0,
+        help="your seat, 0..3 (default 0)",
+    )
+    p.add_argument("--match", action="store_true", help="a whole match from levels 2")
+    p.add_argument("--seed", type=SEED, default=0, help="the deal's seed (default 0)")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="the folder the game is saved in (default shengji-play-RULES-SEED)",
+    )
+    p.add_argument("--resume", default=None, metavar="DIR", help="go on with the game saved in DIR")
+    p.add_argument(
+        "--port",
+        type=cli_type(integer, "--port", low=0, high=65535),
+        default=0,
+        help="the port (default: a free one)",
+    )
+    p.add_argument(
+        "--no-browser", action="store_true", help="print the address only, open no browser"
+    )
+    p.add_argument(
+        "--coach-worlds",
+        type=cli_type(count, "--coach-worlds", high=100_000),
+        default=200,
+        help="worlds the coach weighs each of your plays in (default 200, about 0.1 to 0.5 "
+        "s a play)",
     )
 
 

@@ -1,0 +1,328 @@
+"""shengji play through its server and page: headless Chromium plays whole rounds of every
+preset by clicks (choosing among the cards and buttons the page offers), reloads mid-trick,
+opens a second tab, asks for a hint, and a match resumes after the server restarts; every
+message the server sends is checked against what the seat may know (play_driver's leak
+check). And the server's own guards, without a browser: the token, the host, the origin,
+127.0.0.1 only, messages that are not the game's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from browser import Browser, chromium
+from play_driver import check_message, some_answer
+
+import shengji as sj
+from shengji.live.game import Game
+from shengji.live.server import PlayServer
+from shengji.round.rules import PRESETS
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with Browser(chromium()) as b:
+        yield b
+
+
+class Served:
+    """A game's server with the leak check on every message it sends."""
+
+    def __init__(self, game: Game) -> None:
+        self.server = PlayServer(game)
+        self.leaks: list[str] = []
+        self.messages = 0
+        self.server.observe = self.check
+        self.server.start()
+
+    def check(self, game: Game, message: dict[str, Any]) -> None:
+        self.messages += 1
+        try:
+            check_message(game, json.loads(json.dumps(message)))
+        except AssertionError as e:
+            self.leaks.append(f"{message.get('type')} {message.get('seq')}: {e!r}")
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.stop()
+
+
+def page_state(b: Browser) -> dict[str, Any] | None:
+    text = b.evaluate("JSON.stringify(window.lastState)")
+    return None if text in (None, "null") else json.loads(text)
+
+
+def next_state(b: Browser, after: int | None, timeout: float = 30) -> dict[str, Any]:
+    """The page's state once the table has moved on from `after` to the person's decision
+    (or the round's end)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = page_state(b)
+        if state and state["seq"] != after and (state["decision"] or state["result"]):
+            return state
+        time.sleep(0.01)
+    raise TimeoutError(f"the page did not move on from state {after}")
+
+
+def click(b: Browser, selector: str) -> None:
+    assert b.evaluate(f"!!document.querySelector({json.dumps(selector)})"), selector
+    b.evaluate(f"document.querySelector({json.dumps(selector)}).click()")
+
+
+def answer_by_clicks(b: Browser, state: dict[str, Any], answer: Any) -> None:
+    """Give `answer` as a person does: an option's or pass's button, or the cards clicked
+    in the hand and the play (or bury) button."""
+    action = state["decision"]["action"]
+    if action == "declare":
+        click(b, "#pass" if answer is None else f'#bar button.option[data-cards="{answer}"]')
+    elif action == "revolt":
+        click(b, "#yes" if answer else "#no")
+    else:
+        shown = b.evaluate("[...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)")
+        left = answer.split()
+        for i, card in enumerate(shown):
+            if card in left:
+                left.remove(card)
+                b.evaluate(f"document.querySelectorAll('#hand .card')[{i}].click()")
+        assert not left, left
+        click(b, "#act")
+
+
+def play_round_by_clicks(
+    b: Browser, rng: Any, until: Any = None, after: int | None = None
+) -> dict[str, Any]:
+    """The person's answers (some_answer, among what the page offers) clicked from the
+    first state after `after` until the round is over (or until(state) holds); the last
+    state."""
+    state = next_state(b, after)
+    while not state["result"] and not (until and until(state)):
+        answer_by_clicks(b, state, some_answer(state, rng))
+        state = next_state(b, state["seq"])
+    return state
+
+
+@pytest.mark.parametrize(
+    "preset",
+    [pytest.param(p, marks=() if p == "v3" else pytest.mark.slow) for p in PRESETS],
+)
+def test_whole_rounds_are_played_through_the_page(browser, tmp_path, preset):
+    seat = list(PRESETS).index(preset) % 4
+    game = Game(preset, seed=31, bots="expert", seat=seat, out=tmp_path, coach_worlds=4)
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = play_round_by_clicks(browser, np.random.default_rng(seat))
+        assert state["result"]["record"]["bots"][seat] == "person"
+        deadline = time.monotonic() + 30
+        while page_state(browser)["weighing"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        notes = browser.evaluate("document.querySelectorAll('#notes li').length")
+        assert notes == len(state["view"]["tricks"]) == len(game.round_notes)
+        assert "Round over" in browser.evaluate("document.getElementById('centre').textContent")
+    assert served.leaks == [] and served.messages > 20
+    assert browser.errors() == []
+    record = json.loads((tmp_path / "round-001.json").read_text())
+    assert sj.replay(record).settlement == game.record.settlement
+    assert record["annotations"]["plays"]
+
+
+def test_a_reload_mid_trick_shows_the_round_where_it_stands(browser):
+    game = Game("v3", seed=12, bots="expert", seat=2, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        rng = np.random.default_rng(0)
+        state = play_round_by_clicks(
+            browser, rng, until=lambda s: s["decision"]["action"] == "play" and s["view"]["current"]
+        )
+        hand = browser.evaluate(
+            "[...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)"
+        )
+        centre = browser.evaluate("document.getElementById('centre').textContent")
+        browser.open(served.server.url)  # the reload
+        again = next_state(browser, None)
+        assert again["seq"] == state["seq"] and again["view"] == state["view"]
+        assert (
+            browser.evaluate(
+                "[...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)"
+            )
+            == hand
+        )
+        assert browser.evaluate("document.getElementById('centre').textContent") == centre
+        play_round_by_clicks(browser, rng)
+    assert served.leaks == []
+    assert browser.errors() == []
+
+
+def test_a_second_tab_takes_the_seat_and_the_first_is_told(browser):
+    game = Game("v3", seed=13, bots="expert", seat=0, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = next_state(browser, None)
+        with browser.tab():
+            browser.open(served.server.url)
+            assert next_state(browser, None)["seq"] == state["seq"]
+            answer_by_clicks(browser, state, some_answer(state, np.random.default_rng(1)))
+            moved = next_state(browser, state["seq"])
+        banner = browser.evaluate("document.getElementById('banner').textContent")
+        assert "now played in another tab" in banner
+        # the first tab's answer to the state it still shows is not taken
+        before = game.seq
+        answer_by_clicks(browser, state, some_answer(state, np.random.default_rng(1)))
+        time.sleep(0.3)
+        assert game.seq == before == moved["seq"]
+    assert served.leaks == []
+
+
+def test_a_hint_marks_the_searchs_cards(browser):
+    game = Game("v3", seed=14, bots="expert", seat=1, hint="pimc:rollouts=20", coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = play_round_by_clicks(
+            browser, np.random.default_rng(2), until=lambda s: s["decision"]["action"] == "play"
+        )
+        click(browser, "#hint")
+        deadline = time.monotonic() + 30
+        while "would answer" not in browser.evaluate(
+            "document.getElementById('hinttext').textContent"
+        ):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        marked = browser.evaluate(
+            "[...document.querySelectorAll('#hand .card.hinted')].map(e => e.dataset.card)"
+        )
+        expected = sj.bots.bot_from_text("pimc:rollouts=20").choose(game.view(), game.table)
+        assert sorted(marked) == sorted(str(expected).split())
+        assert page_state(browser)["seq"] == state["seq"]
+    assert served.leaks == []
+
+
+def test_a_failed_throw_is_shown_with_its_penalty(browser):
+    """The person throws its longest side suit at every lead until a throw fails."""
+    rng = np.random.default_rng(3)
+
+    def thrower(state: dict[str, Any]) -> Any:
+        d, v = state["decision"], state["view"]
+        if d["action"] == "play" and not v["current"]:
+            groups = [g for g in state["display"]["hand"] if g[0] != "T" and len(g) > 2]
+            if groups:
+                return " ".join(max(groups, key=len)[1:])
+        return some_answer(state, rng)
+
+    for seed in range(40, 60):
+        game = Game("v3", seed=seed, bots="expert", seat=0, coach="off")
+        with Served(game) as served:
+            browser.open(served.server.url)
+            state = next_state(browser, None)
+            while not state["result"]:
+                answer_by_clicks(browser, state, thrower(state))
+                state = next_state(browser, state["seq"])
+                tricks = state["view"]["tricks"] or [{}]
+                failed = [t for t in state["view"]["tricks"] if t["attempted"] and t["leader"] == 0]
+                if failed and not state["view"]["current"] and tricks[-1] is failed[-1]:
+                    text = browser.evaluate("document.getElementById('failed').textContent")
+                    assert "throw failed" in text and "penalty" in text
+                    assert served.leaks == []
+                    return
+    pytest.fail("no failed throw in 20 rounds")
+
+
+def test_a_match_resumes_after_the_server_restarts(browser, tmp_path):
+    rng = np.random.default_rng(4)
+    game = Game("bo3", seed=5, bots="greedy", seat=3, match=True, out=tmp_path, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        first = play_round_by_clicks(browser, rng)
+        click(browser, "#next")
+        state = play_round_by_clicks(
+            browser,
+            rng,
+            until=lambda s: s["decision"]["action"] == "play" and s["view"]["tricks"],
+            after=first["seq"],
+        )
+    assert (tmp_path / "round-001.json").exists()
+    with Served(Game.resume(tmp_path)) as served:
+        browser.open(served.server.url)
+        again = next_state(browser, None)
+        assert again["view"] == state["view"]
+        assert again["match"]["round"] == 2
+        play_round_by_clicks(browser, rng)
+    assert served.leaks == []
+    assert (tmp_path / "round-002.json").exists()
+
+
+# -- The server's guards, without a browser
+
+
+def fetch(url: str, **headers: str) -> int:
+    async def go() -> int:
+        import aiohttp
+
+        async with aiohttp.ClientSession() as s, s.get(url, headers=headers) as r:
+            return r.status
+
+    return asyncio.run(go())
+
+
+def test_only_the_printed_address_on_127_0_0_1_opens_the_page():
+    server = PlayServer(Game("v3", seed=1, coach="off")).start()
+    try:
+        assert server.url.startswith("http://127.0.0.1:")
+        assert fetch(server.url) == 200
+        assert fetch(server.url.split("?")[0]) == 403  # no token
+        assert fetch(server.url[:-2] + "xx") == 403
+        assert fetch(server.url, Host="evil.example:80") == 403  # a name rebound to here
+        assert fetch(server.url.replace("/?", "/round/1.html?")) == 404  # not finished yet
+    finally:
+        server.stop()
+
+
+def test_a_socket_takes_only_the_games_messages():
+    async def go(server: PlayServer) -> list[dict]:
+        import aiohttp
+
+        ws_url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+        said = []
+        async with aiohttp.ClientSession() as s:
+            origin = {"Origin": "http://evil.example"}
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await s.ws_connect(ws_url, headers=origin)
+            origin = {"Origin": f"http://127.0.0.1:{server.port}"}
+            async with s.ws_connect(ws_url, headers=origin) as ws:
+                state = await ws.receive_json()
+                for text in (
+                    "not json",
+                    "[1, 2]",
+                    '{"type": "dance"}',
+                    "[" * 3000,
+                    json.dumps({"type": "answer", "seat": 9, "seq": state["seq"]}),
+                ):
+                    await ws.send_str(text)
+                    said.append(await ws.receive_json())
+                    if (
+                        said[-1]["type"] == "refused"
+                        and text != "not json"
+                        and "[" * 100 not in text
+                    ):
+                        assert (await ws.receive_json())["seq"] == state["seq"]
+                await ws.send_str("x" * 10_000)  # over the size a message may have
+                said.append((await ws.receive()).type.name)
+        return said
+
+    server = PlayServer(Game("v3", seed=1, coach="off")).start()
+    try:
+        said = asyncio.run(go(server))
+    finally:
+        server.stop()
+    assert [s["type"] for s in said[:5]] == ["refused"] * 5
+    assert "not JSON" in said[0]["message"]
+    assert "a JSON object" in said[1]["message"]
+    assert "unknown message type 'dance'" in said[2]["message"]
+    assert "not JSON" in said[3]["message"]
+    assert "plays seat 0, not 9" in said[4]["message"]
+    assert said[5] in ("CLOSE", "CLOSING", "CLOSED")
