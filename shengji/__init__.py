@@ -61,6 +61,7 @@ from shengji.errors import (
     StudyError,
     TrumpError,
 )
+from shengji.live.server import PlayServer, play_in_browser
 from shengji.play.records import MatchRecord, RoundRecord
 from shengji.play.replay import replay, replay_match
 from shengji.play.rounds import play_match, play_round, round_seed, simulate_rounds
@@ -116,6 +117,8 @@ __all__ = [
     "replay_match",
     "view",
     "render_html",
+    "play_in_browser",
+    "PlayServer",
     "play_match",
     "simulate_rounds",
     "round_seed",

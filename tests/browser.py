@@ -9,6 +9,7 @@ import base64
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -27,6 +28,17 @@ KEY_CODES = {
     "Home": 36,
     "End": 35,
 }
+
+
+NO_ICON = '<link rel="icon" href="data:,">'  # a page's own empty icon: no request made
+
+
+def outside_references(page: str) -> list[str]:
+    """What in a page's text would fetch something: links, images, frames, sources,
+    imports, urls, addresses (none, for a self-contained page)."""
+    return re.findall(
+        r"<(?:link|img|iframe)\b|\bsrc=|@import|url\(|https?://", page.replace(NO_ICON, "")
+    )
 
 
 def find_chromium() -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from browser import Browser, chromium
+from browser import Browser, chromium, outside_references
 from play_driver import check_message, some_answer
 
 import shengji as sj
@@ -125,6 +125,12 @@ def test_whole_rounds_are_played_through_the_page(browser, tmp_path, preset):
         notes = browser.evaluate("document.querySelectorAll('#notes li').length")
         assert notes == len(state["view"]["tricks"]) == len(game.round_notes)
         assert "Round over" in browser.evaluate("document.getElementById('centre').textContent")
+        # the round in the viewer, the coach's notes its annotations
+        browser.open(browser.evaluate("document.getElementById('viewer').href"))
+        assert not browser.evaluate("document.getElementById('notesource').hidden")
+        assert "shengji play's coach" in browser.evaluate(
+            "document.getElementById('source').textContent"
+        )
     assert served.leaks == [] and served.messages > 20
     assert browser.errors() == []
     record = json.loads((tmp_path / "round-001.json").read_text())
@@ -326,3 +332,147 @@ def test_a_socket_takes_only_the_games_messages():
     assert "not JSON" in said[3]["message"]
     assert "plays seat 0, not 9" in said[4]["message"]
     assert said[5] in ("CLOSE", "CLOSING", "CLOSED")
+
+
+class Failing:
+    """A Python bot that fails at its first play."""
+
+    def declare(self, view: Any) -> None:
+        return None
+
+    def revolt(self, view: Any) -> bool:
+        return False
+
+    def bury(self, view: Any) -> Any:
+        return sj.Cards(sorted(view.hand, key=lambda c: sj.core._core.order(c, view.trump))[:8])
+
+    def play(self, view: Any) -> Any:
+        raise RuntimeError("out of ideas")
+
+
+def test_a_failing_bot_forfeits_or_is_told_and_the_server_answers(browser):
+    crash = sj.ExternalBot(["python", "-c", "import sys; sys.exit(3)"])
+    game = Game("v3", seed=2, bots=["expert", crash, "expert"], seat=0, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = play_round_by_clicks(browser, np.random.default_rng(5))
+        assert state["result"]["record"]["forfeit"]["seat"] == 2
+        assert "forfeited by seat 2" in browser.evaluate(
+            "document.getElementById('centre').textContent"
+        )
+    assert served.leaks == []
+    game = Game("v3", seed=2, bots=[Failing(), "expert", "expert"], seat=0, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        deadline = time.monotonic() + 30
+        while "a bot failed" not in browser.evaluate(
+            "document.getElementById('status').textContent"
+        ):
+            state = page_state(browser)
+            if state and state["decision"]:
+                answer_by_clicks(browser, state, some_answer(state, np.random.default_rng(6)))
+                time.sleep(0.2)
+            assert time.monotonic() < deadline
+        assert "out of ideas" in browser.evaluate("document.getElementById('status').textContent")
+        assert fetch(served.server.url) == 200  # still answering
+
+
+# -- The command
+
+
+def started(*words: str) -> tuple[Any, str]:
+    """`shengji play --no-browser WORDS` started, and the address it printed."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "play", "--no-browser", *words],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    assert line.startswith("shengji play: http://127.0.0.1:"), (line, process.stderr.read())
+    return process, line.split()[-1]
+
+
+def test_the_command_serves_saves_on_ctrl_c_and_resumes(tmp_path):
+    import signal
+
+    out = tmp_path / "game"
+    process, url = started(
+        "--rules", "bo3", "--seed", "3", "--seat", "2", "--match", "--out", str(out)
+    )
+    try:
+        assert fetch(url) == 200
+        process.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        process.wait(timeout=10)
+        assert time.monotonic() - start < 2
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert "interrupted" in process.stderr.read()
+    saved = json.loads((out / "game.json").read_text())
+    assert saved["seat"] == 2 and saved["match"] and saved["rules"]["name"] == "bo3"
+    from shengji.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--no-browser", "--out", str(out)])
+    assert stop.value.code == 2
+    process, url = started("--resume", str(out))
+    try:
+        assert fetch(url) == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "words, said",
+    [
+        (["--seat", "4"], "--seat"),
+        (["--port", "70000"], "--port"),
+        (["--bots", "expert,greedy"], "one bot for the three other seats, or three"),
+        (["--rules", "v9"], "v9"),
+        (["--coach-worlds", "0"], "--coach-worlds"),
+        (["--resume", "/nonexistent/game"], "cannot resume"),
+    ],
+)
+def test_the_commands_bad_input_is_one_line(capsys, tmp_path, words, said):
+    from shengji.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--no-browser", "--out", str(tmp_path / "g"), *words])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") <= 3, err
+
+
+def test_the_page_needs_nothing_from_outside(browser):
+    """The page is self-contained: no reference out, and every request it makes goes to
+    the server's own address."""
+    server = PlayServer(Game("v3", seed=1, coach="off")).start()
+    try:
+        page = asyncio.run(text_of(server.url))
+        assert outside_references(page) == []
+        browser.send("Network.enable")
+        browser.open(server.url)
+        next_state(browser, None)
+        urls = [
+            e["params"]["request"]["url"]
+            for e in browser.events
+            if e.get("method") == "Network.requestWillBeSent"
+        ]
+        assert urls and all(u.startswith(f"http://127.0.0.1:{server.port}/") for u in urls), urls
+        assert browser.errors() == []
+    finally:
+        browser.send("Network.disable")
+        server.stop()
+
+
+async def text_of(url: str) -> str:
+    import aiohttp
+
+    async with aiohttp.ClientSession() as s, s.get(url) as r:
+        return await r.text()

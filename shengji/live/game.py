@@ -22,9 +22,9 @@ from shengji.core import validate
 from shengji.core._core import KIND_NAMES, Cards, Trump, category
 from shengji.core._deal import round_seed
 from shengji.core.cards import TRUMP_CATEGORY
-from shengji.errors import ArgumentError, CardError, IllegalAction, ShengjiError
+from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
 from shengji.play.page import cost_texts, hand_groups, level_name, trump_text
-from shengji.play.records import RoundRecord
+from shengji.play.records import RoundRecord, match_advance
 from shengji.play.replay import answered_shows, answered_table, recorded_play, replay_step
 from shengji.play.rounds import (
     Table,
@@ -93,10 +93,8 @@ class Game:
         self.specs[self.seat], self.objects[self.seat] = BotSpec.python(), None
         names[self.seat] = PERSON
         self.names = names
-        self.bot_texts = [
-            None if q == self.seat else bot_text(b)
-            for q, b in enumerate(bot_from_text(b) if isinstance(b, str) else b for b in four)
-        ]
+        # the bots' text forms, for a resume (a Python bot has none: its game does not resume)
+        self.bot_texts = [None if q == self.seat else text_form(b) for q, b in enumerate(four)]
         self.hint_bot: Any = bot_from_text(hint)
         if not is_search_bot(self.hint_bot):
             raise ArgumentError(f"hint must be a search bot's text (search, pimc...), got {hint!r}")
@@ -441,6 +439,11 @@ class Game:
             raise ShengjiError(f"cannot resume from {path}: {e}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ShengjiError(f"{path} is not a game of shengji play (format {FORMAT})")
+        if None in [b for q, b in enumerate(data.get("bots", ())) if q != data.get("seat")]:
+            raise ShengjiError(
+                f"{path}: a seat's bot was a Python bot, which has no text form: its game "
+                "cannot be resumed"
+            )
         try:
             seat = data["seat"]
             game = cls(
@@ -469,6 +472,14 @@ class Game:
             ) from None
         game.out = Path(out)
         return game
+
+
+def text_form(bot: Any) -> str | None:
+    """A bot's text form (bot_text), None for a Python bot, which has none."""
+    try:
+        return bot_text(bot_from_text(bot) if isinstance(bot, str) else bot)
+    except BotError:
+        return None
 
 
 def round_file(k: int) -> str:
@@ -534,8 +545,13 @@ def note_data(note: dict[str, Any], view: View) -> dict[str, Any]:
 
 
 def result_data(rec: RoundRecord, number: int) -> dict[str, Any]:
-    """A finished round for the page: its record, the settlement in short, its viewer page."""
+    """A finished round for the page: its record, both teams' levels before and after it
+    (and the team that won a game with it, or None), its viewer page."""
+    after, won = match_advance(rec.rules, rec.levels, rec)
     return {
         "record": rec.to_dict(),
+        "levels": [level_name(v) for v in rec.levels],
+        "after": [level_name(v) for v in after],
+        "won": won,
         "page": f"/round/{number}.html",
     }

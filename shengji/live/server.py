@@ -291,9 +291,10 @@ class PlayServer:
                         return
                     await self.run(self.game.weigh, play)
                     await self.broadcast_state()
-            except ShengjiError as e:
+            except Exception as e:  # a Python bot's failure of any kind: told, the game kept
                 if self.live is not None:
-                    await self.send(self.live, {"type": "error", "message": str(e)})
+                    said = str(e) if isinstance(e, ShengjiError) else f"a bot failed: {e!r}"
+                    await self.send(self.live, {"type": "error", "message": said})
 
 
 def play_in_browser(
