@@ -49,7 +49,9 @@ def play_through(game: Game, choose, check=None, answers: int | None = None) -> 
         n += 1
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(
+    "preset", [pytest.param(p, marks=() if p == "v3" else pytest.mark.slow) for p in PRESETS]
+)
 def test_the_person_playing_the_experts_answers_plays_the_experts_round(preset):
     for seat, seed in ((1, 3), (2, 11)):
         game = Game(preset, seed=seed, bots="expert", seat=seat, coach="off")
@@ -61,7 +63,9 @@ def test_the_person_playing_the_experts_answers_plays_the_experts_round(preset):
         assert game.record.bots[seat] == "person"
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(
+    "preset", [pytest.param(p, marks=() if p == "v3" else pytest.mark.slow) for p in PRESETS]
+)
 def test_every_message_holds_only_what_the_seat_may_know(preset):
     rng = np.random.default_rng(5)
     for seat in range(4):
@@ -173,6 +177,7 @@ def test_a_saved_game_resumes_where_it_stood(tmp_path):
     assert again.levels == game.levels != (2, 2) or again.dealer == game.dealer
 
 
+@pytest.mark.slow
 def test_a_whole_match_is_saved_as_records_that_open(tmp_path):
     rng = np.random.default_rng(3)
     game = Game("bo3", seed=2, bots="greedy", seat=0, match=True, out=tmp_path, coach="off")

@@ -185,6 +185,7 @@ def test_a_second_tab_takes_the_seat_and_the_first_is_told(browser):
     assert served.leaks == []
 
 
+@pytest.mark.slow
 def test_a_hint_marks_the_searchs_cards(browser):
     game = Game("v3", seed=14, bots="expert", seat=1, hint="pimc:rollouts=20", coach="off")
     with Served(game) as served:
@@ -208,6 +209,7 @@ def test_a_hint_marks_the_searchs_cards(browser):
     assert served.leaks == []
 
 
+@pytest.mark.slow
 def test_a_failed_throw_is_shown_with_its_penalty(browser):
     """The person throws its longest side suit at every lead until a throw fails."""
     rng = np.random.default_rng(3)
@@ -238,6 +240,7 @@ def test_a_failed_throw_is_shown_with_its_penalty(browser):
     pytest.fail("no failed throw in 20 rounds")
 
 
+@pytest.mark.slow
 def test_a_match_resumes_after_the_server_restarts(browser, tmp_path):
     rng = np.random.default_rng(4)
     game = Game("bo3", seed=5, bots="greedy", seat=3, match=True, out=tmp_path, coach="off")
@@ -350,6 +353,7 @@ class Failing:
         raise RuntimeError("out of ideas")
 
 
+@pytest.mark.slow
 def test_a_failing_bot_forfeits_or_is_told_and_the_server_answers(browser):
     crash = sj.ExternalBot(["python", "-c", "import sys; sys.exit(3)"])
     game = Game("v3", seed=2, bots=["expert", crash, "expert"], seat=0, coach="off")
@@ -396,6 +400,7 @@ def started(*words: str) -> tuple[Any, str]:
     return process, line.split()[-1]
 
 
+@pytest.mark.slow
 def test_the_command_serves_saves_on_ctrl_c_and_resumes(tmp_path):
     import signal
 
@@ -428,6 +433,7 @@ def test_the_command_serves_saves_on_ctrl_c_and_resumes(tmp_path):
         process.wait(timeout=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "words, said",
     [

@@ -439,13 +439,13 @@ class Game:
             raise ShengjiError(f"cannot resume from {path}: {e}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ShengjiError(f"{path} is not a game of shengji play (format {FORMAT})")
-        if None in [b for q, b in enumerate(data.get("bots", ())) if q != data.get("seat")]:
-            raise ShengjiError(
-                f"{path}: a seat's bot was a Python bot, which has no text form: its game "
-                "cannot be resumed"
-            )
         try:
             seat = data["seat"]
+            if None in [b for q, b in enumerate(data["bots"]) if q != seat]:
+                raise ShengjiError(
+                    f"{path}: a seat's bot was a Python bot, which has no text form: its game "
+                    "cannot be resumed"
+                )
             game = cls(
                 Rules.from_dict(data["rules"]),
                 int(data["seed"]),
