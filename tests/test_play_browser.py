@@ -482,3 +482,21 @@ async def text_of(url: str) -> str:
 
     async with aiohttp.ClientSession() as s, s.get(url) as r:
         return await r.text()
+
+
+@pytest.mark.slow
+def test_stopping_ends_a_bots_search_within_a_second_and_the_game_resumes(tmp_path):
+    """The search bots deal and show first (seat 3 plays last); stopped mid-search, the
+    server ends at once and its game resumes where the last answer left it."""
+    game = Game("v3", seed=4, bots="search", seat=3, out=tmp_path, coach="off")
+    server = PlayServer(game).start()
+    deadline = time.monotonic() + 20
+    while server.running is None:  # a search under way
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    start = time.monotonic()
+    server.stop()
+    assert time.monotonic() - start < 1
+    assert server.failure is None
+    resumed = Game.resume(tmp_path)
+    assert resumed.log == json.loads((tmp_path / "game.json").read_text())["log"]

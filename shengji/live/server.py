@@ -49,6 +49,7 @@ class PlayServer:
         self.started = threading.Event()
         self.stopping: asyncio.Event | None = None
         self.failure: BaseException | None = None
+        self.halting = False  # stop() was called
         # called with the game and each message before it is sent, in the game's worker
         # thread (the game as the message was made): the tests' leak check
         self.observe: Callable[[Game, dict[str, Any]], None] | None = None
@@ -72,12 +73,16 @@ class PlayServer:
         """The server thread: the event loop until stop()."""
         try:
             asyncio.run(self.main())
-        except BaseException as e:  # told to start(), or kept for wait()
+        except KeyboardInterrupt:  # a bot's search or the coach stopped by stop()
+            if not self.halting:
+                self.failure = ShengjiError("shengji play: the server was interrupted")
+        except BaseException as e:  # told to start(), or raised by wait()
             self.failure = (
                 e
                 if isinstance(e, ShengjiError)
                 else ShengjiError(f"shengji play: the server failed: {e!r}")
             )
+        finally:
             self.started.set()
 
     async def main(self) -> None:
@@ -116,6 +121,7 @@ class PlayServer:
         native loops return within milliseconds), the game saved, the thread joined."""
         if self.loop is None or self.thread is None:
             return
+        self.halting = True
         before = set_stop(True)
         try:
             if self.stopping is not None:
@@ -127,7 +133,8 @@ class PlayServer:
         self.game.save()
 
     def wait(self) -> None:
-        """Until the server ends (stop() from another thread, or Ctrl-C here: it stops)."""
+        """Until the server ends (stop() from another thread, or Ctrl-C here: it stops);
+        the ShengjiError that ended it otherwise."""
         assert self.thread is not None
         try:
             while self.thread.is_alive():
@@ -135,6 +142,8 @@ class PlayServer:
         except KeyboardInterrupt:
             self.stop()
             raise
+        if self.failure is not None:
+            raise self.failure
 
     # -- requests
 
