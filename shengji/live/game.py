@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from shengji.bots import bot_from_text, bot_text, is_search_bot, resolve_bots
 from shengji.bots.spec import BotSpec
-from shengji.core import validate
+from shengji.core import jsontext, validate
 from shengji.core._core import KIND_NAMES, Cards, Trump, category
 from shengji.core._deal import round_seed
 from shengji.core.cards import TRUMP_CATEGORY
@@ -434,9 +434,11 @@ class Game:
         engine's bots answer as they did; the server plays on from there)."""
         path = Path(out) / GAME_FILE
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise ShengjiError(f"cannot resume from {path}: {e}") from None
+            data = jsontext.loads(
+                path.read_bytes(), f"cannot resume from {path}: it", error=ShengjiError
+            )
+        except OSError as e:
+            raise ShengjiError(f"cannot resume from {path}: {e.strerror}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ShengjiError(f"{path} is not a game of shengji play (format {FORMAT})")
         try:
@@ -496,7 +498,7 @@ def write_json(path: Path, data: Any) -> None:
 
 def read_json(path: Path) -> Any:
     """The JSON data of a file."""
-    return json.loads(path.read_text(encoding="utf-8"))
+    return jsontext.loads(path.read_bytes(), str(path), error=ShengjiError)
 
 
 def encoded(answer: Any) -> Any:

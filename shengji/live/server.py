@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from shengji._optional import needs
+from shengji.core import jsontext
 from shengji.core._core import set_stop
 from shengji.errors import ShengjiError
 from shengji.live.game import Game, Refused
@@ -253,12 +254,7 @@ class PlayServer:
         """One message of the page: an answer, a hint asked, the coach's moment, the next
         round. A message the game does not take: "refused" with why, and the state."""
         try:
-            message = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            async with self.lock:
-                await self.send(ws, {"type": "refused", "message": f"not JSON: {e}"})
-            return
-        try:
+            message = jsontext.loads(text, "a message", error=Refused)
             if not isinstance(message, dict):
                 raise Refused(f"a message is a JSON object, got {text[:80]!r}")
             kind = message.get("type")
