@@ -413,6 +413,7 @@ def test_the_command_serves_saves_on_ctrl_c_and_resumes(tmp_path):
         process.kill()
     assert process.returncode == 130
     assert "interrupted" in process.stderr.read()
+    assert f"shengji play --resume {out} goes on" in process.stdout.read()
     saved = json.loads((out / "game.json").read_text())
     assert saved["seat"] == 2 and saved["match"] and saved["rules"]["name"] == "bo3"
     from shengji.cli import main
@@ -438,13 +439,15 @@ def test_the_command_serves_saves_on_ctrl_c_and_resumes(tmp_path):
         (["--rules", "v9"], "v9"),
         (["--coach-worlds", "0"], "--coach-worlds"),
         (["--resume", "/nonexistent/game"], "cannot resume"),
+        (["--resume", "/nonexistent/game", "--seat", "1", "--match"], "drop --seat, --match"),
     ],
 )
 def test_the_commands_bad_input_is_one_line(capsys, tmp_path, words, said):
     from shengji.cli import main
 
+    out = [] if "--resume" in words else ["--out", str(tmp_path / "g")]
     with pytest.raises(SystemExit) as stop:
-        main(["play", "--no-browser", "--out", str(tmp_path / "g"), *words])
+        main(["play", "--no-browser", *out, *words])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert said in err and err.count("\n") <= 3, err
@@ -529,3 +532,49 @@ def test_stopping_ends_a_bots_search_within_a_second_and_the_game_resumes(tmp_pa
     assert server.failure is None
     resumed = Game.resume(tmp_path)
     assert resumed.log == json.loads((tmp_path / "game.json").read_text())["log"] == game.log
+
+
+def test_a_refused_play_says_why_on_the_page(browser):
+    game = Game("v3", seed=1, bots="expert", seat=0, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = play_round_by_clicks(
+            browser, np.random.default_rng(0), until=lambda s: s["decision"]["action"] == "play"
+        )
+        groups = [g for g in state["display"]["hand"] if len(g) > 1]
+        mixed = f"{groups[0][1]} {groups[-1][1]}"  # two categories led together
+        answer_by_clicks(browser, state, mixed)
+        deadline = time.monotonic() + 10
+        while "refused" not in browser.evaluate("document.getElementById('status').textContent"):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        text = browser.evaluate("document.getElementById('status').textContent")
+        assert text.startswith("refused: ") and "§" in text
+        assert page_state(browser)["seq"] == state["seq"] == game.seq
+
+
+def test_pass_until_a_new_show_passes_the_same_options(browser):
+    """v3 seed 4, seat 0: 2♣ is offered at several draws; ticked, one pass covers them."""
+    game = Game("v3", seed=4, bots="expert", seat=0, coach="off")
+    with Served(game) as served:
+        browser.open(served.server.url)
+        state = next_state(browser, None)
+        assert state["decision"]["action"] == "declare" and state["decision"]["options"] == ["2C"]
+        browser.evaluate("document.getElementById('autopass').click()")
+        click(browser, "#pass")
+        state = next_state(browser, state["seq"])
+        while state["decision"] and state["decision"]["options"] == ["2C"]:
+            state = next_state(browser, state["seq"])  # the page answers these itself
+        assert game.log.count(None) >= 2  # passed more often than clicked
+    assert served.leaks == []
+
+
+def test_a_port_in_use_is_one_error_and_leaves_no_game(tmp_path):
+    first = PlayServer(Game("v3", seed=1, coach="off")).start()
+    try:
+        with pytest.raises(sj.ShengjiError, match="cannot listen on 127.0.0.1"):
+            sj.play_in_browser(out=tmp_path / "g", port=first.port, open_browser=False)
+        assert not (tmp_path / "g").exists()
+    finally:
+        first.stop()
+        first.stop()  # a second stop does nothing

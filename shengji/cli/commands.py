@@ -396,28 +396,50 @@ def play(args: argparse.Namespace) -> None:
     """A seat played in the browser (sj.play_in_browser), until Ctrl-C."""
     with needs("shengji play", "play"):
         from shengji.live.server import play_in_browser
-    if args.resume is None:
-        out = Path(args.out or f"shengji-play-{args.rules.split(':')[0]}-{args.seed}")
+    settings = {
+        "--rules": args.rules,
+        "--bots": args.bots,
+        "--seat": args.seat,
+        "--match": args.match or None,
+        "--seed": args.seed,
+        "--out": args.out,
+        "--coach-worlds": args.coach_worlds,
+    }
+    rules, seed = args.rules or "v3", args.seed or 0
+    if args.resume is not None:
+        given = [name for name, value in settings.items() if value is not None]
+        if given:
+            raise ArgumentError(
+                f"--resume goes on with the game's own settings: drop {', '.join(given)}"
+            )
+        out = None
+    else:
+        out = Path(args.out or f"shengji-play-{rules.split(':')[0]}-{seed}")
         if (out / "game.json").exists():
             raise ArgumentError(
-                f"{out} holds a game already: --resume {out} goes on with it, or name "
-                "another folder with --out"
+                f"{out} holds a game already: --resume {out} goes on with it; --out (or "
+                "another --seed) starts another"
             )
     server = play_in_browser(
-        args.rules,
-        bots_from_text(args.bots),
-        args.seat,
+        rules,
+        bots_from_text(args.bots or "expert"),
+        args.seat or 0,
         args.match,
-        args.seed,
-        None if args.resume else out,
+        seed,
+        out,
         args.port,
         open_browser=not args.no_browser,
         resume=args.resume,
-        coach_worlds=args.coach_worlds,
+        **({} if args.coach_worlds is None else {"coach_worlds": args.coach_worlds}),
     )
+    folder = server.game.out
     print(f"shengji play: {server.url}", flush=True)
-    print(f"the game is saved in {server.game.out}; Ctrl-C stops the server", flush=True)
-    server.wait()
+    print(f"the game is saved in {folder}; Ctrl-C stops the server", flush=True)
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        print(f"the game is saved: shengji play --resume {folder} goes on with it", flush=True)
+        raise
 
 
 def serve_bot(args: argparse.Namespace) -> None:

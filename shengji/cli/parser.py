@@ -719,10 +719,11 @@ def add_play(sub: Any) -> None:
         "(shengji view, replay and analyze round open it); --resume DIR goes on with a game "
         "saved there. Ctrl-C stops the server, the game saved. Needs the play extra.",
     )
-    p.add_argument("--rules", default="v3", help=RULES)
+    # the game's settings default to None here: --resume takes a game's own, and refuses these
+    p.add_argument("--rules", default=None, help=RULES)
     p.add_argument(
         "--bots",
-        default="expert",
+        default=None,
         metavar="SPEC",
         help="a bot for the three other seats, or three comma-separated in seat order "
         f"(default expert; search plays stronger and slower): {bots_help()}",
@@ -730,11 +731,11 @@ def add_play(sub: Any) -> None:
     p.add_argument(
         "--seat",
         type=cli_type(count, "--seat", low=0, high=3),
-        default=0,
+        default=None,
         help="your seat, 0..3 (default 0)",
     )
     p.add_argument("--match", action="store_true", help="a whole match from levels 2")
-    p.add_argument("--seed", type=SEED, default=0, help="the deal's seed (default 0)")
+    p.add_argument("--seed", type=SEED, default=None, help="the deal's seed (default 0)")
     p.add_argument(
         "--out",
         default=None,
@@ -754,7 +755,7 @@ def add_play(sub: Any) -> None:
     p.add_argument(
         "--coach-worlds",
         type=cli_type(count, "--coach-worlds", high=100_000),
-        default=200,
+        default=None,
         help="worlds the coach weighs each of your plays in (default 200, about 0.1 to 0.5 "
         "s a play)",
     )

@@ -1667,9 +1667,9 @@ cdef const TrumpTable* table_of(object trump) except NULL:
 # illegal follow breaks); the round driver's refusals use them too.
 BAD_INPUT = {
     BAD_LEAD_EMPTY: "the lead is empty",
-    BAD_LEAD_MIXED: "the lead mixes categories (a lead is one suit, or all trumps)",
+    BAD_LEAD_MIXED: "the lead mixes categories (a lead is one suit, or all trumps: §4)",
     BAD_HAND_SIZE: "a hand holds more than 25 cards",
-    BAD_COPIES: "three or more copies of one card kind (two decks hold two of each)",
+    BAD_COPIES: "three or more copies of one card kind (two decks hold two of each: §1)",
     BAD_MASK: "a mask holds bits outside the 54 kinds, or twos not within ones",
     BAD_SIZES: "the plays of a trick differ in size",
     BAD_NO_PLAYS: "no plays",

@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 from shengji.bots import bot_from_text, bot_text, is_search_bot, resolve_bots
 from shengji.bots.spec import BotSpec
 from shengji.core import jsontext, validate
-from shengji.core._core import KIND_NAMES, Cards, Trump, category
+from shengji.core._core import KIND_NAMES, Cards, Trump, category, trick_winner
 from shengji.core._deal import round_seed
-from shengji.core.cards import TRUMP_CATEGORY
+from shengji.core.cards import SUIT_SYMBOLS, TRUMP_CATEGORY
 from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
 from shengji.play.page import cost_texts, hand_groups, level_name, trump_text
 from shengji.play.records import RoundRecord, match_advance
@@ -356,8 +356,11 @@ class Game:
     def match_data(self) -> dict[str, Any]:
         """The match so far: each finished round's dealer, levels and outcome, and whether
         the match is over."""
+        games = [won for rec in self.rounds if (won := self.game_won(rec)) is not None]
         return {
             "match": self.match,
+            "series": self.rules.series,
+            "games": games,
             "round": len(self.rounds) + (self.record is None),
             "rounds": [
                 {
@@ -371,6 +374,10 @@ class Game:
             "levels": [level_name(v) for v in self.levels],
             "over": self.record is not None and self.match_over,
         }
+
+    def game_won(self, rec: RoundRecord) -> int | None:
+        """The team that won a game with finished round `rec`, None if none did."""
+        return match_advance(self.rules, rec.levels, rec)[1]
 
     # -- saving and resuming
 
@@ -520,13 +527,21 @@ def shown_trump(view: View) -> Trump:
 
 
 def display(view: View) -> dict[str, Any]:
-    """What the page draws that the view implies: the hand in display order, the trump."""
+    """What the page draws that the view implies: the hand in display order, the trump, the
+    seat winning the trick in progress so far, each seat's voids in words."""
     trump = shown_trump(view)
     return {
         "hand": hand_groups(view.hand, trump),
         "trump": "no trump yet" if view.trump is None else trump_text(trump),
         "trumps": [c for c in KIND_NAMES if category(c, trump) == TRUMP_CATEGORY],
+        "winning": None
+        if not view.current or view.leader is None or view.trump is None
+        else (view.leader + trick_winner(list(view.current), view.trump)) % 4,
+        "voids": [", ".join(VOID_NAMES[c] for c in voids) for voids in view.voids],
     }
+
+
+VOID_NAMES = {"T": "trumps", **SUIT_SYMBOLS}
 
 
 def decision(view: View) -> dict[str, Any]:

@@ -120,7 +120,7 @@ class PlayServer:
     def stop(self) -> None:
         """End the server: a bot's search or the coach's weighing told to stop (their
         native loops return within milliseconds), the game saved, the thread joined."""
-        if self.loop is None or self.thread is None:
+        if self.loop is None or self.thread is None or self.halting:
             return
         self.halting = True
         before = set_stop(True)
@@ -321,12 +321,13 @@ def play_in_browser(
     thread of its own and the returned PlayServer has its `url` (opened in the browser with
     `open_browser`), `stop()` and `wait()`. `game`: Game's other settings (hint, coach,
     coach_worlds, coach_bots)."""
-    if resume is not None:
-        played = Game.resume(resume)
-    else:
-        played = Game(rules, seed, bots, seat, match, out, **game)
-        played.save()
+    played = (
+        Game.resume(resume)
+        if resume is not None
+        else Game(rules, seed, bots, seat, match, out, **game)
+    )
     server = PlayServer(played, port).start()
+    played.save()  # once the server listens: a port it could not have leaves no game behind
     if open_browser:
         import webbrowser
 

@@ -31,7 +31,7 @@ REFUSALS = {
     BAD_MUST_SHOW: "the dealer's team must show a level card (强行报牌, seed 000 art. 5)",
     BAD_BURY_COUNT: "the bottom takes exactly 8 cards (§10)",
     BAD_NOT_IN_HAND: "card not in hand",
-    BAD_LEAD_NONE: "a lead holds at least one card",
+    BAD_LEAD_NONE: "a lead holds at least one card (§4)",
     BAD_REDEALS: f"more than {MAX_DEALS} deals in one round: nobody declares",
     BAD_WATCH: "engine bug: the draw loop's watch disagrees with the shows a seat may make",
     BAD_PASSES: "engine bug: a fast test of a seat's passes disagrees with show_passed",
