@@ -84,6 +84,7 @@ def test_what_the_seats_know_of_a_round_started_at_the_bury_agrees_with_it():
     assert sorted(table["trump"]) == ["2H", "2S"] and (table["n"] == 3).all()
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_table():
     first = sj.analyze_bury(STRONG, "2S", worlds=200, search=20_000, seed=3)
     pd.testing.assert_frame_equal(

@@ -473,6 +473,7 @@ def test_a_payoff_of_one_sampled_world_is_not_called_exact(tmp_path, capsys):
     assert "in one sampled world (no interval)" in line and "exact" not in line
 
 
+@pytest.mark.slow
 def test_a_refused_record_writes_nothing(tmp_path):
     data = sj.play_round("v3", seed=0, bots="greedy").to_dict()
     data["rules"]["dealer_rises"] = [[75, 4]]
@@ -494,6 +495,7 @@ def test_a_refused_record_writes_nothing(tmp_path):
     assert run.returncode == 2 and "--trick and --seat name the decision" in run.stderr
 
 
+@pytest.mark.slow
 def test_a_studys_payoff_is_its_own_paired_differences(tmp_path):
     """A study's strategies compared pairwise: against `low`, the burying study's own paired
     differences (level_delta_diff), interval and all; every pair's mean the difference of the

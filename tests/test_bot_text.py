@@ -152,6 +152,7 @@ def test_lists_of_bots_and_seats():
         sj.play_round(bots=["greedy", "smart", "greedy", "greedy"])
 
 
+@pytest.mark.slow
 def test_simulate_reads_the_text_form():
     run = subprocess.run(
         [

@@ -41,6 +41,7 @@ def test_bad_options(args, words):
     assert run.returncode == 2 and words in run.stderr and len(run.stderr.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_changed_record_is_refused(tmp_path):
     saved = tmp_path / "round.json"
     assert main(["demo", "--seed", "1", "--save", str(saved)]) == 0

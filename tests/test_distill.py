@@ -28,6 +28,7 @@ def two_deals(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 def test_the_teacher_plays_the_rounds_its_search_plays_and_notes_each_searched_play(two_deals):
     data = read_data(two_deals)
     offsets = data["offsets"]
@@ -82,6 +83,7 @@ def test_a_searchs_values_are_its_sums_over_the_worlds_each_candidate_played(mon
                 assert error[c] == pytest.approx(every.std(ddof=1) / np.sqrt(len(every)))
 
 
+@pytest.mark.slow
 def test_the_data_are_the_same_for_any_workers_and_a_folder_continues(tmp_path, two_deals):
     one = read_data(two_deals)
     distill(tmp_path / "two", "v3", deals=1, seed=5, chunk_deals=1)

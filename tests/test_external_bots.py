@@ -482,6 +482,7 @@ def test_duels_and_a_ladder_count_forfeits(tmp_path):
     assert "forfeits" in ladder.table()
 
 
+@pytest.mark.slow
 def test_the_command_line_names_each_forfeit(tmp_path):
     bot = python_bot(tmp_path, CRASH)
     args = ["simulate", "--rounds", "2", "--bots", f"{bot_text(bot)},greedy,greedy,greedy"]
@@ -753,6 +754,7 @@ def test_serve_bot_plays_a_round_as_native_expert():
         assert same_round(served, native) and served.bots[0].startswith("process(")
 
 
+@pytest.mark.slow
 def test_serve_bot_driven_as_a_process():
     table = Table(
         sj.Rules.preset("v3"), 5, 0, (2, 2), False, [sj.BotSpec.python()] + [sj.Greedy().spec()] * 3

@@ -15,6 +15,7 @@ def test_the_file_has_thousands_of_varied_positions():
 
 
 @pytest.mark.parametrize("chunk", range(6))
+@pytest.mark.slow
 def test_positions(engine, chunk):
     for row in ROWS[chunk::6]:
         trump = row["trump"]

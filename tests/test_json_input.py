@@ -143,6 +143,7 @@ def test_json_is_decoded_in_one_place():
 RECORD = sj.play_round(seed=3).to_dict()
 
 
+@pytest.mark.slow
 def test_every_field_of_a_record_refuses_every_bad_value_in_one_line():
     for path in paths(RECORD):
         for value in BAD.values():
@@ -213,6 +214,7 @@ def annotated(**note):
     return {**RECORD, "annotations": {"source": "test", "plays": [play]}}
 
 
+@pytest.mark.slow
 def test_every_annotation_field_refuses_every_bad_value_in_one_line():
     sj.render_html(annotated())
     for path in paths(annotated()["annotations"]):
@@ -303,6 +305,7 @@ def served(line):
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_every_field_of_a_message_refuses_every_bad_value_in_one_line():
     found = messages()
     bury = next(m for m in found if m["view"]["action"] == "bury")

@@ -105,6 +105,7 @@ def test_a_ladder_of_one_deal_has_no_interval():
     assert f"{one.payoff(0, 1).value:+.3f} [-]" in one.table()
 
 
+@pytest.mark.slow
 def test_the_command_line_joins_its_bots_as_one_list(tmp_path, capsys):
     pytest.importorskip("tqdm")
     from shengji.cli import main

@@ -296,6 +296,7 @@ def test_move_features_are_their_definition(rules, seed):
     assert checker.checked > 200
 
 
+@pytest.mark.slow
 def test_move_features_at_other_levels_and_no_trump():
     checker = FeatureChecker(4, sj.Greedy(call="never"))
     # nobody declares, and the bottom's first card, a joker, makes it no-trump (翻底)
@@ -445,6 +446,7 @@ def test_native_plays_are_the_definitions(checkpoint, seed, expert):
     sj.testing.check_record(native)
 
 
+@pytest.mark.slow
 def test_analyses_play_learned_seats_natively_as_the_definition(checkpoint):
     path, params = checkpoint
     hand = "BJ BJ SJ 2S 2H AS KS QS 9S 5S 4H 3H 9C 8C 7C 6C 5C 4C AD KD QD 9D 8D 7D 6D"

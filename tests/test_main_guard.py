@@ -61,6 +61,7 @@ class FirstCards:
 """
 
 
+@pytest.mark.slow
 def test_a_python_bot_defined_in_a_script_without_a_guard_plays_in_its_process(tmp_path):
     done = run_script(
         tmp_path,
@@ -98,6 +99,7 @@ def test_a_class_the_workers_need_from_a_guarded_script_reaches_them(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_a_class_defined_in_a_session_names_itself(tmp_path):
     code = SUBCLASS + 'sj.duel(Mine(rollouts=5), "greedy", deals=20, workers=2)\n'
     done = subprocess.run(

@@ -98,6 +98,7 @@ def twin(play, view):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_canonical_plays_are_the_plain_references(preset):
     merged = 0
     # botzone's rounds of these seeds merge fewer plays (5 in 3 rounds, 56 in 8)

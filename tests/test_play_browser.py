@@ -108,10 +108,8 @@ def play_round_by_clicks(
     return state
 
 
-@pytest.mark.parametrize(
-    "preset",
-    [pytest.param(p, marks=() if p == "v3" else pytest.mark.slow) for p in PRESETS],
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
 def test_whole_rounds_are_played_through_the_page(browser, tmp_path, preset):
     seat = list(PRESETS).index(preset) % 4
     game = Game(preset, seed=31, bots="expert", seat=seat, out=tmp_path, coach_worlds=4)
@@ -138,6 +136,7 @@ def test_whole_rounds_are_played_through_the_page(browser, tmp_path, preset):
     assert record["annotations"]["plays"]
 
 
+@pytest.mark.slow
 def test_a_reload_mid_trick_shows_the_round_where_it_stands(browser):
     game = Game("v3", seed=12, bots="expert", seat=2, coach="off")
     with Served(game) as served:
@@ -165,6 +164,7 @@ def test_a_reload_mid_trick_shows_the_round_where_it_stands(browser):
     assert browser.errors() == []
 
 
+@pytest.mark.slow
 def test_a_second_tab_takes_the_seat_and_the_first_is_told(browser):
     game = Game("v3", seed=13, bots="expert", seat=0, coach="off")
     with Served(game) as served:

@@ -38,6 +38,7 @@ def statements(text: str) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("page", WITH_PYTHON, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.slow
 def test_python_examples(page):
     namespace = {"sj": sj}
     checked = 0

@@ -133,6 +133,7 @@ def check(records, every):
     "preset,seed,bots,first_round",
     [("v3", 1, "random", False), ("match16", 2, "greedy", False), ("bo3", 3, "greedy", True)],
 )
+@pytest.mark.slow
 def test_single_field_mutations_are_refused_by_name(preset, seed, bots, first_round):
     check([saved(preset, seed, bots, first_round)], every=False)
 
@@ -391,6 +392,7 @@ ROUND_REPR = re.compile(
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_a_record_s_repr_is_one_short_line(preset):
     rec = sj.play_round(preset, seed=5, bots="greedy", dealer=3)
     no_trump = dataclasses.replace(rec, trump=sj.Trump(10, None), seed=2**64 - 1)

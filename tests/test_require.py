@@ -295,6 +295,7 @@ def test_a_clause_that_fixed_cards_break_is_refused():
         sj.deal(0, predeal={0: "BJ"}, accept=sj.require("0: BJ == 0"))
 
 
+@pytest.mark.slow
 def test_the_command_line_names_the_condition_in_the_manifest(tmp_path, capsys):
     out = tmp_path / "d"
     assert (

@@ -27,6 +27,7 @@ def check_round(rec):
 
 @pytest.mark.parametrize("first_round", [False, True], ids=["later", "first"])
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_random_rounds_keep_every_invariant(preset, first_round):
     seen = Counter()
     for seed in range(60):
@@ -54,6 +55,7 @@ def test_random_rounds_keep_every_invariant(preset, first_round):
         (EagerBot, "match16", "revolution"),
     ],
 )
+@pytest.mark.slow
 def test_declaration_paths_with_python_bots(bots, preset, expected):
     seen = Counter()
     for seed in range(40):

@@ -188,6 +188,7 @@ def page_rules(page):
     return json.loads(data.group(1))
 
 
+@pytest.mark.slow
 def test_the_viewer_header_names_the_variant(tmp_path):
     rec = sj.play_round(VARIANT, seed=2)
     assert page_rules(sj.render_html(rec))["rounds"][0]["rules"] == VARIANT

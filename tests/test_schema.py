@@ -109,6 +109,7 @@ def test_a_duel_of_matches():
     check(sj.duel("greedy", "random", matches=2, seed=3, workers=1).frame, schema.match_columns())
 
 
+@pytest.mark.slow
 def test_the_studies_deals_parquet(tmp_path):
     strategies = ("eager", "never")
     st.run_study(

@@ -32,6 +32,7 @@ def metric(summary, name, group):
     return next(m for m in summary["metrics"] if m["name"] == name and m["group"] == group)
 
 
+@pytest.mark.slow
 def test_summary_schema_and_counts(reference_run):
     out, summary = reference_run
     assert json.loads((out / "summary.json").read_text()) == summary
@@ -300,6 +301,7 @@ def test_deals_parquet_and_plots(reference_run):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
 
+@pytest.mark.slow
 def test_burying_study_is_paired_and_consistent(tmp_path):
     summary = st.run_study("burying", "v3", deals=3000, seed=2, out=tmp_path)
     names = {(m["name"], m["group"]) for m in summary["metrics"]}
@@ -363,6 +365,7 @@ def test_burying_with_random_play(tmp_path):
         st.run_study("burying", "v3", deals=10, out=tmp_path / "x", bots="pimc")
 
 
+@pytest.mark.slow
 def test_burying_with_expert_play(tmp_path):
     """--bots expert: the dealer buries by the strategy, four experts play the rounds out; a
     deal's row is the round play_round gives with that bury and expert play."""
@@ -424,6 +427,7 @@ def copy_study(src, dst):
     return dst
 
 
+@pytest.mark.slow
 def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_path):
     """Issue 14: each chunk carries its study's digest, start and count, checked before use."""
     out, _ = reference_run
@@ -456,6 +460,7 @@ def test_a_chunk_of_another_study_is_refused_never_merged(reference_run, tmp_pat
         st.run_study("trump-calling", "bo3", deals=DEALS, seed=5, out=mine)
 
 
+@pytest.mark.slow
 def test_the_summary_names_everything_its_numbers_depend_on(reference_run, tmp_path):
     out, summary = reference_run
     assert summary["strategies"] == list(st.CALLING)

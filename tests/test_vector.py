@@ -184,6 +184,7 @@ def test_same_seed_and_actions_same_trajectories():
     assert run_hash(env, 300, 0) == first  # reset() starts the run over
 
 
+@pytest.mark.slow
 def test_arrays_agree_with_each_other():
     env = VecEnv(32, seed=2, max_actions=64)
     obs, info = env.reset()

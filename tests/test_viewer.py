@@ -124,6 +124,7 @@ def test_a_match_page_shows_every_round(preset):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_a_whole_match_page_is_under_1_mb(preset):
     """The longest of 20 matches of greedy bots (45 to 65 rounds; the longest of 150 is 73)
     under half a megabyte: a match twice as long would still be under 1 MB."""
@@ -410,6 +411,7 @@ def requests(b: Browser) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_the_page_steps_through_every_trick(browser, tmp_path):
     """The golden round: the hands as recorded, each trick's plays and winner as the arrow
     key reaches it, the hands less what was played, then the settlement."""

@@ -47,6 +47,7 @@ def in_category(cards, letter, trump):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.slow
 def test_worlds_agree_with_what_the_seat_knows(preset):
     """(Every seat's knowledge against the true deal: tests/test_knowledge.py.)"""
     seen = Counter()
@@ -211,6 +212,7 @@ MANY_ALTERNATIVES = [
         ),
     ],
 )
+@pytest.mark.slow
 def test_the_sampler_is_uniform_over_the_deals_of_the_physical_cards(case):
     groups, need, mixtures = case
     groups = [(where, text, *seat) for text, where, *seat in groups]
@@ -420,6 +422,7 @@ def test_worlds_without_buried_trumps_keep_only_the_trumps_out_of_the_bottom(pre
     assert checked >= 8 and unchanged >= 8, (checked, unchanged)
 
 
+@pytest.mark.slow
 def test_what_the_follows_show_of_pairs_is_dealt_directly_with_the_same_worlds():
     """Where a seat showed it had no pair of a suit, the worlds with that dealt directly
     (no_pairs: the seat gets at most one copy of each kind) against those left to the checks
