@@ -91,7 +91,10 @@ def bench_page_ready_in_chromium(benchmark, chromium_browser):
 
     def ready():
         chromium_browser.open(server.url)
+        deadline = time.monotonic() + 30
         while not chromium_browser.evaluate(drawn):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the play page drew no state in 30 s")
             time.sleep(0.002)
 
     try:

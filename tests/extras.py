@@ -14,6 +14,7 @@ EXTRAS = {
     "learn": ("jax", "optax"),
     "ray": ("ray",),
     "docs": ("mkdocs", "mkdocstrings", "material"),
+    "play": ("aiohttp",),
 }
 
 

@@ -15,7 +15,7 @@ from shengji.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ("pandas", "pyarrow", "matplotlib", "tqdm", "tabulate")  # the study extra
-OPTIONAL = STUDY + ("gymnasium", "pettingzoo", "ray", "jax", "optax")
+OPTIONAL = STUDY + ("gymnasium", "pettingzoo", "ray", "jax", "optax", "aiohttp")
 
 # Put first in a subprocess: the modules named in argv[1] are refused as if not installed.
 BLOCKER = """
@@ -99,6 +99,11 @@ for module in ("shengji.envs.aec", "shengji.envs.vector", "shengji.env", "shengj
             ["study", "burying", "--deals", "10", "--backend", "ray"],
             "the ray backend needs ray: pip install 'shengji[ray]'",
         ),
+        (
+            ["aiohttp"],
+            ["play", "--no-browser"],
+            "shengji play needs aiohttp: pip install 'shengji[play]'",
+        ),
     ],
 )
 def test_a_command_without_its_extra_says_so_in_one_line(tmp_path, blocked, argv, line):
@@ -116,6 +121,30 @@ def test_one_version_which_the_changelog_describes(capsys):
     assert capsys.readouterr().out == f"shengji {sj.__version__}\n"
     releases = re.findall(r"^## \[(\d[^\]]*)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
     assert releases[0] == sj.__version__
+
+
+def test_every_file_the_package_ships_is_in_the_repository():
+    """The package data pyproject.toml names (pages, styles, the shipped network) are
+    committed, not only on this disk (a file a .gitignore hides would miss in a clone)."""
+    import tomllib
+
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if listed.returncode:
+        pytest.skip("not a git checkout")
+    tracked = set(listed.stdout.splitlines())
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    shipped = [
+        path.relative_to(ROOT).as_posix()
+        for package, patterns in data.items()
+        if package != "*"
+        for pattern in patterns
+        for path in (ROOT / package.replace(".", "/")).glob(pattern)
+    ]
+    assert shipped and not [p for p in shipped if p not in tracked]
 
 
 MODULE_OF = {"mkdocs-material": "material"}  # a distribution whose module is named otherwise

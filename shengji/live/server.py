@@ -37,7 +37,7 @@ class PlayServer:
     saved; wait() until then."""
 
     def __init__(self, game: Game, port: int = 0) -> None:
-        with needs("shengji.live.server", "play"):
+        with needs("shengji play", "play"):
             import aiohttp  # noqa: F401
         self.game = game
         self.port = port
