@@ -395,6 +395,7 @@ def view(args: argparse.Namespace) -> None:
 def play(args: argparse.Namespace) -> None:
     """A seat played in the browser (sj.play_in_browser), until Ctrl-C."""
     from shengji.live.server import play_in_browser  # aiohttp is asked for when it serves
+
     settings = {
         "--rules": args.rules,
         "--bots": args.bots,
