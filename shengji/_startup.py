@@ -12,14 +12,21 @@ from typing import Any, NoReturn
 
 
 def quiet_while_loading() -> None:
-    """Where this process runs the `shengji` command, Ctrl-C ends it in one line from here
-    on (the command's run handles it its own way meanwhile); a library's import is left as
-    it is, and so is a Ctrl-C that was ignored."""
+    """Where this process runs the `shengji` command, Ctrl-C, SIGTERM and SIGHUP end it in
+    one line from here on (the command's run handles them its own way meanwhile), not by
+    the signal's default (a SIGHUP in the imports' second would end it silently); a
+    library's import is left as it is, and so is a signal that was ignored."""
     argv = getattr(sys, "orig_argv", [])
     as_module = "-m" in argv[:-1] and argv[argv.index("-m") + 1] == "shengji"
     as_script = os.path.basename(sys.argv[0]) == "shengji"
-    if (as_module or as_script) and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if not (as_module or as_script):
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, interrupted)
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, interrupted)
 
 
 def interrupted(signum: int, frame: Any) -> NoReturn:

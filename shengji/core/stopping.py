@@ -31,18 +31,24 @@ def held_signals() -> Iterator[None]:
     noted: list[int] = []
     handlers: dict[int, Any] = {}
     before = None
+    stopping = False  # a signal's KeyboardInterrupt passes through: the run stops by it
     try:  # a signal that stops this while it swaps a handler leaves no handler swapped
         if threading.current_thread() is threading.main_thread():
             for s in held:
                 handlers[s] = signal.signal(s, lambda signum, _: noted.append(signum))
         before = signal.pthread_sigmask(signal.SIG_BLOCK, held) if BLOCKS else None
         yield
+    except KeyboardInterrupt:
+        stopping = True
+        raise
     finally:
         if before is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
         for s, handler in handlers.items():
             signal.signal(s, handler)
-        if noted:  # to the handler now in place, as if it came now
+        # to the handler now in place, as if it came now; not over the signal already
+        # stopping the run, whose status is the run's (the first signal's)
+        if noted and not stopping:
             signal.raise_signal(noted[0])
 
 
