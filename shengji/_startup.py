@@ -29,13 +29,29 @@ def quiet_while_loading() -> None:
             signal.signal(number, interrupted)
 
 
+def interrupted_line(command: str | None) -> str:
+    """The line an interrupted command ends with: a study, a duel or a ladder says that
+    running it again continues it (its finished chunks are saved)."""
+    if command in ("study", "duel", "ladder"):
+        return (
+            "shengji: interrupted; the finished chunks are saved: the same command continues "
+            "the study"
+        )
+    return "shengji: interrupted"
+
+
+def command_of(words: list[str]) -> str | None:
+    """The command's name among the command line's words: the first that is no option."""
+    return next((w for w in words if not w.startswith("-")), None)
+
+
 def interrupted(signum: int, frame: Any) -> NoReturn:
     """End the command now: the line of an interrupted command, status 128 + the signal.
     Not by an exception, which could land where Python ignores it (a module lock's callback,
     a finalizer) and let the command run on."""
     with contextlib.suppress(Exception):  # what was printed (None: no output at all)
         sys.stdout.flush()
-    sys.stderr.write("shengji: interrupted\n")
+    sys.stderr.write(interrupted_line(command_of(sys.argv[1:])) + "\n")
     sys.stderr.flush()
     os._exit(128 + signum)
 

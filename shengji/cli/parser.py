@@ -10,6 +10,7 @@ import sys
 from typing import Any, NoReturn
 
 from shengji._optional import MissingExtra
+from shengji._startup import command_of, interrupted_line
 from shengji._version import __version__
 from shengji.bots import TEXT_BOTS
 from shengji.bots.external import end_bot_processes
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(build_parser().format_help())
         return 2
     # the command's name before it is parsed: a signal meanwhile gets the same line
-    command = next((w for w in words if not w.startswith("-")), None)
+    command = command_of(words)
     try:
         # SIGTERM and SIGHUP end every command as Ctrl-C does, from here on: one line and
         # 128 + the signal, whatever the command was doing
@@ -95,13 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in (signal.SIGINT, *STOP_SIGNALS):
             signal.signal(s, signal.SIG_IGN)
         end_bot_processes()  # any a signal cut the run's closing short of
-        fail(
-            128 + getattr(stop, "signum", signal.SIGINT),
-            "shengji: interrupted; the finished chunks are saved: the same command continues "
-            "the study"
-            if command in ("study", "duel", "ladder")
-            else "shengji: interrupted",
-        )
+        fail(128 + getattr(stop, "signum", signal.SIGINT), interrupted_line(command))
     return 0
 
 

@@ -32,6 +32,7 @@ from shengji.play.rounds import (
     give_answer,
     match_of,
     next_round,
+    table_record,
     view_of,
 )
 from shengji.round._knowledge import TABLE
@@ -221,15 +222,8 @@ class Game:
 
     def end_round(self) -> None:
         """The round is over: its record kept (and saved), the coach's notes with it."""
-        self.record = RoundRecord(
-            rules=self.rules,
-            seed=self.round_seed,
-            first_drawer=self.dealer,
-            levels=self.levels,
-            first_round=self.first_round,
-            bots=self.names,
-            forfeit=self.forfeit,
-            **self.table.record(),
+        self.record = table_record(
+            self.table, self.dealer, self.levels, self.first_round, self.names, self.forfeit
         )
         self.rounds.append(self.record)
         self.notes.append(self.round_notes)

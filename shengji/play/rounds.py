@@ -49,6 +49,7 @@ __all__ = [
     "play_columns",
     "ask_python_bot",
     "give_answer",
+    "table_record",
     "next_round",
     "match_of",
     "answer_seat",
@@ -105,14 +106,29 @@ def dealt_round(
     table, names, forfeit = played_table(
         rules, seed, bots, dealer, levels, first_round, None if dealt is None else dealt[0]
     )
+    condition = None if dealt is None else dealt[1]
+    return table_record(table, dealer, levels, first_round, names, forfeit, condition)
+
+
+def table_record(
+    table: Table,
+    dealer: int,
+    levels: tuple[int, int],
+    first_round: bool,
+    names: list[str],
+    forfeit: dict | None,
+    condition: dict | None = None,
+) -> RoundRecord:
+    """The record of the finished (or forfeited) round of `table`, dealt first by `dealer`
+    at `levels`, played by `names`; `condition`, how its first deal was conditioned."""
     return RoundRecord(
-        rules=rules,
-        seed=seed,
+        rules=table.rules,
+        seed=table.seed,
         first_drawer=dealer,
         levels=levels,
         first_round=bool(first_round),
         bots=names,
-        condition=None if dealt is None else dealt[1],
+        condition=condition,
         forfeit=forfeit,
         **table.record(),
     )
