@@ -23,7 +23,7 @@ from shengji.core._core import KIND_NAMES, Cards, Trump, category, trick_winner
 from shengji.core._deal import round_seed
 from shengji.core.cards import SUIT_SYMBOLS, TRUMP_CATEGORY
 from shengji.errors import ArgumentError, BotError, CardError, IllegalAction, ShengjiError
-from shengji.play.page import cost_texts, hand_groups, level_name, trump_text
+from shengji.play.page import ANNOTATION_KEYS, cost_texts, hand_groups, level_name, trump_text
 from shengji.play.records import RoundRecord, match_advance
 from shengji.play.replay import answered_shows, answered_table, recorded_play, replay_step
 from shengji.play.rounds import (
@@ -341,7 +341,7 @@ class Game:
             "waiting": None if pending is None or mine else pending[1],
             "bots": self.names,
             "coach": self.coach,
-            "notes": [note_data(n, view) for n in self.round_notes],
+            "notes": [note_data(n) for n in self.round_notes],
             "weighing": len(self.to_weigh()),
             "match": self.match_data(),
             "result": None if self.record is None else result_data(self.record, len(self.rounds)),
@@ -384,7 +384,8 @@ class Game:
         self.out.mkdir(parents=True, exist_ok=True)
         for k in range(len(self.rounds)):
             path = self.out / round_file(k)
-            if not path.exists() or k == len(self.rounds) - 1:
+            # a finished round's notes grow only while it is the round shown
+            if not path.exists() or self.rounds[k] is self.record:
                 write_json(path, self.round_json(k))
         if self.match and self.rounds and next_round(self.rules, self.rounds) is None:
             write_json(self.out / "match.json", self.match_json())
@@ -398,9 +399,7 @@ class Game:
             data["annotations"] = {
                 "source": f"shengji play's coach: {self.coach_worlds:,} worlds a decision from "
                 f"the seat's knowledge, bots {self.coach_bots}, seed {self.seed}",
-                "plays": [
-                    {k: n[k] for k in ("trick", "seat", "levels", "points", "best")} for n in notes
-                ],
+                "plays": [{key: n[key] for key in ANNOTATION_KEYS} for n in notes],
             }
         return data
 
@@ -549,7 +548,7 @@ def decision(view: View) -> dict[str, Any]:
     }
 
 
-def note_data(note: dict[str, Any], view: View) -> dict[str, Any]:
+def note_data(note: dict[str, Any]) -> dict[str, Any]:
     """A coach's note as the page shows it."""
     levels, points = cost_texts(note["levels"], note["points"])
     return {**note, "text": [levels, points]}
