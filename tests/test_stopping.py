@@ -250,3 +250,36 @@ def test_a_native_loops_interrupt_after_a_noted_stop_carries_the_signal():
         backends.RECEIVED.append(signal.SIGHUP)
         raise KeyboardInterrupt
     assert stop.value.signum == signal.SIGHUP
+
+
+def sleeping_chunk(seconds, _, start):
+    """A chunk that takes `seconds` and returns nothing (a worker's stand-in for a run's)."""
+    time.sleep(seconds)
+
+
+def test_a_runs_stop_is_its_first_signals_though_a_later_one_has_a_lower_number():
+    """Two signals while the run waits on its workers stop it as the first: held together
+    until the wait ended, Python handled them by number (SIGHUP before SIGINT), and a duel
+    stopped by Ctrl-C exited as if hung up (status 129)."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers run in the main thread only")
+
+    def send_two():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)
+        os.kill(os.getpid(), signal.SIGHUP)
+
+    jobs = [(30, None, start) for start in range(2)]
+    # as the command line's handlers after its run: a signal once the run has ended is noted
+    outside = {s: signal.signal(s, lambda *_: None) for s in (signal.SIGINT, signal.SIGHUP)}
+    timer = threading.Timer(1.2, send_two)  # the workers started, the run waiting on them
+    timer.start()
+    try:
+        with pytest.raises(backends.Stopped) as stop, backends.stopping_on_signals():
+            backends.execute(sleeping_chunk, jobs, {}, lambda *_: None, 2, "local", None)
+    finally:
+        timer.cancel()
+        timer.join()
+        for s, handler in outside.items():
+            signal.signal(s, handler)
+    assert stop.value.signum == signal.SIGINT

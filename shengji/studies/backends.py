@@ -43,15 +43,15 @@ def execute(
     ray_address: str | None,
     advance: Callable[[int, int], None] | None = None,
 ) -> None:
-    """The jobs' chunks on the backend, each result saved as it comes back (the caller holds
-    stopping_on_signals for the whole run, so that a signal stops it as Ctrl-C does).
-    `advance(start, deals)`: a running chunk's progress as it reports it (report_progress;
-    locally only)."""
-    if backend == "ray":
-        run_on_ray(chunk, jobs, options, save, ray_address, workers)
-    else:
-        run_locally(chunk, jobs, options, save, workers, advance)
-    check_stop()  # a stop swallowed in the last chunk's save ends the run before its merge
+    """The jobs' chunks on the backend, each result saved as it comes back; a signal stops
+    them as Ctrl-C does (a caller that writes files holds stopping_on_signals from its first
+    to its last). `advance(start, deals)`: a running chunk's progress as it reports it
+    (report_progress; locally only)."""
+    with stopping_on_signals():
+        if backend == "ray":
+            run_on_ray(chunk, jobs, options, save, ray_address, workers)
+        else:
+            run_locally(chunk, jobs, options, save, workers, advance)
 
 
 # this process's sink of its running chunk's progress, (start, deals): the parent's
@@ -178,22 +178,24 @@ def run_locally(
             for _ in range(min(workers, len(jobs))):
                 job = queued.pop()
                 pending[pool.submit(chunk, *job, **options)] = job[2]
-        while pending:
-            check_stop()
-            # held: a signal raised while wait() takes the futures' locks one by one left some
-            # taken, and the pool's thread, failing them, then waited on them forever (a duel
-            # hung after Ctrl-C); it is acted on at most PROGRESS_POLL_S later
-            with held_signals():
+        # noted, not raised: a signal raised while wait() takes the futures' locks one by
+        # one left some taken, and the pool's thread, failing them, then waited on them
+        # forever (a duel hung after Ctrl-C); it stops the run at most PROGRESS_POLL_S
+        # later. Not held either: this thread takes each signal as it comes, so the run's
+        # status is the first's (two signals held meanwhile are handled by number)
+        with noting_signals():
+            while pending:
+                check_stop()
                 done, _ = wait(pending, PROGRESS_POLL_S, FIRST_COMPLETED)
-            read_reports()
-            for future in done:
-                save(pending.pop(future), future.result())
-                saved += 1
-                if queued:
-                    job = queued.pop()
-                    # a worker that ended is replaced by a new one
-                    with held_signals(), main_told(bool(needed)):
-                        pending[pool.submit(chunk, *job, **options)] = job[2]
+                read_reports()
+                for future in done:
+                    save(pending.pop(future), future.result())
+                    saved += 1
+                    if queued:
+                        job = queued.pop()
+                        # a worker that ended is replaced by a new one
+                        with held_signals(), main_told(bool(needed)):
+                            pending[pool.submit(chunk, *job, **options)] = job[2]
     except BrokenProcessPool:
         if needed and not saved:  # the workers ended before any chunk came back
             # (reimporting_main: a script that starts them again; or the class in the guard)
