@@ -445,10 +445,11 @@ def kill_running(processes: list[Process]) -> None:
 
 @contextmanager
 def noting_signals() -> Iterator[None]:
-    """The stop signals noted (RECEIVED, set_stop), not raised, for check_stop to raise: Ray
-    runs Python in its threads' callbacks while the run waits, where a handler's exception
-    can land and be ignored (a traceback, and the run going on). Outside the main thread,
-    nothing changes."""
+    """The stop signals noted (RECEIVED, set_stop), not raised, for check_stop to raise,
+    while a run waits on its workers: Ray runs Python in its threads' callbacks meanwhile,
+    where a handler's exception can land and be ignored (a traceback, and the run going
+    on); a pool's wait() can be left with locks taken. Outside the main thread, nothing
+    changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
