@@ -47,6 +47,7 @@ def test_spec_sets_one_bit_per_rule_on():
     [
         ("expert:bogus=1", "'bogus'"),
         ("expert:weigh=maybe", "weigh must be true or false"),
+        ("expert:sure_throws=2", "sure_throws must be true or false"),
         ("expert:void_risk=x", "void_risk must be an integer"),
         ("expert:void_risk=-1", "Expert.void_risk"),
         ("expert:weigh", "'weigh' is not key=value"),
@@ -220,6 +221,37 @@ def test_draw_follow_spends_a_trump_on_the_partners_draw():
     assert plays(table, "expert", "expert:draw_follow=false") == ["JH", "4H"]
 
 
+def lead_of_round(rules, seed, seat, cards_left, *texts):
+    """The leads `texts` make at the first lead of `seat` with `cards_left` cards in a round
+    of default experts (dealer seat 0, seed `seed`), and that seat's hand then."""
+    expert = sj.Expert().spec()
+    table = Table(sj.Rules.of(rules), seed, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
+    pending = table.advance()
+    while pending is not None:
+        what, q = pending
+        if (
+            what == "play"
+            and q == seat
+            and table.state()["current"] == []
+            and len(table.hand(seat)) == cards_left
+        ):
+            return str(table.hand(seat)), plays(table, *texts)
+        if what == "play":
+            table.answer(table.bot_play(expert))
+        else:
+            table.answer(*table.bot_answer(expert))
+        pending = table.advance()
+    raise AssertionError("the round ended before that lead")
+
+
+def test_sure_throws_cashes_a_suit_no_opponent_can_ruff_whole():
+    # v3 seed 36, three tricks left: seat 0 holds every diamond still out. An opponent shown
+    # void in diamonds may ruff one; a ruff of all three takes three of the few unseen trumps
+    hand, (on, off) = lead_of_round("v3", 36, 0, 3, "expert", "expert:sure_throws=false")
+    assert hand == "QD JD 5D"
+    assert (on, off) == ("QD JD 5D", "JD")
+
+
 SHORT_TRUMPS = "3H 2H 7S 6S 5S 4S 3S 9C 8C 7C 6C 4C 3C KD QD JD 9D 8D 7D 6D 5D 4D 3D 10C 8S"
 
 
@@ -323,7 +355,9 @@ def test_void_trump_leads_a_low_trump_when_every_side_suit_may_be_ruffed():
     # seat 0 holds spades and five trumps; seat 1 shows its spade void at the first trick
     hand = "2H 2C 8H 7H 6H AS AS KS KS 10S 10S 9S 9S 8S 8S 7S 7S 6S 6S 5S 5S 4S 4S 3S 3S"
     table = position(0, {0: hand, 2: "QS", 3: "JS"}, ["AS", "5C", "QS", "JS"], lacks={1: "S"})
-    off, on = plays(table, "expert", "expert:void_trump=true")
+    # every spade out is in its hand or the bottom it buried: sure_throws would throw them all
+    # (no opponent holds 19 trumps), so it is off here
+    off, on = plays(table, "expert:sure_throws=false", "expert:void_trump=true,sure_throws=false")
     assert sj.category(off.split()[0], TRUMP) == "S"  # into the void: a spade tractor
     assert on == "6H"  # its lowest trump without points, the 2♥ kept
 
@@ -425,7 +459,7 @@ def test_late_pairs_leads_the_dealer_teams_highest_pair_late(preset):
 
 @pytest.mark.parametrize("preset", TEXTS)
 def test_defender_pairs_leads_a_defenders_highest_side_pair_late(preset):
-    for view, on_play, _ in changed_leads(preset, 60, "expert", "expert:defender_pairs=false"):
+    for view, on_play, _ in changed_leads(preset, 80, "expert", "expert:defender_pairs=false"):
         assert (view.seat - view.dealer) % 2 == 1 and len(view.hand) <= 12
         (card,) = set(on_play)
         assert len(on_play) == 2 and sj.category(card, view.trump) != "T"

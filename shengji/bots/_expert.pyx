@@ -35,7 +35,7 @@ RULES = {"second_low": X_SECOND_LOW, "third_high": X_THIRD_HIGH, "feed_sure": X_
          "short_bury": X_SHORT_BURY, "late_pairs": X_LATE_PAIRS,
          "defender_pairs": <uint64_t>X_DEFENDER_PAIRS,
          "keep_pairs": <uint64_t>X_KEEP_PAIRS, "draw_high": <uint64_t>X_DRAW_HIGH,
-         "draw_follow": <uint64_t>X_DRAW_FOLLOW}
+         "draw_follow": <uint64_t>X_DRAW_FOLLOW, "sure_throws": <uint64_t>X_SURE_THROWS}
 
 
 cdef enum:
@@ -57,6 +57,7 @@ cdef enum:
     RUFF_ODDS = 60         # odds: percent of the time a seat void in the led suit ruffs
     PAIR_SPLIT = 20 * PER_POINT  # keep_pairs: each pair of the hand a follow splits (10 to 30
                                  # measured alike)
+    THROW_RISK = 25        # sure_throws: percent of the time a throw may be ruffed
     DRAW_SPEND = 25        # draw_follow: percent of play_cost counted (25 to 65 measured: 25)
     PAIR_LAST = 2000       # keep_pairs: added to discard's key of a pair's card (a trump's is
                            # 1000, a point's 100): its pairs are discarded last, and whole
@@ -161,6 +162,41 @@ cdef inline double none_of(double share, int n) noexcept nogil:
         out *= 1.0 - share
         n -= 1
     return out
+
+
+cdef double at_least(int total, int marked, int drawn, int k) noexcept nogil:
+    """The odds that `drawn` cards of `total`, `marked` of them marked, hold k marked or
+    more (hypergeometric)."""
+    cdef double pmf = 1.0, below = 0.0
+    cdef int i, x
+    if k <= 0:
+        return 1.0
+    if marked < k or drawn < k:
+        return 0.0
+    for i in range(drawn):     # none marked
+        if total - marked - i <= 0:
+            pmf = 0.0
+            break
+        pmf *= <double>(total - marked - i) / (total - i)
+    for x in range(k):
+        below += pmf
+        if total - marked - drawn + x + 1 > 0:
+            pmf *= <double>(marked - x) * (drawn - x) / ((x + 1) * (total - marked - drawn + x + 1))
+        else:
+            pmf = 0.0
+    return 1.0 - below if below < 1.0 else 0.0
+
+
+cdef int ruff_odds(const Game* g, const Seen* s, int c, int k, int o1, int o2) noexcept nogil:
+    """Percent: the odds that an opponent may ruff a throw of k cards of side suit c, each
+    holding k of the unseen trumps or more by its share of the unseen cards."""
+    cdef int unseen = card_count(s.unseen), q, i
+    cdef double none = 1.0
+    for i in range(2):
+        q = o1 if i == 0 else o2
+        if may_ruff(s, q, c):
+            none *= 1.0 - at_least(unseen, s.n[TRUMP], card_count(g.hands[q]), k)
+    return <int>(100 * (1.0 - none))
 
 
 cdef int hold_odds(const Game* g, const BotSpec* b, const Seen* s, CardSet play, bint ruffs,
@@ -514,9 +550,17 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
         n = card_count(part)
-        if not n or may_ruff(s, o1, c) or may_ruff(s, o2, c):
+        if not n:
             continue
-        sure = sure_units(t, part, s.unseen, c)
+        if may_ruff(s, o1, c) or may_ruff(s, o2, c):
+            if not x & X_SURE_THROWS:
+                continue
+            sure = sure_units(t, part, s.unseen, c)
+            # a ruff of a throw takes as many trumps (and trump pairs) as it has cards
+            if ruff_odds(g, s, c, card_count(sure), o1, o2) > THROW_RISK:
+                continue
+        else:
+            sure = sure_units(t, part, s.unseen, c)
         if card_count(sure) > best_n:
             best, best_n = sure, card_count(sure)
     if best_n:

@@ -73,7 +73,9 @@ class Expert:
     unseen than it holds and it has no sure trump pair, its highest trump (its kept top
     trump apart) is led, not a low one. draw_follow: with weigh, the dealer's team following
     its partner's trump lead (trumps being drawn) counts what its play spends at a quarter:
-    a trump kept back would be drawn all the same.
+    a trump kept back would be drawn all the same. sure_throws: sure side units are led
+    (thrown together) in a suit an opponent may ruff too, where the ruff would take more
+    trumps, or trump pairs, than are unseen.
     """
 
     second_low: bool = True
@@ -111,6 +113,7 @@ class Expert:
     keep_pairs: bool = True
     draw_high: bool = True
     draw_follow: bool = True
+    sure_throws: bool = True
     void_risk: int = 2
     greedy: Greedy = field(default_factory=Greedy)
 
