@@ -173,11 +173,12 @@ cdef double at_least(int total, int marked, int drawn, int k) noexcept nogil:
         return 1.0
     if marked < k or drawn < k:
         return 0.0
-    for i in range(drawn):     # none marked
-        if total - marked - i <= 0:
+    # none marked: C(total - marked, drawn) / C(total, drawn), over the shorter of the two
+    for i in range(min(marked, drawn)):
+        if total - max(marked, drawn) - i <= 0:
             pmf = 0.0
             break
-        pmf *= <double>(total - marked - i) / (total - i)
+        pmf *= <double>(total - max(marked, drawn) - i) / (total - i)
     for x in range(k):
         below += pmf
         if total - marked - drawn + x + 1 > 0:
@@ -556,8 +557,9 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
             if not x & X_SURE_THROWS:
                 continue
             sure = sure_units(t, part, s.unseen, c)
-            # a ruff of a throw takes as many trumps (and trump pairs) as it has cards
-            if ruff_odds(g, s, c, card_count(sure), o1, o2) > THROW_RISK:
+            # a ruff of a throw takes as many trumps as it has cards
+            if (card_count(sure) <= best_n
+                    or ruff_odds(g, s, c, card_count(sure), o1, o2) > THROW_RISK):
                 continue
         else:
             sure = sure_units(t, part, s.unseen, c)

@@ -74,8 +74,8 @@ class Expert:
     trump apart) is led, not a low one. draw_follow: with weigh, the dealer's team following
     its partner's trump lead (trumps being drawn) counts what its play spends at a quarter:
     a trump kept back would be drawn all the same. sure_throws: sure side units are led
-    (thrown together) in a suit an opponent may ruff too, where the ruff would take more
-    trumps, or trump pairs, than are unseen.
+    (thrown together) in a suit an opponent may ruff too, where the odds that an opponent
+    holds as many of the unseen trumps as the throw has cards are 25% or less.
     """
 
     second_low: bool = True
