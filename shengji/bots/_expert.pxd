@@ -44,7 +44,7 @@ cdef enum:                 # the rules, as bits of BotSpec.expert
     X_KEEP_PAIRS = 4294967296      # a follow splits a pair of the hand only for much more
     X_DRAW_HIGH = 8589934592       # draw_trumps: its highest trump, the opponents holding no more
     X_DRAW_FOLLOW = 17179869184    # weigh: following its partner's trump draw, trumps cost less
-    X_SURE_THROWS = 34359738368    # sure side units thrown where a ruff needs more trumps than are out
+    X_SURE_THROWS = 34359738368    # sure side units thrown where a whole ruff is unlikely
 
 
 cdef int expert_answer(Game* g, const BotSpec* b, CardSet* cards, bint* flag) noexcept nogil
