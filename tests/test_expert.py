@@ -245,8 +245,8 @@ def lead_of_round(rules, seed, seat, cards_left, *texts):
 
 
 def test_sure_throws_cashes_a_suit_no_opponent_can_ruff_whole():
-    # v3 seed 36, three tricks left: seat 0 holds every diamond still out. An opponent shown
-    # void in diamonds may ruff one; a ruff of all three takes three of the few unseen trumps
+    # v3 seed 36, three tricks left: seat 0 holds every diamond still out, so any opponent may
+    # lack them and ruff one; a ruff of all three takes three of the few unseen trumps
     hand, (on, off) = lead_of_round("v3", 36, 0, 3, "expert", "expert:sure_throws=false")
     assert hand == "QD JD 5D"
     assert (on, off) == ("QD JD 5D", "JD")

@@ -168,23 +168,20 @@ cdef double at_least(int total, int marked, int drawn, int k) noexcept nogil:
     """The odds that `drawn` cards of `total`, `marked` of them marked, hold k marked or
     more (hypergeometric)."""
     cdef double pmf = 1.0, below = 0.0
-    cdef int i, x
+    cdef int i, x, lo = max(0, drawn - (total - marked))   # the fewest marked it can hold
     if k <= 0:
         return 1.0
     if marked < k or drawn < k:
         return 0.0
-    # none marked: C(total - marked, drawn) / C(total, drawn), over the shorter of the two
-    for i in range(min(marked, drawn)):
-        if total - max(marked, drawn) - i <= 0:
-            pmf = 0.0
-            break
-        pmf *= <double>(total - max(marked, drawn) - i) / (total - i)
-    for x in range(k):
+    if lo == 0:     # C(total - marked, drawn) / C(total, drawn), over the shorter side
+        for i in range(min(marked, drawn)):
+            pmf *= <double>(total - max(marked, drawn) - i) / (total - i)
+    else:           # every unmarked card drawn: C(marked, lo) / C(total, drawn)
+        for i in range(total - drawn):
+            pmf *= <double>(marked - i) / (total - i)
+    for x in range(lo, k):
         below += pmf
-        if total - marked - drawn + x + 1 > 0:
-            pmf *= <double>(marked - x) * (drawn - x) / ((x + 1) * (total - marked - drawn + x + 1))
-        else:
-            pmf = 0.0
+        pmf *= <double>(marked - x) * (drawn - x) / ((x + 1) * (total - marked - drawn + x + 1))
     return 1.0 - below if below < 1.0 else 0.0
 
 
