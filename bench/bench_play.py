@@ -18,7 +18,14 @@ from shengji.live.server import PlayServer
 EXPERT = bot_from_text("expert").spec()
 
 
-def expert_answer(game):
+STALE = object()
+
+
+def expert_answer(game, seq):
+    """The expert's answer at the person's decision of state `seq`, found in the game's
+    worker thread (between the game's moves); STALE where the game has moved on."""
+    if game.seq != seq or game.pending is None or game.pending[1] != game.seat:
+        return STALE
     cards, flag = game.table.bot_answer(EXPERT)
     what = game.pending[0]
     if what == "revolt":
@@ -44,13 +51,19 @@ async def round_over_socket(server):
                 if message["result"] is not None:
                     return answers
                 if message["decision"] is not None:
+                    # not from this thread: the game's worker may be moving the table
+                    answer = await asyncio.wrap_future(
+                        server.worker.submit(expert_answer, game, message["seq"])
+                    )
+                    if answer is STALE:
+                        continue
                     await ws.send_str(
                         json.dumps(
                             {
                                 "type": "answer",
                                 "seat": game.seat,
                                 "seq": message["seq"],
-                                "answer": expert_answer(game),
+                                "answer": answer,
                             }
                         )
                     )
