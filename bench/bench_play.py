@@ -127,7 +127,7 @@ def bench_hint_by_the_search(benchmark):
         view = game.view()
         if view.action == "play" and len(view.tricks) >= 1 and view.current:
             break
-        game.answer({"seat": 1, "seq": game.seq, "answer": expert_answer(game)})
+        game.answer({"seat": 1, "seq": game.seq, "answer": expert_answer(game, game.seq)})
     benchmark.group = "shengji play: a hint by the search (default settings)"
     benchmark.extra_info.update(engine="core", items=1)
     benchmark.pedantic(game.hint, args=({"seat": 1, "seq": game.seq},), rounds=3, iterations=1)
