@@ -10,27 +10,20 @@ import time
 
 import pytest
 from browser import Browser, find_chromium
+from play_driver import expert_answer
 
-from shengji.bots import bot_from_text
 from shengji.live.game import Game
 from shengji.live.server import PlayServer
-
-EXPERT = bot_from_text("expert").spec()
-
 
 STALE = object()
 
 
-def expert_answer(game, seq):
-    """The expert's answer at the person's decision of state `seq`, found in the game's
+def answer_at(game, seq):
+    """The expert's answer at the person's decision of state `seq`, asked in the game's
     worker thread (between the game's moves); STALE where the game has moved on."""
     if game.seq != seq or game.pending is None or game.pending[1] != game.seat:
         return STALE
-    cards, flag = game.table.bot_answer(EXPERT)
-    what = game.pending[0]
-    if what == "revolt":
-        return flag
-    return None if what == "show" and not len(cards) else str(cards)
+    return expert_answer(game)
 
 
 async def round_over_socket(server):
@@ -53,7 +46,7 @@ async def round_over_socket(server):
                 if message["decision"] is not None:
                     # not from this thread: the game's worker may be moving the table
                     answer = await asyncio.wrap_future(
-                        server.worker.submit(expert_answer, game, message["seq"])
+                        server.worker.submit(answer_at, game, message["seq"])
                     )
                     if answer is STALE:
                         continue
@@ -127,7 +120,7 @@ def bench_hint_by_the_search(benchmark):
         view = game.view()
         if view.action == "play" and len(view.tricks) >= 1 and view.current:
             break
-        game.answer({"seat": 1, "seq": game.seq, "answer": expert_answer(game, game.seq)})
+        game.answer({"seat": 1, "seq": game.seq, "answer": expert_answer(game)})
     benchmark.group = "shengji play: a hint by the search (default settings)"
     benchmark.extra_info.update(engine="core", items=1)
     benchmark.pedantic(game.hint, args=({"seat": 1, "seq": game.seq},), rounds=3, iterations=1)

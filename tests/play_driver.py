@@ -1,6 +1,6 @@
-"""What the play tests share: a person's answers chosen among what the table offers, and the
-leak check of a message sent to the person's seat (tests/test_play.py and
-tests/test_play_browser.py)."""
+"""What the play tests share: a person's answers chosen among what the table offers or as the
+expert gives them, and the leak check of a message sent to the person's seat
+(tests/test_play.py, tests/test_play_browser.py and bench/bench_play.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,16 @@ from shengji.live.game import Game
 CARD = r"(?:10|[2-9JQKA])[SHCD]|BJ|SJ"
 CARD_TEXT = re.compile(rf"^(?:{CARD})(?: (?:{CARD}))*$")
 KINDS_ONLY = {("display", "trumps")}  # the trump's card kinds: the rules', not cards held
+EXPERT = sj.Expert().spec()
+
+
+def expert_answer(game: Game) -> Any:
+    """The expert's answer at the person's pending decision, as the page sends it."""
+    cards, flag = game.table.bot_answer(EXPERT)
+    what = game.pending[0]
+    if what == "revolt":
+        return flag
+    return None if what == "show" and not len(cards) else str(cards)
 
 
 def some_answer(state: dict[str, Any], rng: Any) -> Any:

@@ -223,24 +223,12 @@ def test_draw_follow_spends_a_trump_on_the_partners_draw():
 
 def lead_of_round(rules, seed, seat, cards_left, *texts):
     """The leads `texts` make at the first lead of `seat` with `cards_left` cards in a round
-    of default experts (dealer seat 0, seed `seed`), and that seat's hand then."""
-    expert = sj.Expert().spec()
-    table = Table(sj.Rules.of(rules), seed, 0, (2, 2), False, [sj.BotSpec.python()] * 4)
-    pending = table.advance()
-    while pending is not None:
-        what, q = pending
-        if (
-            what == "play"
-            and q == seat
-            and table.state()["current"] == []
-            and len(table.hand(seat)) == cards_left
-        ):
+    of experts (dealer seat 0, seed `seed`), and that seat's hand then."""
+    rec = sj.play_round(sj.Rules.preset(rules), seed, "expert", 0, (2, 2), False)
+    for table, q in expert_decisions(rec):
+        if q == seat and table.state()["current"] == [] and len(table.hand(seat)) == cards_left:
             return str(table.hand(seat)), plays(table, *texts)
-        if what == "play":
-            table.answer(table.bot_play(expert))
-        else:
-            table.answer(*table.bot_answer(expert))
-        pending = table.advance()
+        assert table.answer(table.bot_play(sj.Expert().spec())) == 0
     raise AssertionError("the round ended before that lead")
 
 

@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 import pytest
-from play_driver import check_message, some_answer
+from play_driver import check_message, expert_answer, some_answer
 
 import shengji as sj
 from shengji.bots import bot_from_text
@@ -18,16 +18,6 @@ from shengji.core._core import KIND_NAMES, order
 from shengji.errors import ShengjiError
 from shengji.live.game import Game, Refused
 from shengji.round.rules import PRESETS
-
-EXPERT = bot_from_text("expert").spec()
-
-
-def expert_answer(game: Game) -> object:
-    cards, flag = game.table.bot_answer(EXPERT)
-    what = game.pending[0]
-    if what == "revolt":
-        return flag
-    return None if what == "show" and not len(cards) else str(cards)
 
 
 def play_on(game: Game) -> None:

@@ -527,7 +527,7 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     cdef int seat = g.seat, c, n, best_n = 0, longest = -1, longest_n = 0, fallback = -1
     cdef int fallback_n = 0, p = (seat + 2) % 4, o1 = (seat + 1) % 4, o2 = (seat + 3) % 4
     cdef CardSet hand = g.hands[seat], part, sure, best, trumps, low
-    cdef bint dealer_team = (seat - g.dealer) % 2 == 0, long_trumps, opp_trumps
+    cdef bint dealer_team = (seat - g.dealer) % 2 == 0, long_trumps, opp_trumps, ruffable
     cdef bint paired, longest_paired = False
     cdef int ntrumps
     cdef LeadShape shape
@@ -548,18 +548,14 @@ cdef CardSet expert_lead(Game* g, const BotSpec* b, const Seen* s) noexcept nogi
     for c in range(4):
         part = restrict(hand, t.cat_mask[c])
         n = card_count(part)
-        if not n:
+        ruffable = may_ruff(s, o1, c) or may_ruff(s, o2, c)
+        if not n or (ruffable and not x & X_SURE_THROWS):
             continue
-        if may_ruff(s, o1, c) or may_ruff(s, o2, c):
-            if not x & X_SURE_THROWS:
-                continue
-            sure = sure_units(t, part, s.unseen, c)
-            # a ruff of a throw takes as many trumps as it has cards
-            if (card_count(sure) <= best_n
-                    or ruff_odds(g, s, c, card_count(sure), o1, o2) > THROW_RISK):
-                continue
-        else:
-            sure = sure_units(t, part, s.unseen, c)
+        sure = sure_units(t, part, s.unseen, c)
+        # a ruff of a throw takes as many trumps as it has cards
+        if ruffable and (card_count(sure) <= best_n
+                         or ruff_odds(g, s, c, card_count(sure), o1, o2) > THROW_RISK):
+            continue
         if card_count(sure) > best_n:
             best, best_n = sure, card_count(sure)
     if best_n:
