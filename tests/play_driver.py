@@ -28,14 +28,14 @@ def expert_answer(game: Game) -> Any:
 
 
 def some_answer(state: dict[str, Any], rng: Any) -> Any:
-    """An answer to the state's decision among those the page offers: a show or a pass, no
-    revolution, the 8 lowest cards buried, a legal follow or a single led (at random)."""
+    """An answer to the state's decision among those the page offers: a show or a pass, a
+    revolution or not, the 8 lowest cards buried, a legal follow or a single led (at random)."""
     d, v = state["decision"], state["view"]
     if d["action"] == "declare":
         options = ([None] if d["may_pass"] else []) + d["options"]
         return options[rng.integers(len(options))]
     if d["action"] == "revolt":
-        return False
+        return bool(rng.integers(2))
     hand = [c for group in state["display"]["hand"] for c in group[1:]]
     trump = sj.Trump(v["trump"]["level"], v["trump"]["suit"], v["rules"]["tricks"] == "botzone")
     if d["action"] == "bury":

@@ -72,6 +72,20 @@ def checked_and_coached(game: Game, state: dict) -> None:
         check_message(game, game.state())
 
 
+def test_a_revolution_answered_yes_deals_again_and_leaks_nothing():
+    """match16 seed 71: the person's seat 3 is offered a revolution at the end of the deal."""
+    game = Game("match16", seed=71, bots="expert", seat=3, coach="off")
+    rng = np.random.default_rng(1)
+
+    def choose(game: Game, state: dict) -> object:
+        return True if state["decision"]["action"] == "revolt" else some_answer(state, rng)
+
+    play_through(game, choose, check_message)
+    record = game.record.to_dict()
+    assert {"seat": 3, "action": "revolution"}.items() <= record["events"][1].items()
+    assert len(record["deals"]) == 2  # dealt again
+
+
 def test_the_check_finds_a_leak():
     """The leak check itself: another seat's hand put into a message is caught."""
     game = Game("v3", seed=1, bots="expert", seat=0)

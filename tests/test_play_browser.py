@@ -376,6 +376,76 @@ def test_a_failing_bot_forfeits_or_is_told_and_the_server_answers(browser):
         assert fetch(served.server.url) == 200  # still answering
 
 
+async def first_messages(server: PlayServer, count: int) -> list[dict]:
+    """The first `count` messages a tab connecting now receives."""
+    import aiohttp
+
+    url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+    async with aiohttp.ClientSession() as s:
+        origin = {"Origin": f"http://127.0.0.1:{server.port}"}
+        async with s.ws_connect(url, headers=origin) as ws:
+            return [await asyncio.wait_for(ws.receive_json(), 30) for _ in range(count)]
+
+
+def test_a_bot_that_cannot_start_is_told_to_each_tab_that_connects():
+    """The bot fails before any tab is there: a tab, and a reload, are told (not left to
+    wait for it)."""
+    absent = sj.ExternalBot(["/nonexistent/bot"])
+    game = Game("v3", seed=2, bots=["expert", absent, "expert"], seat=0, coach="off")
+    server = PlayServer(game).start()
+    try:
+        deadline = time.monotonic() + 30
+        while server.trouble is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for _ in range(2):  # a tab, then a reload
+            state, error = asyncio.run(first_messages(server, 2))
+            assert state["type"] == "state" and error["type"] == "error"
+            assert "/nonexistent/bot" in error["message"]
+    finally:
+        server.stop()
+
+
+def test_the_person_plays_on_while_the_coach_weighs():
+    """The coach weighs a play in 3,000 worlds (far longer than an answer takes): the
+    person's answer given while it weighs is taken at once, not after the weighing."""
+
+    async def go(server: PlayServer) -> dict:
+        import aiohttp
+
+        url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+        rng = np.random.default_rng(0)
+        answered = None
+        async with aiohttp.ClientSession() as s:
+            origin = {"Origin": f"http://127.0.0.1:{server.port}"}
+            async with s.ws_connect(url, headers=origin) as ws:
+                while True:
+                    m = await asyncio.wait_for(ws.receive_json(), 60)
+                    if m["type"] != "state":
+                        continue
+                    if answered is not None and m["seq"] > answered:
+                        return m  # the state after the answer given while weighing
+                    if m["decision"]:
+                        answer = some_answer(m, rng)
+                        if m["decision"]["action"] == "declare" and m["decision"]["may_pass"]:
+                            answer = None
+                        if m["weighing"]:
+                            answered = m["seq"]
+                        await ws.send_str(
+                            json.dumps(
+                                {"type": "answer", "seat": 1, "seq": m["seq"], "answer": answer}
+                            )
+                        )
+
+    game = Game("v3", seed=5, bots="expert", seat=1, coach="trick", coach_worlds=3000)
+    server = PlayServer(game).start()
+    try:
+        after = asyncio.run(go(server))
+    finally:
+        server.stop()
+    assert after["weighing"] >= 1  # taken while the coach still weighed
+
+
 # -- The command
 
 

@@ -54,6 +54,16 @@ class SoFar(NamedTuple):
     forfeit: dict | None
 
 
+class Weighing(NamedTuple):
+    """A play of the person the coach is to weigh: its trick, the replayed table before it,
+    the play, and the round's notes it belongs to."""
+
+    trick: int
+    table: Table
+    made: Cards
+    notes: list[dict]
+
+
 class Refused(ShengjiError):
     """A message of the page the game does not take (a stale one, another seat's, a play
     the rules refuse): the state is unchanged and the page is told why."""
@@ -83,6 +93,8 @@ class Game:
         self.seed = validate.seed(seed)
         self.seat = validate.seat(seat, "seat")
         self.match = validate.flag(match, "match")
+        if isinstance(bots, str):
+            bot_from_text(bots)  # one text for the three seats: its error names no seat
         others = [bots] * 3 if not isinstance(bots, (list, tuple)) else list(bots)
         if len(others) != 3:
             raise ArgumentError(
@@ -264,14 +276,36 @@ class Game:
         return list(range(self.weighed, len(self.table.tricks())))
 
     def weigh(self, trick: int) -> None:
-        """The coach's cost of the person's play in a finished trick: play_cost from what the
-        seat knew then, at the table an analysis of the round's record plays on (so that
-        `shengji analyze round` finds the same, with the same worlds and seed)."""
+        """The coach's cost of the person's play in a finished trick, kept as its note (the
+        server does the three steps apart, the weighing in a thread of its own)."""
+        due = self.weighing(trick)
+        self.keep_note(due, self.cost_of(due))
+
+    def due_weighing(self) -> Weighing | None:
+        """The first of the person's plays the coach is due to weigh (to_weigh), or None."""
+        due = self.to_weigh()
+        return self.weighing(due[0]) if due else None
+
+    def weighing(self, trick: int) -> Weighing:
+        """The person's play in finished trick `trick`, to be weighed at the table an analysis
+        of the round's record plays on (table_at): `shengji analyze round` finds the same,
+        with the same worlds and seed."""
         table, made = self.table_at(trick)
-        cost = play_cost(table, made, self.coach_worlds, self.coach_specs, self.seed)
-        note = cost_note(trick, self.seat, cost)
+        return Weighing(trick, table, made, self.round_notes)
+
+    def cost_of(self, due: Weighing) -> tuple:
+        """play_cost of a Weighing, from what the seat knew then. It reads nothing of the
+        game that changes, so it may run while the game plays on."""
+        return play_cost(due.table, due.made, self.coach_worlds, self.coach_specs, self.seed)
+
+    def keep_note(self, due: Weighing, cost: tuple) -> None:
+        """The coach's note of a Weighing, kept (and saved) unless the game has left it: a
+        note of another round, or of a play already weighed."""
+        if due.notes is not self.round_notes or due.trick != self.weighed:
+            return
+        note = cost_note(due.trick, self.seat, cost)
         note["ci"] = [cost[2], cost[3]]
-        note["made"] = str(made)
+        note["made"] = str(due.made)
         self.round_notes.append(note)
         self.weighed += 1
         self.save()

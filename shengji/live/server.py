@@ -4,13 +4,16 @@ round's viewer page. It listens on 127.0.0.1 only and answers only a request tha
 game's token (in the address the server prints) and names this server as its host (no other
 site's page or name can reach it); a WebSocket also needs this server's page as its origin.
 One tab plays at a time: a page opened later (a reload, a second tab) takes over, and the
-earlier one is told and left. The game's work (the bots, the hint, the coach) runs in one
-worker thread, a message at a time; the event loop stays free to answer."""
+earlier one is told and left. The game's work (the bots, the hint, the coach's replays and
+notes) runs in one worker thread, a message at a time; the coach's weighing of a play runs in a
+thread of its own, so that the person and the bots play on meanwhile; the event loop stays
+free to answer."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 import threading
 from collections.abc import Callable
@@ -44,6 +47,10 @@ class PlayServer:
         self.token = secrets.token_urlsafe(18)
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="shengji-play")
         self.running: Future | None = None  # the worker's task now
+        self.coach = ThreadPoolExecutor(1, thread_name_prefix="shengji-coach")
+        self.coaching: asyncio.Task | None = None  # the coach's weighing of the plays due
+        # a bot's failure that stopped the round, told to every tab that connects after it
+        self.trouble: str | None = None
         self.live: Any = None  # the WebSocket of the tab that plays
         self.thread: threading.Thread | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -104,15 +111,25 @@ class PlayServer:
             await site.start()
         except OSError as e:
             await runner.cleanup()
+            why = os.strerror(e.errno) if e.errno else str(e)
             raise ShengjiError(
-                f"shengji play: cannot listen on {HOST}:{self.port}: {e.strerror}"
+                f"shengji play: cannot listen on {HOST}:{self.port}: {why}"
             ) from None
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        try:
+            # saved once the server listens (a port it could not have leaves no game behind),
+            # in the worker, before the bots' moves that save too
+            await self.run(self.game.save)
+        except BaseException:
+            await runner.cleanup()
+            raise
         self.started.set()
         try:
             await self.play_on()  # a resumed game's bots may have moves to make
             await self.stopping.wait()
         finally:
+            if self.coaching is not None:
+                self.coaching.cancel()
             if self.live is not None:
                 await self.live.close()
             await runner.cleanup()
@@ -129,6 +146,7 @@ class PlayServer:
                 self.loop.call_soon_threadsafe(self.stopping.set)
             self.thread.join()
             self.worker.shutdown(wait=True)
+            self.coach.shutdown(wait=True)
         finally:
             set_stop(before)
         self.game.save()
@@ -214,6 +232,8 @@ class PlayServer:
             await earlier.close()
         async with self.lock:
             await self.send_state(ws)
+            if self.trouble is not None:
+                await self.send(ws, {"type": "error", "message": self.trouble})
         async for message in ws:
             if ws is not self.live:
                 break
@@ -258,6 +278,8 @@ class PlayServer:
             if not isinstance(message, dict):
                 raise Refused(f"a message is a JSON object, got {text[:80]!r}")
             kind = message.get("type")
+            if kind == "next":
+                await self.coached()  # the round's notes are all weighed first
             async with self.lock:
                 if kind == "answer":
                     await self.run(self.game.answer, message)
@@ -283,23 +305,49 @@ class PlayServer:
         await self.play_on()
 
     async def play_on(self) -> None:
-        """The bots' moves up to the person's next decision (each sent), then the coach's
-        weighing of the person's plays it is due (each sent). A bot's failure that is not a
-        forfeit stops the round there, told to the page."""
+        """The bots' moves up to the person's next decision (each sent), then the coach set
+        to weigh the person's plays it is due. A bot's failure that is not a forfeit stops the
+        round there, told to the page (and to any tab that connects later)."""
         async with self.lock:
             try:
                 while self.game.bots_to_move():
                     await self.run(self.game.step)
                     await self.broadcast_state()
-                for play in self.game.to_weigh():
-                    if self.stopping is not None and self.stopping.is_set():
-                        return
-                    await self.run(self.game.weigh, play)
-                    await self.broadcast_state()
+                self.trouble = None
             except Exception as e:  # a Python bot's failure of any kind: told, the game kept
+                self.trouble = str(e) if isinstance(e, ShengjiError) else f"a bot failed: {e!r}"
                 if self.live is not None:
-                    said = str(e) if isinstance(e, ShengjiError) else f"a bot failed: {e!r}"
-                    await self.send(self.live, {"type": "error", "message": said})
+                    await self.send(self.live, {"type": "error", "message": self.trouble})
+                return
+        if self.coaching is None or self.coaching.done():
+            self.coaching = asyncio.create_task(self.weigh_due())
+
+    async def coached(self) -> None:
+        """Until the coach has weighed every play it is due."""
+        while self.coaching is not None and not self.coaching.done():
+            await asyncio.wait([self.coaching])
+
+    async def weigh_due(self) -> None:
+        """The coach's weighing of the person's plays due, each note sent: the replay made and
+        the note kept in the game's worker, the weighing in the coach's thread."""
+        assert self.loop is not None and self.stopping is not None
+        try:
+            while not self.stopping.is_set():
+                async with self.lock:
+                    due = await self.run(self.game.due_weighing)
+                if due is None:
+                    return
+                cost = await asyncio.wrap_future(self.coach.submit(self.game.cost_of, due))
+                async with self.lock:
+                    await self.run(self.game.keep_note, due, cost)
+                    await self.broadcast_state()
+        except KeyboardInterrupt:  # stop() ended the weighing
+            if not self.halting:
+                raise
+        except Exception as e:  # the coach's failure: told, the game kept
+            if self.live is not None:
+                said = str(e) if isinstance(e, ShengjiError) else f"the coach failed: {e!r}"
+                await self.send(self.live, {"type": "error", "message": said})
 
 
 def play_in_browser(
@@ -327,7 +375,6 @@ def play_in_browser(
         else Game(rules, seed, bots, seat, match, out, **game)
     )
     server = PlayServer(played, port).start()
-    played.save()  # once the server listens: a port it could not have leaves no game behind
     if open_browser:
         import webbrowser
 
