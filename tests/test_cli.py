@@ -244,14 +244,21 @@ def test_output_piped_to_a_reader_that_leaves_is_no_error():
     assert proc.wait(timeout=60) == 128 + 13 and err == "", err
 
 
-def test_replay_of_a_match_record_says_what_takes_it(tmp_path, capsys):
+def test_replay_checks_a_match_record_round_by_round(tmp_path, capsys):
     saved = tmp_path / "m.json"
     assert main(["demo", "--match", "--rules", "bo3", "--save", str(saved)]) == 0
     capsys.readouterr()
+    assert main(["replay", str(saved)]) == 0
+    printed = capsys.readouterr().out
+    data = json.loads(saved.read_text())
+    assert printed == sj.replay_match(data).text() + "\n"
+    assert printed.startswith("Match of bo3") and f"{len(data['rounds'])} rounds" in printed
+    data["rounds"][1]["defender_points"] += 5  # a round that did not happen so
+    saved.write_text(json.dumps(data))
     with pytest.raises(SystemExit) as stop:
         main(["replay", str(saved)])
     assert stop.value.code == 2
-    assert "is a match record: sj.replay_match checks it" in capsys.readouterr().err
+    assert "rounds[1]: replay: defender_points differs" in capsys.readouterr().err
 
 
 def test_a_page_that_cannot_be_written_is_one_line(tmp_path, capsys):

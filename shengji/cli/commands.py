@@ -373,14 +373,13 @@ def demo(args: argparse.Namespace) -> None:
 
 
 def replay(args: argparse.Namespace) -> None:
-    """A saved round record re-checked through the engine, then printed."""
-    data = read_record(args.file, "a round record")
+    """A saved round or match record re-checked through the engine, then printed (a match
+    a line a round)."""
+    data = read_record(args.file, "a round or match record")
     if isinstance(data, dict) and "rounds" in data and "tricks" not in data:
-        raise ArgumentError(
-            f"{args.file} is a match record: sj.replay_match checks it and shengji view "
-            "shows it; replay takes a round record"
-        )
-    print(sj.replay(data).text())
+        print(sj.replay_match(data).text())
+    else:
+        print(sj.replay(data).text())
 
 
 def view(args: argparse.Namespace) -> None:

@@ -669,13 +669,15 @@ def add_replay(sub: Any) -> None:
     """`shengji replay FILE`."""
     p = sub.add_parser(
         "replay",
-        help="re-check a saved round record and print it",
+        help="re-check a saved round or match record and print it",
         description="Play a saved round record (shengji demo --save, RoundRecord.to_dict()) "
         "again through the engine, checking every action against the rules and "
-        "every trick against the plain reference, then print it. A record that "
-        "does not replay exactly is refused with the first difference.",
+        "every trick against the plain reference, then print it. A match record "
+        "(shengji demo --match --save, shengji play) is checked round by round and "
+        "printed a line a round. A record that does not replay exactly is refused "
+        "with the first difference.",
     )
-    p.add_argument("file", help="a JSON round record (shengji demo --save)")
+    p.add_argument("file", help="a JSON round or match record (shengji demo --save)")
 
 
 def add_view(sub: Any) -> None:
