@@ -1,6 +1,6 @@
 """shengji play's speed as a person meets it (issue 48's targets): the bots' answers on the
 page (a person's answer sent over the WebSocket until the page's next decision has arrived,
-the three expert bots' moves between; target under 100 ms), the page ready in Chromium (the
+the three expert bots' moves between, with the coach off and on; target under 100 ms), the page ready in Chromium (the
 address opened until the first state is drawn; target under 1 s), and a hint by the default
 search at a decision of a trick's middle."""
 
@@ -63,12 +63,14 @@ async def round_over_socket(server):
                     answers += 1
 
 
-def bench_bots_answers_on_the_page(benchmark):
-    """Per answer: the message there, the engine's three experts, the state back."""
+@pytest.mark.parametrize("coach", ["off", "trick"])
+def bench_bots_answers_on_the_page(benchmark, coach):
+    """Per answer: the message there, the engine's three experts, the state back; with the
+    coach on, while it weighs the person's plays (200 worlds each) in its own thread."""
     games = iter(range(10**6))
 
     def whole_round():
-        game = Game("v3", seed=next(games), bots="expert", seat=1, coach="off")
+        game = Game("v3", seed=next(games), bots="expert", seat=1, coach=coach)
         server = PlayServer(game).start()
         try:
             return asyncio.run(round_over_socket(server))
