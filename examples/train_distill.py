@@ -4,7 +4,7 @@ written by `shengji distill` (shengji.studies.distill), the network of shengji.b
 deciding) fitted to what the search found at each decision.
 
     pip install 'shengji[learn]'
-    shengji distill --deals 16000                # about 40 minutes on 2 cores
+    shengji distill --deals 32000                # about 80 minutes on 2 cores
     python examples/train_distill.py --data distill-v3-seed0 --out runs/distill
 
 The loss of a decision, over its candidates: the network's values against the search's (a
