@@ -1,8 +1,8 @@
 """shengji play's speed as a person meets it (issue 48's targets): the bots' answers on the
 page (a person's answer sent over the WebSocket until the page's next decision has arrived,
-the three expert bots' moves between, with the coach off and on; target under 100 ms), the page ready in Chromium (the
-address opened until the first state is drawn; target under 1 s), and a hint by the default
-search at a decision of a trick's middle."""
+the three expert bots' moves between, with the coach off and on; target under 100 ms), the
+page ready in Chromium (the address opened until the first state is drawn; target under
+1 s), and a hint by the default search at a decision of a trick's middle."""
 
 import asyncio
 import json
@@ -10,7 +10,7 @@ import time
 
 import pytest
 from browser import Browser, find_chromium
-from play_driver import expert_answer
+from play_driver import expert_answer, socket_address
 
 from shengji.live.game import Game
 from shengji.live.server import PlayServer
@@ -32,10 +32,9 @@ async def round_over_socket(server):
     import aiohttp
 
     game = server.game
-    url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+    url, origin = socket_address(server.url, server.port)
     answers = 0
     async with aiohttp.ClientSession() as s:
-        origin = {"Origin": f"http://127.0.0.1:{server.port}"}
         async with s.ws_connect(url, headers=origin) as ws:
             while True:
                 message = await ws.receive_json()

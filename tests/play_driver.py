@@ -1,6 +1,7 @@
 """What the play tests share: a person's answers chosen among what the table offers or as the
-expert gives them, and the leak check of a message sent to the person's seat
-(tests/test_play.py, tests/test_play_browser.py and bench/bench_play.py)."""
+expert gives them, the leak check of a message sent to the person's seat, and the address a
+test's socket connects to (tests/test_play.py, tests/test_play_browser.py and
+bench/bench_play.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,14 @@ CARD = r"(?:10|[2-9JQKA])[SHCD]|BJ|SJ"
 CARD_TEXT = re.compile(rf"^(?:{CARD})(?: (?:{CARD}))*$")
 KINDS_ONLY = {("display", "trumps")}  # the trump's card kinds: the rules', not cards held
 EXPERT = sj.Expert().spec()
+
+
+def socket_address(url: str, port: int) -> tuple[str, dict[str, str]]:
+    """The WebSocket address of a server whose page is at `url` (a PlayServer's), and the
+    Origin header its own page sends."""
+    return url.replace("http://", "ws://").replace("/?", "/ws?"), {
+        "Origin": f"http://127.0.0.1:{port}"
+    }
 
 
 def expert_answer(game: Game) -> Any:

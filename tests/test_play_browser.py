@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from browser import Browser, chromium, outside_references
-from play_driver import check_message, some_answer
+from play_driver import check_message, socket_address, some_answer
 
 import shengji as sj
 from shengji.live.game import Game
@@ -295,13 +295,11 @@ def test_a_socket_takes_only_the_games_messages():
     async def go(server: PlayServer) -> list[dict]:
         import aiohttp
 
-        ws_url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+        ws_url, origin = socket_address(server.url, server.port)
         said = []
         async with aiohttp.ClientSession() as s:
-            origin = {"Origin": "http://evil.example"}
             with pytest.raises(aiohttp.WSServerHandshakeError):
-                await s.ws_connect(ws_url, headers=origin)
-            origin = {"Origin": f"http://127.0.0.1:{server.port}"}
+                await s.ws_connect(ws_url, headers={"Origin": "http://evil.example"})
             async with s.ws_connect(ws_url, headers=origin) as ws:
                 state = await ws.receive_json()
                 for text in (
@@ -380,9 +378,8 @@ async def first_messages(server: PlayServer, count: int) -> list[dict]:
     """The first `count` messages a tab connecting now receives."""
     import aiohttp
 
-    url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+    url, origin = socket_address(server.url, server.port)
     async with aiohttp.ClientSession() as s:
-        origin = {"Origin": f"http://127.0.0.1:{server.port}"}
         async with s.ws_connect(url, headers=origin) as ws:
             return [await asyncio.wait_for(ws.receive_json(), 30) for _ in range(count)]
 
@@ -413,11 +410,10 @@ def test_the_person_plays_on_while_the_coach_weighs():
     async def go(server: PlayServer) -> dict:
         import aiohttp
 
-        url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+        url, origin = socket_address(server.url, server.port)
         rng = np.random.default_rng(0)
         answered = None
         async with aiohttp.ClientSession() as s:
-            origin = {"Origin": f"http://127.0.0.1:{server.port}"}
             async with s.ws_connect(url, headers=origin) as ws:
                 while True:
                     m = await asyncio.wait_for(ws.receive_json(), 60)
@@ -558,9 +554,8 @@ async def answered_until_the_bots_think(server: PlayServer, quiet: float = 0.5) 
     import aiohttp
 
     game = server.game
-    url = server.url.replace("http://", "ws://").replace("/?", "/ws?")
+    url, origin = socket_address(server.url, server.port)
     async with aiohttp.ClientSession() as s:
-        origin = {"Origin": f"http://127.0.0.1:{server.port}"}
         async with s.ws_connect(url, headers=origin) as ws:
             while True:
                 try:
