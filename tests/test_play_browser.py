@@ -374,6 +374,16 @@ def test_a_failing_bot_forfeits_or_is_told_and_the_server_answers(browser):
         assert fetch(served.server.url) == 200  # still answering
 
 
+async def answer_passing(ws: Any, seat: int, state: dict[str, Any], rng: Any) -> None:
+    """Send some_answer to the state's decision, a pass wherever one is offered (the deal
+    runs on to the play)."""
+    decision = state["decision"]
+    passing = decision["action"] == "declare" and decision["may_pass"]
+    answer = None if passing else some_answer(state, rng)
+    message = {"type": "answer", "seat": seat, "seq": state["seq"], "answer": answer}
+    await ws.send_str(json.dumps(message))
+
+
 async def first_messages(server: PlayServer, count: int) -> list[dict]:
     """The first `count` messages a tab connecting now receives."""
     import aiohttp
@@ -422,16 +432,9 @@ def test_the_person_plays_on_while_the_coach_weighs():
                     if answered is not None and m["seq"] > answered:
                         return m  # the state after the answer given while weighing
                     if m["decision"]:
-                        answer = some_answer(m, rng)
-                        if m["decision"]["action"] == "declare" and m["decision"]["may_pass"]:
-                            answer = None
                         if m["weighing"]:
                             answered = m["seq"]
-                        await ws.send_str(
-                            json.dumps(
-                                {"type": "answer", "seat": 1, "seq": m["seq"], "answer": answer}
-                            )
-                        )
+                        await answer_passing(ws, 1, m, rng)
 
     game = Game("v3", seed=5, bots="expert", seat=1, coach="trick", coach_worlds=3000)
     server = PlayServer(game).start()
@@ -563,22 +566,7 @@ async def answered_until_the_bots_think(server: PlayServer, quiet: float = 0.5) 
                 except asyncio.TimeoutError:
                     return
                 if message["type"] == "state" and message["decision"]:
-                    answer = some_answer(message, np.random.default_rng(0))
-                    if (
-                        message["decision"]["action"] == "declare"
-                        and message["decision"]["may_pass"]
-                    ):
-                        answer = None
-                    await ws.send_str(
-                        json.dumps(
-                            {
-                                "type": "answer",
-                                "seat": game.seat,
-                                "seq": message["seq"],
-                                "answer": answer,
-                            }
-                        )
-                    )
+                    await answer_passing(ws, game.seat, message, np.random.default_rng(0))
 
 
 @pytest.mark.slow

@@ -319,7 +319,9 @@ class PlayServer:
                 if self.live is not None:
                     await self.send(self.live, {"type": "error", "message": self.trouble})
                 return
-        if self.coaching is None or self.coaching.done():
+            # the worker is idle here (the lock is held): the game may be read
+            due = bool(self.game.to_weigh())
+        if due and (self.coaching is None or self.coaching.done()):
             self.coaching = asyncio.create_task(self.weigh_due())
 
     async def coached(self) -> None:
