@@ -188,15 +188,25 @@ def test_random_damage_to_chunk_files_is_never_merged(finished_duel):
 
 
 def test_every_single_byte_flip_of_a_checkpoint_is_one_line_naming_it(checkpoint):
+    """A flipped bit is refused in one line naming the file, or it lies in a field of a zip
+    header that the reader does not use (a local header's copy of a size), and the very
+    arrays written are read."""
     good = checkpoint.read_bytes()
+    written, _ = learned.load(checkpoint)
     rng = random.Random(3)
+    refused = 0
     for _ in range(40):
         data = bytearray(good)
         data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
         checkpoint.write_bytes(bytes(data))
-        with pytest.raises(BotError, match=f"checkpoint {checkpoint}") as caught:
-            learned.load(checkpoint)
-        assert "\n" not in str(caught.value)
+        try:
+            read, _ = learned.load(checkpoint)
+        except BotError as caught:
+            assert str(caught).startswith(f"checkpoint {checkpoint}") and "\n" not in str(caught)
+            refused += 1
+        else:
+            assert all(np.array_equal(read[k], written[k]) for k in written)
+    assert refused >= 35
     checkpoint.write_bytes(good[: len(good) // 2])  # truncated
     with pytest.raises(BotError, match=f"checkpoint {checkpoint} is not an .npz file"):
         learned.load(checkpoint)
