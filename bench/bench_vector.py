@@ -56,7 +56,8 @@ def learned_rounds(env, net, state):
     ended = 0
     while ended < LEARNED_ROUNDS:
         offsets = info["move_offsets"]
-        actions = learned.best_moves(net, obs, info["moves"][: offsets[-1]], offsets)
+        moves = info["moves"][: offsets[-1]]
+        actions = learned.best_moves(net, obs, moves, offsets, info.get("anchors"))
         obs, _, terminated, _, info = env.step(actions)
         ended += int(terminated.sum())
     return ended

@@ -218,6 +218,7 @@ class Group:
             opponents=opponents,
             max_actions=args.max_moves,
             plays_only=True,
+            anchors=True,  # the expert's play, a move feature the network may learn to read
         )
         self.obs, self.info = self.env.reset(seed=seed)
         self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(size)]
@@ -229,9 +230,10 @@ class Group:
         offsets = info["move_offsets"]
         moves = info["moves"][: offsets[-1]]
         kept, kept_offsets = learned.safe_moves(obs, moves, offsets)
-        values = learned.score_moves(net, obs, moves[kept], kept_offsets)
+        anchors = info["anchors"]
+        values = learned.score_moves(net, obs, moves[kept], kept_offsets, anchors)
         picked = kept[kept_offsets[:-1] + choose(values, kept_offsets, epsilon, rng)]
-        chosen = learned.encode_moves(obs, moves[picked], np.arange(len(obs) + 1))
+        chosen = learned.encode_moves(obs, moves[picked], np.arange(len(obs) + 1), anchors)
         for i, made in enumerate(self.pending):
             made.append((obs[i].copy(), chosen[i], int(info["seat"][i])))
         self.obs, reward, terminated, truncated, self.info = self.env.step(picked - offsets[:-1])
@@ -256,7 +258,9 @@ def new_window(groups: list[Group]) -> dict:
 
 def net_of(params, obs_scale: np.ndarray, max_moves: int) -> learned.Net:
     return learned.Net(
-        {**{k: np.asarray(v) for k, v in params.items()}, "obs_scale": obs_scale}, max_moves
+        {**{k: np.asarray(v) for k, v in params.items()}, "obs_scale": obs_scale},
+        max_moves,
+        learned.anchor_spec(),
     )
 
 

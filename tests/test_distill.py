@@ -175,13 +175,17 @@ def test_training_on_the_data_writes_a_checkpoint_the_bot_plays(tmp_path, two_de
     offsets = data["offsets"][:4]
     moves = data["moves"][: offsets[-1]]
     obs = data["obs"][:3]
-    features = learned.encode_moves(obs, moves, offsets)
+    anchors = moves[offsets[:-1] + data["policy"][:3]]  # the expert's plays, as trained on
+    features = learned.encode_moves(obs, moves, offsets, anchors)
+    assert a["w1"][learned.OBSERVATION_SIZE + learned.MOVE_SIZE - 1].any()  # it reads them
     values, _, _ = trainer.make_model(obs.shape[1], optax.adam(1e-3), trainer.parse_args(argv))
     width = int(np.diff(offsets).max())
     rows = [np.minimum(offsets[j] + np.arange(width), offsets[j + 1] - 1) for j in range(3)]
     q = np.asarray(values(a, obs.astype(np.float32) * a["obs_scale"], features[np.array(rows)]))
     defined = learned.forward(a, np.repeat(obs, np.diff(offsets), axis=0), features)
-    native = learned.score_moves(learned.Net(a, 512), obs, moves, offsets)
+    native = learned.score_moves(
+        learned.Net(a, 512, learned.anchor_spec()), obs, moves, offsets, anchors
+    )
     for j in range(3):
         count = offsets[j + 1] - offsets[j]
         assert np.allclose(q[j, :count], defined[offsets[j] : offsets[j + 1]], atol=1e-5)

@@ -20,6 +20,8 @@ from shengji.errors import BotError
 from shengji.play.rounds import simulate
 
 HIDDEN = (32, 16)  # small: the tests check the arithmetic, not the strength
+ANCHOR = learned.MOVE_FEATURES.index("the expert's play")
+ANCHOR_ROW = learned.OBSERVATION_SIZE + ANCHOR  # its row of w1
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +29,10 @@ def checkpoint(tmp_path_factory):
     path = tmp_path_factory.mktemp("learned") / "net.npz"
     params = learned.init_params(seed=5, hidden=HIDDEN)
     rng = np.random.default_rng(6)
-    # biases off zero, so that every term of the definition counts
+    # biases off zero, so that every term of the definition counts; and the expert's play read
     for name in ("b1", "b2", "b3"):
         params[name] = rng.normal(0, 0.3, params[name].shape).astype(np.float32)
+    params["w1"][ANCHOR_ROW] = rng.normal(0, 1, HIDDEN[0])
     learned.save(path, params, max_moves=300)
     return str(path), params
 
@@ -70,7 +73,7 @@ BAD = {
     "format": (lambda p: write_npz(p, layout(format="other")), "format 'other'"),
     "version": (
         lambda p: write_npz(p, layout(version=1)),
-        "format version 1, this shengji reads version 2",
+        "format version 1, this shengji reads version 3",
     ),
     "observation": (
         lambda p: write_npz(p, layout(observation_size=950)),
@@ -98,7 +101,7 @@ BAD = {
     "arrays": (lambda p: write_npz(p, layout(), drop=("w2", "b3")), "lacks the arrays w2, b3"),
     "shape": (
         lambda p: write_npz(p, layout(), w1=np.zeros((950, 32), np.float32)),
-        "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1054, 32)",
+        "array w1 is of shape (950, 32), hidden sizes 32, 16 make it (1055, 32)",
     ),
     "dtype": (
         lambda p: write_npz(p, layout(), b1=np.zeros(32, np.int64)),
@@ -140,13 +143,24 @@ def test_the_native_scorer_is_the_definition(checkpoint):
     moves = random_moves(rng, counts.sum())
     moves[0] = 0  # no card at all
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    values = learned.score_moves(net, obs, moves, offsets)
-    expected = learned.forward(
-        params, np.repeat(obs, counts, axis=0), learned.encode_moves(obs, moves, offsets)
-    )
+    # each decision's expert's play: one of its moves, but for the last, none of them
+    anchors = random_moves(rng, len(counts))
+    anchors[[0, 2, 3]] = moves[offsets[[0, 2, 3]] + [1, 0, 4]]
+    values = learned.score_moves(net, obs, moves, offsets, anchors)
+    features = learned.encode_moves(obs, moves, offsets, anchors)
+    expected = learned.forward(params, np.repeat(obs, counts, axis=0), features)
     assert values.dtype == np.float32 and values.shape == (counts.sum(),)
     np.testing.assert_allclose(values, expected, rtol=1e-5, atol=1e-5)
     assert len(set(values.tolist())) > 10  # the moves matter
+    assert np.flatnonzero(features[:, ANCHOR]).tolist() == [1, 3, 8]
+    # the expert's play changes its own value, and no other
+    unanchored = learned.encode_moves(obs, moves, offsets)
+    assert not unanchored[:, ANCHOR].any()
+    np.testing.assert_array_equal(np.delete(unanchored, ANCHOR, 1), np.delete(features, ANCHOR, 1))
+    moved = values != learned.score_moves(net, obs, moves, offsets, np.zeros((5, 2), np.uint64))
+    assert np.flatnonzero(moved).tolist() == [1, 3, 8]
+    with pytest.raises(sj.ShengjiError, match="this network reads the expert's play"):
+        learned.score_moves(net, obs, moves, offsets)
 
 
 @pytest.mark.parametrize("hidden", [(32, 16), (24, 20), (64, 37)])
@@ -178,9 +192,9 @@ def test_the_default_move_cap_is_the_envs():
 KIND = {sj.kind_name(k): k for k in range(54)}
 
 
-def plain_features(view, play):
+def plain_features(view, play, anchor):
     """The features of playing `play` at `view`, as MOVE_FEATURES and PLAY_FEATURES describe
-    them, from the view and the rules' functions, plainly."""
+    them, from the view and the rules' functions, plainly; `anchor` the expert's play."""
     t, out = view.trump, np.zeros(learned.MOVE_SIZE, np.float32)
     cards = sorted(play, key=KIND.get)  # by kind index: the first highest card wins ties
     cats = [sj.category(c, t) for c in cards]
@@ -233,6 +247,7 @@ def plain_features(view, play):
     assert set(play_features) == set(learned.PLAY_FEATURES)
     for name, value in play_features.items():
         out[learned.MOVE_FEATURES.index(name)] = value
+    out[ANCHOR] = play == anchor
     return out
 
 
@@ -255,12 +270,14 @@ def plain_risky(view, play):
 
 class FeatureChecker:
     """Plays at random among its legal plays, holding encode_moves at every play decision to
-    plain_features over those plays, and risky_throws to plain_risky."""
+    plain_features over those plays (the expert's play there its anchor), and risky_throws to
+    plain_risky."""
 
     def __init__(self, seed, greedy=None):
         self.rng = np.random.default_rng(seed)
         self.greedy = sj.Greedy() if greedy is None else greedy  # its shows and bury
         self.checked = 0
+        self.anchors = 0
         self.risky = 0
         self.trumps = set()
 
@@ -272,13 +289,15 @@ class FeatureChecker:
         table.observe(view.seat, obs)
         plays, _ = table.legal_plays(300)
         self.trumps.add(view.trump)
-        native = learned.encode_moves(obs[None], plays, [0, len(plays)])
+        anchor = table.bot_play(sj.Expert().spec())
+        native = learned.encode_moves(obs[None], plays, [0, len(plays)], sj.to_masks([anchor]))
         risky = learned.risky_throws(obs[None], plays, [0, len(plays)])
+        self.anchors += int(native[:, ANCHOR].sum())
         for i, row in enumerate(plays):
             play = sj.Cards.from_masks(*map(int, row))
             np.testing.assert_allclose(
                 native[i],
-                plain_features(view, play),
+                plain_features(view, play, anchor),
                 rtol=1e-6,
                 err_msg=f"{play} at {view.current}",
             )
@@ -293,7 +312,7 @@ def test_move_features_are_their_definition(rules, seed):
     checker = FeatureChecker(seed)
     sj.play_round(rules, seed, [checker, "greedy", checker, "random"])
     assert checker.risky  # random leads are mostly throws: some of them could fail
-    assert checker.checked > 200
+    assert checker.checked > 200 and checker.anchors > 20
 
 
 @pytest.mark.slow
@@ -353,6 +372,9 @@ def test_move_features_of_a_known_trick():
         (lambda o, m, f: (o, m, np.array([0, 5], np.int64)), "offsets must rise from 0 to the 2"),
         (lambda o, m, f: (o, np.array([[1, 2], [0, 0]], np.uint64), f), "twos within ones"),
         (lambda o, m, f: (o, np.array([[2**60, 0], [0, 0]], np.uint64), f), "of the 54 kinds"),
+        (lambda o, m, f: (o, m, f, np.zeros((2, 2), np.uint64)), "anchors must be (n, 2) = (1, 2)"),
+        (lambda o, m, f: (o, m, f, np.array([[1, 2]], np.uint64)), "anchors must be [ones, twos]"),
+        (lambda o, m, f: (o, m, f, np.zeros((1, 2), np.float32)), "anchors must be integer"),
     ],
 )
 def test_the_scorer_names_bad_input(checkpoint, args, words):
@@ -360,13 +382,15 @@ def test_the_scorer_names_bad_input(checkpoint, args, words):
     moves = np.zeros((2, 2), np.uint64)
     offsets = np.array([0, 2], np.int64)
     net = learned.load_net(checkpoint[0])
+    given = args(obs, moves, offsets)
+    given += (np.zeros((1, 2), np.uint64),)[: 4 - len(given)]  # no expert's play
     if words is None:
-        assert learned.score_moves(net, *args(obs, moves, offsets)).shape == (2,)
+        assert learned.score_moves(net, *given).shape == (2,)
         return
     with pytest.raises(ValueError, match=re.escape(words)):
-        learned.score_moves(net, *args(obs, moves, offsets))
+        learned.score_moves(net, *given)
     with pytest.raises(ValueError, match=re.escape(words)):
-        learned.encode_moves(*args(obs, moves, offsets))
+        learned.encode_moves(*given)
 
 
 def needs_jax():
@@ -408,8 +432,8 @@ def test_the_jax_forward_is_the_definition(checkpoint):
 class PlainLearned:
     """The learned bot's plays by the definition: each play from Table.observe, the first
     max_moves of Table.legal_plays less the throws that could fail (plain_risky) and
-    learned.forward; its shows, revolutions and bury the expert's, as the native expert
-    answers them, or with expert=False greedy's."""
+    learned.forward, the expert's play its anchor; its shows, revolutions and bury the
+    expert's, as the native expert answers them, or with expert=False greedy's."""
 
     def __init__(self, path, params, expert=True):
         self.params = params
@@ -426,7 +450,8 @@ class PlainLearned:
         obs = np.zeros(956, np.int16)
         table.observe(table.pending[1], obs)
         plays, _ = table.legal_plays(self.max_moves)
-        features = learned.encode_moves(obs[None], plays, [0, len(plays)])
+        anchor = sj.to_masks([table.bot_play(sj.Expert().spec())])
+        features = learned.encode_moves(obs[None], plays, [0, len(plays)], anchor)
         values = learned.forward(self.params, np.repeat(obs[None], len(plays), axis=0), features)
         for i, row in enumerate(plays):
             if plain_risky(view, sj.Cards.from_masks(*map(int, row))):
@@ -524,7 +549,8 @@ def test_the_vector_env_plays_the_learned_bot_batched(checkpoint, native):
     checked = 0
     while checked < 12:
         offsets = info["move_offsets"]
-        actions = learned.best_moves(net, obs, info["moves"][: offsets[-1]], offsets)
+        moves = info["moves"][: offsets[-1]]
+        actions = learned.best_moves(net, obs, moves, offsets, info["anchors"])
         rounds = list(zip(info["round_seed"].tolist(), info["dealer"].tolist()))
         obs, reward, terminated, _, info = env.step(actions)
         for k in np.flatnonzero(terminated):
@@ -557,6 +583,38 @@ def test_first_best_refuses_what_does_not_fit(values, offsets, words):
         learned.first_best(np.array(values), np.array(offsets))
 
 
+def test_best_moves_is_the_bots_choice_by_its_definitions(checkpoint):
+    """best_moves (natively, as learned_play chooses) is the first highest value of
+    score_moves among the first max_moves moves of each decision less its risky_throws:
+    random leads (many of them risky throws), one decision past the cap, ties included."""
+    path, _ = checkpoint
+    net = learned.load_net(path)
+    rng = np.random.default_rng(3)
+    counts = np.array([6, 2, 310, 40, 2])  # the third past the checkpoint's 300
+    obs = rng.integers(0, 3, (len(counts), learned.OBSERVATION_SIZE)).astype(np.int16)
+    obs[:, 942:944] = [5, 1]  # a trump
+    obs[:, 952] = -1  # no leader: every decision a lead, where a throw may fail
+    moves = random_moves(rng, counts.sum())
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    # a lead lists its units first, which are never risky: here every other move is one card
+    moves[::2, 0] = np.uint64(1) << rng.integers(0, 54, len(moves[::2])).astype(np.uint64)
+    moves[::2, 1] = 0
+    moves[[2, 4]] = moves[0]  # three equal moves of equal values: the first is chosen
+    anchors = moves[offsets[:-1] + [2, 0, 7, 39, 1]]
+    chosen = learned.best_moves(net, obs, moves, offsets, anchors)
+    expected = []
+    for i in range(len(counts)):
+        mine = moves[offsets[i] : offsets[i] + min(counts[i], net.max_moves)]
+        kept, kept_offsets = learned.safe_moves(obs[i : i + 1], mine, [0, len(mine)])
+        values = learned.score_moves(
+            net, obs[i : i + 1], mine[kept], kept_offsets, anchors[i : i + 1]
+        )
+        expected.append(int(kept[learned.first_best(values, kept_offsets)[0]]))
+    assert chosen.tolist() == expected and len(set(expected)) > 2, expected
+    risky = learned.risky_throws(obs, moves, offsets)
+    assert risky.sum() > 10 and not risky[offsets[:-1] + chosen].any()
+
+
 def test_best_moves_refuses_what_does_not_fit(checkpoint):
     path, _ = checkpoint
     net = learned.load_net(path)
@@ -569,7 +627,13 @@ def test_best_moves_refuses_what_does_not_fit(checkpoint):
         with pytest.raises(sj.ShengjiError, match=words):
             learned.best_moves(net, obs, moves, np.array(offsets))
     with pytest.raises(sj.ShengjiError, match="obs must fit int16"):
-        learned.best_moves(net, obs.astype(np.int64) + 70000, moves, np.array([0, 1, 3]))
+        learned.best_moves(
+            net, obs.astype(np.int64) + 70000, moves, np.array([0, 1, 3]), np.zeros((2, 2))
+        )
+    with pytest.raises(sj.ShengjiError, match="this network reads the expert's play"):
+        learned.best_moves(net, obs, moves, np.array([0, 1, 3]))
+    with pytest.raises(sj.ShengjiError, match=re.escape("anchors must be (n, 2) = (2, 2)")):
+        learned.best_moves(net, obs, moves, np.array([0, 1, 3]), np.zeros((3, 2), np.uint64))
 
 
 @pytest.mark.slow  # a short training run (about 12 s): CI runs it, the quick loop does not
@@ -686,10 +750,11 @@ def test_the_shipped_network_fails_no_throw():
 
 
 def test_the_shipped_checkpoint_plays():
-    """The shipped network (train_distill.py on the search's decisions in 16,000 deals),
+    """The shipped network (train_distill.py on the search's decisions in 32,000 deals),
     sj.Learned() with no path, still fits the package: a change of the observation or the
-    layout refuses it, and this test says so."""
+    layout refuses it, and this test says so. It reads the expert's play."""
     bot = sj.Learned()
     assert Path(bot.path).is_file() and Path(bot.path).name == "learned_v3.npz"
-    assert learned.load_net(bot.path).hidden == (128, 64)
+    net = learned.load_net(bot.path)
+    assert net.hidden == (64, 32) and net.anchored
     sj.testing.check_record(sj.play_round("v3", 9, [bot, "greedy"] * 2))

@@ -6,16 +6,18 @@
 #
 # The network (shengji.bots.learned.forward is its definition): the inputs of a pair are the
 # seat's observation (_observation.encode_observation) times obs_scale, then the move's features
-# (move_features, MOVE_FEATURES); dense(OBSERVATION_SIZE + MOVE_SIZE -> h1), ReLU,
+# (move_features, MOVE_FEATURES, the last of which says whether the move is the expert's play
+# at this decision: the anchor, which a network that reads it (LearnedNet.anchored) is given);
+# dense(OBSERVATION_SIZE + MOVE_SIZE -> h1), ReLU,
 # dense(h1 -> h2), ReLU, dense(h2 -> 1): the round's expected reward for the seat deciding.
-from libc.stdint cimport int16_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint64_t
 
 from shengji.core._core cimport CardSet, TrumpTable
 from shengji.round._engine cimport Game
 from shengji.round._knowledge cimport RoundKnowledge
 
 cpdef enum:
-    MOVE_SIZE = 98         # a move's features (MOVE_FEATURES in _learned.pyx)
+    MOVE_SIZE = 99         # a move's features (MOVE_FEATURES in _learned.pyx)
     MAX_HIDDEN = 1024      # widest hidden layer (the kernels' buffers are on the stack)
 
 cdef enum:
@@ -26,6 +28,7 @@ cdef enum:                 # where each group of a move's features (MF) starts
     MF_TRUMP_LINE = 54     # the copies at each trump-line position (16)
     MF_SIDE_LINE = 70      # the copies at each side-suit position, the suits together (12)
     MF_PLAY = 82           # what the play does at this moment (16)
+    MF_ANCHOR = 98         # whether it is the anchor, the expert's play here (1)
 
 
 ctypedef struct MoveContext:   # what every move's features at one observation read
@@ -37,6 +40,7 @@ ctypedef struct MoveContext:   # what every move's features at one observation r
     int lead_row           # the leader's relative seat (0: the seat deciding)
     int winner             # the play winning the trick so far (an index of plays), -1 at a lead
     int table_points       # points among the trick's plays so far
+    CardSet anchor         # the expert's play here (no cards: none given)
 
 
 ctypedef struct LearnedNet:
@@ -50,6 +54,9 @@ ctypedef struct LearnedNet:
     const float* b2        # (h2,)
     const float* w3        # (h2,)
     float b3
+    bint anchored          # its weights read MF_ANCHOR (w1's row of it is not all zero) ...
+    uint64_t anchor_expert # ... played by the expert of these rules (BotSpec.expert) ...
+    int8_t anchor_void_risk  # ... and void_risk
 
 
 cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil
@@ -58,7 +65,7 @@ cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
                             float* base) noexcept nogil
 cdef void move_values(const LearnedNet* net, const float* base, const float* features,
                       int count, float* out) noexcept nogil
-cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
+cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know, CardSet anchor,
                       CardSet* out) noexcept nogil
 
 

@@ -15,17 +15,33 @@ def shapes(hidden: tuple[int, int]) -> dict[str, tuple[int, ...]]: ...
 class Net:
     @property
     def arrays(self) -> dict[str, npt.NDArray[np.float32]]: ...
-    def __init__(self, arrays: dict[str, Any], max_moves: int) -> None: ...
+    def __init__(self, arrays: dict[str, Any], max_moves: int, anchor: Any = None) -> None: ...
     @property
     def hidden(self) -> tuple[int, int]: ...
     @property
     def max_moves(self) -> int: ...
+    @property
+    def anchored(self) -> bool: ...
 
 def score_moves(
-    net: Net, obs: npt.ArrayLike, moves: npt.ArrayLike, offsets: npt.ArrayLike
+    net: Net,
+    obs: npt.ArrayLike,
+    moves: npt.ArrayLike,
+    offsets: npt.ArrayLike,
+    anchors: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float32]: ...
+def choose_moves(
+    net: Net,
+    obs: npt.ArrayLike,
+    moves: npt.ArrayLike,
+    offsets: npt.ArrayLike,
+    anchors: npt.ArrayLike | None = None,
+) -> npt.NDArray[np.int64]: ...
 def encode_moves(
-    obs: npt.ArrayLike, moves: npt.ArrayLike, offsets: npt.ArrayLike
+    obs: npt.ArrayLike,
+    moves: npt.ArrayLike,
+    offsets: npt.ArrayLike,
+    anchors: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float32]: ...
 def risky_throws(
     obs: npt.ArrayLike, moves: npt.ArrayLike, offsets: npt.ArrayLike

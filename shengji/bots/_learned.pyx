@@ -34,7 +34,7 @@ PLAY_FEATURES = ("cards", "pairs", "points", "trumps", "lead", "wins", "team win
 MOVE_FEATURES = (tuple(f"copies of {kind_name(k)}" for k in range(NUM_KINDS))
                  + tuple(f"trump position {p}" for p in range(MF_SIDE_LINE - MF_TRUMP_LINE))
                  + tuple(f"side position {p}" for p in range(MF_PLAY - MF_SIDE_LINE))
-                 + PLAY_FEATURES)
+                 + PLAY_FEATURES + ("the expert's play",))
 if len(MOVE_FEATURES) != MOVE_SIZE:
     raise ImportError("MOVE_FEATURES and MOVE_SIZE disagree")
 
@@ -140,6 +140,8 @@ cdef void move_context(const int16_t* obs, MoveContext* ctx) noexcept nogil:
     for i in range(ctx.nplays):
         ctx.plays[i] = counted(obs + AT_CURRENT + 54 * ((ctx.lead_row + i) & 3))
         ctx.table_points += points_raw(ctx.plays[i])
+    ctx.anchor.ones = 0
+    ctx.anchor.twos = 0
     ctx.winner = -1
     if ctx.nplays and ctx.t != NULL:
         ctx.winner = max(-1, trick_winner_raw(ctx.t, ctx.plays, ctx.nplays))
@@ -156,6 +158,8 @@ cdef void move_features(const MoveContext* ctx, CardSet move, float* out) noexce
     cdef int led = t.cat_of[ctz(ctx.plays[0].ones)] if t != NULL and ctx.nplays \
         and ctx.plays[0].ones else -1
     memset(out, 0, MOVE_SIZE * sizeof(float))
+    out[MF_ANCHOR] = (move.ones != 0 and move.ones == ctx.anchor.ones
+                      and move.twos == ctx.anchor.twos)
     m = move.ones
     while m:
         kind = ctz(m)
@@ -238,8 +242,10 @@ cdef void observation_layer(const LearnedNet* net, const int16_t* obs,
     for j in range(h1):
         base[j] = net.b1[j]
     for i in range(OBSERVATION_SIZE):
+        if obs[i] == 0:        # most of an observation is zero
+            continue
         x = obs[i] * net.obs_scale[i]
-        if x != 0:             # most of an observation is zero
+        if x != 0:
             axpy(h1, x, net.w1 + <int64_t>i * h1, base)
 
 
@@ -272,23 +278,17 @@ cdef void move_values(const LearnedNet* net, const float* base, const float* fea
         out[r] = value
 
 
-cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
+cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know, CardSet anchor,
                       CardSet* out) noexcept nogil:
     """The play of highest value for the pending seat (the first on ties), among its first
     net.max_moves legal plays as Table.legal_plays lists them, less the throws that could fail
     (risky_throw: the leads list every unit first, so one is left); the one legal play
-    without the network. `know` is read up to now (catch_up) where the network is asked.
-    Returns 0, or a BAD_* code."""
+    without the network. `know` is read up to now (catch_up) where the network is asked;
+    `anchor` is the expert's play here for a network that reads it (net.anchored), else no
+    cards. Returns 0, or a BAD_* code."""
     cdef int16_t obs[OBSERVATION_SIZE]
-    cdef float base[MAX_HIDDEN]
-    cdef float features[MOVE_BLOCK * MOVE_SIZE]
-    cdef float values[MOVE_BLOCK]
-    cdef int64_t index[MOVE_BLOCK]
     cdef Moment moment
-    cdef MoveContext ctx
-    cdef int64_t n, i, best = -1, total
-    cdef int count = 0, r
-    cdef float best_value = 0
+    cdef int64_t n, best, total
     g.buf.n = 0
     if g.step == 0:
         n = legal_leads_raw(g.table, g.hands[g.seat], net.max_moves, &g.buf, &total)
@@ -306,13 +306,34 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
     moment_of(g, g.seat, know, &moment)
     encode_observation(obs, &know.seen[g.seat], &know.seen[TABLE], know.shown_kinds,
                        &moment)
+    best = best_move(net, obs, anchor, g.buf.data, n)
+    if best < 0:
+        return BAD_NO_DECISION
+    out[0] = g.buf.data[best]
+    return 0
+
+
+cdef int64_t best_move(const LearnedNet* net, const int16_t* obs, CardSet anchor,
+                       const CardSet* moves, int64_t n) noexcept nogil:
+    """The index of the move of highest value among moves[0 .. n) at the observation `obs`
+    (the first on ties; `anchor` the expert's play, or no cards), less the throws that could
+    fail (risky_throw); -1 where none is left."""
+    cdef float base[MAX_HIDDEN]
+    cdef float features[MOVE_BLOCK * MOVE_SIZE]
+    cdef float values[MOVE_BLOCK]
+    cdef int64_t index[MOVE_BLOCK]
+    cdef MoveContext ctx
+    cdef int64_t i, best = -1
+    cdef int count = 0, r
+    cdef float best_value = 0
     observation_layer(net, obs, base)
     move_context(obs, &ctx)
+    ctx.anchor = anchor
     for i in range(n + 1):
         if i < n:
-            if risky_throw(&ctx, g.buf.data[i]):
+            if risky_throw(&ctx, moves[i]):
                 continue
-            move_features(&ctx, g.buf.data[i], features + count * MOVE_SIZE)
+            move_features(&ctx, moves[i], features + count * MOVE_SIZE)
             index[count] = i
             count += 1
             if count < MOVE_BLOCK:
@@ -324,19 +345,18 @@ cdef int learned_play(Game* g, const LearnedNet* net, RoundKnowledge* know,
             if best < 0 or values[r] > best_value:
                 best, best_value = index[r], values[r]
         count = 0
-    if best < 0:
-        return BAD_NO_DECISION
-    out[0] = g.buf.data[best]
-    return 0
+    return best
 
 
 cdef class Net:
     """A learned bot's network, natively: float32 arrays by name (ARRAYS, of the shapes
-    `shapes` gives) and the plays weighed at a decision (max_moves).
-    shengji.bots.learned.load_net reads one from a checkpoint (load_net(sj.Learned().path):
-    the shipped one); a BotSpec of kind "learned" holds one."""
+    `shapes` gives) and the plays weighed at a decision (max_moves). A network whose weights
+    read the anchor feature (w1's row of "the expert's play" not all zero: `anchored`) is
+    given the spec of the expert whose play that is (`anchor`, a BotSpec: its expert rules
+    and void_risk are read). shengji.bots.learned.load_net reads one from a checkpoint
+    (load_net(sj.Learned().path): the shipped one); a BotSpec of kind "learned" holds one."""
 
-    def __init__(self, arrays, int64_t max_moves):
+    def __init__(self, arrays, int64_t max_moves, anchor=None):
         if not isinstance(arrays, dict):
             raise BotError(f"a Net takes a dict of arrays by name, got {type(arrays).__name__}")
         missing = [name for name in ARRAYS if name not in arrays]
@@ -357,6 +377,22 @@ cdef class Net:
                 raise BotError(f"array {name} must be of shape {want[name]}, got "
                                f"{own[name].shape}")
         self.arrays = own
+        self.c.anchored = bool(own["w1"][OBSERVATION_SIZE + MF_ANCHOR].any())
+        self.c.anchor_expert = 0
+        self.c.anchor_void_risk = 0
+        if self.c.anchored:
+            if anchor is None:
+                raise BotError("this network reads the expert's play (its weights of the "
+                               "feature are not zero): give the expert's spec (anchor)")
+            try:
+                self.c.anchor_expert = anchor.expert
+                self.c.anchor_void_risk = anchor.void_risk
+            except (AttributeError, TypeError, OverflowError):
+                raise BotError(f"anchor must be an expert's BotSpec, got "
+                               f"{type(anchor).__name__}") from None
+            if not self.c.anchor_expert:
+                raise BotError("anchor must be an expert's BotSpec: this one holds no expert "
+                               "rules")
         self.c.h1 = h1
         self.c.h2 = h2
         self.c.max_moves = max_moves
@@ -376,6 +412,11 @@ cdef class Net:
     def max_moves(self):
         return self.c.max_moves
 
+    @property
+    def anchored(self):
+        """Whether its values read the expert's play (score_moves then needs anchors)."""
+        return self.c.anchored
+
 
 cdef const float* pointer(object a):
     """The first number of a contiguous float32 array (a view: the array keeps it alive)."""
@@ -383,33 +424,48 @@ cdef const float* pointer(object a):
     return &flat[0]
 
 
-def score_moves(Net net not None, obs, moves, offsets):
+def score_moves(Net net not None, obs, moves, offsets, anchors=None):
     """The network's value of each move (float32, one per row of `moves`): observation i's
     moves are rows offsets[i] .. offsets[i + 1] of `moves`. obs: (n, OBSERVATION_SIZE) int16;
     moves: (total, 2) uint64 [ones, twos] masks (to_masks); offsets: (n + 1,) int64 from 0 to
-    total (other integer arrays are converted)."""
-    obs, moves, offsets = checked(obs, moves, offsets)
-    return scores(net, obs, moves, offsets)
+    total (other integer arrays are converted); anchors: (n, 2) masks, decision i's expert's
+    play (VecEnv's info["anchors"]), which a network that reads it (net.anchored) needs."""
+    obs, moves, offsets, anchors = checked(obs, moves, offsets, anchors, net)
+    return scores(net, obs, moves, offsets, anchors)
 
 
-def encode_moves(obs, moves, offsets):
+def choose_moves(Net net not None, obs, moves, offsets, anchors=None):
+    """Each decision's move as the learned bot chooses it (learned_play), an index into its
+    own moves (rows offsets[i] .. offsets[i + 1] of `moves`): the highest value among its
+    first net.max_moves moves that are not throws that could fail, the first on ties; a
+    decision of one move, that move. The arrays are score_moves'; an ArgumentError where a
+    decision offers no such move."""
+    obs, moves, offsets, anchors = checked(obs, moves, offsets, anchors, net)
+    return chosen_moves(net, obs, moves, offsets, anchors)
+
+
+def encode_moves(obs, moves, offsets, anchors=None):
     """The features (MOVE_FEATURES) of each move: (total, MOVE_SIZE) float32, for the arrays
-    that score_moves takes."""
-    obs, moves, offsets = checked(obs, moves, offsets)
-    return features_of(obs, moves, offsets)
+    that score_moves takes (without anchors, no move is the expert's play)."""
+    obs, moves, offsets, anchors = checked(obs, moves, offsets, anchors, None)
+    return features_of(obs, moves, offsets, anchors)
 
 
 def risky_throws(obs, moves, offsets):
     """Which moves (bool, one per row of `moves`, the arrays score_moves takes) are throws
     that could fail against the cards their seat cannot see: the leads the learned bot never
     makes (learned_play), nor the training's learner."""
-    obs, moves, offsets = checked(obs, moves, offsets)
+    obs, moves, offsets, _ = checked(obs, moves, offsets, None, None)
     return risks_of(obs, moves, offsets)
 
 
-cdef tuple checked(obs, moves, offsets):
-    """obs, moves and offsets as contiguous arrays of their dtypes, checked (an ArgumentError names
-    what does not fit)."""
+cdef tuple checked(obs, moves, offsets, anchors, Net net):
+    """obs, moves, offsets and anchors as contiguous arrays of their dtypes, checked (an
+    ArgumentError names what does not fit); anchors None: (n, 2) zeros, no play, which `net`
+    (None: no network) must not read."""
+    if net is not None and net.c.anchored and anchors is None:
+        raise ArgumentError("this network reads the expert's play at each decision: give "
+                            "anchors, the (n, 2) masks of the expert's plays")
     # an observation holds integers (Table.observe's int16): floats, already scaled or
     # not, would be truncated silently
     obs = np.asarray(obs)
@@ -432,11 +488,24 @@ cdef tuple checked(obs, moves, offsets):
         raise ArgumentError(f"offsets must rise from 0 to the {total} moves")
     if ((moves[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (moves[:, 1] & ~moves[:, 0]).any():
         raise ArgumentError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
-    return obs, moves, offsets
+    if anchors is None:
+        return obs, moves, offsets, np.zeros((n, 2), np.uint64)
+    anchors = np.asarray(anchors)
+    if anchors.dtype.kind not in "iu":
+        raise ArgumentError(f"anchors must be integer masks, got {anchors.dtype}")
+    anchors = np.ascontiguousarray(anchors, np.uint64)
+    if anchors.shape != (n, 2):
+        raise ArgumentError(f"anchors must be (n, 2) = ({n}, 2) masks, a decision's expert's "
+                            f"play each, got shape {anchors.shape}")
+    if (((anchors[:, 0] >> np.uint64(NUM_KINDS)) != 0).any()
+            or (anchors[:, 1] & ~anchors[:, 0]).any()):
+        raise ArgumentError("anchors must be [ones, twos] masks of the 54 kinds, twos within "
+                            "ones")
+    return obs, moves, offsets, anchors
 
 
 cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
-            const int64_t[::1] offsets):
+            const int64_t[::1] offsets, const uint64_t[:, ::1] anchors):
     cdef int64_t n = obs.shape[0], i, j, k
     cdef float base[MAX_HIDDEN]
     cdef float features[MOVE_BLOCK * MOVE_SIZE]
@@ -450,6 +519,7 @@ cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
                 continue
             observation_layer(&net.c, &obs[i, 0], base)
             move_context(&obs[i, 0], &ctx)
+            ctx.anchor = row(anchors, i)
             j = offsets[i]
             while j < offsets[i + 1]:
                 count = <int>min(<int64_t>MOVE_BLOCK, offsets[i + 1] - j)
@@ -458,6 +528,28 @@ cdef scores(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
                 move_values(&net.c, base, features, count, &out[j])
                 j += count
     return values
+
+
+cdef chosen_moves(Net net, const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
+                  const int64_t[::1] offsets, const uint64_t[:, ::1] anchors):
+    cdef int64_t n = obs.shape[0], i, failed = -1
+    result = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] out = result
+    with nogil:
+        for i in range(n):
+            out[i] = -1
+            if offsets[i + 1] == offsets[i] + 1:
+                out[i] = 0              # the one move, without the network (learned_play)
+            elif offsets[i + 1] > offsets[i]:
+                out[i] = best_move(&net.c, &obs[i, 0], row(anchors, i),
+                                   <const CardSet*>&moves[offsets[i], 0],
+                                   min(offsets[i + 1] - offsets[i], net.c.max_moves))
+            if out[i] < 0:
+                failed = i
+                break
+    if failed >= 0:
+        raise ArgumentError(f"decision {failed} offers no move the learned bot may make")
+    return result
 
 
 cdef risks_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
@@ -475,7 +567,7 @@ cdef risks_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
 
 
 cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
-                 const int64_t[::1] offsets):
+                 const int64_t[::1] offsets, const uint64_t[:, ::1] anchors):
     cdef int64_t n = obs.shape[0], i, j
     cdef MoveContext ctx
     result = np.zeros((moves.shape[0], MOVE_SIZE), dtype=np.float32)
@@ -483,6 +575,7 @@ cdef features_of(const int16_t[:, ::1] obs, const uint64_t[:, ::1] moves,
     with nogil:
         for i in range(n):
             move_context(&obs[i, 0], &ctx)
+            ctx.anchor = row(anchors, i)
             for j in range(offsets[i], offsets[i + 1]):
                 move_features(&ctx, row(moves, j), &out[j, 0])
     return result

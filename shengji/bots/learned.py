@@ -8,8 +8,9 @@ The network values an (observation, move) pair: the seat's observation (Table.ob
 _observation.OBSERVATION_FIELDS) times obs_scale, then the move's features (encode_moves,
 MOVE_FEATURES: the copies of each kind, the copies at each trump-line and side-suit position,
 and what the play does: whether it wins the trick so far, its points, the unseen cards above
-it ...); dense -> ReLU -> dense -> ReLU -> dense to one number, the round's expected reward
-for the seat deciding (its team's level change minus the other team's)."""
+it ...; last, whether it is the expert's play there: anchor_spec); dense -> ReLU -> dense ->
+ReLU -> dense to one number, the round's expected reward for the seat deciding (its team's
+level change minus the other team's)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from shengji.bots._learned import (
     MOVE_SIZE,
     PLAY_FEATURES,
     Net,
+    choose_moves,
     encode_moves,
     risky_throws,
     score_moves,
@@ -63,6 +65,7 @@ __all__ = [
     "safe_moves",
     "first_best",
     "best_moves",
+    "anchor_spec",
     "layout_of",
     "shapes",
     "default_obs_scale",
@@ -81,7 +84,7 @@ __all__ = [
 SHIPPED = str(files("shengji.bots") / "data" / "learned_v3.npz")
 
 FORMAT = "shengji-dmc"  # the checkpoint's format name ...
-VERSION = 2  # ... and version (1: a move was its kinds' copies alone)
+VERSION = 3  # ... and version (1: a move was its kinds' copies alone; 2: no anchor feature)
 HIDDEN = (256, 128)
 MAX_MOVES = 2048  # plays weighed at a decision: the envs' MAX_ACTIONS (shengji.envs.aec
 #                            needs gymnasium, which the bot does not: the tests compare them)
@@ -134,26 +137,28 @@ def first_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return firsts[np.searchsorted(firsts, offsets[:-1])] - offsets[:-1]
 
 
-def best_moves(net: Net, obs: Any, moves: Any, offsets: Any) -> np.ndarray:
+def best_moves(net: Net, obs: Any, moves: Any, offsets: Any, anchors: Any = None) -> np.ndarray:
     """Each decision's play as the learned bot plays it, the index into its own moves: the
     highest value among the first net.max_moves of its moves that are not throws that could
-    fail (safe_moves), the first on ties, every decision's moves valued in one call. A vector
+    fail (safe_moves), the first on ties (first_best), every decision's moves valued in one
+    native call, the engine's own (choose_moves: as learned_play chooses). A vector
     env's learner plays so for all its envs at once: with VecEnv(n, plays_only=sj.Learned(),
-    max_actions=net.max_moves or more) they are the rounds sj.Learned seats play. obs, moves
-    and offsets: score_moves' (an ArgumentError where they do not fit, or a decision offers
-    no move)."""
+    max_actions=net.max_moves or more) they are the rounds sj.Learned seats play (anchors:
+    its info["anchors"]). obs, moves, offsets and anchors: score_moves' (an ArgumentError
+    where they do not fit, or a decision offers no move)."""
     obs, moves, offsets = np.asarray(obs), np.asarray(moves), np.asarray(offsets)
     if offsets.dtype.kind not in "iu":
         raise ArgumentError(f"offsets must be integers, got dtype {offsets.dtype}")
     if offsets.ndim == 1 and (np.diff(offsets) < 1).any():
         raise ArgumentError("offsets must rise, each decision offering one move at least")
-    # the first max_moves of each decision, as the bot weighs them
-    counts = np.minimum(np.diff(offsets), net.max_moves)
-    cut_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    rows = np.arange(cut_offsets[-1]) + np.repeat(offsets[:-1] - cut_offsets[:-1], counts)
-    kept, kept_offsets = safe_moves(obs, moves[rows], cut_offsets)
-    values = score_moves(net, obs, moves[rows][kept], kept_offsets)
-    return rows[kept[kept_offsets[:-1] + first_best(values, kept_offsets)]] - offsets[:-1]
+    return choose_moves(net, obs, moves, offsets, anchors)
+
+
+def anchor_spec() -> BotSpec:
+    """The spec of the expert whose play a network reads as its last move feature (an
+    anchored one: Net.anchored): the default expert's, the search's rollout policy, whose
+    play the distillation data note at each decision (the search's anchor)."""
+    return Expert().spec()
 
 
 def layout_of(hidden: tuple[int, int] = HIDDEN, max_moves: int = MAX_MOVES) -> dict[str, Any]:
@@ -189,6 +194,9 @@ def init_params(seed: int = 0, hidden: tuple[int, int] = HIDDEN) -> dict[str, np
         else:
             params[name] = np.zeros(shape, np.float32)
     params["w3"] *= 0.1  # values start near 0: rewards are a few levels at most
+    # not anchored until trained so: a network whose training never shows the expert's
+    # play (train_dmc.py) keeps this row at 0, and needs no anchors
+    params["w1"][OBSERVATION_SIZE + MOVE_FEATURES.index("the expert's play")] = 0
     params["obs_scale"] = default_obs_scale()
     return params
 
@@ -400,20 +408,20 @@ def file_stamp(path: str | os.PathLike) -> tuple[str, tuple[int, int] | None]:
 def cached_net(name: str, stamp: tuple[int, int] | None) -> tuple[Net, str]:
     """The native Net of the checkpoint file `name` and its digest, cached by the file's stamp."""
     arrays, layout, digest = read_checkpoint(name)
-    return Net(arrays, layout["max_moves"]), digest
+    return Net(arrays, layout["max_moves"], anchor_spec()), digest
 
 
 @dataclass(frozen=True)
 class Learned:
-    """A trained network's plays (shengji.bots.learned; examples/train_dmc.py trains one): at each
-    lead or follow it plays the legal play of the highest value for its seat, natively, among
-    the first max_moves plays as the env lists them (the first on ties; max_moves is the
-    checkpoint's, set in training: train_dmc.py --max-moves, 512 by default). Declarations,
+    """A trained network's plays (shengji.bots.learned; examples/train_distill.py and
+    train_dmc.py train one): at each lead or follow it plays the legal play of the highest
+    value for its seat (its network told which play the expert would make there), natively,
+    among the first max_moves plays as the env lists them (the first on ties; max_moves is
+    the checkpoint's, set in training: --max-moves, 512 by default). Declarations,
     revolutions and the bury are the expert's (its default rules over the `greedy` settings:
     its bury by value_bury, its overturns by fight; +0.03 to +0.06 levels a deal over
     greedy's in each preset, docs/manual/bots.md), or with expert=False greedy's. `path`:
-    the checkpoint (.npz),
-    by default the network shipped with the package (learned.SHIPPED), loaded once while the
+    the checkpoint (.npz), by default the network shipped with the package (learned.SHIPPED), loaded once while the
     file is unchanged; one that does not fit raises a BotError. `sha256`: the checkpoint's
     content digest (learned.file_digest; pinned() sets it), or empty: set, a file of other
     content is refused wherever the bot is made or played (a study never mixes networks)."""

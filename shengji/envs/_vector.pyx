@@ -21,7 +21,8 @@ from shengji.round._knowledge cimport RoundKnowledge, TABLE, agrees, catch_up, k
 from shengji.round._observation cimport (
     Moment, OBSERVATION_SIZE, moment_of, encode_observation,
 )
-from shengji.bots._policies cimport BotSpec
+from shengji.bots._policies cimport BotSpec, BOT_EXPERT
+from shengji.bots._expert cimport expert_answer
 from shengji.core._deal cimport round_seed_raw
 from shengji.round._engine cimport game_rules
 from shengji.play._driver cimport drive, read_specs
@@ -56,6 +57,8 @@ cdef class VecCore:
     cdef uint64_t seed
     cdef GameRules rules
     cdef BotSpec bots[4]
+    cdef BotSpec anchor_spec        # the expert whose play each play decision notes (anchors)
+    cdef bint anchoring
     cdef Passes passes[4]
     cdef int levels[2]
     cdef bint first_round
@@ -64,11 +67,11 @@ cdef class VecCore:
     cdef float[:, ::1] reward_v
     cdef int8_t[::1] terminated_v, seat_v, decision_v, dealers_v, cut_v
     cdef int8_t[:, ::1] mask_v
-    cdef uint64_t[:, ::1] moves_v
+    cdef uint64_t[:, ::1] moves_v, anchors_v
     cdef int64_t[::1] offsets_v, round_seeds_v
     cdef int32_t[::1] num_moves_v
     cdef readonly object obs, reward, terminated, mask, moves, offsets, seat, decision
-    cdef readonly object num_moves, round_seeds, dealers, cut
+    cdef readonly object num_moves, round_seeds, dealers, cut, anchors
     cdef object specs               # the Python specs the C ones were read from
 
     def __cinit__(self):
@@ -88,10 +91,19 @@ cdef class VecCore:
         free(self.buf.data)
 
     def __init__(self, int64_t num_envs, rules, specs, int64_t max_actions, levels,
-                 bint first_round):
+                 bint first_round, anchor=None):
+        """... anchor: the spec of an expert whose play at each play decision `anchors`
+        holds (a learned network's anchor), or None: no such play noted (anchors stays 0)."""
         cdef int64_t k
+        cdef BotSpec four[4]
+        cdef Passes unused[4]
         self.rules = game_rules(rules)
         read_specs(specs, self.bots, self.passes)
+        self.anchoring = anchor is not None
+        if self.anchoring:
+            read_specs([anchor] * 4, four, unused)
+            self.anchor_spec = four[0]
+            self.anchor_spec.kind = BOT_EXPERT
         self.specs = specs
         self.levels[0], self.levels[1] = levels
         self.first_round = first_round
@@ -118,6 +130,7 @@ cdef class VecCore:
         self.round_seeds = np.zeros(n, dtype=np.int64)
         self.dealers = np.zeros(n, dtype=np.int8)
         self.cut = np.zeros(n, dtype=np.int8)
+        self.anchors = np.zeros((n, 2), dtype=np.uint64)
         self.obs_v = self.obs
         self.reward_v = self.reward
         self.terminated_v = self.terminated
@@ -130,6 +143,7 @@ cdef class VecCore:
         self.round_seeds_v = self.round_seeds
         self.dealers_v = self.dealers
         self.cut_v = self.cut
+        self.anchors_v = self.anchors
 
     def reset(self, seed):
         """Every env starts its first round of run `seed`."""
@@ -241,6 +255,9 @@ cdef class VecCore:
         cdef uint64_t[:, ::1] out = self.moves_v
         cdef int16_t* obs = &self.obs_v[k, 0]
         cdef int16_t again[OBSERVATION_SIZE]
+        cdef CardSet anchor
+        cdef bint flag
+        cdef int rc
         # a bury's second to eighth card: nothing has happened since its first, whose
         # observation env k's row still holds (debug builds encode it again and compare)
         if not (g.ask == ASK_BURY and s.npicked) or SHENGJI_DEBUG:
@@ -252,6 +269,7 @@ cdef class VecCore:
                                &s.know.seen[seat], &s.know.seen[TABLE], s.know.shown_kinds, &m)
             if g.ask == ASK_BURY and s.npicked and memcmp(again, obs, sizeof(again)):
                 return BAD_KEPT_OBS
+        self.anchors_v[k, 0] = self.anchors_v[k, 1] = 0
         if g.ask == ASK_SHOW:
             for i in range(g.nopts):
                 out[at + n, 0] = g.opts[i].ones
@@ -285,6 +303,12 @@ cdef class VecCore:
             n = min(self.buf.n, cap)
             # a CardSet is a row of moves: [ones, twos]; a play list is never empty
             memcpy(&out[at, 0], self.buf.data, n * sizeof(CardSet))
+            if self.anchoring and n > 1:   # one play is made without the network
+                rc = expert_answer(g, &self.anchor_spec, &anchor, &flag)
+                if rc < 0:
+                    return rc
+                self.anchors_v[k, 0] = anchor.ones
+                self.anchors_v[k, 1] = anchor.twos
         self.cut_v[k] = total > cap
         self.offsets_v[k + 1] = at + n
         mask = &self.mask_v[k, 0]           # the mask changes where the counts differ

@@ -29,7 +29,10 @@ plays_only the learner is asked its plays only: its seats' shows, revolutions an
 are made natively, as sj.Greedy() makes them (plays_only=True) or as the built-in bot given
 makes them (plays_only=sj.Learned(): the expert's, as the learned bot's are). A learned
 bot's plays for every env at once: shengji.bots.learned.best_moves (one network call a
-step; the rounds are those the learned bot plays at its seats).
+step; the rounds are those the learned bot plays at its seats). Where its network reads
+the expert's play (Net.anchored, as the shipped one does), or with anchors=True,
+info["anchors"][k] is that play at env k's play decision of two plays or more ([ones, twos]
+masks, 0 at other decisions; learned.anchor_spec()'s), for best_moves and score_moves.
 
 When env k's round ends, every seat is rewarded as in the AEC env (`reward[k]`, one per seat:
 its team's level change, + for the team that rises, - for the other), `terminated[k]` is
@@ -73,6 +76,7 @@ from shengji.bots import (
     Learned,
     Pimc,
     bot_from_text,
+    learned,
     resolve_bots,
 )
 from shengji.bots._policies import BOTS
@@ -103,18 +107,27 @@ class VecEnv(VectorEnv):
         levels: Any = (2, 2),
         first_round: bool = False,
         plays_only: Any = False,
+        anchors: bool | None = None,
     ):
         self.num_envs = validate.count(num_envs, "num_envs", 1, 1 << 20)
         self.max_actions = validate.count(max_actions, "max_actions", MIN_ACTIONS, 1 << 16)
         self.rules = Rules.of(rules)
         self.first_round = validate.flag(first_round, "first_round")
-        others = self._others(plays_only)
+        others, anchor = self._others(plays_only)
+        if anchors is not None:
+            anchor = learned.anchor_spec() if validate.flag(anchors, "anchors") else None
         self.seed, _, self.levels = round_args(seed, 0, levels, self.rules, self.first_round)
         self.opponents = self._opponents(opponents)
         self.learners = tuple(s for s in range(4) if s not in self.opponents)
         specs = self._specs(others)
         self._core = VecCore(
-            self.num_envs, self.rules, specs, self.max_actions, self.levels, self.first_round
+            self.num_envs,
+            self.rules,
+            specs,
+            self.max_actions,
+            self.levels,
+            self.first_round,
+            anchor,
         )
         self.single_observation_space = spaces.Box(-1, 200, (OBS_SIZE,), dtype=np.int16)
         self.single_action_space = spaces.Discrete(self.max_actions)
@@ -135,6 +148,8 @@ class VecEnv(VectorEnv):
             "round_seed": _read_only(core.round_seeds),
             "dealer": _read_only(core.dealers),
         }
+        if anchor is not None:
+            self._info["anchors"] = _read_only(core.anchors)
         self._moves = _read_only(core.moves)
         self._started = False
 
@@ -169,11 +184,13 @@ class VecEnv(VectorEnv):
         return out
 
     @staticmethod
-    def _others(plays_only: Any) -> BotSpec | None:
+    def _others(plays_only: Any) -> tuple[BotSpec | None, BotSpec | None]:
         """The spec of the learner seats' shows, revolutions and bury with plays_only (None
-        without): greedy's for True, else the built-in bot's given."""
+        without): greedy's for True, else the built-in bot's given; and for a learned bot
+        whose network reads the expert's play (Net.anchored), that expert's spec (the
+        anchors noted), else None."""
         if isinstance(plays_only, (bool, np.bool_)):
-            return Greedy().spec() if plays_only else None
+            return (Greedy().spec() if plays_only else None), None
         if not isinstance(plays_only, (str, Greedy, Expert, Learned, Pimc, ExternalBot)):
             raise ArgumentError(
                 "plays_only must be True, False or a built-in bot (its shows and bury: "
@@ -189,7 +206,10 @@ class VecEnv(VectorEnv):
                 f"plays_only: {validate.short(plays_only)} does not show and bury natively "
                 '(built-in bots: "greedy", "expert", "learned", their settings)'
             )
-        return bot.spec()
+        spec = bot.spec()
+        if isinstance(bot, Learned) and spec.net.anchored:
+            return spec, learned.anchor_spec()
+        return spec, None
 
     def _specs(self, others: BotSpec | None) -> list[BotSpec]:
         """The four seats' engine specs: the learner seats asked in Python (with plays_only,

@@ -18,15 +18,37 @@ cdef Game* new_game(const BotSpec* bots, RoundKnowledge** know) except NULL
 cdef object refusal_error(int rc)
 
 
+cdef inline int learned_anchor(Game* g, const BotSpec* b, CardSet* anchor) noexcept nogil:
+    """The anchor a learned seat's network reads at its pending play (its net.anchored): the
+    play of the expert its Net was given (LearnedNet.anchor_expert), else no cards."""
+    cdef BotSpec expert
+    cdef bint flag
+    anchor.ones = 0
+    anchor.twos = 0
+    if not b.net.anchored:
+        return 0
+    expert = b[0]
+    expert.kind = BOT_EXPERT
+    expert.expert = b.net.anchor_expert
+    expert.void_risk = b.net.anchor_void_risk
+    return expert_answer(g, &expert, anchor, &flag)
+
+
 cdef inline int native_answer(Game* g, const BotSpec* b, RoundKnowledge* know, CardSet* cards,
                               bint* flag) noexcept nogil:
     """A native bot's answer to the pending decision: a learned seat's plays by its network
-    (reading `know`), an expert's answers by its rules (a learned seat's shows, revolutions
-    and bury too where its spec holds expert rules: Learned.expert, as a vector env's learner
-    seat whose plays come from Python: VecEnv plays_only), the others' by `answer`."""
+    (reading `know`, and the expert's play where its network reads it: learned_anchor), an
+    expert's answers by its rules (a learned seat's shows, revolutions and bury too where its
+    spec holds expert rules: Learned.expert, as a vector env's learner seat whose plays come
+    from Python: VecEnv plays_only), the others' by `answer`."""
+    cdef CardSet anchor
+    cdef int rc
     if g.ask == ASK_PLAY and b.kind == BOT_LEARNED:
+        rc = learned_anchor(g, b, &anchor)
+        if rc < 0:
+            return rc
         flag[0] = False
-        return learned_play(g, b.net, know, cards)
+        return learned_play(g, b.net, know, anchor, cards)
     if b.kind == BOT_EXPERT or b.expert:
         return expert_answer(g, b, cards, flag)
     return answer(g, b, cards, flag)
