@@ -615,6 +615,38 @@ def test_best_moves_is_the_bots_choice_by_its_definitions(checkpoint):
     assert risky.sum() > 10 and not risky[offsets[:-1] + chosen].any()
 
 
+def test_a_network_that_reads_the_expert_s_play_needs_the_expert(checkpoint):
+    """An anchored Net is made with the expert whose play it reads, whose rules it keeps;
+    an unanchored one needs none. The vector env notes anchors where they are needed or
+    asked for, and only there."""
+    pytest.importorskip("gymnasium")
+    from shengji.envs.vector import VecEnv
+
+    path, params = checkpoint
+    arrays = {k: params[k] for k in learned.ARRAYS}
+    assert learned.Net(arrays, 300, learned.anchor_spec()).anchored
+    for anchor, words in (
+        (None, "this network reads the expert's play"),
+        ("expert", "anchor must be an expert's BotSpec, got str"),
+        (sj.Greedy().spec(), "holds no expert rules"),
+    ):
+        with pytest.raises(BotError, match=words):
+            learned.Net(arrays, 300, anchor)
+    plain = {**arrays, "w1": arrays["w1"].copy()}
+    plain["w1"][ANCHOR_ROW] = 0
+    assert not learned.Net(plain, 300).anchored
+    assert "anchors" in VecEnv(2, plays_only=sj.Learned(path))._info_now()
+    assert "anchors" not in VecEnv(2, plays_only=True)._info_now()
+    env = VecEnv(2, plays_only=True, anchors=True)
+    _, info = env.reset()
+    plays = 0
+    while plays < 20:  # an expert's play at every play of two moves or more, else none
+        _, _, _, _, info = env.step(np.zeros(2, np.int64))
+        weighed = (info["decision"] == 3) & (info["num_moves"] > 1)
+        assert ((info["anchors"][:, 0] != 0) == weighed).all()
+        plays += int(weighed.sum())
+
+
 def test_best_moves_refuses_what_does_not_fit(checkpoint):
     path, _ = checkpoint
     net = learned.load_net(path)
