@@ -419,3 +419,27 @@ def test_distill_writes_its_own_folder_and_continues_it(tmp_path, monkeypatch, c
         main(["distill", "--deals", "2", "--seed", "1", "--rollouts", "60", "--out", folder.name])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and f"{folder.name} holds data of another seed:" in err, err
+
+
+def test_distill_with_others_writes_a_folder_named_by_them(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    args = ["distill", "--deals", "2", "--workers", "1", "--rollouts", "60"]
+    assert main([*args, "--others", "expert:void_risk=3,greedy", "--other-share", "0.5"]) == 0
+    folder = tmp_path / "distill-v3-seed0-rollouts60-others-expert-greedy-0.5"
+    assert f": {folder.name}" in capsys.readouterr().out
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert (manifest["others"], manifest["other_share"]) == (["expert:void_risk=3", "greedy"], 0.5)
+    # the teacher's folder without others: refused by what differs
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--out", folder.name])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "holds data of another other_share, others:" in err, err
+    for bad, said in (
+        (["--other-share", "0.5"], "other_share is the share of deals of the others"),
+        (["--others", "greedy", "--other-share", "1.5"], "other_share must be a number above 0"),
+        (["--others", "nope"], "unknown bot 'nope'"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            main([*args, *bad])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and said in err and err.count("\n") == 1, err

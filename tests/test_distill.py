@@ -16,7 +16,7 @@ from shengji.bots.search import GUARD_POINTS, Search
 from shengji.core._core import to_masks
 from shengji.errors import BotError, StudyError
 from shengji.play.rounds import round_seed
-from shengji.studies.distill import Teacher, distill, read_data
+from shengji.studies.distill import Teacher, distill, other_team, read_data
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -58,6 +58,74 @@ def test_the_teacher_plays_the_rounds_its_search_plays_and_notes_each_searched_p
         (counts >= 2).all() and (data["chosen"] < counts).all() and (data["policy"] < counts).all()
     )
     assert (data["worlds"] >= 1).all() and (data["error"] >= 0).all()
+
+
+def test_the_others_play_their_share_of_deals_each_bot_each_team_as_often():
+    for share, bots in ((0.25, 2), (0.5, 3), (0.1, 1), (1.0, 2), (0.3, 2)):
+        lineups = [other_team(i, share, bots) for i in range(1200)]
+        mixed = [x for x in lineups if x is not None]
+        assert len(mixed) == round(1200 * share)  # the share exactly, in any 1,200 deals
+        counts = {(team, bot): mixed.count((team, bot)) for team in (0, 1) for bot in range(bots)}
+        assert max(counts.values()) - min(counts.values()) <= 1, (share, counts)
+    assert [other_team(i, 0.25, 2) for i in range(12)] == [
+        None, None, None, (0, 0), None, None, None, (0, 1),
+        None, None, None, (1, 0),
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_with_others_the_teacher_notes_its_seats_alone_and_the_data_are_the_same_for_any_workers(
+    tmp_path, two_deals
+):
+    """Every deal mixed (share 1), one bot: in deal 0 greedy plays team 0 (seats 0 and 2), the
+    search team 1; the plays noted are the search's in the round those bots play."""
+    one = tmp_path / "one"
+    distill(one, "v3", deals=2, seed=5, chunk_deals=1, others=["greedy"], other_share=1)
+    data = read_data(one)
+    two = tmp_path / "two"
+    distill(
+        two, "v3", deals=2, seed=5, chunk_deals=1, others=("greedy",), other_share=1.0, workers=2
+    )
+    again = read_data(two)
+    assert all(np.array_equal(data[k], again[k]) for k in data)
+    offsets = data["offsets"]
+    for deal in (0, 1):
+        team, _ = other_team(deal, 1.0, 1)
+        bots = ["greedy" if seat % 2 == team else "search" for seat in range(4)]
+        record = sj.play_round("v3", seed=round_seed(5, deal), dealer=deal % 4, bots=bots)
+        plays = [
+            ((t.leader + k) % 4, cards) for t in record.tricks for k, cards in enumerate(t.plays)
+        ]
+        noted = np.flatnonzero(data["deal"] == deal)
+        assert len(noted) > 10 and set(data["seat"][noted] % 2) == {1 - team}
+        played = iter(plays)
+        for j in noted:
+            seat, mask = int(data["seat"][j]), data["moves"][offsets[j] + data["chosen"][j]]
+            assert any(s == seat and (to_masks([cards])[0] == mask).all() for s, cards in played)
+    # the teacher's folder reads as before: no others in its manifest
+    plain = json.loads((two_deals / "manifest.json").read_text())
+    assert "others" not in plain and "other_share" not in plain
+    with pytest.raises(StudyError, match="another other_share, others: choose another folder"):
+        distill(two_deals, "v3", deals=2, seed=5, chunk_deals=1, others=["greedy"])
+    with pytest.raises(StudyError, match="another other_share: choose"):
+        distill(one, "v3", deals=2, seed=5, chunk_deals=1, others=["greedy"], other_share=0.5)
+
+
+def test_bad_others_are_refused_by_name(tmp_path):
+    for others, share, said in (
+        (["greedy"], 0, "other_share must be a number above 0 and at most 1, got 0"),
+        (["greedy"], 1.5, "at most 1, got 1.5"),
+        (["greedy"], float("nan"), "got nan"),
+        (["greedy"], True, "got True"),
+        (["greedy"], "0.5", "got '0.5'"),
+        ((), 0.5, "other_share is the share of deals of the others: name some bots"),
+        (["nope"], None, "others: unknown bot 'nope'"),
+        ([object()], None, "others: a object has no text form"),
+        (3, None, "others must be a list of bots or their texts, got 3"),
+    ):
+        with pytest.raises(StudyError, match=said):
+            distill(tmp_path / "x", deals=1, others=others, other_share=share)
+    assert not (tmp_path / "x").exists()  # refused before any folder was made
 
 
 def test_a_searchs_values_are_its_sums_over_the_worlds_each_candidate_played(monkeypatch):

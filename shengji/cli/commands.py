@@ -516,7 +516,12 @@ def distill(args: argparse.Namespace) -> None:
 
     search = sj.Pimc.sharp(**({} if args.rollouts is None else {"rollouts": args.rollouts}))
     rollouts = "" if args.rollouts is None else f"-rollouts{args.rollouts}"
-    out = args.out or f"distill-{args.rules}-seed{args.seed}{rollouts}"
+    others = [] if args.others is None else as_list(bots_from_text(args.others))
+    share = 0.25 if args.other_share is None else args.other_share
+    # the bots' names (not their settings) and the share: another share, another folder
+    mixed = "".join(f"-{bot.partition(':')[0]}" for bot in others)
+    mixed = f"-others{mixed}-{share:g}" if others else ""
+    out = args.out or f"distill-{args.rules}-seed{args.seed}{rollouts}{mixed}"
     with progress_bar(args.deals, "deal", "distill") as update:
         folder = write_data(
             out,
@@ -527,6 +532,8 @@ def distill(args: argparse.Namespace) -> None:
             workers=args.workers,
             progress=update,
             notice=note,
+            others=others,
+            other_share=args.other_share,
         )
     offsets = read_data(folder, args.deals, arrays=())["offsets"]  # not the observations
     print(

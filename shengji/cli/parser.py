@@ -347,14 +347,29 @@ def add_distill(sub: Any) -> None:
         default=None,
         help="the search's rollouts a decision (default the sharper search's, 390)",
     )
+    p.add_argument(
+        "--others",
+        default=None,
+        metavar="BOTS",
+        help="for variety, bots that play one team in a share of the deals, the search the "
+        "other, its decisions noted as ever: expert,greedy (each bot as many deals, at each "
+        "team as often)",
+    )
+    p.add_argument(
+        "--other-share",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="the share of the deals the --others play in (default 0.25: every fourth deal)",
+    )
     add_worker_processes(p)
     p.add_argument(
         "--out",
         default=None,
         metavar="DIR",
-        help="output folder (default distill-RULES-seedSEED, and -rolloutsN with --rollouts: "
-        "the same command continues it, more deals extend it; a folder of other rules, seed "
-        "or rollouts is refused)",
+        help="output folder (default distill-RULES-seedSEED, -rolloutsN with --rollouts, "
+        "-others-BOT-BOT-SHARE with --others: the same command continues it, more deals "
+        "extend it; a folder of other rules, seed, rollouts or others is refused)",
     )
 
 

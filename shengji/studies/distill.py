@@ -4,7 +4,10 @@ seat with two or more candidates written down with what the search found there: 
 observation (Table.observe), its candidates (card masks), each candidate's mean result over
 the worlds the search played it in and that mean's standard error (Search.values: levels,
 plus points over GUARD_POINTS), the play chosen, the rollout policy's (the expert's) play,
-and the round's result for the seat's team (its level change, Rules.settle).
+and the round's result for the seat's team (its level change, Rules.settle). For variety,
+a share of the deals (`other_share`) can have one team played by other bots (`others`, the
+expert and greedy, say): the teacher's decisions at the other team's seats are still noted,
+against opponents that play otherwise than it (other_team says which deals and bots).
 
 A run writes a folder: `manifest.json` (what the data are: rules, seed, the teacher's
 settings, the observation's layout) and `chunks/<first deal>-<deals>.npz`, one a chunk of
@@ -21,7 +24,7 @@ import hashlib
 import json
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,7 @@ import numpy as np
 
 from shengji.bots.pimc import Pimc
 from shengji.bots.spec import BotSpec
+from shengji.bots.text import bot_from_text, bot_text
 from shengji.core import jsontext, validate
 from shengji.errors import BotError, StudyError
 from shengji.play._table import Table
@@ -90,18 +94,42 @@ class Teacher:
         return f"teacher {self.search}"
 
 
+def other_team(deal: int, share: float, others: int) -> tuple[int, int] | None:
+    """Which team of deal `deal` is played by which of `others` other bots: (team, the bot's
+    index), or None where the teacher plays all four seats. The k-th deal of the share is the
+    one where floor(deal * share) steps up (a share of 0.25: every fourth deal); it takes
+    bot k % others, at the team (k // others) % 2 (team = seat % 2): each bot plays each team
+    equally often, no draw to depend on."""
+    k = int(deal * share)
+    if int((deal + 1) * share) == k:
+        return None
+    return (k // others) % 2, k % others
+
+
 def distill_chunk(
-    rules: Rules, seed: int, start: int, count: int, strategies: tuple[Any, ...]
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    strategies: tuple[Any, ...],
+    share: float = 0.0,
 ) -> tuple[dict, dict, dict]:
-    """Deals start..start+count-1 played by the teacher (strategies[0]) at all four seats:
+    """Deals start..start+count-1 played by the teacher (strategies[0]) at all four seats, or
+    in a `share` of them at one team's, one of the others (strategies[1:]) at the other's:
     ({name: array} of DECISION_ARRAYS and CANDIDATE_ARRAYS, {}, {}), the candidates of
     decision j at rows offsets[j]:offsets[j + 1]."""
     teacher = replace(strategies[0])  # a log of its own
+    others = strategies[1:]
     rows: dict[str, list[Any]] = {name: [] for name in (*DECISION_ARRAYS, *CANDIDATE_ARRAYS)}
     offsets = [0]
     for i in range(start, start + count):
         teacher.log.clear()
-        record = play_round(rules, seed=round_seed(seed, i), dealer=i % 4, bots=teacher)
+        mixed = other_team(i, share, len(others)) if others else None
+        bots: Any = teacher
+        if mixed is not None:
+            team, other = mixed
+            bots = [others[other] if seat % 2 == team else teacher for seat in range(4)]
+        record = play_round(rules, seed=round_seed(seed, i), dealer=i % 4, bots=bots)
         results = record.settlement.seat_changes(record.dealer)
         for seat, obs, masks, value, error, worlds, chosen, policy in teacher.log:
             offsets.append(offsets[-1] + len(masks))
@@ -140,9 +168,14 @@ def joined(items: list[Any], shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     return np.concatenate(blocks).astype(dtype)
 
 
-def manifest_for(rules: Rules, seed: int, teacher: Teacher, chunk_deals: int) -> dict[str, Any]:
+def manifest_for(
+    rules: Rules, seed: int, teacher: Teacher, chunk_deals: int, others: list[str], share: float
+) -> dict[str, Any]:
     """What decides the data of deal i (the deals' count apart: a later run with more deals
-    continues a folder). Its digest names every chunk."""
+    continues a folder). Its digest names every chunk. The other bots (their text forms) and
+    their share are written only where there are some: a folder of the teacher alone reads
+    as it did before they could be."""
+    mixed = {"others": others, "other_share": share} if others else {}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -150,6 +183,7 @@ def manifest_for(rules: Rules, seed: int, teacher: Teacher, chunk_deals: int) ->
         "seed": seed,
         "chunk_deals": chunk_deals,
         "teacher": teacher.search.text(),
+        **mixed,
         **OBSERVATION_LAYOUT,
     }
 
@@ -186,15 +220,19 @@ def distill(
     progress: Callable[[int], object] | None = None,
     chunk_deals: int = CHUNK_DEALS,
     notice: Callable[[str], object] | None = None,
+    others: Sequence[Any] = (),
+    other_share: float | None = None,
 ) -> Path:
     """Play `deals` deals with the teacher (Teacher(): the sharper search) at all four seats and
     write its decisions into the folder `out` (see the module), continuing what a run with
-    the same rules, seed and teacher left there; chunks run in `workers` processes (one per
-    core by default). Ctrl-C, SIGTERM or SIGHUP stop it within about a second, the finished
-    chunks kept. `progress`:
-    called with the deals done as they are; `chunk_deals`: deals a chunk; `notice`: told in a
-    line how many deals the folder held already (a warning by default). Returns the folder
-    (read_data reads it)."""
+    the same rules, seed, teacher and others left there; chunks run in `workers` processes
+    (one per core by default). Ctrl-C, SIGTERM or SIGHUP stop it within about a second, the
+    finished chunks kept. `progress`: called with the deals done as they are; `chunk_deals`:
+    deals a chunk; `notice`: told in a line how many deals the folder held already (a warning
+    by default). `others`: built-in bots or their text forms ("expert", "greedy") that play
+    one team in a share `other_share` of the deals (0.25 by default, above 0 and at most 1;
+    other_team says which), the teacher the other team. Returns the folder (read_data reads
+    it)."""
     rules = Rules.of(rules)
     validate.count(deals, "deals", error=StudyError)
     seed = validate.seed(seed, error=StudyError)
@@ -204,9 +242,10 @@ def distill(
     teacher = Teacher() if teacher is None else teacher
     if not isinstance(teacher, Teacher):
         raise StudyError(f"teacher must be a shengji Teacher, got {teacher!r}")
+    other_bots, other_texts, share = other_bots_of(others, other_share)
     folder = Path(out)
     say = notice or (lambda line: warnings.warn(line, stacklevel=3))
-    manifest = manifest_for(rules, seed, teacher, chunk_deals)
+    manifest = manifest_for(rules, seed, teacher, chunk_deals, other_texts, share)
     name = digest(manifest)
     with stopping_on_signals():
         try:
@@ -219,7 +258,9 @@ def distill(
             if written is None:
                 write_atomically(folder / "manifest.json", manifest)
             elif written != manifest:
-                changed = sorted(k for k in manifest if written.get(k) != manifest[k])
+                changed = sorted(
+                    k for k in {*manifest, *written} if written.get(k) != manifest.get(k)
+                )
                 raise StudyError(
                     f"{folder} holds data of another {', '.join(changed)}: choose another "
                     "folder, or the same settings"
@@ -227,7 +268,7 @@ def distill(
             for path in sorted(folder.glob("chunks/*.npz")):
                 chunk_identity(path)  # a damaged chunk is told now, not after the run
             jobs = [
-                (rules, seed, start, count, (teacher,))
+                (rules, seed, start, count, (teacher, *other_bots))
                 for start, count in chunks_of(deals, chunk_deals)
                 if not chunk_name(folder, start, count).exists()
             ]
@@ -250,10 +291,33 @@ def distill(
                 if progress:
                     progress(n)
 
-            execute(distill_chunk, jobs, {}, save, workers, "local", None, advance)
+            execute(distill_chunk, jobs, {"share": share}, save, workers, "local", None, advance)
         finally:
             lock.close()
     return folder
+
+
+def other_bots_of(others: Sequence[Any], share: float | None) -> tuple[list[Any], list[str], float]:
+    """The other bots (as bot_from_text reads their texts), their text forms and their share
+    of the deals (0 without bots): a StudyError names a bot without a text form, a share out
+    of (0, 1], or a share without bots."""
+    if isinstance(others, str):
+        others = [others]
+    if not isinstance(others, Sequence):
+        raise StudyError(f"others must be a list of bots or their texts, got {others!r}")
+    if not others:
+        if share is not None:
+            raise StudyError("other_share is the share of deals of the others: name some bots")
+        return [], [], 0.0
+    share = 0.25 if share is None else share
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
+        raise StudyError(f"other_share must be a number above 0 and at most 1, got {share!r}")
+    try:
+        texts = [bot_text(bot) for bot in others]
+        bots = [bot_from_text(text) for text in texts]
+    except BotError as e:
+        raise StudyError(f"others: {e}") from None
+    return bots, texts, float(share)
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
