@@ -511,13 +511,13 @@ def ladder(args: argparse.Namespace) -> None:
 
 def distill(args: argparse.Namespace) -> None:
     """Training data from the search, into a folder the same command continues."""
-    from shengji.studies.distill import Teacher, read_data
+    from shengji.studies.distill import OTHER_SHARE, Teacher, read_data
     from shengji.studies.distill import distill as write_data
 
     search = sj.Pimc.sharp(**({} if args.rollouts is None else {"rollouts": args.rollouts}))
     rollouts = "" if args.rollouts is None else f"-rollouts{args.rollouts}"
     others = [] if args.others is None else as_list(bots_from_text(args.others))
-    share = 0.25 if args.other_share is None else args.other_share
+    share = OTHER_SHARE if args.other_share is None else args.other_share
     # the bots' names (not their settings) and the share: another share, another folder
     mixed = "".join(f"-{bot.partition(':')[0]}" for bot in others)
     mixed = f"-others{mixed}-{share:g}" if others else ""

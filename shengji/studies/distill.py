@@ -47,6 +47,7 @@ from shengji.studies.store import lock_folder, write_atomically
 FORMAT = "shengji-distill"  # the data's format name ...
 VERSION = 1  # ... and version
 CHUNK_DEALS = 20  # deals a chunk by default: ten seconds or so of the search
+OTHER_SHARE = 0.25  # the share of deals other bots play in, when named
 # a decision's arrays (one row a decision) and a candidate's (one row a candidate)
 DECISION_ARRAYS = ("obs", "offsets", "chosen", "policy", "seat", "deal", "result")
 CANDIDATE_ARRAYS = ("moves", "value", "error", "worlds")
@@ -309,7 +310,7 @@ def other_bots_of(others: Sequence[Any], share: float | None) -> tuple[list[Any]
         if share is not None:
             raise StudyError("other_share is the share of deals of the others: name some bots")
         return [], [], 0.0
-    share = 0.25 if share is None else share
+    share = OTHER_SHARE if share is None else share
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
         raise StudyError(f"other_share must be a number above 0 and at most 1, got {share!r}")
     try:
