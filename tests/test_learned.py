@@ -370,6 +370,7 @@ def test_move_features_of_a_known_trick():
         (lambda o, m, f: (o, np.zeros((3, 3), np.uint64), f), "moves must be (total, 2)"),
         (lambda o, m, f: (o, m, f[:-1]), "offsets must hold n + 1 = 2 numbers"),
         (lambda o, m, f: (o, m, np.array([0, 5], np.int64)), "offsets must rise from 0 to the 2"),
+        (lambda o, m, f: (o, m, np.array([0.0, 2.5])), "offsets must be integers"),
         (lambda o, m, f: (o, np.array([[1, 2], [0, 0]], np.uint64), f), "twos within ones"),
         (lambda o, m, f: (o, np.array([[2**60, 0], [0, 0]], np.uint64), f), "of the 54 kinds"),
         (lambda o, m, f: (o, m, f, np.zeros((2, 2), np.uint64)), "anchors must be (n, 2) = (1, 2)"),

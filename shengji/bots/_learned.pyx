@@ -463,9 +463,6 @@ cdef tuple checked(obs, moves, offsets, anchors, Net net):
     """obs, moves, offsets and anchors as contiguous arrays of their dtypes, checked (an
     ArgumentError names what does not fit); anchors None: (n, 2) zeros, no play, which `net`
     (None: no network) must not read."""
-    if net is not None and net.c.anchored and anchors is None:
-        raise ArgumentError("this network reads the expert's play at each decision: give "
-                            "anchors, the (n, 2) masks of the expert's plays")
     # an observation holds integers (Table.observe's int16): floats, already scaled or
     # not, would be truncated silently
     obs = np.asarray(obs)
@@ -475,6 +472,9 @@ cdef tuple checked(obs, moves, offsets, anchors, Net net):
         raise ArgumentError("obs must fit int16 (Table.observe's numbers), got values beyond")
     obs = np.ascontiguousarray(obs, np.int16)
     moves = np.ascontiguousarray(moves, np.uint64)
+    offsets = np.asarray(offsets)
+    if offsets.dtype.kind not in "iu":     # 1.5 would be cut to 1 silently
+        raise ArgumentError(f"offsets must be integers, got dtype {offsets.dtype}")
     offsets = np.ascontiguousarray(offsets, np.int64)
     if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE:
         raise ArgumentError(f"obs must be (n, {OBSERVATION_SIZE}), got shape {obs.shape}")
@@ -488,6 +488,9 @@ cdef tuple checked(obs, moves, offsets, anchors, Net net):
         raise ArgumentError(f"offsets must rise from 0 to the {total} moves")
     if ((moves[:, 0] >> np.uint64(NUM_KINDS)) != 0).any() or (moves[:, 1] & ~moves[:, 0]).any():
         raise ArgumentError("moves must be [ones, twos] masks of the 54 kinds, twos within ones")
+    if net is not None and net.c.anchored and anchors is None:
+        raise ArgumentError("this network reads the expert's play at each decision: give "
+                            "anchors, the (n, 2) masks of the expert's plays")
     if anchors is None:
         return obs, moves, offsets, np.zeros((n, 2), np.uint64)
     anchors = np.asarray(anchors)

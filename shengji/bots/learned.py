@@ -146,9 +146,7 @@ def best_moves(net: Net, obs: Any, moves: Any, offsets: Any, anchors: Any = None
     max_actions=net.max_moves or more) they are the rounds sj.Learned seats play (anchors:
     its info["anchors"]). obs, moves, offsets and anchors: score_moves' (an ArgumentError
     where they do not fit, or a decision offers no move)."""
-    obs, moves, offsets = np.asarray(obs), np.asarray(moves), np.asarray(offsets)
-    if offsets.dtype.kind not in "iu":
-        raise ArgumentError(f"offsets must be integers, got dtype {offsets.dtype}")
+    offsets = np.asarray(offsets)  # its type is checked by choose_moves
     if offsets.ndim == 1 and (np.diff(offsets) < 1).any():
         raise ArgumentError("offsets must rise, each decision offering one move at least")
     return choose_moves(net, obs, moves, offsets, anchors)
